@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Runs every test suite against one build variant (build/ or build-asan/):
+#   1. every cmocka program build*/tests/test_*   (unit tests, corpus, samples)
+#   2. tests/bad/*.asm: the CLI must print exactly the diagnostics each file's
+#      "; expect:" lines state, exit 1, and write no output file
+#   3. tests/cli.sh: usage errors, --help, --version, -o behaviour
+# Prints one "N passed, N failed" line per suite and a total; exits non-zero
+# on any failure.  Run from the repository root (scons test does).
+set -u
+variant=${1:-build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+export ST_CORPUS_DIR=${ST_CORPUS_DIR:-$root/../shared/corpus}
+export ST_ROOT=$root
+bin=$root/$variant/shadertrans
+total_pass=0
+total_fail=0
+failed_suites=()
+
+count() { # suite passed failed
+    echo "$1: $2 passed, $3 failed"
+    total_pass=$((total_pass + $2))
+    total_fail=$((total_fail + $3))
+    [ "$3" -eq 0 ] || failed_suites+=("$1")
+}
+
+# 1. cmocka programs
+p=0; f=0
+for t in "$variant"/tests/test_*; do
+    [ -x "$t" ] || continue
+    echo "== $(basename "$t")"
+    if "$t"; then p=$((p + 1)); else f=$((f + 1)); echo "FAILED: $t"; fi
+done
+count "unit-programs" $p $f
+
+# 2. bad inputs
+p=0; f=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for bad in tests/bad/*.asm tests/bad/*.vp tests/bad/*.fp; do
+    [ -f "$bad" ] || continue
+    want=$(sed -n 's/^[;#] *expect: //p' "$bad" | sed "s|^|$bad:|")
+    out=$tmp/out.txt
+    rm -f "$out"
+    "$bin" --emit=asm -o "$out" "$bad" 2>"$tmp/err" >/dev/null
+    rc=$?
+    got=$(grep -E "^$bad(:[0-9]+:[0-9]+)?: (error|warning)" "$tmp/err")
+    if [ $rc -eq 1 ] && [ "$got" = "$want" ] && [ ! -e "$out" ]; then
+        p=$((p + 1))
+    else
+        f=$((f + 1))
+        echo "FAILED: $bad (exit $rc)"
+        diff <(echo "$want") <(echo "$got") | sed 's/^/    /'
+    fi
+done
+count "bad-inputs" $p $f
+
+# 3. CLI behaviour
+if [ -f tests/cli.sh ]; then
+    out=$(bash tests/cli.sh "$bin" 2>&1)
+    echo "$out" | grep -v '^ok ' || true
+    p=$(echo "$out" | grep -c '^ok ')
+    f=$(echo "$out" | grep -c '^not ok ')
+    count "cli" "$p" "$f"
+fi
+
+echo "total: $total_pass passed, $total_fail failed"
+if [ "$total_fail" -ne 0 ]; then
+    echo "failed suites: ${failed_suites[*]}"
+    exit 1
+fi

@@ -1,0 +1,152 @@
+/*
+ * test_corpus.c — every shader of ../shared/corpus (written by other
+ * people) through the public API:
+ *   - a file marked valid compiles, and its canonical assembly is a fixed
+ *     point: compile(print(x)) prints the same text again;
+ *   - a file marked invalid is rejected with at least one located error.
+ * The corpus is found through $ST_CORPUS_DIR (tests/run_tests.sh sets it).
+ * Files of a dialect this build does not translate yet are counted as such,
+ * never as passes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "shadertrans.h"
+
+struct row {
+    char path[512];
+    char dialect[16];
+    char expect[16];
+};
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = '\0';
+        *len = (size_t)n;
+    }
+    return buf;
+}
+
+static struct st_result *compile(const char *name, const char *src, size_t len)
+{
+    struct st_options o = {.struct_version = ST_OPTIONS_VERSION,
+                           .filename = name,
+                           .source = src,
+                           .source_len = len,
+                           .emit = ST_EMIT_ASM};
+    struct st_result *res = NULL;
+    assert_int_equal(st_compile(&o, &res), 0);
+    assert_non_null(res);
+    return res;
+}
+
+static void print_first_error(const char *path, const struct st_result *res)
+{
+    char line[1024];
+    for (size_t i = 0; i < res->num_diagnostics; i++)
+        if (res->diagnostics[i].severity == ST_SEVERITY_ERROR) {
+            st_diagnostic_format(&res->diagnostics[i], line, sizeof(line));
+            printf("    %s\n", line);
+            return;
+        }
+    printf("    %s: (no error reported)\n", path);
+}
+
+static void test_corpus_d3d9(void **state)
+{
+    (void)state;
+    const char *dir = getenv("ST_CORPUS_DIR");
+    if (!dir)
+        dir = "../shared/corpus";
+    char mpath[1024];
+    snprintf(mpath, sizeof(mpath), "%s/manifest.tsv", dir);
+    FILE *m = fopen(mpath, "r");
+    if (!m)
+        fail_msg("cannot open %s (set ST_CORPUS_DIR)", mpath);
+
+    unsigned valid = 0, valid_ok = 0, roundtrip_ok = 0, invalid = 0, invalid_ok = 0;
+    char line[8192];
+    bool header = true;
+    while (fgets(line, sizeof(line), m)) {
+        if (header) {
+            header = false;
+            continue;
+        }
+        struct row r;
+        if (sscanf(line, "%511[^\t]\t%15[^\t]\t%*[^\t]\t%15[^\t]", r.path, r.dialect, r.expect) != 3)
+            fail_msg("bad manifest line: %s", line);
+        if (strcmp(r.dialect, "d3d9") != 0)
+            continue;
+        char fpath[1100];
+        snprintf(fpath, sizeof(fpath), "%s/%s", dir, r.path);
+        size_t len = 0;
+        char *src = slurp(fpath, &len);
+        if (!src)
+            fail_msg("cannot read %s", fpath);
+        struct st_result *res = compile(r.path, src, len);
+        if (strcmp(r.expect, "valid") == 0) {
+            valid++;
+            if (res->ok) {
+                valid_ok++;
+                /* Round trip: the printed text must print as itself. */
+                struct st_result *again = compile(r.path, res->output, res->output_len);
+                if (again->ok && strcmp(again->output, res->output) == 0)
+                    roundtrip_ok++;
+                else
+                    printf("  round trip differs: %s\n", r.path);
+                st_result_free(again);
+            } else {
+                printf("  valid but rejected: %s\n", r.path);
+                print_first_error(r.path, res);
+            }
+        } else {
+            invalid++;
+            bool located = false;
+            for (size_t i = 0; i < res->num_diagnostics; i++)
+                if (res->diagnostics[i].severity == ST_SEVERITY_ERROR && res->diagnostics[i].line)
+                    located = true;
+            if (!res->ok && located)
+                invalid_ok++;
+            else
+                printf("  invalid but accepted (or unlocated): %s\n", r.path);
+        }
+        st_result_free(res);
+        free(src);
+    }
+    fclose(m);
+    printf("corpus d3d9: valid %u/%u accepted, %u/%u round-trip; invalid %u/%u rejected\n",
+           valid_ok, valid, roundtrip_ok, valid, invalid_ok, invalid);
+    assert_true(valid > 0 && invalid > 0);
+    assert_int_equal(valid_ok, valid);
+    assert_int_equal(roundtrip_ok, valid);
+    assert_int_equal(invalid_ok, invalid);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_corpus_d3d9),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,377 @@
+/*
+ * core.c — the per-shader arena, growable text buffers and the message
+ * context every stage reports through.
+ *
+ * No global state: everything hangs off objects the caller owns.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translator.h"
+
+/* ------------------------------------------------------------------ */
+/* Arena                                                               */
+
+struct arena_block {
+    struct arena_block *next;
+    size_t used, size;
+    max_align_t data[];
+};
+
+struct st_arena {
+    struct arena_block *head;
+    bool failed;
+    max_align_t dummy[8]; /* handed out after a failed allocation */
+};
+
+struct st_arena *st_arena_create(void)
+{
+    return calloc(1, sizeof(struct st_arena));
+}
+
+void st_arena_destroy(struct st_arena *a)
+{
+    if (!a)
+        return;
+    for (struct arena_block *b = a->head, *n; b; b = n) {
+        n = b->next;
+        free(b);
+    }
+    free(a);
+}
+
+bool st_arena_failed(const struct st_arena *a)
+{
+    return a->failed;
+}
+
+void *st_arena_alloc(struct st_arena *a, size_t size)
+{
+    const size_t align = sizeof(max_align_t);
+    size = (size + align - 1) / align * align;
+    struct arena_block *b = a->head;
+    if (!b || b->size - b->used < size) {
+        size_t bsize = size > 16384 ? size : 16384;
+        b = malloc(sizeof(*b) + bsize);
+        if (!b) {
+            a->failed = true;
+            if (size > sizeof(a->dummy))
+                abort(); /* unreachable for the small nodes callers make */
+            memset(a->dummy, 0, sizeof(a->dummy));
+            return a->dummy;
+        }
+        b->used = 0;
+        b->size = bsize;
+        b->next = a->head;
+        a->head = b;
+    }
+    void *p = (char *)b->data + b->used;
+    b->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+char *st_arena_strndup(struct st_arena *a, const char *s, size_t n)
+{
+    char *p = st_arena_alloc(a, n + 1);
+    if (!a->failed)
+        memcpy(p, s, n);
+    return p;
+}
+
+char *st_arena_printf(struct st_arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        n = 0;
+    char *p = st_arena_alloc(a, (size_t)n + 1);
+    if (a->failed)
+        return p;
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+/* ------------------------------------------------------------------ */
+/* Growable buffers                                                    */
+
+static bool buf_reserve(struct st_buf *b, size_t extra)
+{
+    if (b->oom)
+        return false;
+    if (b->len + extra + 1 <= b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
+    char *p = realloc(b->data, cap);
+    if (!p) {
+        b->oom = true;
+        return false;
+    }
+    b->data = p;
+    b->cap = cap;
+    return true;
+}
+
+void st_buf_vprintf(struct st_buf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0 || !buf_reserve(b, (size_t)n))
+        return;
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void st_buf_printf(struct st_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    st_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+void st_buf_putc(struct st_buf *b, char c)
+{
+    if (!buf_reserve(b, 1))
+        return;
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+}
+
+void st_buf_free(struct st_buf *b)
+{
+    free(b->data);
+    memset(b, 0, sizeof(*b));
+}
+
+/* ------------------------------------------------------------------ */
+/* Message context                                                     */
+
+struct diag {
+    enum st_severity severity;
+    enum st_diag_code code;
+    struct st_loc loc;
+    char *message;
+};
+
+struct st_ctx {
+    const char *filename;
+    const char *source;
+    size_t source_len;
+    unsigned max_errors;
+    unsigned errors, warnings;
+    bool limit_reported, oom;
+    struct diag *diags;
+    size_t ndiags, cap;
+};
+
+struct st_ctx *st_ctx_create(const char *filename, const char *source, size_t len,
+                             unsigned max_errors)
+{
+    struct st_ctx *ctx = calloc(1, sizeof(*ctx));
+    if (!ctx)
+        return NULL;
+    ctx->filename = filename ? filename : "<input>";
+    ctx->source = source;
+    ctx->source_len = len;
+    ctx->max_errors = max_errors ? max_errors : 50;
+    return ctx;
+}
+
+void st_ctx_destroy(struct st_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    for (size_t i = 0; i < ctx->ndiags; i++)
+        free(ctx->diags[i].message);
+    free(ctx->diags);
+    free(ctx);
+}
+
+const char *st_ctx_source(const struct st_ctx *ctx, size_t *len)
+{
+    *len = ctx->source_len;
+    return ctx->source;
+}
+
+const char *st_ctx_filename(const struct st_ctx *ctx)
+{
+    return ctx->filename;
+}
+
+unsigned st_error_count(const struct st_ctx *ctx)
+{
+    return ctx->errors + (ctx->oom ? 1 : 0);
+}
+
+bool st_error_limit_reached(const struct st_ctx *ctx)
+{
+    return ctx->errors >= ctx->max_errors;
+}
+
+static void add_diag(struct st_ctx *ctx, enum st_severity sev, struct st_loc loc,
+                     enum st_diag_code code, const char *fmt, va_list ap)
+{
+    if (sev == ST_SEVERITY_ERROR) {
+        if (ctx->errors >= ctx->max_errors) {
+            /* Count it, but keep the list at the cap plus one notice. */
+            ctx->errors++;
+            if (ctx->limit_reported)
+                return;
+            ctx->limit_reported = true;
+            code = ST_E_TOO_MANY_ERRORS;
+            fmt = NULL;
+        }
+    }
+    if (ctx->ndiags == ctx->cap) {
+        size_t cap = ctx->cap ? ctx->cap * 2 : 16;
+        struct diag *d = realloc(ctx->diags, cap * sizeof(*d));
+        if (!d) {
+            ctx->oom = true;
+            return;
+        }
+        ctx->diags = d;
+        ctx->cap = cap;
+    }
+    char *msg;
+    if (fmt) {
+        va_list ap2;
+        va_copy(ap2, ap);
+        int n = vsnprintf(NULL, 0, fmt, ap2);
+        va_end(ap2);
+        msg = malloc(n > 0 ? (size_t)n + 1 : 1);
+        if (msg)
+            vsnprintf(msg, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
+    } else {
+        char tmp[96];
+        snprintf(tmp, sizeof(tmp), "too many errors (%u); stopping here", ctx->max_errors);
+        msg = strdup(tmp);
+    }
+    if (!msg) {
+        ctx->oom = true;
+        return;
+    }
+    struct diag *d = &ctx->diags[ctx->ndiags++];
+    d->severity = sev;
+    d->code = code;
+    d->loc = loc;
+    d->message = msg;
+    if (sev == ST_SEVERITY_ERROR && code != ST_E_TOO_MANY_ERRORS)
+        ctx->errors++;
+    else if (sev == ST_SEVERITY_WARNING)
+        ctx->warnings++;
+}
+
+void st_error(struct st_ctx *ctx, struct st_loc loc, enum st_diag_code code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_diag(ctx, ST_SEVERITY_ERROR, loc, code, fmt, ap);
+    va_end(ap);
+}
+
+void st_warning(struct st_ctx *ctx, struct st_loc loc, enum st_diag_code code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_diag(ctx, ST_SEVERITY_WARNING, loc, code, fmt, ap);
+    va_end(ap);
+}
+
+/* The text of line `line` (1-based), without its newline. */
+static const char *find_line(const char *src, size_t len, unsigned line, size_t *out_len)
+{
+    size_t pos = 0;
+    for (unsigned l = 1; l < line && pos < len; pos++)
+        if (src[pos] == '\n')
+            l++;
+    if (pos >= len && !(line == 1 && len == 0))
+        return NULL;
+    size_t end = pos;
+    while (end < len && src[end] != '\n')
+        end++;
+    if (end > pos && src[end - 1] == '\r')
+        end--;
+    *out_len = end - pos;
+    return src + pos;
+}
+
+/* The diagnostics, sorted by position (stable), copied into one malloc'd
+ * block per string so the result owns everything it points to. */
+static int cmp_diag(const void *a, const void *b)
+{
+    const struct diag *x = *(const struct diag *const *)a, *y = *(const struct diag *const *)b;
+    if (x->code == ST_E_TOO_MANY_ERRORS || y->code == ST_E_TOO_MANY_ERRORS)
+        return (x->code == ST_E_TOO_MANY_ERRORS) - (y->code == ST_E_TOO_MANY_ERRORS);
+    if (x->loc.line != y->loc.line)
+        return x->loc.line < y->loc.line ? -1 : 1;
+    if (x->loc.column != y->loc.column)
+        return x->loc.column < y->loc.column ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+bool st_ctx_export(struct st_ctx *ctx, struct st_result *res)
+{
+    size_t n = ctx->ndiags + (ctx->oom ? 1 : 0);
+    res->num_errors = st_error_count(ctx);
+    res->num_warnings = ctx->warnings;
+    if (n == 0)
+        return true;
+    struct diag **order = malloc(ctx->ndiags * sizeof(*order) + 1);
+    struct st_diagnostic *out = calloc(n, sizeof(*out));
+    char *fname = strdup(ctx->filename);
+    if (!order || !out || !fname) {
+        free(order);
+        free(out);
+        free(fname);
+        return false;
+    }
+    for (size_t i = 0; i < ctx->ndiags; i++)
+        order[i] = &ctx->diags[i];
+    qsort(order, ctx->ndiags, sizeof(*order), cmp_diag);
+    for (size_t i = 0; i < ctx->ndiags; i++) {
+        struct diag *d = order[i];
+        out[i].severity = d->severity;
+        out[i].code = d->code;
+        out[i].file = fname;
+        out[i].line = d->loc.line;
+        out[i].column = d->loc.column;
+        out[i].message = d->message;
+        d->message = NULL; /* moved */
+        size_t llen;
+        const char *l = d->loc.line ? find_line(ctx->source, ctx->source_len, d->loc.line, &llen) : NULL;
+        out[i].source_line = l ? strndup(l, llen) : NULL;
+    }
+    if (ctx->oom) {
+        out[n - 1].severity = ST_SEVERITY_ERROR;
+        out[n - 1].code = ST_E_OUT_OF_MEMORY;
+        out[n - 1].file = fname;
+        out[n - 1].message = strdup("out of memory");
+    }
+    free(order);
+    res->diagnostics = out;
+    res->num_diagnostics = n;
+    return true;
+}
+
+size_t st_diagnostic_format(const struct st_diagnostic *d, char *buf, size_t size)
+{
+    static const char *const sev[] = {"error", "warning", "note"};
+    int n;
+    if (d->line)
+        n = snprintf(buf, size, "%s:%u:%u: %s: %s [ST%04u]", d->file, d->line, d->column,
+                     sev[d->severity], d->message ? d->message : "", d->code);
+    else
+        n = snprintf(buf, size, "%s: %s: %s [ST%04u]", d->file, sev[d->severity],
+                     d->message ? d->message : "", d->code);
+    return n < 0 ? 0 : (size_t)n;
+}

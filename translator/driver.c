@@ -1,0 +1,184 @@
+/*
+ * driver.c — the library's entry points.  The whole pipeline reads top to
+ * bottom in compile_shader(): parse, check, then the requested output.
+ * Every stage reports through one message context; the shader's memory is
+ * one arena freed at the end.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "translator.h"
+
+#ifndef ST_VERSION
+#define ST_VERSION "0.1.0"
+#endif
+
+const char *st_version_string(void)
+{
+    return "shadertrans " ST_VERSION;
+}
+
+const char *st_llvm_version_string(void)
+{
+    return "LLVM " ST_LLVM_VERSION_STRING;
+}
+
+static bool dialect_is_arb(const struct st_options *o)
+{
+    if (o->dialect != ST_DIALECT_AUTO)
+        return o->dialect == ST_DIALECT_ARB;
+    /* "!!ARB" after optional white space starts an ARB program. */
+    size_t i = 0;
+    while (i < o->source_len && (o->source[i] == ' ' || o->source[i] == '\t' ||
+                                 o->source[i] == '\r' || o->source[i] == '\n'))
+        i++;
+    return o->source_len - i >= 5 && memcmp(o->source + i, "!!ARB", 5) == 0;
+}
+
+/* Parse and check: the front half every output shares. */
+static struct st_shader *front_end(struct st_ctx *ctx, const struct st_options *o,
+                                   struct st_arena *arena)
+{
+    if (dialect_is_arb(o)) {
+        st_error(ctx, (struct st_loc){1, 1}, ST_E_NOT_SUPPORTED,
+                 "ARB programs are not supported yet by this build");
+        return NULL;
+    }
+    struct st_shader *sh = st_parse_d3d9(ctx, arena);
+    if (!sh || st_error_count(ctx))
+        return NULL;
+    if (!st_check(ctx, sh))
+        return NULL;
+    return sh;
+}
+
+static bool options_ok(const struct st_options *o)
+{
+    return o && o->struct_version >= 1 && o->struct_version <= ST_OPTIONS_VERSION &&
+           (o->source || o->source_len == 0);
+}
+
+/* Fills a result from the context and, when there are no errors, the output. */
+static int finish(struct st_ctx *ctx, struct st_buf *out, struct st_result **result)
+{
+    struct st_result *res = calloc(1, sizeof(*res));
+    if (!res) {
+        st_buf_free(out);
+        return -1;
+    }
+    res->struct_version = ST_RESULT_VERSION;
+    if (out->oom)
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+    if (!st_ctx_export(ctx, res)) {
+        free(res);
+        st_buf_free(out);
+        return -1;
+    }
+    res->ok = res->num_errors == 0;
+    if (res->ok) {
+        if (!out->data)
+            st_buf_printf(out, "%s", "");
+        res->output = out->data;
+        res->output_len = out->len;
+    } else {
+        st_buf_free(out);
+    }
+    *result = res;
+    return 0;
+}
+
+int st_compile(const struct st_options *o, struct st_result **result)
+{
+    if (!result)
+        return -1;
+    *result = NULL;
+    if (!options_ok(o))
+        return -1;
+    struct st_ctx *ctx = st_ctx_create(o->filename, o->source, o->source_len, o->max_errors);
+    struct st_arena *arena = st_arena_create();
+    if (!ctx || !arena) {
+        st_ctx_destroy(ctx);
+        st_arena_destroy(arena);
+        return -1;
+    }
+    struct st_buf out = {0};
+
+    struct st_shader *sh = front_end(ctx, o, arena);
+    if (sh) {
+        switch (o->emit) {
+        case ST_EMIT_NONE:
+            break;
+        case ST_EMIT_DEFAULT:
+        case ST_EMIT_ASM:
+            st_print_asm(sh, &out);
+            break;
+        }
+    }
+    if (st_arena_failed(arena))
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+
+    int rc = finish(ctx, &out, result);
+    st_arena_destroy(arena);
+    st_ctx_destroy(ctx);
+    return rc;
+}
+
+int st_run(const struct st_run_options *ro, struct st_result **result)
+{
+    if (!result)
+        return -1;
+    *result = NULL;
+    if (!ro || ro->struct_version < 1 || ro->struct_version > ST_RUN_OPTIONS_VERSION ||
+        !options_ok(ro->compile) || (!ro->inputs_json && ro->inputs_len))
+        return -1;
+    const struct st_options *o = ro->compile;
+    struct st_ctx *ctx = st_ctx_create(o->filename, o->source, o->source_len, o->max_errors);
+    struct st_arena *arena = st_arena_create();
+    if (!ctx || !arena) {
+        st_ctx_destroy(ctx);
+        st_arena_destroy(arena);
+        return -1;
+    }
+    struct st_buf out = {0};
+
+    struct st_shader *sh = front_end(ctx, o, arena);
+    if (sh) {
+        switch (ro->engine) {
+        case ST_ENGINE_INTERP:
+            st_interp_run(ctx, sh, ro->inputs_filename, ro->inputs_json, ro->inputs_len,
+                          ro->float_rules, &out);
+            break;
+        case ST_ENGINE_LLVM:
+        case ST_ENGINE_GEN:
+            st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
+                     "engine '%s' is not available in this build",
+                     ro->engine == ST_ENGINE_LLVM ? "llvm" : "gen");
+            break;
+        }
+    }
+    if (st_arena_failed(arena))
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+
+    int rc = finish(ctx, &out, result);
+    st_arena_destroy(arena);
+    st_ctx_destroy(ctx);
+    return rc;
+}
+
+void st_result_free(struct st_result *res)
+{
+    if (!res)
+        return;
+    free(res->output);
+    if (res->diagnostics) {
+        struct st_diagnostic *d = (struct st_diagnostic *)res->diagnostics;
+        /* All diagnostics share one copy of the file name. */
+        free((char *)d[0].file);
+        for (size_t i = 0; i < res->num_diagnostics; i++) {
+            free((char *)d[i].message);
+            free((char *)d[i].source_line);
+        }
+        free(d);
+    }
+    free(res);
+}

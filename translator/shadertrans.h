@@ -1,0 +1,123 @@
+/*
+ * shadertrans.h — the one public header of libshadertrans.
+ *
+ * An embedder fills a struct st_options, calls st_compile() (or st_run()),
+ * reads the struct st_result it gets back and hands it to st_result_free().
+ * The library never prints, never exits and keeps no global state: every
+ * call is independent and may run on any thread.
+ *
+ * Versioning: every public struct starts with `struct_version`.  Callers set
+ * it to the ST_*_VERSION constant they were compiled against; the library
+ * accepts any version it knows and only ever appends fields.
+ */
+#ifndef SHADERTRANS_H
+#define SHADERTRANS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ST_API_VERSION 1
+#define ST_OPTIONS_VERSION 1
+#define ST_RESULT_VERSION 1
+
+enum st_severity {
+    ST_SEVERITY_ERROR = 0,
+    ST_SEVERITY_WARNING = 1,
+    ST_SEVERITY_NOTE = 2,
+};
+
+/* One located message.  Codes are stable numbers (docs/diagnostics.md). */
+struct st_diagnostic {
+    enum st_severity severity;
+    unsigned code;
+    const char *file;        /* as given in st_options.filename */
+    unsigned line, column;   /* 1-based; 0 when the message has no location */
+    const char *message;     /* without file, severity or code */
+    const char *source_line; /* the text of that line, no newline, or NULL */
+};
+
+enum st_dialect_choice {
+    ST_DIALECT_AUTO = 0, /* from the header: vs_/ps_ or !!ARBvp/!!ARBfp */
+    ST_DIALECT_D3D9 = 1,
+    ST_DIALECT_ARB = 2,
+};
+
+enum st_emit {
+    ST_EMIT_DEFAULT = 0, /* the richest output this build supports */
+    ST_EMIT_ASM = 1,     /* the checked AST printed as canonical assembly */
+    ST_EMIT_NONE = 2,    /* parse and check only */
+};
+
+struct st_options {
+    unsigned struct_version; /* ST_OPTIONS_VERSION */
+    const char *filename;    /* used in diagnostics; may be NULL ("<input>") */
+    const char *source;      /* need not be NUL-terminated */
+    size_t source_len;
+    enum st_dialect_choice dialect;
+    enum st_emit emit;
+    unsigned max_errors; /* 0: the default (50) */
+};
+
+struct st_result {
+    unsigned struct_version; /* ST_RESULT_VERSION */
+    int ok;                  /* 1 when output is valid; 0 after any error */
+    char *output;            /* NUL-terminated; NULL when !ok */
+    size_t output_len;
+    const struct st_diagnostic *diagnostics;
+    size_t num_diagnostics;
+    unsigned num_errors, num_warnings;
+};
+
+enum st_float_rules {
+    ST_FLOAT_IEEE = 0, /* IEEE 754 float32 throughout (default) */
+    ST_FLOAT_D3D9 = 1, /* legacy: 0 * anything = 0 in the ops docs/float-rules.md lists */
+};
+
+enum st_engine {
+    ST_ENGINE_INTERP = 0, /* the reference interpreter (default) */
+    ST_ENGINE_LLVM = 1,   /* the optimized LLVM IR through LLVM's JIT */
+    ST_ENGINE_GEN = 2,    /* the Gen9 kernel through the Gen simulator */
+};
+
+/* Options of st_run(): a shader plus the inputs JSON of docs/run-json.md. */
+struct st_run_options {
+    unsigned struct_version; /* ST_RUN_OPTIONS_VERSION */
+    const struct st_options *compile; /* the shader, as for st_compile */
+    const char *inputs_filename;      /* used in diagnostics */
+    const char *inputs_json;          /* need not be NUL-terminated */
+    size_t inputs_len;
+    enum st_float_rules float_rules;
+    enum st_engine engine;
+    unsigned simd_width; /* ST_ENGINE_GEN: 8, 16 or 32; 0 = automatic */
+};
+#define ST_RUN_OPTIONS_VERSION 1
+
+/*
+ * Compile opts->source.  Returns 0 and stores a result (to be freed with
+ * st_result_free) even when the shader has errors: those are in the result.
+ * Returns -1 only when the call itself is wrong (NULL, unknown struct
+ * version) or memory ran out, and then stores NULL.
+ */
+int st_compile(const struct st_options *opts, struct st_result **result);
+void st_result_free(struct st_result *result);
+
+/*
+ * Execute a shader for every invocation of the inputs JSON.  On success the
+ * result's output is the outputs JSON (docs/run-json.md); errors in the
+ * shader or in the inputs are diagnostics, and then output is NULL.
+ */
+int st_run(const struct st_run_options *opts, struct st_result **result);
+
+/* Formats d as "file:line:col: error: message [STnnnn]". */
+size_t st_diagnostic_format(const struct st_diagnostic *d, char *buf, size_t size);
+
+const char *st_version_string(void);      /* "shadertrans 0.1.0" */
+const char *st_llvm_version_string(void); /* the LLVM this build links */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

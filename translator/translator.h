@@ -1,0 +1,357 @@
+/*
+ * translator.h — the door of the front-end stage.
+ *
+ * Everything later stages may know about a shader comes through here: the
+ * per-shader arena, the message context threaded through every stage, the
+ * typed AST with source locations, and the entry points parse -> check ->
+ * print.  Files inside translator/ may have private headers; no other
+ * folder includes them.
+ */
+#ifndef ST_TRANSLATOR_H
+#define ST_TRANSLATOR_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shadertrans.h"
+
+/* ------------------------------------------------------------------ */
+/* Arena: everything belonging to one shader, freed in one call.       */
+
+struct st_arena;
+struct st_arena *st_arena_create(void);
+void st_arena_destroy(struct st_arena *a);
+/* Zeroed memory; never NULL (on exhaustion: see st_arena_failed). */
+void *st_arena_alloc(struct st_arena *a, size_t size);
+char *st_arena_strndup(struct st_arena *a, const char *s, size_t n);
+char *st_arena_printf(struct st_arena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* True once an allocation failed; allocations then return a static dummy. */
+bool st_arena_failed(const struct st_arena *a);
+
+/* A growable byte buffer (output text). Allocated with malloc. */
+struct st_buf {
+    char *data;
+    size_t len, cap;
+    bool oom;
+};
+void st_buf_printf(struct st_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void st_buf_vprintf(struct st_buf *b, const char *fmt, va_list ap);
+void st_buf_putc(struct st_buf *b, char c);
+void st_buf_free(struct st_buf *b);
+
+/* ------------------------------------------------------------------ */
+/* Locations and the message context.                                  */
+
+struct st_loc {
+    uint32_t line, column; /* 1-based; 0 = unknown */
+};
+
+/*
+ * Diagnostic codes.  Numbers are stable: never renumber, only append.
+ * docs/diagnostics.md explains each one; tests/bad/ has an input for each.
+ */
+enum st_diag_code {
+    /* 1xxx: lexical and syntax */
+    ST_E_BAD_CHAR = 1001,        /* character that starts no token */
+    ST_E_SYNTAX = 1002,          /* bison's "unexpected X, expected Y" */
+    ST_E_BAD_NUMBER = 1003,      /* malformed or out of range literal */
+    ST_E_NO_VERSION = 1004,      /* first statement is not a version */
+    ST_E_BAD_VERSION = 1005,     /* vs_4_0, ps_1_5, ... */
+    ST_E_UNKNOWN_OPCODE = 1006,  /* identifier where an instruction goes */
+    ST_E_BAD_MODIFIER = 1007,    /* unknown _suffix on an instruction */
+    ST_E_UNKNOWN_REGISTER = 1008,
+    ST_E_BAD_SWIZZLE = 1009,
+    ST_E_BAD_WRITEMASK = 1010,
+    ST_E_BAD_SRCMOD = 1011,      /* unknown or conflicting source modifier */
+    ST_E_BAD_DCL = 1012,         /* unknown usage / sampler type */
+    ST_E_TOO_MANY_ERRORS = 1013,
+    ST_E_BAD_RELADDR = 1014,     /* malformed relative address */
+    ST_E_DUP_VERSION = 1015,
+    /* 2xxx: semantic checks against the shader model */
+    ST_E_OPCODE_VERSION = 2001,  /* instruction not in this version */
+    ST_E_OPERAND_COUNT = 2002,
+    ST_E_REG_VERSION = 2003,     /* register file not in this version/type */
+    ST_E_REG_INDEX = 2004,       /* index out of range for the file */
+    ST_E_DST_REG = 2005,         /* file cannot be written */
+    ST_E_SRC_REG = 2006,         /* file cannot be read here */
+    ST_E_SRCMOD_VERSION = 2007,
+    ST_E_DSTMOD_VERSION = 2008,  /* _sat/_pp/shift/_centroid not allowed */
+    ST_E_SWIZZLE_RULE = 2009,    /* e.g. scalar source needs replicate */
+    ST_E_WRITEMASK_RULE = 2010,
+    ST_E_RELADDR_RULE = 2011,
+    ST_E_DCL_RULE = 2012,
+    ST_E_DEF_RULE = 2013,
+    ST_E_FLOW_NESTING = 2014,    /* unbalanced or too deep */
+    ST_E_LABEL_RULE = 2015,      /* undefined/duplicate label, bad number */
+    ST_E_PREDICATE_RULE = 2016,
+    ST_E_COISSUE_RULE = 2017,
+    ST_E_PHASE_RULE = 2018,
+    ST_E_OPERAND_KIND = 2019,    /* wrong kind of operand for this slot */
+    ST_E_TEX_RULE = 2020,        /* ps_1_x texture-op rules */
+    ST_E_DUP_DEF = 2021,
+    /* 3xxx: limits of this implementation */
+    ST_E_NOT_SUPPORTED = 3001,
+    /* 4xxx: inputs of shadertrans run */
+    ST_E_INPUTS = 4001,          /* inputs JSON malformed or wrong shape: message names the JSON path */
+    ST_E_RUNTIME = 4002,         /* execution cannot continue (e.g. loop limit) */
+    /* 9xxx: usage / environment */
+    ST_E_OUT_OF_MEMORY = 9001,
+    /* warnings */
+    ST_W_STRAY_COMMA = 5001,
+    ST_W_IGNORED = 5002,
+    ST_W_RELADDR_RANGE = 5003,   /* relative address out of range at run time: reads 0 */
+    ST_W_UNUSED_INPUT = 5004,
+};
+
+struct st_ctx; /* the message context: one per st_compile call */
+
+struct st_ctx *st_ctx_create(const char *filename, const char *source, size_t len,
+                             unsigned max_errors);
+void st_ctx_destroy(struct st_ctx *ctx);
+void st_error(struct st_ctx *ctx, struct st_loc loc, enum st_diag_code code,
+              const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void st_warning(struct st_ctx *ctx, struct st_loc loc, enum st_diag_code code,
+                const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+unsigned st_error_count(const struct st_ctx *ctx);
+/* True once max_errors were reported; parsers stop then. */
+bool st_error_limit_reached(const struct st_ctx *ctx);
+const char *st_ctx_source(const struct st_ctx *ctx, size_t *len);
+const char *st_ctx_filename(const struct st_ctx *ctx);
+/* Moves the diagnostics into a result (malloc'd, freed by st_result_free). */
+bool st_ctx_export(struct st_ctx *ctx, struct st_result *res);
+
+/* ------------------------------------------------------------------ */
+/* The AST.                                                            */
+
+enum st_dialect { ST_D3D9, ST_ARB };
+enum st_shader_type { ST_VS, ST_PS };
+
+/* Version as a comparable number: V(1,1) = 0x0101; 2_x is 0x0201. */
+#define ST_VER(maj, min) (((maj) << 8) | (min))
+#define ST_VER_2X ST_VER(2, 1)
+
+struct st_version {
+    enum st_shader_type type;
+    uint16_t ver;    /* ST_VER(major, minor) or ST_VER_2X */
+    bool dot_syntax; /* written "vs.1.1": kept only for diagnostics */
+    struct st_loc loc;
+};
+
+enum st_opcode {
+#define OP(e, name, ndst, nsrc, vsmin, vsmax, psmin, psmax, flags) ST_OP_##e,
+#include "opcodes.def"
+#undef OP
+    ST_OP_COUNT
+};
+
+enum { NSRC_VAR = 0xff };
+enum st_opflags {
+    OPF_SCALAR_SRC = 1 << 0, /* sources need a replicate swizzle */
+    OPF_MATRIX = 1 << 1,     /* second source is the first of N rows */
+    OPF_FLOW = 1 << 2,
+    OPF_DECL = 1 << 3,
+    OPF_TEX1X = 1 << 4,      /* ps_1_x texture-address instruction */
+    OPF_COMPARE = 1 << 5,    /* takes a _gt/_lt/... comparison */
+};
+#define VNONE 0
+#define V11 ST_VER(1, 1)
+#define V12 ST_VER(1, 2)
+#define V13 ST_VER(1, 3)
+#define V14 ST_VER(1, 4)
+#define V20 ST_VER(2, 0)
+#define V2X ST_VER_2X
+#define V30 ST_VER(3, 0)
+
+struct st_opinfo {
+    const char *name;
+    uint8_t ndst, nsrc;
+    uint16_t vs_min, vs_max, ps_min, ps_max;
+    uint32_t flags;
+};
+extern const struct st_opinfo st_opinfo[ST_OP_COUNT];
+/* Case-insensitive lookup of a bare opcode name; -1 when unknown. */
+int st_opcode_lookup(const char *name, size_t len);
+
+/*
+ * Register files.  D3D9 numbers a0 and t# the same (type 3) and so do o#
+ * and oT#; here every file the assembly spells differently is its own
+ * enumerator, so checks and printing need no version switch.
+ */
+enum st_regfile {
+    ST_REG_TEMP,      /* r# */
+    ST_REG_INPUT,     /* v# */
+    ST_REG_CONST,     /* c# */
+    ST_REG_ADDR,      /* a0 */
+    ST_REG_TEXTURE,   /* t# (ps) */
+    ST_REG_RASTOUT,   /* oPos=0, oFog=1, oPts=2 */
+    ST_REG_ATTROUT,   /* oD# */
+    ST_REG_TEXCRDOUT, /* oT# (vs < 3.0) */
+    ST_REG_OUTPUT,    /* o# (vs_3_0) */
+    ST_REG_CONSTINT,  /* i# */
+    ST_REG_COLOROUT,  /* oC# */
+    ST_REG_DEPTHOUT,  /* oDepth */
+    ST_REG_SAMPLER,   /* s# */
+    ST_REG_CONSTBOOL, /* b# */
+    ST_REG_LOOP,      /* aL */
+    ST_REG_LABEL,     /* l# */
+    ST_REG_PREDICATE, /* p0 */
+    ST_REG_MISC,      /* vPos=0, vFace=1 */
+    ST_REG_COUNT
+};
+enum { ST_RASTOUT_POS = 0, ST_RASTOUT_FOG = 1, ST_RASTOUT_PTS = 2 };
+enum { ST_MISC_POS = 0, ST_MISC_FACE = 1 };
+
+/* Swizzle: 2 bits per output lane, lane 0 in the low bits.  .xyzw = 0xe4 */
+#define ST_SWIZZLE(x, y, z, w) ((x) | ((y) << 2) | ((z) << 4) | ((w) << 6))
+#define ST_SWIZZLE_IDENTITY 0xe4
+#define ST_SWZ_LANE(s, i) (((s) >> (2 * (i))) & 3)
+
+/* A relative address: a0.x, aL, with a constant offset added. */
+struct st_reladdr {
+    enum st_regfile file; /* ST_REG_ADDR or ST_REG_LOOP */
+    uint32_t index;       /* a0: 0 */
+    uint8_t component;    /* the lane of a0 used; 0 for aL */
+    bool has_component;   /* written "a0.x" rather than "a0" */
+};
+
+struct st_reg {
+    enum st_regfile file;
+    uint32_t index;
+    /*
+     * Relative addressing.  "c[a0.x + 5]" and "c5[a0.x]" and "c[5 + a0.x]"
+     * all become index 5 + rel.  `bracket_only` records "c[...]" (no number
+     * before the bracket) so the printer can say "v[aL]" as written.
+     */
+    struct st_reladdr *rel;
+    bool bracket_only;
+    struct st_loc loc;
+};
+
+enum st_srcmod {
+    ST_SRCMOD_NONE,
+    ST_SRCMOD_NEG,     /* -r */
+    ST_SRCMOD_BIAS,    /* r_bias */
+    ST_SRCMOD_BIASNEG, /* -r_bias */
+    ST_SRCMOD_SIGN,    /* r_bx2 */
+    ST_SRCMOD_SIGNNEG, /* -r_bx2 */
+    ST_SRCMOD_COMP,    /* 1 - r */
+    ST_SRCMOD_X2,      /* r_x2 */
+    ST_SRCMOD_X2NEG,   /* -r_x2 */
+    ST_SRCMOD_DZ,      /* r_dz, r_db */
+    ST_SRCMOD_DW,      /* r_dw, r_da */
+    ST_SRCMOD_ABS,     /* r_abs */
+    ST_SRCMOD_ABSNEG,  /* -r_abs */
+    ST_SRCMOD_NOT,     /* !b0, !p0 */
+};
+
+struct st_src {
+    struct st_reg reg;
+    uint8_t swizzle;     /* ST_SWIZZLE_IDENTITY when none was written */
+    uint8_t swizzle_len; /* letters written: 0 (none), 1 (replicate), 2..4 */
+    enum st_srcmod mod;
+    struct st_loc loc;   /* of the operand's first character */
+};
+
+enum st_dstmod {
+    ST_DSTMOD_SAT = 1 << 0,
+    ST_DSTMOD_PP = 1 << 1,
+    ST_DSTMOD_CENTROID = 1 << 2,
+};
+
+struct st_dst {
+    struct st_reg reg;
+    uint8_t writemask; /* bit i = lane i; 0xf when none was written */
+    struct st_loc loc;
+};
+
+enum st_compare { ST_CMP_NONE, ST_CMP_GT, ST_CMP_EQ, ST_CMP_GE, ST_CMP_LT, ST_CMP_NE, ST_CMP_LE };
+
+/* dcl usages (D3DDECLUSAGE order) */
+enum st_usage {
+    ST_USAGE_POSITION, ST_USAGE_BLENDWEIGHT, ST_USAGE_BLENDINDICES, ST_USAGE_NORMAL,
+    ST_USAGE_PSIZE, ST_USAGE_TEXCOORD, ST_USAGE_TANGENT, ST_USAGE_BINORMAL,
+    ST_USAGE_TESSFACTOR, ST_USAGE_POSITIONT, ST_USAGE_COLOR, ST_USAGE_FOG,
+    ST_USAGE_DEPTH, ST_USAGE_SAMPLE, ST_USAGE_COUNT
+};
+extern const char *const st_usage_names[ST_USAGE_COUNT];
+enum st_sampler_type { ST_SAMPLER_NONE, ST_SAMPLER_2D, ST_SAMPLER_CUBE, ST_SAMPLER_VOLUME };
+
+struct st_instr {
+    enum st_opcode op;
+    struct st_loc loc; /* of the opcode */
+    struct st_instr *next;
+
+    /* Instruction modifiers. */
+    uint8_t dstmod; /* ST_DSTMOD_* */
+    int8_t shift;   /* _x2 = 1, _x4 = 2, _x8 = 3, _d2 = -1, _d4 = -2, _d8 = -3 */
+    enum st_compare cmp;
+    bool coissue; /* "+" before the instruction (ps_1_x) */
+    struct st_loc mod_loc; /* of the first "_" modifier, for diagnostics */
+
+    /* Predication: (p0.x) or (!p0). */
+    bool predicated;
+    struct st_src pred; /* mod is ST_SRCMOD_NOT for "!" */
+
+    bool has_dst;
+    struct st_dst dst;
+    unsigned nsrc;
+    struct st_src src[5];
+
+    /* dcl */
+    enum st_usage usage;
+    uint32_t usage_index;
+    bool usage_index_written;
+    enum st_sampler_type sampler_type;
+    bool dcl_bare; /* "dcl t0" of ps_2_x and "dcl v0" without usage */
+
+    /* def / defi / defb: the values as written. */
+    union {
+        float f[4];
+        int32_t i[4];
+        bool b;
+    } imm;
+    struct st_loc imm_loc[4];
+};
+
+struct st_shader {
+    enum st_dialect dialect;
+    struct st_version version;
+    struct st_instr *first, *last;
+    unsigned num_instrs;
+    struct st_arena *arena;
+};
+
+/* ------------------------------------------------------------------ */
+/* Entry points.                                                       */
+
+/* Parses the whole source; on syntax errors returns what it could build
+ * (possibly NULL) and the errors are in ctx.  Never prints. */
+struct st_shader *st_parse_d3d9(struct st_ctx *ctx, struct st_arena *arena);
+
+/* Checks the shader against its shader model; returns false on errors. */
+bool st_check(struct st_ctx *ctx, struct st_shader *sh);
+
+/* Prints canonical assembly; parse(print(x)) prints the same again. */
+void st_print_asm(const struct st_shader *sh, struct st_buf *out);
+
+/*
+ * The reference interpreter (interp.c): runs a checked shader on the inputs
+ * JSON and appends the outputs JSON to out.  Bad inputs are reported through
+ * ctx with the JSON path; returns false then.
+ */
+bool st_interp_run(struct st_ctx *ctx, const struct st_shader *sh, const char *inputs_name,
+                   const char *json, size_t json_len, enum st_float_rules rules,
+                   struct st_buf *out);
+
+/* Helpers shared by the printer and diagnostics. */
+const char *st_regfile_name(enum st_regfile file, uint32_t index);
+const char *st_compare_name(enum st_compare cmp); /* "gt", ... */
+/* Writes ".xy" (or "" for the full mask) into buf[6]. */
+void st_writemask_str(uint8_t mask, char buf[6]);
+/* Writes ".xyzw"-style swizzle text as the canonical form for (swz, len). */
+void st_swizzle_str(uint8_t swizzle, uint8_t len, char buf[6]);
+
+#endif
