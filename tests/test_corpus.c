@@ -5,8 +5,9 @@
  *     point: compile(print(x)) prints the same text again;
  *   - a file marked invalid is rejected with at least one located error.
  * The corpus is found through $ST_CORPUS_DIR (tests/run_tests.sh sets it).
- * Files of a dialect this build does not translate yet are counted as such,
- * never as passes.
+ * tests/corpus-defects.tsv lists valid-marked files whose text is known to
+ * be corrupt (see the evidence there); each must be rejected with exactly the
+ * first error listed, and is counted apart from the clean files.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -48,6 +49,51 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
+struct defect {
+    char path[512];
+    unsigned line, column, code;
+};
+
+static unsigned load_defects(struct defect *d, unsigned max)
+{
+    const char *root = getenv("ST_ROOT");
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/tests/corpus-defects.tsv", root ? root : ".");
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    char line[2048];
+    unsigned n = 0;
+    while (fgets(line, sizeof(line), f)) {
+        if (line[0] == '#' || strncmp(line, "path\t", 5) == 0)
+            continue;
+        if (n == max)
+            fail_msg("too many defects in %s", path);
+        if (sscanf(line, "%511[^\t]\t%u:%u\t%u", d[n].path, &d[n].line, &d[n].column,
+                   &d[n].code) != 4)
+            fail_msg("bad line in %s: %s", path, line);
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+static const struct defect *find_defect(const struct defect *d, unsigned n, const char *path)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (strcmp(d[i].path, path) == 0)
+            return &d[i];
+    return NULL;
+}
+
+static const struct st_diagnostic *first_error(const struct st_result *res)
+{
+    for (size_t i = 0; i < res->num_diagnostics; i++)
+        if (res->diagnostics[i].severity == ST_SEVERITY_ERROR)
+            return &res->diagnostics[i];
+    return NULL;
+}
+
 static struct st_result *compile(const char *name, const char *src, size_t len)
 {
     struct st_options o = {.struct_version = ST_OPTIONS_VERSION,
@@ -64,13 +110,13 @@ static struct st_result *compile(const char *name, const char *src, size_t len)
 static void print_first_error(const char *path, const struct st_result *res)
 {
     char line[1024];
-    for (size_t i = 0; i < res->num_diagnostics; i++)
-        if (res->diagnostics[i].severity == ST_SEVERITY_ERROR) {
-            st_diagnostic_format(&res->diagnostics[i], line, sizeof(line));
-            printf("    %s\n", line);
-            return;
-        }
-    printf("    %s: (no error reported)\n", path);
+    const struct st_diagnostic *d = first_error(res);
+    if (d) {
+        st_diagnostic_format(d, line, sizeof(line));
+        printf("    %s\n", line);
+    } else {
+        printf("    %s: (no error reported)\n", path);
+    }
 }
 
 static void test_corpus_d3d9(void **state)
@@ -85,7 +131,10 @@ static void test_corpus_d3d9(void **state)
     if (!m)
         fail_msg("cannot open %s (set ST_CORPUS_DIR)", mpath);
 
+    struct defect defects[64];
+    unsigned ndefects = load_defects(defects, 64);
     unsigned valid = 0, valid_ok = 0, roundtrip_ok = 0, invalid = 0, invalid_ok = 0;
+    unsigned defective = 0, defect_confirmed = 0;
     char line[8192];
     bool header = true;
     while (fgets(line, sizeof(line), m)) {
@@ -105,7 +154,17 @@ static void test_corpus_d3d9(void **state)
         if (!src)
             fail_msg("cannot read %s", fpath);
         struct st_result *res = compile(r.path, src, len);
-        if (strcmp(r.expect, "valid") == 0) {
+        const struct defect *def = find_defect(defects, ndefects, r.path);
+        if (def) {
+            defective++;
+            const struct st_diagnostic *e = first_error(res);
+            if (e && e->line == def->line && e->column == def->column && e->code == def->code)
+                defect_confirmed++;
+            else {
+                printf("  known defect not rejected as listed: %s\n", r.path);
+                print_first_error(r.path, res);
+            }
+        } else if (strcmp(r.expect, "valid") == 0) {
             valid++;
             if (res->ok) {
                 valid_ok++;
@@ -135,9 +194,11 @@ static void test_corpus_d3d9(void **state)
         free(src);
     }
     fclose(m);
-    printf("corpus d3d9: valid %u/%u accepted, %u/%u round-trip; invalid %u/%u rejected\n",
-           valid_ok, valid, roundtrip_ok, valid, invalid_ok, invalid);
+    printf("corpus d3d9: valid %u/%u accepted, %u/%u round-trip; invalid %u/%u rejected; "
+           "known-defective texts %u/%u rejected at the defect\n",
+           valid_ok, valid, roundtrip_ok, valid, invalid_ok, invalid, defect_confirmed, defective);
     assert_true(valid > 0 && invalid > 0);
+    assert_int_equal(defect_confirmed, ndefects);
     assert_int_equal(valid_ok, valid);
     assert_int_equal(roundtrip_ok, valid);
     assert_int_equal(invalid_ok, invalid);
