@@ -39,15 +39,11 @@ static bool dialect_is_arb(const struct st_options *o)
 static struct st_shader *front_end(struct st_ctx *ctx, const struct st_options *o,
                                    struct st_arena *arena)
 {
-    if (dialect_is_arb(o)) {
-        st_error(ctx, (struct st_loc){1, 1}, ST_E_NOT_SUPPORTED,
-                 "ARB programs are not supported yet by this build");
-        return NULL;
-    }
-    struct st_shader *sh = st_parse_d3d9(ctx, arena);
+    bool arb = dialect_is_arb(o);
+    struct st_shader *sh = arb ? st_parse_arb(ctx, arena) : st_parse_d3d9(ctx, arena);
     if (!sh || st_error_count(ctx))
         return NULL;
-    if (!st_check(ctx, sh))
+    if (!(arb ? st_check_arb(ctx, sh) : st_check(ctx, sh)))
         return NULL;
     return sh;
 }
@@ -110,7 +106,10 @@ int st_compile(const struct st_options *o, struct st_result **result)
             break;
         case ST_EMIT_DEFAULT:
         case ST_EMIT_ASM:
-            st_print_asm(sh, &out);
+            if (sh->dialect == ST_ARB)
+                st_print_arb(sh, &out);
+            else
+                st_print_asm(sh, &out);
             break;
         }
     }
@@ -142,6 +141,12 @@ int st_run(const struct st_run_options *ro, struct st_result **result)
     struct st_buf out = {0};
 
     struct st_shader *sh = front_end(ctx, o, arena);
+    if (sh && sh->dialect == ST_ARB) {
+        /* The engines do not read ARB bindings from the inputs JSON yet. */
+        st_error(ctx, (struct st_loc){1, 1}, ST_E_NOT_SUPPORTED,
+                 "running ARB programs is not supported yet");
+        sh = NULL;
+    }
     if (sh) {
         switch (ro->engine) {
         case ST_ENGINE_INTERP:

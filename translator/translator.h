@@ -314,6 +314,7 @@ struct st_instr {
         bool b;
     } imm;
     struct st_loc imm_loc[4];
+    struct st_arb_instr *arb; /* ARB programs only (see "ARB programs" below) */
 };
 
 struct st_shader {
@@ -322,6 +323,7 @@ struct st_shader {
     struct st_instr *first, *last;
     unsigned num_instrs;
     struct st_arena *arena;
+    struct st_arb_program *arb; /* ARB programs only (see "ARB programs" below) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -353,5 +355,338 @@ const char *st_compare_name(enum st_compare cmp); /* "gt", ... */
 void st_writemask_str(uint8_t mask, char buf[6]);
 /* Writes ".xyzw"-style swizzle text as the canonical form for (swz, len). */
 void st_swizzle_str(uint8_t swizzle, uint8_t len, char buf[6]);
+
+/* ---- LLVM lowering ---- */
+/*
+ * lower_llvm.c turns a checked shader into one LLVM module whose function
+ * "st_main" follows the ABI of docs/llvm-abi.md.  The slot numbers below
+ * are that ABI: the JIT (emit/) and the lowering agree through them.
+ * Opaque LLVM types keep LLVM's headers out of this door.
+ */
+struct LLVMOpaqueModule;
+struct LLVMOpaqueContext;
+
+/* Input record of one invocation: ST_LL_IN_SLOTS x float[4]. */
+enum {
+    ST_LL_IN_V = 0,      /* v0..v15 */
+    ST_LL_IN_T = 16,     /* t0..t7 */
+    ST_LL_IN_VPOS = 24,  /* vPos */
+    ST_LL_IN_VFACE = 25, /* vFace */
+    ST_LL_IN_SLOTS = 26,
+};
+/* Output record of one invocation: ST_LL_OUT_SLOTS x float[4]. */
+enum {
+    ST_LL_OUT_POS = 0, ST_LL_OUT_FOG = 1, ST_LL_OUT_PTS = 2,
+    ST_LL_OUT_D = 3,      /* oD0..oD1 */
+    ST_LL_OUT_T = 5,      /* oT0..oT7 */
+    ST_LL_OUT_O = 13,     /* o0..o11 */
+    ST_LL_OUT_C = 25,     /* oC0..oC3 */
+    ST_LL_OUT_DEPTH = 29, /* oDepth */
+    ST_LL_OUT_SLOTS = 30,
+};
+enum {
+    ST_LL_NUM_CONSTS = 256, /* float[4] each, the shader's def values applied */
+    ST_LL_NUM_ICONSTS = 16, /* int32[4] each */
+    ST_LL_NUM_BCONSTS = 16, /* int32 each, nonzero = true */
+};
+/* Bits of the per-invocation status word st_main writes. */
+enum {
+    ST_LL_STATUS_KILLED = 1u,        /* texkill discarded the pixel */
+    ST_LL_STATUS_RELADDR_RANGE = 2u, /* a relative address fell outside its file */
+};
+/*
+ * Pixel shaders with dsx/dsy run as resumable lanes: st_main returns in
+ * front of each derivative with the lane's registers saved in its lane
+ * state, the caller computes the derivative across the 2x2 quad (as the
+ * interpreter does) and calls st_main again to resume.  The header of a
+ * lane state (the registers follow, "st-lane-state-bytes" in all):
+ */
+struct st_ll_lane_header {
+    int32_t resume; /* in: 0 = start, else where to resume; out: ST_LL_DONE or the stop */
+    int32_t pc;     /* out: index in the instruction list of the dsx/dsy waiting */
+    float src[4];   /* out: its source operand's value */
+    float deriv[4]; /* in: the derivative to write when resumed */
+    int32_t pad[2];
+};
+enum { ST_LL_DONE = -1 };
+/* Bump-environment record of one stage: float[ST_LL_BUMP_STRIDE]. */
+enum { ST_LL_BUMP_STRIDE = 8 }; /* mat00, mat01, mat10, mat11, lscale, loffset, 0, 0 */
+/* The sampling callback st_main calls: void st_sample(void *tex, int32_t stage,
+ * float u, float v, float w, float out[4]); tex is st_main's `tex` argument. */
+#define ST_LL_SAMPLE_FN "st_sample"
+
+/*
+ * Lowers a checked shader into a new module in llctx (the caller disposes
+ * of it).  The float rules are baked into the IR (and recorded in the
+ * function attribute "st-float-rules").  Anything the lowering cannot
+ * express gets a located ST_E_NOT_SUPPORTED and the result is NULL.
+ */
+struct LLVMOpaqueModule *st_lower_llvm(struct st_ctx *ctx, const struct st_shader *sh,
+                                       enum st_float_rules rules,
+                                       struct LLVMOpaqueContext *llctx);
+/* ---- end of LLVM lowering ---- */
+
+/* ---- run: inputs and outputs shared by every engine ---- */
+/*
+ * `shadertrans run` reads an inputs JSON and writes an outputs JSON
+ * (docs/run-json.md is the contract).  run_io.c turns the JSON into the
+ * plain structs below and back, so every engine (the interpreter, the LLVM
+ * JIT, the Gen simulator) only executes: parse inputs -> execute -> write
+ * outputs.  Slot numbers are those of the LLVM ABI above (ST_LL_IN_*,
+ * ST_LL_OUT_*), so the records can be handed to the JIT unchanged.
+ */
+enum {
+    ST_RUN_NUM_CONSTS = 256,  /* c0..c255 */
+    ST_RUN_NUM_ICONSTS = 16,  /* i0..i15 */
+    ST_RUN_NUM_BCONSTS = 16,  /* b0..b15 */
+    ST_RUN_NUM_SAMPLERS = 16, /* s0..s15; ps_1_x texture stage n is sampler n */
+    ST_RUN_MAX_OUTPUTS = 32,  /* at most ST_LL_OUT_SLOTS registers are written */
+};
+
+/* A texture of the inputs: level 0 only, RGBA float texels. */
+struct st_run_texture {
+    enum st_sampler_type type; /* ST_SAMPLER_NONE: none was given */
+    uint32_t width, height;
+    uint32_t depth;            /* volume: slices; cube: 6 (faces); 2d: 1 */
+    /*
+     * width*height*depth texels; x fastest, then y (row 0 is v = 0), then
+     * the slice (volume) or face (cube: +x, -x, +y, -y, +z, -z).
+     */
+    const float (*texels)[4];
+};
+
+/* Bump-environment state of texture stage n (bem, texbem, texbeml). */
+struct st_run_bumpenv {
+    float mat[4];          /* BUMPENVMAT00, 01, 10, 11 */
+    float lscale, loffset; /* BUMPENVLSCALE, BUMPENVLOFFSET (texbeml) */
+};
+
+/* Inputs of one invocation: every slot filled ((0,0,0,1) when not given). */
+struct st_run_invocation {
+    float in[ST_LL_IN_SLOTS][4];
+};
+
+struct st_run_inputs {
+    /* Constants after the shader's def/defi/defb were applied (def wins). */
+    float c[ST_RUN_NUM_CONSTS][4];
+    int32_t i[ST_RUN_NUM_ICONSTS][4];
+    bool b[ST_RUN_NUM_BCONSTS];
+    struct st_run_texture tex[ST_RUN_NUM_SAMPLERS];
+    struct st_run_bumpenv bumpenv[ST_RUN_NUM_SAMPLERS];
+    unsigned num_invocations;
+    struct st_run_invocation *inv; /* in the arena given to the parser */
+};
+
+/* One output register of one invocation. */
+struct st_run_output {
+    enum st_regfile file; /* ST_REG_RASTOUT, _ATTROUT, _TEXCRDOUT, _OUTPUT, _COLOROUT, _DEPTHOUT */
+    uint32_t index;
+    uint8_t ncomp;        /* 1 for oFog, oPts, oDepth; else 4 */
+    float v[4];
+};
+
+/* The outputs of one invocation. */
+struct st_run_outputs {
+    bool discarded;       /* texkill: the other fields are not printed */
+    unsigned count;
+    struct st_run_output reg[ST_RUN_MAX_OUTPUTS];
+};
+
+/*
+ * Parses the inputs JSON for a checked shader.  Register names are checked
+ * against the shader's version; def/defi/defb of the shader override the
+ * file's constants.  Errors are ST_E_INPUTS through ctx, the message being
+ * "NAME: PATH: what is wrong" (NAME = the inputs file name, may be NULL);
+ * returns false then.  Everything allocated lives in `arena`.
+ */
+bool st_run_inputs_parse(struct st_ctx *ctx, const struct st_shader *sh, const char *name,
+                         const char *json, size_t len, struct st_arena *arena,
+                         struct st_run_inputs *out);
+
+/*
+ * The output registers of a shader, in the fixed order of the outputs JSON
+ * (oPos, oD#, oT#, o#, oFog, oPts, oC#, oDepth), with v zeroed: every
+ * register some instruction writes (ps_1_x: oC0, the final r0, and oDepth
+ * after texdepth/texm3x2depth).  Engines copy this list into each
+ * invocation's st_run_outputs and fill in the values.  Returns the count.
+ */
+unsigned st_run_output_regs(const struct st_shader *sh, struct st_run_output regs[ST_RUN_MAX_OUTPUTS]);
+
+/* The ST_LL_IN_* slot an input register reads and the ST_LL_OUT_* slot an
+ * output register writes; -1 when the register is not one. */
+int st_run_in_slot(enum st_regfile file, uint32_t index);
+int st_run_out_slot(enum st_regfile file, uint32_t index);
+
+/* "oPos", "oD1", "o3", "oC0", "oDepth", ... into buf (at least 8 bytes). */
+void st_run_output_name(enum st_regfile file, uint32_t index, char buf[8]);
+
+/* Appends the outputs JSON of n invocations (floats as %.9g, NaN and
+ * infinities as "nan", "inf", "-inf"). */
+void st_run_outputs_write(const struct st_run_outputs *outs, unsigned n, struct st_buf *out);
+
+/*
+ * The reference interpreter's execution step (interp.c): runs every
+ * invocation of `in` and fills outs[0 .. in->num_invocations).  Run-time
+ * problems (loop or call limits) are ST_E_RUNTIME errors; returns false
+ * then.  st_interp_run = st_run_inputs_parse + this + st_run_outputs_write.
+ */
+bool st_interp_execute(struct st_ctx *ctx, const struct st_shader *sh,
+                       const struct st_run_inputs *in, enum st_float_rules rules,
+                       struct st_run_outputs *outs);
+/* ---- end of run ---- */
+
+/* ---- ARB programs ---- */
+/*
+ * ARB_vertex_program ("!!ARBvp1.0") and ARB_fragment_program ("!!ARBfp1.0")
+ * use the AST above; docs/arb.md maps every ARB instruction to its
+ * st_opcode.  An ARB shader has dialect ST_ARB, version.type ST_VS (vertex
+ * program) or ST_PS (fragment program), version.ver ST_VER(1, 0), and
+ * sh->arb naming what its register indices mean:
+ *   ST_REG_TEMP   index into arb->temps     (TEMP names)
+ *   ST_REG_ADDR   index into arb->addrs     (ADDRESS names; only lane x)
+ *   ST_REG_INPUT  index into arb->inputs    ("vertex.*" / "fragment.*")
+ *   ST_REG_CONST  index into arb->params    (one slot per 4-vector: literal,
+ *                 program.env[n], program.local[n] or a state.* vector)
+ *   ST_REG_OUTPUT index into arb->outputs   ("result.*")
+ * Relative addressing (vertex programs: "a[A0.x + 3]"): reg.rel is
+ * {ST_REG_ADDR, address register, lane 0}; reg.index holds
+ * (uint32_t)(first slot of the array + constant offset), to be read as an
+ * int32_t because the offset may be negative; the array's bounds are
+ * arb->arrays[instr->arb->src[i].array].  Reads outside the array are
+ * undefined in ARB; engines treat them like D3D9 out-of-range reads.
+ * Binding names are canonical (one spelling per vector, as the inputs and
+ * outputs JSON use them): "vertex.texcoord[0]", "fragment.color",
+ * "state.matrix.mvp.row[0]", "program.local[3]", "result.color".
+ */
+enum { OPF_ARB = 1 << 16 }; /* opcodes.def: exists only in ARB programs */
+
+enum st_arb_option {
+    ST_ARB_OPT_POSITION_INVARIANT = 1 << 0, /* vp */
+    ST_ARB_OPT_FOG_EXP = 1 << 1,            /* fp, ARB_fog_exp */
+    ST_ARB_OPT_FOG_EXP2 = 1 << 2,
+    ST_ARB_OPT_FOG_LINEAR = 1 << 3,
+    ST_ARB_OPT_PRECISION_FASTEST = 1 << 4,  /* fp, ARB_precision_hint_fastest */
+    ST_ARB_OPT_PRECISION_NICEST = 1 << 5,
+    ST_ARB_OPT_DRAW_BUFFERS = 1 << 6,       /* fp, ARB_draw_buffers: result.color[n] */
+    ST_ARB_OPT_SHADOW = 1 << 7,             /* fp, ARB_fragment_program_shadow */
+    ST_ARB_OPT_ORIGIN_UPPER_LEFT = 1 << 8,  /* fp, ARB_fragment_coord_origin_upper_left */
+    ST_ARB_OPT_PIXEL_CENTER_INTEGER = 1 << 9, /* fp, ARB_fragment_coord_pixel_center_integer */
+};
+
+enum st_arb_param_kind {
+    ST_ARB_PARAM_CONST, /* value[] is the literal */
+    ST_ARB_PARAM_ENV,   /* program.env[index]; value[] = default (0,0,0,0) */
+    ST_ARB_PARAM_LOCAL, /* program.local[index]; value[] = default (0,0,0,0) */
+    ST_ARB_PARAM_STATE, /* binding names the vector; value[] = its OpenGL default */
+};
+
+struct st_arb_param {
+    enum st_arb_param_kind kind;
+    float value[4];
+    uint32_t index;      /* ENV, LOCAL */
+    const char *binding; /* canonical name; NULL for CONST */
+    int32_t array;       /* index into arb->arrays, -1 outside arrays */
+    struct st_loc loc;
+};
+
+struct st_arb_binding { /* one input or output */
+    const char *binding;   /* canonical name */
+    struct st_loc loc;     /* first use or declaration */
+};
+
+struct st_arb_array {     /* PARAM name[n] = { ... } */
+    const char *name;
+    uint32_t first, count; /* slots params[first .. first+count) */
+    bool size_written;     /* "[4]" rather than "[]" */
+    bool relative;         /* some instruction indexes it with an address register */
+    struct st_loc loc;
+};
+
+/* Declarations in program order (for printing and diagnostics). */
+enum st_arb_decl_kind {
+    ST_ARB_DECL_TEMP,    /* index: arb->temps */
+    ST_ARB_DECL_ADDRESS, /* index: arb->addrs */
+    ST_ARB_DECL_ATTRIB,  /* index: arb->inputs */
+    ST_ARB_DECL_PARAM,   /* index: arb->params (a single slot) */
+    ST_ARB_DECL_ARRAY,   /* index: arb->arrays */
+    ST_ARB_DECL_OUTPUT,  /* index: arb->outputs */
+    ST_ARB_DECL_ALIAS,   /* index: arb->decls entry it names (never an alias) */
+};
+
+struct st_arb_decl {
+    enum st_arb_decl_kind kind;
+    const char *name;
+    uint32_t index;
+    struct st_loc loc;
+};
+
+struct st_arb_program {
+    uint32_t options;          /* ST_ARB_OPT_* */
+    struct st_loc option_loc[10]; /* where each option bit was first given */
+    struct st_arb_decl *decls;
+    unsigned num_decls;
+    const char **temps;        /* TEMP names */
+    unsigned num_temps;
+    const char **addrs;        /* ADDRESS names */
+    unsigned num_addrs;
+    struct st_arb_binding *inputs;
+    unsigned num_inputs;
+    struct st_arb_binding *outputs;
+    unsigned num_outputs;
+    struct st_arb_param *params;
+    unsigned num_params;
+    struct st_arb_array *arrays;
+    unsigned num_arrays;
+    struct st_loc end_loc;     /* of "END" */
+};
+
+/* How an operand was written, so the printer can say it the same way. */
+struct st_arb_operand {
+    const char *var; /* declared name used (may be an ALIAS); NULL: binding or literal in place */
+    int32_t array;   /* arb->arrays index when var names an array, else -1 */
+    int32_t offset;  /* element index (absolute) or constant offset (relative) */
+};
+
+enum st_arb_tex_target {
+    ST_ARB_TEX_1D, ST_ARB_TEX_2D, ST_ARB_TEX_3D, ST_ARB_TEX_CUBE, ST_ARB_TEX_RECT,
+    ST_ARB_TEX_SHADOW1D, ST_ARB_TEX_SHADOW2D, ST_ARB_TEX_SHADOWRECT, /* ARB_fragment_program_shadow */
+};
+
+/* SWZ selectors: 0..3 pick x..w of the operand; these two are constants. */
+enum { ST_ARB_SWZ_ZERO = 4, ST_ARB_SWZ_ONE = 5 };
+
+struct st_arb_instr {
+    struct st_arb_operand dst, src[3];
+    uint8_t swz_sel[4];   /* SWZ: result lane i = (swz_neg bit i ? -1 : 1) * sel(swz_sel[i]) */
+    uint8_t swz_neg;
+    uint32_t tex_unit;    /* TEX, TXP, TXB: texture[n] */
+    enum st_arb_tex_target tex_target;
+};
+
+/* Parses an ARB program (the header decides vp or fp); bindings are resolved
+ * while parsing.  Returns what it could build; errors are in ctx. */
+struct st_shader *st_parse_arb(struct st_ctx *ctx, struct st_arena *arena);
+/* Resource limits and the rules the specifications state; false on errors. */
+bool st_check_arb(struct st_ctx *ctx, struct st_shader *sh);
+/* Canonical ARB text; parse(print(x)) prints the same again. */
+void st_print_arb(const struct st_shader *sh, struct st_buf *out);
+/* One row of translator/arb_opcodes.def (defined in arb_print.c). */
+struct st_arb_opinfo {
+    const char *name;     /* "MOV" */
+    enum st_opcode op;
+    bool vp, fp;
+    const char *operands; /* operand letters, see arb_opcodes.def */
+    bool tex;             /* fragment texture instruction */
+};
+extern const struct st_arb_opinfo st_arb_opinfo[];
+extern const unsigned st_arb_num_opinfo;
+/* The ARB mnemonic of an opcode ("MOV", "EX2"), or NULL. */
+const char *st_arb_opcode_name(enum st_opcode op);
+/* Texture target keyword ("2D", "SHADOWRECT"). */
+const char *st_arb_tex_target_name(enum st_arb_tex_target t);
+/* The OpenGL default value of a state binding (canonical name, docs/arb.md);
+ * false when the name is not a state binding. */
+bool st_arb_state_default(const char *binding, float out[4]);
+/* ---- end of ARB programs ---- */
 
 #endif
