@@ -56,8 +56,10 @@ void *st_arena_alloc(struct st_arena *a, size_t size)
         b = malloc(sizeof(*b) + bsize);
         if (!b) {
             a->failed = true;
+            /* Small nodes get a scratch block so parsers can keep going and
+             * report; a large request has no such fallback. */
             if (size > sizeof(a->dummy))
-                abort(); /* unreachable for the small nodes callers make */
+                return NULL;
             memset(a->dummy, 0, sizeof(a->dummy));
             return a->dummy;
         }

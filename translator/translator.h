@@ -23,7 +23,12 @@
 struct st_arena;
 struct st_arena *st_arena_create(void);
 void st_arena_destroy(struct st_arena *a);
-/* Zeroed memory; never NULL (on exhaustion: see st_arena_failed). */
+/*
+ * Zeroed memory.  When memory runs out st_arena_failed() becomes true and a
+ * request of up to 128 bytes returns a scratch block (never NULL, so AST
+ * builders can carry on and report); a larger one returns NULL.  Callers
+ * check st_arena_failed() after any variable-sized allocation.
+ */
 void *st_arena_alloc(struct st_arena *a, size_t size);
 char *st_arena_strndup(struct st_arena *a, const char *s, size_t n);
 char *st_arena_printf(struct st_arena *a, const char *fmt, ...)

@@ -1,0 +1,1341 @@
+/*
+ * interp.c — the reference interpreter: executes a checked Direct3D 9
+ * shader for a batch of invocations, following the specification of each
+ * instruction in IEEE float32 (docs/interpreter.md lists every choice made
+ * where the specification leaves room; docs/float-rules.md the two float
+ * rules).
+ *
+ * Shape: the instruction list is flattened into an array with the partners
+ * of every flow instruction resolved (if -> else/endif, loop -> endloop,
+ * break -> its loop, call -> label).  Each invocation ("lane") then runs
+ * with its own pc, loop and call stacks.  Pixel shaders run as 2x2 quads:
+ * a lane stops in front of dsx/dsy until the lanes of its quad that reach
+ * the same instruction are there too, so derivatives see their neighbours'
+ * values at the same point of the program.
+ *
+ * All state is in struct run / struct lane: nothing global, nothing static
+ * that changes.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translator.h"
+
+enum {
+    NUM_TEMPS = 32,
+    NUM_TEXREGS = 8,
+    MAX_LOOP_DEPTH = 64,
+    MAX_CALL_DEPTH = 16,
+    MAX_LABELS = 2048,
+};
+/* Executed instructions per invocation before giving up (ST_E_RUNTIME):
+ * D3D9 loops are bounded (255 iterations), so only pathological nests
+ * reach this. */
+#define MAX_STEPS (1ull << 26)
+
+struct loop_frame {
+    int32_t aL, step, remaining;
+    bool is_rep; /* rep has no aL */
+};
+
+struct call_frame {
+    unsigned ret_pc;
+    unsigned nloops; /* loop stack depth at the call */
+};
+
+struct lane {
+    const float (*in)[4]; /* this invocation's input slots */
+    unsigned invocation;
+    float r[NUM_TEMPS][4];
+    float t[NUM_TEXREGS][4]; /* ps t#: the coordinates, then ps_1_x results */
+    float out[ST_LL_OUT_SLOTS][4];
+    int32_t a0[4];
+    bool p0[4];
+    float pad[NUM_TEXREGS]; /* texm3x2pad/texm3x3pad dot products, by register */
+    unsigned pc;
+    bool done, discarded;
+    struct loop_frame loops[MAX_LOOP_DEPTH];
+    unsigned nloops;
+    struct call_frame calls[MAX_CALL_DEPTH];
+    unsigned ncalls;
+    unsigned long long steps;
+};
+
+struct run {
+    struct st_ctx *ctx;
+    const struct st_shader *sh;
+    const struct st_run_inputs *in;
+    bool legacy; /* ST_FLOAT_D3D9 */
+    bool ps, ps1x;
+    uint16_t ver;
+    const struct st_instr **code;
+    unsigned n;
+    int *match;       /* flow partner, -1 if none */
+    int *loop_of;     /* break*: pc of the enclosing loop/rep, -1 if none */
+    int labels[MAX_LABELS];
+    bool *rel_warned; /* by pc: the out-of-range warning was given */
+    bool tex_warned[ST_RUN_NUM_SAMPLERS];
+    unsigned num_consts, num_inputs;
+};
+
+/* ------------------------------------------------------------------ */
+/* Arithmetic under the float rules                                    */
+
+/*
+ * Every multiplication in an instruction's definition goes through here.
+ * Under the d3d9 rule 0 * anything (inf and NaN included) is +0, as the
+ * D3D9-era hardware did; under ieee it is the IEEE product.
+ */
+static float mulr(const struct run *R, float a, float b)
+{
+    if (R->legacy && (a == 0.0f || b == 0.0f))
+        return 0.0f;
+    return a * b;
+}
+
+/* Sums left to right: ((x + y) + z) + w, each step rounded to float. */
+static float dot3(const struct run *R, const float a[4], const float b[4])
+{
+    float s = mulr(R, a[0], b[0]);
+    s += mulr(R, a[1], b[1]);
+    s += mulr(R, a[2], b[2]);
+    return s;
+}
+
+static float dot4(const struct run *R, const float a[4], const float b[4])
+{
+    return dot3(R, a, b) + mulr(R, a[3], b[3]);
+}
+
+static bool compare(enum st_compare c, float a, float b)
+{
+    switch (c) {
+    case ST_CMP_GT: return a > b;
+    case ST_CMP_EQ: return a == b;
+    case ST_CMP_GE: return a >= b;
+    case ST_CMP_LT: return a < b;
+    case ST_CMP_NE: return a != b;
+    case ST_CMP_LE: return a <= b;
+    case ST_CMP_NONE: break;
+    }
+    return false;
+}
+
+/* Round to nearest, halves up (floor(x + 0.5)), saturating; NaN -> 0. */
+static int32_t round_to_int(float f)
+{
+    if (isnan(f))
+        return 0;
+    double d = floor((double)f + 0.5);
+    if (d >= 2147483647.0)
+        return INT32_MAX;
+    if (d <= -2147483648.0)
+        return INT32_MIN;
+    return (int32_t)d;
+}
+
+/* Clears the low 8 mantissa bits: the "partial precision" of expp/logp. */
+static float partial(float f)
+{
+    if (!isfinite(f))
+        return f;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    u &= 0xffffff00u;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* ------------------------------------------------------------------ */
+/* Registers                                                           */
+
+static const float zero4[4] = {0, 0, 0, 0};
+
+static int32_t current_aL(const struct lane *L)
+{
+    for (unsigned k = L->nloops; k-- > 0;)
+        if (!L->loops[k].is_rep)
+            return L->loops[k].aL;
+    return 0;
+}
+
+/* Number of registers relative addressing may reach in a file. */
+static unsigned rel_limit(const struct run *R, enum st_regfile file)
+{
+    switch (file) {
+    case ST_REG_CONST: return R->num_consts;
+    case ST_REG_INPUT: return R->num_inputs;
+    case ST_REG_OUTPUT: return 12;
+    case ST_REG_TEXCRDOUT: return 8;
+    case ST_REG_TEMP: return NUM_TEMPS;
+    default: return 0xffffffffu;
+    }
+}
+
+/* The register's index after relative addressing; false (and one warning
+ * per instruction) when it falls outside the file. */
+static bool reg_index(struct run *R, struct lane *L, unsigned pc, const struct st_reg *reg,
+                      uint32_t *out)
+{
+    if (!reg->rel) {
+        *out = reg->index;
+        return true;
+    }
+    int64_t off = reg->rel->file == ST_REG_LOOP ? current_aL(L) : L->a0[reg->rel->component & 3];
+    int64_t idx = (int64_t)reg->index + off;
+    unsigned limit = rel_limit(R, reg->file);
+    if (idx < 0 || idx >= (int64_t)limit) {
+        if (!R->rel_warned[pc]) {
+            R->rel_warned[pc] = true;
+            st_warning(R->ctx, reg->loc, ST_W_RELADDR_RANGE,
+                       "relative address %s%lld is outside %s0..%s%u (first in invocation %u); "
+                       "reads give 0 and writes are dropped",
+                       st_regfile_name(reg->file, 0), (long long)idx,
+                       st_regfile_name(reg->file, 0), st_regfile_name(reg->file, 0), limit - 1,
+                       L->invocation);
+        }
+        return false;
+    }
+    *out = (uint32_t)idx;
+    return true;
+}
+
+static void read_reg(struct run *R, struct lane *L, unsigned pc, const struct st_reg *reg,
+                     float v[4])
+{
+    uint32_t idx;
+    memcpy(v, zero4, sizeof(zero4));
+    if (!reg_index(R, L, pc, reg, &idx))
+        return;
+    const float *src = NULL;
+    int slot;
+    switch (reg->file) {
+    case ST_REG_TEMP:
+        src = idx < NUM_TEMPS ? L->r[idx] : NULL;
+        break;
+    case ST_REG_INPUT:
+    case ST_REG_MISC:
+        slot = st_run_in_slot(reg->file, idx);
+        src = slot >= 0 ? L->in[slot] : NULL;
+        break;
+    case ST_REG_TEXTURE:
+        src = idx < NUM_TEXREGS ? L->t[idx] : NULL;
+        break;
+    case ST_REG_CONST:
+        src = idx < ST_RUN_NUM_CONSTS ? R->in->c[idx] : NULL;
+        break;
+    case ST_REG_CONSTINT:
+        if (idx < ST_RUN_NUM_ICONSTS)
+            for (int k = 0; k < 4; k++)
+                v[k] = (float)R->in->i[idx][k];
+        return;
+    case ST_REG_CONSTBOOL:
+        if (idx < ST_RUN_NUM_BCONSTS)
+            v[0] = v[1] = v[2] = v[3] = R->in->b[idx] ? 1.0f : 0.0f;
+        return;
+    case ST_REG_ADDR:
+        for (int k = 0; k < 4; k++)
+            v[k] = (float)L->a0[k];
+        return;
+    case ST_REG_LOOP:
+        v[0] = v[1] = v[2] = v[3] = (float)current_aL(L);
+        return;
+    case ST_REG_PREDICATE:
+        for (int k = 0; k < 4; k++)
+            v[k] = L->p0[k] ? 1.0f : 0.0f;
+        return;
+    default:
+        slot = st_run_out_slot(reg->file, idx);
+        src = slot >= 0 ? L->out[slot] : NULL;
+        break;
+    }
+    if (src)
+        memcpy(v, src, 4 * sizeof(float));
+}
+
+/* A source operand: register, swizzle, then the source modifier. */
+static void read_src(struct run *R, struct lane *L, unsigned pc, const struct st_src *s,
+                     float v[4])
+{
+    float raw[4];
+    read_reg(R, L, pc, &s->reg, raw);
+    for (int k = 0; k < 4; k++)
+        v[k] = raw[ST_SWZ_LANE(s->swizzle, k)];
+    switch (s->mod) {
+    case ST_SRCMOD_NONE:
+    case ST_SRCMOD_NOT:
+        break;
+    case ST_SRCMOD_NEG:
+        for (int k = 0; k < 4; k++)
+            v[k] = -v[k];
+        break;
+    case ST_SRCMOD_BIAS:
+        for (int k = 0; k < 4; k++)
+            v[k] = v[k] - 0.5f;
+        break;
+    case ST_SRCMOD_BIASNEG:
+        for (int k = 0; k < 4; k++)
+            v[k] = -(v[k] - 0.5f);
+        break;
+    case ST_SRCMOD_SIGN:
+        for (int k = 0; k < 4; k++)
+            v[k] = 2.0f * (v[k] - 0.5f);
+        break;
+    case ST_SRCMOD_SIGNNEG:
+        for (int k = 0; k < 4; k++)
+            v[k] = -2.0f * (v[k] - 0.5f);
+        break;
+    case ST_SRCMOD_COMP:
+        for (int k = 0; k < 4; k++)
+            v[k] = 1.0f - v[k];
+        break;
+    case ST_SRCMOD_X2:
+        for (int k = 0; k < 4; k++)
+            v[k] = 2.0f * v[k];
+        break;
+    case ST_SRCMOD_X2NEG:
+        for (int k = 0; k < 4; k++)
+            v[k] = -2.0f * v[k];
+        break;
+    case ST_SRCMOD_DZ: /* ps_1_4: x/z, y/z */
+        v[0] = v[0] / v[2];
+        v[1] = v[1] / v[2];
+        break;
+    case ST_SRCMOD_DW: /* ps_1_4: x/w, y/w */
+        v[0] = v[0] / v[3];
+        v[1] = v[1] / v[3];
+        break;
+    case ST_SRCMOD_ABS:
+        for (int k = 0; k < 4; k++)
+            v[k] = fabsf(v[k]);
+        break;
+    case ST_SRCMOD_ABSNEG:
+        for (int k = 0; k < 4; k++)
+            v[k] = -fabsf(v[k]);
+        break;
+    }
+}
+
+/* A boolean condition: b#, p0.c (after !) or a float register != 0. */
+static bool read_cond(struct run *R, struct lane *L, unsigned pc, const struct st_src *s)
+{
+    bool b;
+    if (s->reg.file == ST_REG_CONSTBOOL) {
+        b = s->reg.index < ST_RUN_NUM_BCONSTS && R->in->b[s->reg.index];
+    } else if (s->reg.file == ST_REG_PREDICATE) {
+        b = L->p0[ST_SWZ_LANE(s->swizzle, 0)];
+    } else {
+        float v[4];
+        read_src(R, L, pc, s, v);
+        b = v[0] != 0.0f;
+    }
+    return s->mod == ST_SRCMOD_NOT ? !b : b;
+}
+
+/* Lanes the predicate lets through (all when not predicated). */
+static unsigned pred_mask(const struct lane *L, const struct st_instr *in)
+{
+    if (!in->predicated)
+        return 0xf;
+    unsigned m = 0;
+    for (int k = 0; k < 4; k++) {
+        bool b = L->p0[ST_SWZ_LANE(in->pred.swizzle, k)];
+        if (in->pred.mod == ST_SRCMOD_NOT)
+            b = !b;
+        if (b)
+            m |= 1u << k;
+    }
+    return m;
+}
+
+/*
+ * Writes an instruction's result: result shift (_x2.. _d8), then _sat,
+ * then the lanes of writemask & opmask & predicate.  _pp changes nothing:
+ * everything is computed at full precision.
+ */
+static void write_dst(struct run *R, struct lane *L, unsigned pc, const struct st_instr *in,
+                      const float res[4], unsigned opmask)
+{
+    unsigned mask = in->dst.writemask & opmask & pred_mask(L, in);
+    if (!mask)
+        return;
+    float v[4];
+    for (int k = 0; k < 4; k++) {
+        float x = res[k];
+        if (in->shift)
+            x = ldexpf(x, in->shift);
+        if (in->dstmod & ST_DSTMOD_SAT)
+            x = fminf(fmaxf(x, 0.0f), 1.0f); /* NaN -> 0 (fmaxf drops the NaN) */
+        v[k] = x;
+    }
+    uint32_t idx;
+    if (!reg_index(R, L, pc, &in->dst.reg, &idx))
+        return;
+    float *dst = NULL;
+    switch (in->dst.reg.file) {
+    case ST_REG_TEMP:
+        dst = idx < NUM_TEMPS ? L->r[idx] : NULL;
+        break;
+    case ST_REG_TEXTURE:
+        dst = idx < NUM_TEXREGS ? L->t[idx] : NULL;
+        break;
+    case ST_REG_ADDR:
+        for (int k = 0; k < 4; k++)
+            if (mask & (1u << k))
+                L->a0[k] = round_to_int(v[k]);
+        return;
+    case ST_REG_PREDICATE:
+        for (int k = 0; k < 4; k++)
+            if (mask & (1u << k))
+                L->p0[k] = v[k] != 0.0f;
+        return;
+    default: {
+        int slot = st_run_out_slot(in->dst.reg.file, idx);
+        if (slot < 0)
+            return;
+        if (slot == ST_LL_OUT_FOG || slot == ST_LL_OUT_PTS || slot == ST_LL_OUT_DEPTH) {
+            /* Scalar outputs take the first written lane. */
+            for (int k = 0; k < 4; k++)
+                if (mask & (1u << k)) {
+                    L->out[slot][0] = v[k];
+                    break;
+                }
+            return;
+        }
+        dst = L->out[slot];
+        break;
+    }
+    }
+    if (!dst)
+        return;
+    for (int k = 0; k < 4; k++)
+        if (mask & (1u << k))
+            dst[k] = v[k];
+}
+
+/* ------------------------------------------------------------------ */
+/* Textures: level 0, nearest, repeat (cube maps: clamp on the face).  */
+
+static uint32_t wrap_index(float u, uint32_t n)
+{
+    if (!isfinite(u))
+        return 0;
+    double x = fmod(floor((double)u * n), (double)n);
+    if (x < 0)
+        x += n;
+    uint32_t i = (uint32_t)x;
+    return i < n ? i : n - 1;
+}
+
+static uint32_t clamp_index(float u, uint32_t n)
+{
+    if (isnan(u))
+        return 0;
+    double x = floor((double)u * n);
+    if (x < 0)
+        return 0;
+    if (x >= n)
+        return n - 1;
+    return (uint32_t)x;
+}
+
+static void sample(struct run *R, const struct st_instr *in, uint32_t stage,
+                   const float c[4], float out[4])
+{
+    const struct st_run_texture *t = stage < ST_RUN_NUM_SAMPLERS ? &R->in->tex[stage] : NULL;
+    if (!t || t->type == ST_SAMPLER_NONE || !t->texels) {
+        if (stage < ST_RUN_NUM_SAMPLERS && !R->tex_warned[stage]) {
+            R->tex_warned[stage] = true;
+            st_warning(R->ctx, in->loc, ST_W_IGNORED,
+                       "no texture s%u in the inputs: sampling it gives (0,0,0,1)",
+                       (unsigned)stage);
+        }
+        out[0] = out[1] = out[2] = 0.0f;
+        out[3] = 1.0f;
+        return;
+    }
+    size_t at;
+    if (t->type == ST_SAMPLER_2D) {
+        at = (size_t)wrap_index(c[1], t->height) * t->width + wrap_index(c[0], t->width);
+    } else if (t->type == ST_SAMPLER_VOLUME) {
+        at = ((size_t)wrap_index(c[2], t->depth) * t->height + wrap_index(c[1], t->height)) *
+                 t->width + wrap_index(c[0], t->width);
+    } else {
+        /* Cube: the major axis picks the face (x before y before z on
+         * ties); sc/tc as in the Direct3D/OpenGL cube-map table. */
+        float x = c[0], y = c[1], z = c[2];
+        float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), ma, sc, tc;
+        unsigned face;
+        if (ax >= ay && ax >= az) {
+            ma = ax;
+            face = x >= 0 ? 0 : 1;
+            sc = x >= 0 ? -z : z;
+            tc = -y;
+        } else if (ay >= az) {
+            ma = ay;
+            face = y >= 0 ? 2 : 3;
+            sc = x;
+            tc = y >= 0 ? z : -z;
+        } else {
+            ma = az;
+            face = z >= 0 ? 4 : 5;
+            sc = z >= 0 ? x : -x;
+            tc = -y;
+        }
+        float s = (sc / ma + 1.0f) * 0.5f, tt = (tc / ma + 1.0f) * 0.5f;
+        at = ((size_t)face * t->height + clamp_index(tt, t->height)) * t->width +
+             clamp_index(s, t->width);
+    }
+    memcpy(out, t->texels[at], 4 * sizeof(float));
+}
+
+/* The texture coordinates of set k (ps t# inputs), not the register. */
+static const float *coords(const struct lane *L, uint32_t k)
+{
+    return k < NUM_TEXREGS ? L->in[ST_LL_IN_T + k] : zero4;
+}
+
+static const struct st_run_bumpenv *bumpenv(const struct run *R, uint32_t stage)
+{
+    static const struct st_run_bumpenv none = {{0, 0, 0, 0}, 0, 0};
+    return stage < ST_RUN_NUM_SAMPLERS ? &R->in->bumpenv[stage] : &none;
+}
+
+/* ------------------------------------------------------------------ */
+/* Instructions                                                        */
+
+/*
+ * Computes an instruction that writes its dst into res/opmask, without
+ * writing (so co-issued pairs read their sources before either writes).
+ * Returns false for instructions that write nothing.
+ */
+static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_instr *in,
+                    float res[4], unsigned *opmask)
+{
+    float s0[4] = {0}, s1[4] = {0}, s2[4] = {0};
+    const unsigned ns = in->nsrc;
+    *opmask = 0xf;
+    /* Texture-address instructions of ps_1_x read their sources themselves. */
+    if (!(st_opinfo[in->op].flags & (OPF_TEX1X | OPF_MATRIX)) && in->op != ST_OP_TEXKILL &&
+        in->op != ST_OP_TEXLD && in->op != ST_OP_TEXLDP && in->op != ST_OP_TEXLDB &&
+        in->op != ST_OP_TEXLDL && in->op != ST_OP_TEXLDD) {
+        if (ns > 0)
+            read_src(R, L, pc, &in->src[0], s0);
+        if (ns > 1)
+            read_src(R, L, pc, &in->src[1], s1);
+        if (ns > 2)
+            read_src(R, L, pc, &in->src[2], s2);
+    }
+    const uint32_t didx = in->dst.reg.index;
+    switch (in->op) {
+    case ST_OP_MOV:
+    case ST_OP_MOVA:
+    case ST_OP_TEXCRD: /* ps_1_4: the coordinates, through swizzle and _dz/_dw */
+        if (in->op == ST_OP_TEXCRD) /* OPF_TEX1X: not read above */
+            read_src(R, L, pc, &in->src[0], res);
+        else
+            memcpy(res, s0, sizeof(s0));
+        return true;
+    case ST_OP_ADD:
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] + s1[k];
+        return true;
+    case ST_OP_SUB:
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] - s1[k];
+        return true;
+    case ST_OP_MUL:
+        for (int k = 0; k < 4; k++)
+            res[k] = mulr(R, s0[k], s1[k]);
+        return true;
+    case ST_OP_MAD: /* the product is rounded before the add: no fused multiply-add */
+        for (int k = 0; k < 4; k++)
+            res[k] = mulr(R, s0[k], s1[k]) + s2[k];
+        return true;
+    case ST_OP_DP3:
+        res[0] = res[1] = res[2] = res[3] = dot3(R, s0, s1);
+        return true;
+    case ST_OP_DP4:
+        res[0] = res[1] = res[2] = res[3] = dot4(R, s0, s1);
+        return true;
+    case ST_OP_DP2ADD:
+        res[0] = res[1] = res[2] = res[3] = mulr(R, s0[0], s1[0]) + mulr(R, s0[1], s1[1]) + s2[0];
+        return true;
+    case ST_OP_MIN: /* the spec's (a < b) ? a : b, NaN included */
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] < s1[k] ? s0[k] : s1[k];
+        return true;
+    case ST_OP_MAX: /* the spec's (a >= b) ? a : b */
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] >= s1[k] ? s0[k] : s1[k];
+        return true;
+    case ST_OP_SLT:
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] < s1[k] ? 1.0f : 0.0f;
+        return true;
+    case ST_OP_SGE:
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] >= s1[k] ? 1.0f : 0.0f;
+        return true;
+    case ST_OP_RCP: {
+        /* 1.0 gives exactly 1.0; +-0 gives +inf (the text of the spec; its
+         * code fragment says FLT_MAX); else the IEEE quotient. */
+        float f = s0[0];
+        f = f == 0.0f ? INFINITY : f == 1.0f ? 1.0f : 1.0f / f;
+        res[0] = res[1] = res[2] = res[3] = f;
+        return true;
+    }
+    case ST_OP_RSQ: {
+        /* The absolute value first; 0 -> +inf; 1 -> 1. */
+        float f = fabsf(s0[0]);
+        f = f == 0.0f ? INFINITY : f == 1.0f ? 1.0f : 1.0f / (float)sqrt((double)f);
+        res[0] = res[1] = res[2] = res[3] = f;
+        return true;
+    }
+    case ST_OP_EXP: {
+        float f = (float)exp2((double)s0[0]);
+        res[0] = res[1] = res[2] = res[3] = f;
+        return true;
+    }
+    case ST_OP_LOG: {
+        /* log2 of the absolute value; 0 -> -inf. */
+        float v = fabsf(s0[0]);
+        float f = v == 0.0f ? -INFINITY : (float)log2((double)v);
+        res[0] = res[1] = res[2] = res[3] = f;
+        return true;
+    }
+    case ST_OP_EXPP: {
+        float v = s0[0];
+        if (R->ver < ST_VER(2, 0)) {
+            float fl = floorf(v);
+            res[0] = (float)exp2((double)fl);
+            res[1] = v - fl;
+            res[2] = partial((float)exp2((double)v));
+            res[3] = 1.0f;
+        } else {
+            res[0] = res[1] = res[2] = res[3] = partial((float)exp2((double)v));
+        }
+        return true;
+    }
+    case ST_OP_LOGP: {
+        float v = fabsf(s0[0]);
+        float lg = v == 0.0f ? -INFINITY : partial((float)log2((double)v));
+        if (R->ver < ST_VER(2, 0)) {
+            if (v == 0.0f) {
+                res[0] = -INFINITY;
+                res[1] = 1.0f;
+                res[2] = -INFINITY;
+            } else {
+                /* The spec's bit fields: the biased exponent minus 127 and
+                 * the mantissa under exponent 0 (so denormals give -127 and
+                 * a y in [1, 2), inf gives 128 and 1). */
+                uint32_t u, mant;
+                memcpy(&u, &v, 4);
+                res[0] = (float)((int)(u >> 23) - 127);
+                mant = (u & 0x7fffffu) | 0x3f800000u;
+                memcpy(&res[1], &mant, 4);
+                res[2] = lg;
+            }
+            res[3] = 1.0f;
+        } else {
+            res[0] = res[1] = res[2] = res[3] = lg;
+        }
+        return true;
+    }
+    case ST_OP_LIT: {
+        /* As the spec: power clamped to +-127.9961, pow in double. */
+        float power = s0[3];
+        const float maxp = 127.9961f;
+        if (power < -maxp)
+            power = -maxp;
+        else if (power > maxp)
+            power = maxp;
+        res[0] = 1.0f;
+        res[1] = 0.0f;
+        res[2] = 0.0f;
+        res[3] = 1.0f;
+        if (s0[0] > 0.0f) {
+            res[1] = s0[0];
+            if (s0[1] > 0.0f)
+                res[2] = (float)pow((double)s0[1], (double)power);
+        }
+        return true;
+    }
+    case ST_OP_DST:
+        res[0] = 1.0f;
+        res[1] = mulr(R, s0[1], s1[1]);
+        res[2] = s0[2];
+        res[3] = s1[3];
+        return true;
+    case ST_OP_LRP: /* src0 * (src1 - src2) + src2 */
+        for (int k = 0; k < 4; k++)
+            res[k] = mulr(R, s0[k], s1[k] - s2[k]) + s2[k];
+        return true;
+    case ST_OP_FRC:
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] - floorf(s0[k]);
+        return true;
+    case ST_OP_M4x4:
+    case ST_OP_M4x3:
+    case ST_OP_M3x4:
+    case ST_OP_M3x3:
+    case ST_OP_M3x2: {
+        unsigned rows = in->op == ST_OP_M4x4 || in->op == ST_OP_M3x4 ? 4
+                      : in->op == ST_OP_M3x2                        ? 2 : 3;
+        bool four = in->op == ST_OP_M4x4 || in->op == ST_OP_M4x3;
+        read_src(R, L, pc, &in->src[0], s0);
+        for (unsigned k = 0; k < 4; k++)
+            res[k] = 0.0f;
+        for (unsigned row = 0; row < rows; row++) {
+            struct st_src m = in->src[1];
+            m.reg.index += row; /* the rows are consecutive registers */
+            read_src(R, L, pc, &m, s1);
+            res[row] = four ? dot4(R, s0, s1) : dot3(R, s0, s1);
+        }
+        *opmask = (1u << rows) - 1;
+        return true;
+    }
+    case ST_OP_POW: {
+        /* |src0|^src1 computed as exp2(src1 * log2|src0|): the product under
+         * the float rule (so 0^0 is NaN under ieee, 1 under d3d9), log2 and
+         * exp2 in double. */
+        double lg = log2(fabs((double)s0[0]));
+        double prod = (R->legacy && (s1[0] == 0.0f || fabsf(s0[0]) == 1.0f)) ? 0.0 : (double)s1[0] * lg;
+        float f = (float)exp2(prod);
+        res[0] = res[1] = res[2] = res[3] = f;
+        return true;
+    }
+    case ST_OP_CRS:
+        res[0] = mulr(R, s0[1], s1[2]) - mulr(R, s0[2], s1[1]);
+        res[1] = mulr(R, s0[2], s1[0]) - mulr(R, s0[0], s1[2]);
+        res[2] = mulr(R, s0[0], s1[1]) - mulr(R, s0[1], s1[0]);
+        res[3] = 0.0f;
+        *opmask = 0x7;
+        return true;
+    case ST_OP_SGN: /* src1 and src2 are the spec's scratch registers */
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] > 0.0f ? 1.0f : s0[k] < 0.0f ? -1.0f : 0.0f;
+        return true;
+    case ST_OP_ABS:
+        for (int k = 0; k < 4; k++)
+            res[k] = fabsf(s0[k]);
+        return true;
+    case ST_OP_NRM: {
+        /* src * (1 / sqrt(dot3(src, src))), w included, as the spec. */
+        float d = dot3(R, s0, s0);
+        float f = 1.0f / (float)sqrt((double)d);
+        for (int k = 0; k < 4; k++)
+            res[k] = mulr(R, s0[k], f);
+        return true;
+    }
+    case ST_OP_SINCOS: {
+        /* Exact cos/sin of the scalar (the 2_0 constants are not needed). */
+        double a = (double)s0[0];
+        res[0] = (float)cos(a);
+        res[1] = (float)sin(a);
+        res[2] = res[3] = 0.0f;
+        *opmask = 0x3;
+        return true;
+    }
+    case ST_OP_CMP:
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] >= 0.0f ? s1[k] : s2[k];
+        return true;
+    case ST_OP_CND:
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] > 0.5f ? s1[k] : s2[k];
+        return true;
+    case ST_OP_SETP:
+        for (int k = 0; k < 4; k++)
+            res[k] = compare(in->cmp, s0[k], s1[k]) ? 1.0f : 0.0f;
+        return true;
+    case ST_OP_BEM: {
+        const struct st_run_bumpenv *be = bumpenv(R, didx);
+        res[0] = s0[0] + mulr(R, be->mat[0], s1[0]) + mulr(R, be->mat[2], s1[1]);
+        res[1] = s0[1] + mulr(R, be->mat[1], s1[0]) + mulr(R, be->mat[3], s1[1]);
+        res[2] = res[3] = 0.0f;
+        *opmask = 0x3;
+        return true;
+    }
+
+    /* ---- sampling (ps_1_4 .. 3_0, vs_3_0) ---- */
+    case ST_OP_TEXLD:
+    case ST_OP_TEXLDP:
+    case ST_OP_TEXLDB:
+    case ST_OP_TEXLDL:
+    case ST_OP_TEXLDD: {
+        uint32_t stage;
+        if (R->ps && R->ver < ST_VER(2, 0)) {
+            /* ps_1_4: the stage is the dst register number. */
+            stage = didx;
+            if (ns > 0)
+                read_src(R, L, pc, &in->src[0], s0);
+            else
+                memcpy(s0, coords(L, didx), sizeof(s0));
+        } else {
+            read_src(R, L, pc, &in->src[0], s0);
+            stage = ns > 1 ? in->src[1].reg.index : 0;
+        }
+        if (in->op == ST_OP_TEXLDP)
+            for (int k = 0; k < 3; k++)
+                s0[k] = s0[k] / s0[3];
+        /* Only level 0 exists: the lod of texldl/texldb and the gradients
+         * of texldd select nothing else. */
+        sample(R, in, stage, s0, res);
+        return true;
+    }
+
+    /* ---- ps_1_1 .. 1_3 texture-address instructions ---- */
+    case ST_OP_TEX:
+        sample(R, in, didx, coords(L, didx), res);
+        return true;
+    case ST_OP_TEXCOORD: {
+        const float *c = coords(L, didx);
+        for (int k = 0; k < 3; k++)
+            res[k] = fminf(fmaxf(c[k], 0.0f), 1.0f);
+        res[3] = 1.0f;
+        return true;
+    }
+    case ST_OP_TEXBEM:
+    case ST_OP_TEXBEML: {
+        const struct st_run_bumpenv *be = bumpenv(R, didx);
+        const float *c = coords(L, didx);
+        read_src(R, L, pc, &in->src[0], s0);
+        float uv[4] = {0, 0, 0, 1};
+        uv[0] = c[0] + mulr(R, be->mat[0], s0[0]) + mulr(R, be->mat[2], s0[1]);
+        uv[1] = c[1] + mulr(R, be->mat[1], s0[0]) + mulr(R, be->mat[3], s0[1]);
+        sample(R, in, didx, uv, res);
+        if (in->op == ST_OP_TEXBEML) {
+            float lum = mulr(R, s0[2], be->lscale) + be->loffset;
+            for (int k = 0; k < 4; k++)
+                res[k] = mulr(R, res[k], lum);
+        }
+        return true;
+    }
+    case ST_OP_TEXREG2AR:
+    case ST_OP_TEXREG2GB:
+    case ST_OP_TEXREG2RGB: {
+        read_src(R, L, pc, &in->src[0], s0);
+        float uv[4] = {0, 0, 0, 1};
+        if (in->op == ST_OP_TEXREG2AR) {
+            uv[0] = s0[3];
+            uv[1] = s0[0];
+        } else if (in->op == ST_OP_TEXREG2GB) {
+            uv[0] = s0[1];
+            uv[1] = s0[2];
+        } else {
+            uv[0] = s0[0];
+            uv[1] = s0[1];
+            uv[2] = s0[2];
+        }
+        sample(R, in, didx, uv, res);
+        return true;
+    }
+    case ST_OP_TEXM3x2PAD:
+    case ST_OP_TEXM3x3PAD:
+        read_src(R, L, pc, &in->src[0], s0);
+        if (didx < NUM_TEXREGS)
+            L->pad[didx] = dot3(R, coords(L, didx), s0);
+        return false;
+    case ST_OP_TEXM3x2TEX:
+    case ST_OP_TEXM3x2DEPTH: {
+        read_src(R, L, pc, &in->src[0], s0);
+        float u = didx >= 1 && didx - 1 < NUM_TEXREGS ? L->pad[didx - 1] : 0.0f;
+        float v = dot3(R, coords(L, didx), s0);
+        if (in->op == ST_OP_TEXM3x2DEPTH) {
+            /* z/w goes to the depth output; w == 0 gives 1.0. */
+            L->out[ST_LL_OUT_DEPTH][0] = v == 0.0f ? 1.0f : u / v;
+            return false;
+        }
+        float uv[4] = {u, v, 0, 1};
+        sample(R, in, didx, uv, res);
+        return true;
+    }
+    case ST_OP_TEXM3x3TEX:
+    case ST_OP_TEXM3x3:
+    case ST_OP_TEXM3x3SPEC:
+    case ST_OP_TEXM3x3VSPEC: {
+        read_src(R, L, pc, &in->src[0], s0);
+        float n3[4] = {0, 0, 0, 1};
+        n3[0] = didx >= 2 && didx - 2 < NUM_TEXREGS ? L->pad[didx - 2] : 0.0f;
+        n3[1] = didx >= 1 && didx - 1 < NUM_TEXREGS ? L->pad[didx - 1] : 0.0f;
+        n3[2] = dot3(R, coords(L, didx), s0);
+        if (in->op == ST_OP_TEXM3x3) {
+            memcpy(res, n3, sizeof(n3));
+            return true;
+        }
+        if (in->op == ST_OP_TEXM3x3TEX) {
+            sample(R, in, didx, n3, res);
+            return true;
+        }
+        /* Reflect the eye vector E about the normal N:
+         * R = 2 * N * (N.E) / (N.N) - E. */
+        float e[4] = {0, 0, 0, 0};
+        if (in->op == ST_OP_TEXM3x3SPEC) {
+            read_src(R, L, pc, &in->src[1], e);
+        } else {
+            e[0] = didx >= 2 ? coords(L, didx - 2)[3] : 0.0f;
+            e[1] = didx >= 1 ? coords(L, didx - 1)[3] : 0.0f;
+            e[2] = coords(L, didx)[3];
+        }
+        float ne = dot3(R, n3, e), nn = dot3(R, n3, n3);
+        float rv[4] = {0, 0, 0, 1};
+        for (int k = 0; k < 3; k++)
+            rv[k] = mulr(R, 2.0f * n3[k], ne) / nn - e[k];
+        sample(R, in, didx, rv, res);
+        return true;
+    }
+    case ST_OP_TEXDP3TEX:
+    case ST_OP_TEXDP3: {
+        read_src(R, L, pc, &in->src[0], s0);
+        float u = dot3(R, coords(L, didx), s0);
+        if (in->op == ST_OP_TEXDP3) {
+            res[0] = res[1] = res[2] = res[3] = u;
+            return true;
+        }
+        float uv[4] = {u, 0, 0, 1};
+        sample(R, in, didx, uv, res);
+        return true;
+    }
+    case ST_OP_TEXDEPTH: {
+        /* ps_1_4: depth = r5.r / r5.g, 1.0 when r5.g is 0. */
+        float v[4];
+        read_reg(R, L, pc, &in->dst.reg, v);
+        L->out[ST_LL_OUT_DEPTH][0] = v[1] == 0.0f ? 1.0f : v[0] / v[1];
+        return false;
+    }
+    case ST_OP_TEXKILL: {
+        /* Discard when any of x, y, z is below 0 (lanes the predicate lets
+         * through).  ps_1_x t#: the texture coordinates. */
+        float v[4];
+        if (in->dst.reg.file == ST_REG_TEXTURE)
+            memcpy(v, coords(L, didx), sizeof(v));
+        else
+            read_reg(R, L, pc, &in->dst.reg, v);
+        unsigned pm = pred_mask(L, in);
+        for (int k = 0; k < 3; k++)
+            if ((pm & (1u << k)) && v[k] < 0.0f)
+                L->discarded = true;
+        return false;
+    }
+    default:
+        /* nop, dcl, def*, phase: nothing to compute. */
+        return false;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Control flow                                                        */
+
+static bool runtime_error(struct run *R, struct lane *L, const struct st_instr *in,
+                          const char *what)
+{
+    st_error(R->ctx, in->loc, ST_E_RUNTIME, "invocation %u: %s", L->invocation, what);
+    return false;
+}
+
+static void do_break(struct run *R, struct lane *L, unsigned pc)
+{
+    int lp = R->loop_of[pc];
+    if (lp < 0 || R->match[lp] < 0) {
+        L->pc = pc + 1; /* no enclosing loop: nothing to leave */
+        return;
+    }
+    if (L->nloops)
+        L->nloops--;
+    L->pc = (unsigned)R->match[lp] + 1;
+}
+
+static void do_return(struct lane *L)
+{
+    if (L->ncalls == 0) {
+        L->done = true;
+        return;
+    }
+    struct call_frame *f = &L->calls[--L->ncalls];
+    L->nloops = f->nloops;
+    L->pc = f->ret_pc;
+}
+
+enum lane_status { LANE_DONE, LANE_WAIT, LANE_FAILED };
+
+/* Runs a lane until it ends, or (quad mode) stops in front of dsx/dsy. */
+static enum lane_status lane_run(struct run *R, struct lane *L, bool quad)
+{
+    while (!L->done) {
+        if (L->pc >= R->n) {
+            L->done = true;
+            break;
+        }
+        unsigned pc = L->pc;
+        const struct st_instr *in = R->code[pc];
+        if (++L->steps > MAX_STEPS)
+            return runtime_error(R, L, in, "more than 2^26 instructions executed; stopping"),
+                   LANE_FAILED;
+        switch (in->op) {
+        case ST_OP_IF:
+        case ST_OP_IFC: {
+            bool c = in->op == ST_OP_IF ? read_cond(R, L, pc, &in->src[0]) : false;
+            if (in->op == ST_OP_IFC) {
+                float a[4], b[4];
+                read_src(R, L, pc, &in->src[0], a);
+                read_src(R, L, pc, &in->src[1], b);
+                c = compare(in->cmp, a[0], b[0]);
+            }
+            L->pc = c || R->match[pc] < 0 ? pc + 1 : (unsigned)R->match[pc] + 1;
+            break;
+        }
+        case ST_OP_ELSE:
+            /* Reached at the end of the true branch. */
+            L->pc = R->match[pc] < 0 ? pc + 1 : (unsigned)R->match[pc] + 1;
+            break;
+        case ST_OP_LOOP:
+        case ST_OP_REP: {
+            const struct st_src *is = &in->src[in->op == ST_OP_LOOP ? 1 : 0];
+            int32_t iv[4] = {0, 0, 0, 0};
+            if (is->reg.file == ST_REG_CONSTINT && is->reg.index < ST_RUN_NUM_ICONSTS)
+                memcpy(iv, R->in->i[is->reg.index], sizeof(iv));
+            /* The iteration count is i#.x, clamped to 0..255 as the spec's range. */
+            int32_t count = iv[0] < 0 ? 0 : iv[0] > 255 ? 255 : iv[0];
+            if (count == 0 || R->match[pc] < 0) {
+                L->pc = R->match[pc] < 0 ? pc + 1 : (unsigned)R->match[pc] + 1;
+                break;
+            }
+            if (L->nloops >= MAX_LOOP_DEPTH)
+                return runtime_error(R, L, in, "loops nested deeper than 64"), LANE_FAILED;
+            struct loop_frame *f = &L->loops[L->nloops++];
+            f->is_rep = in->op == ST_OP_REP;
+            f->aL = iv[1];
+            f->step = iv[2];
+            f->remaining = count;
+            L->pc = pc + 1;
+            break;
+        }
+        case ST_OP_ENDLOOP:
+        case ST_OP_ENDREP: {
+            if (!L->nloops || R->match[pc] < 0) {
+                L->pc = pc + 1;
+                break;
+            }
+            struct loop_frame *f = &L->loops[L->nloops - 1];
+            if (--f->remaining > 0) {
+                f->aL = (int32_t)((uint32_t)f->aL + (uint32_t)f->step);
+                L->pc = (unsigned)R->match[pc] + 1;
+            } else {
+                L->nloops--;
+                L->pc = pc + 1;
+            }
+            break;
+        }
+        case ST_OP_BREAK:
+            do_break(R, L, pc);
+            break;
+        case ST_OP_BREAKC: {
+            float a[4], b[4];
+            read_src(R, L, pc, &in->src[0], a);
+            read_src(R, L, pc, &in->src[1], b);
+            if (compare(in->cmp, a[0], b[0]))
+                do_break(R, L, pc);
+            else
+                L->pc = pc + 1;
+            break;
+        }
+        case ST_OP_BREAKP:
+            if (read_cond(R, L, pc, &in->src[0]))
+                do_break(R, L, pc);
+            else
+                L->pc = pc + 1;
+            break;
+        case ST_OP_CALL:
+        case ST_OP_CALLNZ: {
+            bool go = in->op == ST_OP_CALL || read_cond(R, L, pc, &in->src[1]);
+            uint32_t l = in->src[0].reg.index;
+            if (in->predicated && !(pred_mask(L, in) & 1))
+                go = false;
+            if (!go || l >= MAX_LABELS || R->labels[l] < 0) {
+                L->pc = pc + 1;
+                break;
+            }
+            if (L->ncalls >= MAX_CALL_DEPTH)
+                return runtime_error(R, L, in, "calls nested deeper than 16"), LANE_FAILED;
+            L->calls[L->ncalls].ret_pc = pc + 1;
+            L->calls[L->ncalls].nloops = L->nloops;
+            L->ncalls++;
+            L->pc = (unsigned)R->labels[l] + 1;
+            break;
+        }
+        case ST_OP_RET:
+        case ST_OP_LABEL: /* falling into a label ends the function */
+            do_return(L);
+            break;
+        case ST_OP_DSX:
+        case ST_OP_DSY:
+            if (quad)
+                return LANE_WAIT;
+            {
+                /* A lone invocation (vertex shader) has no neighbours. */
+                write_dst(R, L, pc, in, zero4, 0xf);
+                L->pc = pc + 1;
+            }
+            break;
+        default: {
+            float res[4], res2[4];
+            unsigned m1, m2;
+            const struct st_instr *next = pc + 1 < R->n ? R->code[pc + 1] : NULL;
+            if (next && next->coissue && !(st_opinfo[next->op].flags & OPF_FLOW)) {
+                /* Co-issued pair: both read their sources, then both write. */
+                bool w1 = compute(R, L, pc, in, res, &m1);
+                bool w2 = compute(R, L, pc + 1, next, res2, &m2);
+                if (w1 && in->has_dst)
+                    write_dst(R, L, pc, in, res, m1);
+                if (w2 && next->has_dst)
+                    write_dst(R, L, pc + 1, next, res2, m2);
+                L->pc = pc + 2;
+            } else {
+                if (compute(R, L, pc, in, res, &m1) && in->has_dst)
+                    write_dst(R, L, pc, in, res, m1);
+                L->pc = pc + 1;
+            }
+            break;
+        }
+        }
+    }
+    return LANE_DONE;
+}
+
+/*
+ * Runs up to four lanes as one 2x2 quad (0 1 / 2 3).  dsx = right - left
+ * within a row, dsy = bottom - top within a column, between lanes that
+ * stand at the same instruction; a neighbour that is absent (partial quad)
+ * or elsewhere in the program gives a derivative of 0.
+ */
+static bool run_quad(struct run *R, struct lane *lanes, unsigned count, bool quad)
+{
+    enum lane_status st[4];
+    for (unsigned k = 0; k < count; k++)
+        if ((st[k] = lane_run(R, &lanes[k], quad)) == LANE_FAILED)
+            return false;
+    for (;;) {
+        /* Serve the waiting lanes furthest behind in program order first,
+         * so that lanes still in a branch or loop can catch up with the
+         * others before those go on alone. */
+        int w = -1;
+        for (unsigned k = 0; k < count; k++)
+            if (st[k] == LANE_WAIT && (w < 0 || lanes[k].pc < lanes[w].pc))
+                w = (int)k;
+        if (w < 0)
+            return true;
+        unsigned pc = lanes[w].pc;
+        const struct st_instr *in = R->code[pc];
+        bool here[4] = {false, false, false, false};
+        float val[4][4];
+        for (unsigned k = 0; k < count; k++) {
+            here[k] = st[k] == LANE_WAIT && lanes[k].pc == pc;
+            if (here[k])
+                read_src(R, &lanes[k], pc, &in->src[0], val[k]);
+        }
+        for (unsigned k = 0; k < count; k++) {
+            if (!here[k])
+                continue;
+            unsigned a, b;
+            if (in->op == ST_OP_DSX)
+                a = k & 2u, b = (k & 2u) | 1u;
+            else
+                a = k & 1u, b = (k & 1u) | 2u;
+            float d[4] = {0, 0, 0, 0};
+            if (here[a] && here[b])
+                for (int c = 0; c < 4; c++)
+                    d[c] = val[b][c] - val[a][c];
+            write_dst(R, &lanes[k], pc, in, d, 0xf);
+            lanes[k].pc = pc + 1;
+        }
+        for (unsigned k = 0; k < count; k++)
+            if (here[k] && (st[k] = lane_run(R, &lanes[k], quad)) == LANE_FAILED)
+                return false;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Set-up                                                              */
+
+static bool flatten(struct run *R)
+{
+    unsigned n = 0;
+    for (const struct st_instr *in = R->sh->first; in; in = in->next)
+        n++;
+    R->n = n;
+    size_t m = n ? n : 1;
+    R->code = malloc(m * sizeof(*R->code));
+    R->match = malloc(m * sizeof(int));
+    R->loop_of = malloc(m * sizeof(int));
+    R->rel_warned = calloc(m, sizeof(bool));
+    int *stack = malloc(m * sizeof(int));
+    if (!R->code || !R->match || !R->loop_of || !R->rel_warned || !stack) {
+        free(stack);
+        return false;
+    }
+    for (int k = 0; k < MAX_LABELS; k++)
+        R->labels[k] = -1;
+    unsigned i = 0, sp = 0;
+    for (const struct st_instr *in = R->sh->first; in; in = in->next, i++) {
+        R->code[i] = in;
+        R->match[i] = -1;
+        R->loop_of[i] = -1;
+        switch (in->op) {
+        case ST_OP_IF:
+        case ST_OP_IFC:
+        case ST_OP_LOOP:
+        case ST_OP_REP:
+            stack[sp++] = (int)i;
+            break;
+        case ST_OP_ELSE:
+            if (sp) {
+                R->match[stack[sp - 1]] = (int)i; /* if -> else */
+                stack[sp - 1] = (int)i;           /* else -> endif, below */
+            }
+            break;
+        case ST_OP_ENDIF:
+        case ST_OP_ENDLOOP:
+        case ST_OP_ENDREP:
+            if (sp) {
+                int open = stack[--sp];
+                R->match[open] = (int)i;
+                if (in->op != ST_OP_ENDIF)
+                    R->match[i] = open; /* endloop -> loop */
+            }
+            break;
+        case ST_OP_BREAK:
+        case ST_OP_BREAKC:
+        case ST_OP_BREAKP:
+            for (unsigned k = sp; k-- > 0;) {
+                enum st_opcode op = R->code[stack[k]]->op;
+                if (op == ST_OP_LOOP || op == ST_OP_REP) {
+                    R->loop_of[i] = stack[k];
+                    break;
+                }
+            }
+            break;
+        case ST_OP_LABEL:
+            if (in->nsrc > 0 && in->src[0].reg.index < MAX_LABELS &&
+                R->labels[in->src[0].reg.index] < 0)
+                R->labels[in->src[0].reg.index] = (int)i;
+            sp = 0; /* a subroutine starts: nothing stays open across it */
+            break;
+        default:
+            break;
+        }
+    }
+    free(stack);
+    return true;
+}
+
+static void lane_init(struct lane *L, const struct st_run_invocation *inv, unsigned index)
+{
+    memset(L, 0, sizeof(*L));
+    L->in = (const float(*)[4])inv->in;
+    L->invocation = index;
+    for (int k = 0; k < NUM_TEXREGS; k++)
+        memcpy(L->t[k], inv->in[ST_LL_IN_T + k], sizeof(L->t[k]));
+}
+
+static void collect(const struct run *R, const struct lane *L, const struct st_run_output *regs,
+                    unsigned nregs, struct st_run_outputs *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->discarded = L->discarded;
+    o->count = nregs;
+    for (unsigned k = 0; k < nregs; k++) {
+        o->reg[k] = regs[k];
+        const float *src;
+        if (R->ps1x && regs[k].file == ST_REG_COLOROUT && regs[k].index == 0)
+            src = L->r[0]; /* ps_1_x: the color is r0 at the end */
+        else {
+            int slot = st_run_out_slot(regs[k].file, regs[k].index);
+            src = slot >= 0 ? L->out[slot] : zero4;
+        }
+        memcpy(o->reg[k].v, src, sizeof(o->reg[k].v));
+        for (unsigned c = regs[k].ncomp; c < 4; c++)
+            o->reg[k].v[c] = 0.0f;
+    }
+}
+
+bool st_interp_execute(struct st_ctx *ctx, const struct st_shader *sh,
+                       const struct st_run_inputs *in, enum st_float_rules rules,
+                       struct st_run_outputs *outs)
+{
+    if (sh->dialect != ST_D3D9) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
+                 "the interpreter runs Direct3D 9 shaders only");
+        return false;
+    }
+    struct run *R = calloc(1, sizeof(*R));
+    struct lane *lanes = calloc(4, sizeof(*lanes));
+    bool ok = R && lanes;
+    if (ok) {
+        R->ctx = ctx;
+        R->sh = sh;
+        R->in = in;
+        R->legacy = rules == ST_FLOAT_D3D9;
+        R->ps = sh->version.type == ST_PS;
+        R->ver = sh->version.ver;
+        R->ps1x = R->ps && R->ver < ST_VER(2, 0);
+        R->num_consts = !R->ps ? 256 : R->ver < ST_VER(2, 0) ? 8 : R->ver < ST_VER(3, 0) ? 32 : 224;
+        R->num_inputs = R->ps ? (R->ver >= ST_VER(3, 0) ? 10 : 2) : 16;
+        ok = flatten(R);
+    }
+    if (!ok) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+    } else {
+        struct st_run_output regs[ST_RUN_MAX_OUTPUTS];
+        unsigned nregs = st_run_output_regs(sh, regs);
+        /* Pixel shaders run as quads (derivatives); vertex shaders alone. */
+        unsigned group = R->ps ? 4 : 1;
+        for (unsigned base = 0; ok && base < in->num_invocations; base += group) {
+            unsigned count = in->num_invocations - base < group ? in->num_invocations - base : group;
+            for (unsigned k = 0; k < count; k++)
+                lane_init(&lanes[k], &in->inv[base + k], base + k);
+            ok = run_quad(R, lanes, count, R->ps);
+            for (unsigned k = 0; ok && k < count; k++)
+                collect(R, &lanes[k], regs, nregs, &outs[base + k]);
+        }
+    }
+    if (R) {
+        free(R->code);
+        free(R->match);
+        free(R->loop_of);
+        free(R->rel_warned);
+    }
+    free(R);
+    free(lanes);
+    return ok;
+}
+
+bool st_interp_run(struct st_ctx *ctx, const struct st_shader *sh, const char *inputs_name,
+                   const char *json, size_t json_len, enum st_float_rules rules,
+                   struct st_buf *out)
+{
+    struct st_arena *arena = st_arena_create();
+    struct st_run_inputs *in = malloc(sizeof(*in));
+    struct st_run_outputs *outs = NULL;
+    bool ok = arena && in;
+    if (!ok)
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+    if (ok)
+        ok = st_run_inputs_parse(ctx, sh, inputs_name, json, json_len, arena, in);
+    if (ok) {
+        outs = calloc(in->num_invocations ? in->num_invocations : 1, sizeof(*outs));
+        if (!outs) {
+            st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+            ok = false;
+        }
+    }
+    if (ok)
+        ok = st_interp_execute(ctx, sh, in, rules, outs);
+    if (ok)
+        st_run_outputs_write(outs, in->num_invocations, out);
+    free(outs);
+    free(in);
+    st_arena_destroy(arena);
+    return ok;
+}

@@ -1,0 +1,773 @@
+/*
+ * run_io.c — the JSON side of `shadertrans run`, shared by every engine.
+ *
+ * Inputs JSON -> struct st_run_inputs (checked against the shader's version,
+ * with the shader's def/defi/defb applied) and struct st_run_outputs ->
+ * outputs JSON.  docs/run-json.md is the contract; engines never see JSON.
+ *
+ * Parsing uses jansson (Debian's libjansson): we only walk its tree.  Every
+ * complaint names the JSON path that is wrong, e.g.
+ * `invocations[3].v0[2]: expected a number or "nan"/"inf"/"-inf"`.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "translator.h"
+
+/* Limits that keep a hostile inputs file from exhausting memory (the arena
+ * aborts on huge failed allocations). */
+enum {
+    PATHLEN = 256, /* JSON paths: keys are cut at 40 characters */
+    MAX_INVOCATIONS = 65536,
+    MAX_TEX_DIM = 8192,
+    MAX_TEXELS = 1 << 22,
+};
+
+/* ------------------------------------------------------------------ */
+/* Slots                                                               */
+
+int st_run_in_slot(enum st_regfile file, uint32_t index)
+{
+    switch (file) {
+    case ST_REG_INPUT:
+        return index < 16 ? ST_LL_IN_V + (int)index : -1;
+    case ST_REG_TEXTURE:
+        return index < 8 ? ST_LL_IN_T + (int)index : -1;
+    case ST_REG_MISC:
+        return index == ST_MISC_POS ? ST_LL_IN_VPOS : index == ST_MISC_FACE ? ST_LL_IN_VFACE : -1;
+    default:
+        return -1;
+    }
+}
+
+int st_run_out_slot(enum st_regfile file, uint32_t index)
+{
+    switch (file) {
+    case ST_REG_RASTOUT:
+        return index == ST_RASTOUT_POS ? ST_LL_OUT_POS
+             : index == ST_RASTOUT_FOG ? ST_LL_OUT_FOG
+             : index == ST_RASTOUT_PTS ? ST_LL_OUT_PTS : -1;
+    case ST_REG_ATTROUT:
+        return index < 2 ? ST_LL_OUT_D + (int)index : -1;
+    case ST_REG_TEXCRDOUT:
+        return index < 8 ? ST_LL_OUT_T + (int)index : -1;
+    case ST_REG_OUTPUT:
+        return index < 12 ? ST_LL_OUT_O + (int)index : -1;
+    case ST_REG_COLOROUT:
+        return index < 4 ? ST_LL_OUT_C + (int)index : -1;
+    case ST_REG_DEPTHOUT:
+        return index == 0 ? ST_LL_OUT_DEPTH : -1;
+    default:
+        return -1;
+    }
+}
+
+void st_run_output_name(enum st_regfile file, uint32_t index, char buf[8])
+{
+    switch (file) {
+    case ST_REG_RASTOUT:
+    case ST_REG_DEPTHOUT:
+        snprintf(buf, 8, "%s", st_regfile_name(file, index));
+        break;
+    default:
+        snprintf(buf, 8, "%s%u", st_regfile_name(file, index), (unsigned)(index % 100));
+        break;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Output registers                                                    */
+
+static bool is_ps1x(const struct st_shader *sh)
+{
+    return sh->version.type == ST_PS && sh->version.ver < ST_VER(2, 0);
+}
+
+unsigned st_run_output_regs(const struct st_shader *sh, struct st_run_output regs[ST_RUN_MAX_OUTPUTS])
+{
+    bool written[ST_LL_OUT_SLOTS] = {0};
+    bool rel_o = false, decl_o[12] = {0};
+    for (const struct st_instr *in = sh->first; in; in = in->next) {
+        if (in->op == ST_OP_DCL && in->has_dst && in->dst.reg.file == ST_REG_OUTPUT &&
+            in->dst.reg.index < 12)
+            decl_o[in->dst.reg.index] = true;
+        if (in->op == ST_OP_TEXDEPTH || in->op == ST_OP_TEXM3x2DEPTH)
+            written[ST_LL_OUT_DEPTH] = true;
+        if (!in->has_dst || (st_opinfo[in->op].flags & OPF_DECL))
+            continue;
+        if (in->dst.reg.file == ST_REG_OUTPUT && in->dst.reg.rel) {
+            rel_o = true; /* o[aL + n]: any declared o# may be written */
+            continue;
+        }
+        int slot = st_run_out_slot(in->dst.reg.file, in->dst.reg.index);
+        if (slot >= 0)
+            written[slot] = true;
+    }
+    if (rel_o)
+        for (int k = 0; k < 12; k++)
+            if (decl_o[k])
+                written[ST_LL_OUT_O + k] = true;
+    if (is_ps1x(sh))
+        written[ST_LL_OUT_C] = true; /* the color output of ps_1_x is r0 */
+
+    static const struct { enum st_regfile file; uint32_t first, count; } order[] = {
+        {ST_REG_RASTOUT, ST_RASTOUT_POS, 1}, {ST_REG_ATTROUT, 0, 2},
+        {ST_REG_TEXCRDOUT, 0, 8},            {ST_REG_OUTPUT, 0, 12},
+        {ST_REG_RASTOUT, ST_RASTOUT_FOG, 1}, {ST_REG_RASTOUT, ST_RASTOUT_PTS, 1},
+        {ST_REG_COLOROUT, 0, 4},             {ST_REG_DEPTHOUT, 0, 1},
+    };
+    unsigned n = 0;
+    for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+        for (uint32_t j = 0; j < order[k].count; j++) {
+            uint32_t idx = order[k].first + j;
+            int slot = st_run_out_slot(order[k].file, idx);
+            if (slot < 0 || !written[slot] || n >= ST_RUN_MAX_OUTPUTS)
+                continue;
+            struct st_run_output *r = &regs[n++];
+            memset(r, 0, sizeof(*r));
+            r->file = order[k].file;
+            r->index = idx;
+            r->ncomp = (slot == ST_LL_OUT_FOG || slot == ST_LL_OUT_PTS || slot == ST_LL_OUT_DEPTH)
+                           ? 1 : 4;
+        }
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing                                                             */
+
+static void put_float(struct st_buf *b, float f)
+{
+    if (isnan(f))
+        st_buf_printf(b, "\"nan\"");
+    else if (isinf(f))
+        st_buf_printf(b, f > 0 ? "\"inf\"" : "\"-inf\"");
+    else
+        st_buf_printf(b, "%.9g", (double)f);
+}
+
+void st_run_outputs_write(const struct st_run_outputs *outs, unsigned n, struct st_buf *out)
+{
+    st_buf_printf(out, "{\"invocations\": [");
+    for (unsigned i = 0; i < n; i++) {
+        const struct st_run_outputs *o = &outs[i];
+        st_buf_printf(out, "%s\n  {", i ? "," : "");
+        if (o->discarded) {
+            st_buf_printf(out, "\"discarded\": true}");
+            continue;
+        }
+        for (unsigned r = 0; r < o->count && r < ST_RUN_MAX_OUTPUTS; r++) {
+            char name[8];
+            st_run_output_name(o->reg[r].file, o->reg[r].index, name);
+            st_buf_printf(out, "%s\"%s\": [", r ? ", " : "", name);
+            unsigned nc = o->reg[r].ncomp > 4 ? 4 : o->reg[r].ncomp;
+            for (unsigned c = 0; c < nc; c++) {
+                if (c)
+                    st_buf_printf(out, ", ");
+                put_float(out, o->reg[r].v[c]);
+            }
+            st_buf_putc(out, ']');
+        }
+        st_buf_putc(out, '}');
+    }
+    st_buf_printf(out, "%s]}\n", n ? "\n" : "");
+}
+
+/* ------------------------------------------------------------------ */
+/* Parsing                                                             */
+
+struct parser {
+    struct st_ctx *ctx;
+    const struct st_shader *sh;
+    const char *name;
+    struct st_arena *arena;
+    bool failed;
+};
+
+static bool fail(struct parser *p, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static bool fail(struct parser *p, const char *path, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    if (p->name)
+        st_error(p->ctx, (struct st_loc){0, 0}, ST_E_INPUTS, "%s: %s: %s", p->name, path, msg);
+    else
+        st_error(p->ctx, (struct st_loc){0, 0}, ST_E_INPUTS, "%s: %s", path, msg);
+    p->failed = true;
+    return false;
+}
+
+static const char *type_name(const json_t *j)
+{
+    switch (json_typeof(j)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER:
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    case JSON_NULL: return "null";
+    }
+    return "something else";
+}
+
+static bool get_float(struct parser *p, const json_t *j, const char *path, float *out)
+{
+    if (json_is_number(j)) {
+        /* Rounded to the nearest float32; 1e39 becomes inf, as a float
+         * register would hold it. */
+        *out = (float)json_number_value(j);
+        return true;
+    }
+    if (json_is_string(j)) {
+        const char *s = json_string_value(j);
+        if (strcmp(s, "nan") == 0) {
+            *out = NAN;
+            return true;
+        }
+        if (strcmp(s, "inf") == 0) {
+            *out = INFINITY;
+            return true;
+        }
+        if (strcmp(s, "-inf") == 0) {
+            *out = -INFINITY;
+            return true;
+        }
+    }
+    return fail(p, path, "expected a number or \"nan\"/\"inf\"/\"-inf\", got %s", type_name(j));
+}
+
+/* A vector of 1..4 floats; lanes not given keep what `v` holds. */
+static bool get_vec(struct parser *p, const json_t *j, const char *path, float v[4])
+{
+    if (!json_is_array(j))
+        return fail(p, path, "expected an array of 1 to 4 numbers, got %s", type_name(j));
+    size_t n = json_array_size(j);
+    if (n < 1 || n > 4)
+        return fail(p, path, "expected 1 to 4 components, got %zu", n);
+    for (size_t k = 0; k < n; k++) {
+        char sub[PATHLEN];
+        snprintf(sub, sizeof(sub), "%.200s[%zu]", path, k);
+        if (!get_float(p, json_array_get(j, k), sub, &v[k]))
+            return false;
+    }
+    return true;
+}
+
+static bool get_int(struct parser *p, const json_t *j, const char *path, int32_t *out)
+{
+    if (json_is_integer(j)) {
+        json_int_t x = json_integer_value(j);
+        if (x < INT32_MIN || x > INT32_MAX)
+            return fail(p, path, "integer out of the int32 range");
+        *out = (int32_t)x;
+        return true;
+    }
+    if (json_is_real(j)) {
+        double d = json_real_value(j);
+        if (d == floor(d) && d >= INT32_MIN && d <= INT32_MAX) {
+            *out = (int32_t)d;
+            return true;
+        }
+    }
+    return fail(p, path, "expected an integer, got %s", type_name(j));
+}
+
+/* Parses "<prefix><number>" (no sign, no leading zeros); returns the number
+ * or -1. */
+static long reg_number(const char *key, const char *prefix)
+{
+    size_t pl = strlen(prefix);
+    if (strncmp(key, prefix, pl) != 0)
+        return -1;
+    const char *d = key + pl;
+    if (!*d || (d[0] == '0' && d[1]) || strlen(d) > 5)
+        return -1;
+    long v = 0;
+    for (; *d; d++) {
+        if (*d < '0' || *d > '9')
+            return -1;
+        v = v * 10 + (*d - '0');
+    }
+    return v;
+}
+
+static unsigned num_float_consts(const struct st_shader *sh)
+{
+    if (sh->version.type == ST_VS)
+        return 256;
+    if (sh->version.ver < ST_VER(2, 0))
+        return 8;
+    if (sh->version.ver < ST_VER(3, 0))
+        return 32;
+    return 224;
+}
+
+/* Per-invocation input registers this shader version has: -1 when `key`
+ * names none (then *what says why). */
+static int input_slot_for(const struct st_shader *sh, const char *key)
+{
+    unsigned nv, nt;
+    bool misc = false;
+    if (sh->version.type == ST_VS) {
+        nv = 16, nt = 0;
+    } else if (sh->version.ver < ST_VER(1, 4)) {
+        nv = 2, nt = 4;
+    } else if (sh->version.ver < ST_VER(2, 0)) {
+        nv = 2, nt = 6;
+    } else if (sh->version.ver < ST_VER(3, 0)) {
+        nv = 2, nt = 8;
+    } else {
+        nv = 10, nt = 0, misc = true;
+    }
+    long n;
+    if ((n = reg_number(key, "v")) >= 0 && n < (long)nv)
+        return ST_LL_IN_V + (int)n;
+    if ((n = reg_number(key, "t")) >= 0 && n < (long)nt)
+        return ST_LL_IN_T + (int)n;
+    if (misc && strcmp(key, "vPos") == 0)
+        return ST_LL_IN_VPOS;
+    if (misc && strcmp(key, "vFace") == 0)
+        return ST_LL_IN_VFACE;
+    return -1;
+}
+
+static const char *version_text(const struct st_shader *sh, char buf[16])
+{
+    unsigned maj = sh->version.ver >> 8, min = sh->version.ver & 0xff;
+    if (sh->version.ver == ST_VER_2X)
+        snprintf(buf, 16, "%s_2_x", sh->version.type == ST_VS ? "vs" : "ps");
+    else
+        snprintf(buf, 16, "%s_%u_%u", sh->version.type == ST_VS ? "vs" : "ps", maj, min);
+    return buf;
+}
+
+static bool parse_constants(struct parser *p, const json_t *obj, struct st_run_inputs *out,
+                            bool given[ST_RUN_NUM_CONSTS])
+{
+    if (!json_is_object(obj))
+        return fail(p, "constants", "expected an object, got %s", type_name(obj));
+    unsigned nc = num_float_consts(p->sh);
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)obj, key, val) {
+        char path[PATHLEN];
+        snprintf(path, sizeof(path), "constants.%.40s", key);
+        long n = reg_number(key, "c");
+        if (n < 0 || n >= (long)nc) {
+            char vb[16];
+            return fail(p, path, "not a float constant of %s (c0..c%u)", version_text(p->sh, vb),
+                        nc - 1);
+        }
+        float v[4] = {0, 0, 0, 1};
+        if (!get_vec(p, val, path, v))
+            return false;
+        memcpy(out->c[n], v, sizeof(v));
+        given[n] = true;
+    }
+    return true;
+}
+
+static bool parse_int_constants(struct parser *p, const json_t *obj, struct st_run_inputs *out,
+                                bool given[ST_RUN_NUM_ICONSTS])
+{
+    if (!json_is_object(obj))
+        return fail(p, "int_constants", "expected an object, got %s", type_name(obj));
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)obj, key, val) {
+        char path[PATHLEN];
+        snprintf(path, sizeof(path), "int_constants.%.40s", key);
+        long n = reg_number(key, "i");
+        if (n < 0 || n >= ST_RUN_NUM_ICONSTS)
+            return fail(p, path, "not an integer constant (i0..i15)");
+        if (!json_is_array(val) || json_array_size(val) < 1 || json_array_size(val) > 4)
+            return fail(p, path, "expected an array of 1 to 4 integers");
+        int32_t v[4] = {0, 0, 0, 0};
+        for (size_t k = 0; k < json_array_size(val); k++) {
+            char sub[PATHLEN];
+            snprintf(sub, sizeof(sub), "%.200s[%zu]", path, k);
+            if (!get_int(p, json_array_get(val, k), sub, &v[k]))
+                return false;
+        }
+        memcpy(out->i[n], v, sizeof(v));
+        given[n] = true;
+    }
+    return true;
+}
+
+static bool parse_bool_constants(struct parser *p, const json_t *obj, struct st_run_inputs *out,
+                                 bool given[ST_RUN_NUM_BCONSTS])
+{
+    if (!json_is_object(obj))
+        return fail(p, "bool_constants", "expected an object, got %s", type_name(obj));
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)obj, key, val) {
+        char path[PATHLEN];
+        snprintf(path, sizeof(path), "bool_constants.%.40s", key);
+        long n = reg_number(key, "b");
+        if (n < 0 || n >= ST_RUN_NUM_BCONSTS)
+            return fail(p, path, "not a boolean constant (b0..b15)");
+        if (!json_is_boolean(val))
+            return fail(p, path, "expected true or false, got %s", type_name(val));
+        out->b[n] = json_is_true(val);
+        given[n] = true;
+    }
+    return true;
+}
+
+static bool get_dim(struct parser *p, const json_t *tex, const char *path, const char *key,
+                    uint32_t *out)
+{
+    char sub[PATHLEN];
+    snprintf(sub, sizeof(sub), "%.200s.%.40s", path, key);
+    const json_t *j = json_object_get(tex, key);
+    if (!j)
+        return fail(p, sub, "missing");
+    if (!json_is_integer(j) || json_integer_value(j) < 1 || json_integer_value(j) > MAX_TEX_DIM)
+        return fail(p, sub, "expected an integer from 1 to %d", MAX_TEX_DIM);
+    *out = (uint32_t)json_integer_value(j);
+    return true;
+}
+
+static bool parse_texture(struct parser *p, const json_t *tex, const char *path,
+                          struct st_run_texture *t)
+{
+    if (!json_is_object(tex))
+        return fail(p, path, "expected an object, got %s", type_name(tex));
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)tex, key, val) {
+        if (strcmp(key, "type") && strcmp(key, "width") && strcmp(key, "height") &&
+            strcmp(key, "depth") && strcmp(key, "texels")) {
+            char sub[PATHLEN];
+            snprintf(sub, sizeof(sub), "%.200s.%.40s", path, key);
+            return fail(p, sub, "unknown key (expected type, width, height, depth, texels)");
+        }
+    }
+    char sub[PATHLEN];
+    snprintf(sub, sizeof(sub), "%.200s.type", path);
+    const json_t *type = json_object_get(tex, "type");
+    if (!type)
+        return fail(p, sub, "missing");
+    const char *ts = json_is_string(type) ? json_string_value(type) : "";
+    if (strcmp(ts, "2d") == 0)
+        t->type = ST_SAMPLER_2D;
+    else if (strcmp(ts, "cube") == 0)
+        t->type = ST_SAMPLER_CUBE;
+    else if (strcmp(ts, "volume") == 0)
+        t->type = ST_SAMPLER_VOLUME;
+    else
+        return fail(p, sub, "expected \"2d\", \"cube\" or \"volume\"");
+    if (!get_dim(p, tex, path, "width", &t->width) || !get_dim(p, tex, path, "height", &t->height))
+        return false;
+    t->depth = t->type == ST_SAMPLER_CUBE ? 6 : 1;
+    if (t->type == ST_SAMPLER_VOLUME) {
+        if (!get_dim(p, tex, path, "depth", &t->depth))
+            return false;
+    } else if (json_object_get(tex, "depth")) {
+        snprintf(sub, sizeof(sub), "%.200s.depth", path);
+        return fail(p, sub, "only volume textures have a depth");
+    }
+    if (t->type == ST_SAMPLER_CUBE && t->width != t->height) {
+        snprintf(sub, sizeof(sub), "%.200s.height", path);
+        return fail(p, sub, "cube faces must be square (width %u, height %u)", t->width,
+                    t->height);
+    }
+    uint64_t count = (uint64_t)t->width * t->height * t->depth;
+    snprintf(sub, sizeof(sub), "%.200s.texels", path);
+    if (count > MAX_TEXELS)
+        return fail(p, sub, "more than %d texels", MAX_TEXELS);
+    const json_t *texels = json_object_get(tex, "texels");
+    if (!texels)
+        return fail(p, sub, "missing");
+    if (!json_is_array(texels))
+        return fail(p, sub, "expected an array of [r,g,b,a] texels, got %s", type_name(texels));
+    if (json_array_size(texels) != count)
+        return fail(p, sub, "expected %llu texels (%s), got %zu", (unsigned long long)count,
+                    t->type == ST_SAMPLER_2D     ? "width*height"
+                    : t->type == ST_SAMPLER_CUBE ? "6 faces of width*height"
+                                                 : "width*height*depth",
+                    json_array_size(texels));
+    float(*data)[4] = st_arena_alloc(p->arena, (size_t)count * sizeof(*data));
+    if (st_arena_failed(p->arena))
+        return fail(p, sub, "out of memory");
+    for (size_t k = 0; k < count; k++) {
+        char tp[PATHLEN];
+        snprintf(tp, sizeof(tp), "%.200s[%zu]", sub, k);
+        float v[4] = {0, 0, 0, 1};
+        if (!get_vec(p, json_array_get(texels, k), tp, v))
+            return false;
+        memcpy(data[k], v, sizeof(v));
+    }
+    t->texels = (const float(*)[4])data;
+    return true;
+}
+
+static bool parse_textures(struct parser *p, const json_t *obj, struct st_run_inputs *out)
+{
+    if (!json_is_object(obj))
+        return fail(p, "textures", "expected an object, got %s", type_name(obj));
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)obj, key, val) {
+        char path[PATHLEN];
+        snprintf(path, sizeof(path), "textures.%.40s", key);
+        long n = reg_number(key, "s");
+        if (n < 0 || n >= ST_RUN_NUM_SAMPLERS)
+            return fail(p, path, "not a sampler (s0..s15)");
+        if (!parse_texture(p, val, path, &out->tex[n]))
+            return false;
+    }
+    return true;
+}
+
+static bool parse_bump_env(struct parser *p, const json_t *obj, struct st_run_inputs *out)
+{
+    if (!json_is_object(obj))
+        return fail(p, "bump_env", "expected an object, got %s", type_name(obj));
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)obj, key, val) {
+        char path[PATHLEN];
+        snprintf(path, sizeof(path), "bump_env.%.40s", key);
+        long n = reg_number(key, "s");
+        if (n < 0 || n >= ST_RUN_NUM_SAMPLERS)
+            return fail(p, path, "not a texture stage (s0..s15)");
+        if (!json_is_object(val))
+            return fail(p, path, "expected an object, got %s", type_name(val));
+        struct st_run_bumpenv *be = &out->bumpenv[n];
+        const char *k2;
+        json_t *v2;
+        json_object_foreach(val, k2, v2) {
+            char sub[PATHLEN];
+            snprintf(sub, sizeof(sub), "%.200s.%.40s", path, k2);
+            if (strcmp(k2, "matrix") == 0) {
+                if (!json_is_array(v2) || json_array_size(v2) != 4)
+                    return fail(p, sub, "expected [m00, m01, m10, m11]");
+                for (size_t k = 0; k < 4; k++) {
+                    char ep[PATHLEN];
+                    snprintf(ep, sizeof(ep), "%.200s[%zu]", sub, k);
+                    if (!get_float(p, json_array_get(v2, k), ep, &be->mat[k]))
+                        return false;
+                }
+            } else if (strcmp(k2, "lscale") == 0) {
+                if (!get_float(p, v2, sub, &be->lscale))
+                    return false;
+            } else if (strcmp(k2, "loffset") == 0) {
+                if (!get_float(p, v2, sub, &be->loffset))
+                    return false;
+            } else {
+                return fail(p, sub, "unknown key (expected matrix, lscale, loffset)");
+            }
+        }
+    }
+    return true;
+}
+
+/* The input slots the shader can read: operands, predicates, and the
+ * texture coordinates ps_1_x texture instructions take from their dst
+ * number.  A relative read (v[aL]) may read any input register. */
+static void inputs_read(const struct st_shader *sh, bool read[ST_LL_IN_SLOTS])
+{
+    for (const struct st_instr *in = sh->first; in; in = in->next) {
+        if (st_opinfo[in->op].flags & OPF_DECL)
+            continue;
+        const struct st_reg *regs[7];
+        unsigned n = 0;
+        for (unsigned k = 0; k < in->nsrc && k < 5; k++)
+            regs[n++] = &in->src[k].reg;
+        if (in->predicated)
+            regs[n++] = &in->pred.reg;
+        if (in->has_dst && ((st_opinfo[in->op].flags & OPF_TEX1X) || in->op == ST_OP_TEXKILL ||
+                            (in->op == ST_OP_TEXLD && in->nsrc == 0)))
+            regs[n++] = &in->dst.reg;
+        for (unsigned k = 0; k < n; k++) {
+            if (regs[k]->rel && regs[k]->file == ST_REG_INPUT) {
+                for (int v = 0; v < 16; v++)
+                    read[ST_LL_IN_V + v] = true;
+                continue;
+            }
+            int slot = st_run_in_slot(regs[k]->file, regs[k]->index);
+            if (slot >= 0)
+                read[slot] = true;
+        }
+        /* texm3x3vspec also reads the w coordinates of the two pad sets. */
+        if (in->op == ST_OP_TEXM3x3VSPEC && in->dst.reg.file == ST_REG_TEXTURE)
+            for (uint32_t d = 1; d <= 2 && d <= in->dst.reg.index; d++)
+                read[ST_LL_IN_T + in->dst.reg.index - d] = true;
+    }
+}
+
+static bool parse_invocations(struct parser *p, const json_t *arr, struct st_run_inputs *out)
+{
+    bool read[ST_LL_IN_SLOTS] = {0}, warned[ST_LL_IN_SLOTS] = {0};
+    inputs_read(p->sh, read);
+    if (!json_is_array(arr))
+        return fail(p, "invocations", "expected an array, got %s", type_name(arr));
+    size_t n = json_array_size(arr);
+    if (n > MAX_INVOCATIONS)
+        return fail(p, "invocations", "more than %d invocations", MAX_INVOCATIONS);
+    out->num_invocations = (unsigned)n;
+    out->inv = n ? st_arena_alloc(p->arena, n * sizeof(*out->inv)) : NULL;
+    if (st_arena_failed(p->arena))
+        return fail(p, "invocations", "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        struct st_run_invocation *inv = &out->inv[i];
+        for (int s = 0; s < ST_LL_IN_SLOTS; s++) {
+            inv->in[s][0] = inv->in[s][1] = inv->in[s][2] = 0.0f;
+            inv->in[s][3] = 1.0f;
+        }
+        const json_t *obj = json_array_get(arr, i);
+        char path[PATHLEN];
+        snprintf(path, sizeof(path), "invocations[%zu]", i);
+        if (!json_is_object(obj))
+            return fail(p, path, "expected an object, got %s", type_name(obj));
+        const char *key;
+        json_t *val;
+        json_object_foreach((json_t *)obj, key, val) {
+            char sub[PATHLEN];
+            snprintf(sub, sizeof(sub), "%.200s.%.40s", path, key);
+            int slot = input_slot_for(p->sh, key);
+            if (slot < 0) {
+                char vb[16];
+                return fail(p, sub, "not an input register of %s", version_text(p->sh, vb));
+            }
+            if (!read[slot] && !warned[slot]) {
+                /* Once per register: probably a typo or the wrong shader. */
+                warned[slot] = true;
+                if (p->name)
+                    st_warning(p->ctx, (struct st_loc){0, 0}, ST_W_UNUSED_INPUT,
+                               "%s: %s: the shader never reads %.40s", p->name, sub, key);
+                else
+                    st_warning(p->ctx, (struct st_loc){0, 0}, ST_W_UNUSED_INPUT,
+                               "%s: the shader never reads %.40s", sub, key);
+            }
+            if (slot == ST_LL_IN_VFACE && json_is_number(val)) {
+                /* vFace is a scalar: a bare number is accepted too. */
+                if (!get_float(p, val, sub, &inv->in[slot][0]))
+                    return false;
+                continue;
+            }
+            if (!get_vec(p, val, sub, inv->in[slot]))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* def/defi/defb win over the file, as in Direct3D; a texture whose type
+ * differs from the shader's dcl of its sampler is an error. */
+static bool apply_defs(struct parser *p, struct st_run_inputs *out, const bool cgiven[],
+                       const bool igiven[], const bool bgiven[])
+{
+    for (const struct st_instr *in = p->sh->first; in; in = in->next) {
+        if (!in->has_dst)
+            continue;
+        uint32_t n = in->dst.reg.index;
+        const char *what = NULL;
+        if (in->op == ST_OP_DCL && in->dst.reg.file == ST_REG_SAMPLER && n < ST_RUN_NUM_SAMPLERS &&
+            in->sampler_type != ST_SAMPLER_NONE && out->tex[n].type != ST_SAMPLER_NONE &&
+            out->tex[n].type != in->sampler_type) {
+            static const char *const tn[] = {"?", "2d", "cube", "volume"};
+            char path[40];
+            snprintf(path, sizeof(path), "textures.s%u.type", (unsigned)n);
+            return fail(p, path, "\"%s\", but the shader declares s%u as dcl_%s", tn[out->tex[n].type],
+                        (unsigned)n, tn[in->sampler_type]);
+        }
+        if (in->op == ST_OP_DEF && in->dst.reg.file == ST_REG_CONST && n < ST_RUN_NUM_CONSTS) {
+            memcpy(out->c[n], in->imm.f, sizeof(out->c[n]));
+            if (cgiven[n])
+                what = "constants.c";
+        } else if (in->op == ST_OP_DEFI && in->dst.reg.file == ST_REG_CONSTINT &&
+                   n < ST_RUN_NUM_ICONSTS) {
+            memcpy(out->i[n], in->imm.i, sizeof(out->i[n]));
+            if (igiven[n])
+                what = "int_constants.i";
+        } else if (in->op == ST_OP_DEFB && in->dst.reg.file == ST_REG_CONSTBOOL &&
+                   n < ST_RUN_NUM_BCONSTS) {
+            out->b[n] = in->imm.b;
+            if (bgiven[n])
+                what = "bool_constants.b";
+        }
+        if (what) {
+            if (p->name)
+                st_warning(p->ctx, in->loc, ST_W_IGNORED,
+                           "%s: %s%u: overridden by the shader's %s", p->name, what, (unsigned)n,
+                           st_opinfo[in->op].name);
+            else
+                st_warning(p->ctx, in->loc, ST_W_IGNORED, "%s%u: overridden by the shader's %s",
+                           what, (unsigned)n, st_opinfo[in->op].name);
+        }
+    }
+    return true;
+}
+
+bool st_run_inputs_parse(struct st_ctx *ctx, const struct st_shader *sh, const char *name,
+                         const char *json, size_t len, struct st_arena *arena,
+                         struct st_run_inputs *out)
+{
+    struct parser p = {.ctx = ctx, .sh = sh, .name = name, .arena = arena};
+    /* Constants not given are (0,0,0,0), as Direct3D initialises them. */
+    memset(out, 0, sizeof(*out));
+
+    json_error_t err;
+    json_t *root = json_loadb(json ? json : "", len, JSON_REJECT_DUPLICATES, &err);
+    if (!root) {
+        char where[64];
+        snprintf(where, sizeof(where), "line %d, column %d", err.line, err.column);
+        fail(&p, where, "%s", err.text);
+        return false;
+    }
+    bool cgiven[ST_RUN_NUM_CONSTS] = {0}, igiven[ST_RUN_NUM_ICONSTS] = {0},
+         bgiven[ST_RUN_NUM_BCONSTS] = {0};
+    bool ok = true;
+    if (!json_is_object(root)) {
+        ok = fail(&p, "$", "expected an object with \"invocations\", got %s", type_name(root));
+    } else {
+        const char *key;
+        json_t *val;
+        json_object_foreach(root, key, val) {
+            if (strcmp(key, "constants") == 0)
+                ok = parse_constants(&p, val, out, cgiven);
+            else if (strcmp(key, "int_constants") == 0)
+                ok = parse_int_constants(&p, val, out, igiven);
+            else if (strcmp(key, "bool_constants") == 0)
+                ok = parse_bool_constants(&p, val, out, bgiven);
+            else if (strcmp(key, "textures") == 0)
+                ok = parse_textures(&p, val, out);
+            else if (strcmp(key, "bump_env") == 0)
+                ok = parse_bump_env(&p, val, out);
+            else if (strcmp(key, "invocations") == 0)
+                ok = parse_invocations(&p, val, out);
+            else {
+                char path[PATHLEN];
+                snprintf(path, sizeof(path), "%.40s", key);
+                ok = fail(&p, path,
+                          "unknown key (expected constants, int_constants, bool_constants, "
+                          "textures, bump_env, invocations)");
+            }
+            if (!ok)
+                break;
+        }
+        if (ok && !json_object_get(root, "invocations"))
+            ok = fail(&p, "invocations", "missing");
+    }
+    json_decref(root);
+    if (!ok)
+        return false;
+    return apply_defs(&p, out, cgiven, igiven, bgiven);
+}
