@@ -54,52 +54,64 @@ static bool options_ok(const struct st_options *o)
            (o->source || o->source_len == 0);
 }
 
-/* Fills a result from the context and, when there are no errors, the output. */
-static int finish(struct st_ctx *ctx, struct st_buf *out, struct st_result **result)
+/* What one call owns: the message context, the shader's arena, the output. */
+struct session {
+    struct st_ctx *ctx;
+    struct st_arena *arena;
+    struct st_buf out;
+};
+
+static bool session_begin(struct session *s, const struct st_options *o)
 {
+    memset(s, 0, sizeof(*s));
+    s->ctx = st_ctx_create(o->filename, o->source, o->source_len, o->max_errors);
+    s->arena = st_arena_create();
+    if (s->ctx && s->arena)
+        return true;
+    st_ctx_destroy(s->ctx);
+    st_arena_destroy(s->arena);
+    return false;
+}
+
+/* Hands the diagnostics and, when there are no errors, the output to a new
+ * result, and frees everything else the call owned. */
+static int session_end(struct session *s, struct st_result **result)
+{
+    int rc = -1;
     struct st_result *res = calloc(1, sizeof(*res));
-    if (!res) {
-        st_buf_free(out);
-        return -1;
-    }
-    res->struct_version = ST_RESULT_VERSION;
-    if (out->oom)
-        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-    if (!st_ctx_export(ctx, res)) {
-        free(res);
-        st_buf_free(out);
-        return -1;
-    }
-    res->ok = res->num_errors == 0;
-    if (res->ok) {
-        if (!out->data)
-            st_buf_printf(out, "%s", "");
-        res->output = out->data;
-        res->output_len = out->len;
+    if (st_arena_failed(s->arena) || s->out.oom)
+        st_error(s->ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+    if (res && st_ctx_export(s->ctx, res)) {
+        res->struct_version = ST_RESULT_VERSION;
+        res->ok = res->num_errors == 0;
+        if (res->ok) {
+            if (!s->out.data)
+                st_buf_printf(&s->out, "%s", "");
+            res->output = s->out.data;
+            res->output_len = s->out.len;
+            memset(&s->out, 0, sizeof(s->out)); /* moved into the result */
+        }
+        *result = res;
+        rc = 0;
     } else {
-        st_buf_free(out);
+        free(res);
     }
-    *result = res;
-    return 0;
+    st_buf_free(&s->out);
+    st_arena_destroy(s->arena);
+    st_ctx_destroy(s->ctx);
+    return rc;
 }
 
 int st_compile(const struct st_options *o, struct st_result **result)
 {
+    struct session s;
     if (!result)
         return -1;
     *result = NULL;
-    if (!options_ok(o))
+    if (!options_ok(o) || !session_begin(&s, o))
         return -1;
-    struct st_ctx *ctx = st_ctx_create(o->filename, o->source, o->source_len, o->max_errors);
-    struct st_arena *arena = st_arena_create();
-    if (!ctx || !arena) {
-        st_ctx_destroy(ctx);
-        st_arena_destroy(arena);
-        return -1;
-    }
-    struct st_buf out = {0};
 
-    struct st_shader *sh = front_end(ctx, o, arena);
+    struct st_shader *sh = front_end(s.ctx, o, s.arena);
     if (sh) {
         switch (o->emit) {
         case ST_EMIT_NONE:
@@ -107,67 +119,48 @@ int st_compile(const struct st_options *o, struct st_result **result)
         case ST_EMIT_DEFAULT:
         case ST_EMIT_ASM:
             if (sh->dialect == ST_ARB)
-                st_print_arb(sh, &out);
+                st_print_arb(sh, &s.out);
             else
-                st_print_asm(sh, &out);
+                st_print_asm(sh, &s.out);
             break;
         }
     }
-    if (st_arena_failed(arena))
-        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-
-    int rc = finish(ctx, &out, result);
-    st_arena_destroy(arena);
-    st_ctx_destroy(ctx);
-    return rc;
+    return session_end(&s, result);
 }
 
 int st_run(const struct st_run_options *ro, struct st_result **result)
 {
+    struct session s;
     if (!result)
         return -1;
     *result = NULL;
     if (!ro || ro->struct_version < 1 || ro->struct_version > ST_RUN_OPTIONS_VERSION ||
-        !options_ok(ro->compile) || (!ro->inputs_json && ro->inputs_len))
+        !options_ok(ro->compile) || (!ro->inputs_json && ro->inputs_len) ||
+        !session_begin(&s, ro->compile))
         return -1;
-    const struct st_options *o = ro->compile;
-    struct st_ctx *ctx = st_ctx_create(o->filename, o->source, o->source_len, o->max_errors);
-    struct st_arena *arena = st_arena_create();
-    if (!ctx || !arena) {
-        st_ctx_destroy(ctx);
-        st_arena_destroy(arena);
-        return -1;
-    }
-    struct st_buf out = {0};
 
-    struct st_shader *sh = front_end(ctx, o, arena);
+    struct st_shader *sh = front_end(s.ctx, ro->compile, s.arena);
     if (sh && sh->dialect == ST_ARB) {
         /* The engines do not read ARB bindings from the inputs JSON yet. */
-        st_error(ctx, (struct st_loc){1, 1}, ST_E_NOT_SUPPORTED,
+        st_error(s.ctx, (struct st_loc){1, 1}, ST_E_NOT_SUPPORTED,
                  "running ARB programs is not supported yet");
         sh = NULL;
     }
     if (sh) {
         switch (ro->engine) {
         case ST_ENGINE_INTERP:
-            st_interp_run(ctx, sh, ro->inputs_filename, ro->inputs_json, ro->inputs_len,
-                          ro->float_rules, &out);
+            st_interp_run(s.ctx, sh, ro->inputs_filename, ro->inputs_json, ro->inputs_len,
+                          ro->float_rules, &s.out);
             break;
         case ST_ENGINE_LLVM:
         case ST_ENGINE_GEN:
-            st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
+            st_error(s.ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
                      "engine '%s' is not available in this build",
                      ro->engine == ST_ENGINE_LLVM ? "llvm" : "gen");
             break;
         }
     }
-    if (st_arena_failed(arena))
-        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-
-    int rc = finish(ctx, &out, result);
-    st_arena_destroy(arena);
-    st_ctx_destroy(ctx);
-    return rc;
+    return session_end(&s, result);
 }
 
 void st_result_free(struct st_result *res)
