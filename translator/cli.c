@@ -27,7 +27,12 @@ static const char usage_text[] =
     "options:\n"
     "  -o FILE             write the output to FILE instead of standard output\n"
     "  --emit=KIND         what to print: asm (canonical assembly; the default\n"
-    "                      in this version), none (check only)\n"
+    "                      in this version), llvm-raw (LLVM IR as lowered, every\n"
+    "                      partial write a shufflevector merge), llvm (after the\n"
+    "                      pass pipeline), none (check only)\n"
+    "  --float-rules=ieee|d3d9\n"
+    "                      d3d9: 0 * anything = 0 (docs/float-rules.md)\n"
+    "  --stats             print counts to standard error (instructions, merges)\n"
     "  -x d3d9|arb         the input dialect (default: from the header)\n"
     "  --max-errors=N      stop after N errors (default 50)\n"
     "  --help              print this help\n"
@@ -35,9 +40,9 @@ static const char usage_text[] =
     "\n"
     "run options:\n"
     "  --inputs FILE       the inputs JSON (docs/run-json.md)\n"
-    "  --engine=interp     the execution engine (interp is the reference)\n"
-    "  --float-rules=ieee|d3d9\n"
-    "                      d3d9: 0 * anything = 0 (docs/float-rules.md)\n";
+    "  --engine=interp|llvm\n"
+    "                      the execution engine: interp is the reference,\n"
+    "                      llvm runs the optimized IR through LLVM's JIT\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -179,6 +184,10 @@ int main(int argc, char **argv)
                 opts.emit = ST_EMIT_ASM;
             else if (strcmp(val, "none") == 0)
                 opts.emit = ST_EMIT_NONE;
+            else if (strcmp(val, "llvm-raw") == 0)
+                opts.emit = ST_EMIT_LLVM_RAW;
+            else if (strcmp(val, "llvm") == 0)
+                opts.emit = ST_EMIT_LLVM;
             else
                 return usage_error("unknown --emit kind '%s'", val);
         } else if (opt_value(a, "--max-errors", &val)) {
@@ -203,11 +212,13 @@ int main(int argc, char **argv)
                 ropts.engine = ST_ENGINE_GEN;
             else
                 return usage_error("unknown engine '%s' (interp, llvm or gen)", val);
-        } else if (run && opt_value(a, "--float-rules", &val)) {
+        } else if (strcmp(a, "--stats") == 0) {
+            opts.want_stats = 1;
+        } else if (opt_value(a, "--float-rules", &val)) {
             if (strcmp(val, "ieee") == 0)
-                ropts.float_rules = ST_FLOAT_IEEE;
+                opts.float_rules = ropts.float_rules = ST_FLOAT_IEEE;
             else if (strcmp(val, "d3d9") == 0)
-                ropts.float_rules = ST_FLOAT_D3D9;
+                opts.float_rules = ropts.float_rules = ST_FLOAT_D3D9;
             else
                 return usage_error("unknown float rules '%s' (ieee or d3d9)", val);
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -261,6 +272,8 @@ int main(int argc, char **argv)
         return 2;
     }
     print_diagnostics(res);
+    if (res->stats)
+        fputs(res->stats, stderr);
     int status = 1;
     if (res->ok)
         status = write_output(output, res->output, res->output_len);

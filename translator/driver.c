@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit.h"
+#include "passes.h"
 #include "translator.h"
 
 #ifndef ST_VERSION
@@ -59,11 +61,14 @@ struct session {
     struct st_ctx *ctx;
     struct st_arena *arena;
     struct st_buf out;
+    struct st_buf stats; /* "name: value" lines, kept when the caller asks */
+    bool want_stats;
 };
 
 static bool session_begin(struct session *s, const struct st_options *o)
 {
     memset(s, 0, sizeof(*s));
+    s->want_stats = o->want_stats;
     s->ctx = st_ctx_create(o->filename, o->source, o->source_len, o->max_errors);
     s->arena = st_arena_create();
     if (s->ctx && s->arena)
@@ -91,12 +96,17 @@ static int session_end(struct session *s, struct st_result **result)
             res->output_len = s->out.len;
             memset(&s->out, 0, sizeof(s->out)); /* moved into the result */
         }
+        if (s->want_stats && s->stats.data && !s->stats.oom) {
+            res->stats = s->stats.data;
+            memset(&s->stats, 0, sizeof(s->stats));
+        }
         *result = res;
         rc = 0;
     } else {
         free(res);
     }
     st_buf_free(&s->out);
+    st_buf_free(&s->stats);
     st_arena_destroy(s->arena);
     st_ctx_destroy(s->ctx);
     return rc;
@@ -123,6 +133,14 @@ int st_compile(const struct st_options *o, struct st_result **result)
             else
                 st_print_asm(sh, &s.out);
             break;
+        case ST_EMIT_LLVM_RAW:
+        case ST_EMIT_LLVM: {
+            struct st_llvm_stats st = {0};
+            if (st_llvm_emit_text(s.ctx, sh, o->float_rules, o->emit == ST_EMIT_LLVM, &s.out,
+                                  &st))
+                st_llvm_stats_format(&st, &s.stats);
+            break;
+        }
         }
     }
     return session_end(&s, result);
@@ -153,10 +171,12 @@ int st_run(const struct st_run_options *ro, struct st_result **result)
                           ro->float_rules, &s.out);
             break;
         case ST_ENGINE_LLVM:
+            st_llvm_run(s.ctx, sh, ro->inputs_filename, ro->inputs_json, ro->inputs_len,
+                        ro->float_rules, &s.out);
+            break;
         case ST_ENGINE_GEN:
             st_error(s.ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
-                     "engine '%s' is not available in this build",
-                     ro->engine == ST_ENGINE_LLVM ? "llvm" : "gen");
+                     "engine 'gen' is not available in this build");
             break;
         }
     }
@@ -168,6 +188,7 @@ void st_result_free(struct st_result *res)
     if (!res)
         return;
     free(res->output);
+    free(res->stats);
     if (res->diagnostics) {
         struct st_diagnostic *d = (struct st_diagnostic *)res->diagnostics;
         /* All diagnostics share one copy of the file name. */

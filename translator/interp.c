@@ -349,6 +349,12 @@ static unsigned pred_mask(const struct lane *L, const struct st_instr *in)
     return m;
 }
 
+/* Clamp to [0, 1]: every NaN (quiet or signaling) and -0 give +0. */
+static float saturate(float x)
+{
+    return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
+}
+
 /*
  * Writes an instruction's result: result shift (_x2.. _d8), then _sat,
  * then the lanes of writemask & opmask & predicate.  _pp changes nothing:
@@ -366,7 +372,7 @@ static void write_dst(struct run *R, struct lane *L, unsigned pc, const struct s
         if (in->shift)
             x = ldexpf(x, in->shift);
         if (in->dstmod & ST_DSTMOD_SAT)
-            x = fminf(fmaxf(x, 0.0f), 1.0f); /* NaN -> 0 (fmaxf drops the NaN) */
+            x = saturate(x);
         v[k] = x;
     }
     uint32_t idx;
@@ -793,7 +799,7 @@ static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_
     case ST_OP_TEXCOORD: {
         const float *c = coords(L, didx);
         for (int k = 0; k < 3; k++)
-            res[k] = fminf(fmaxf(c[k], 0.0f), 1.0f);
+            res[k] = saturate(c[k]);
         res[3] = 1.0f;
         return true;
     }

@@ -46,9 +46,16 @@ enum st_dialect_choice {
 };
 
 enum st_emit {
-    ST_EMIT_DEFAULT = 0, /* the richest output this build supports */
-    ST_EMIT_ASM = 1,     /* the checked AST printed as canonical assembly */
-    ST_EMIT_NONE = 2,    /* parse and check only */
+    ST_EMIT_DEFAULT = 0,  /* the richest output this build supports */
+    ST_EMIT_ASM = 1,      /* the checked AST printed as canonical assembly */
+    ST_EMIT_NONE = 2,     /* parse and check only */
+    ST_EMIT_LLVM_RAW = 3, /* LLVM IR as lowered: every partial write a merge */
+    ST_EMIT_LLVM = 4,     /* LLVM IR after the pass pipeline */
+};
+
+enum st_float_rules {
+    ST_FLOAT_IEEE = 0, /* IEEE 754 float32 throughout (default) */
+    ST_FLOAT_D3D9 = 1, /* legacy: 0 * anything = 0 in the ops docs/float-rules.md lists */
 };
 
 struct st_options {
@@ -59,6 +66,8 @@ struct st_options {
     enum st_dialect_choice dialect;
     enum st_emit emit;
     unsigned max_errors; /* 0: the default (50) */
+    enum st_float_rules float_rules; /* for outputs that compute (LLVM IR) */
+    int want_stats;                  /* fill st_result.stats */
 };
 
 struct st_result {
@@ -69,12 +78,9 @@ struct st_result {
     const struct st_diagnostic *diagnostics;
     size_t num_diagnostics;
     unsigned num_errors, num_warnings;
+    char *stats; /* with want_stats: counts as "name: value" lines, else NULL */
 };
 
-enum st_float_rules {
-    ST_FLOAT_IEEE = 0, /* IEEE 754 float32 throughout (default) */
-    ST_FLOAT_D3D9 = 1, /* legacy: 0 * anything = 0 in the ops docs/float-rules.md lists */
-};
 
 enum st_engine {
     ST_ENGINE_INTERP = 0, /* the reference interpreter (default) */

@@ -429,6 +429,17 @@ enum { ST_LL_BUMP_STRIDE = 8 }; /* mat00, mat01, mat10, mat11, lscale, loffset, 
 struct LLVMOpaqueModule *st_lower_llvm(struct st_ctx *ctx, const struct st_shader *sh,
                                        enum st_float_rules rules,
                                        struct LLVMOpaqueContext *llctx);
+/*
+ * The same with options.  ST_LOWER_DERIV_CALLS: for back ends that have
+ * derivatives in hardware, a pixel shader's dsx/dsy become calls
+ * `<4 x float> @st_dsx(<4 x float>)` / `@st_dsy` (convergent) on the
+ * source value instead of the resumable stops; the JIT cannot run that
+ * form.
+ */
+enum st_lower_flags { ST_LOWER_DERIV_CALLS = 1u << 0 };
+struct LLVMOpaqueModule *st_lower_llvm_ex(struct st_ctx *ctx, const struct st_shader *sh,
+                                          enum st_float_rules rules, unsigned flags,
+                                          struct LLVMOpaqueContext *llctx);
 /* ---- end of LLVM lowering ---- */
 
 /* ---- run: inputs and outputs shared by every engine ---- */

@@ -1,0 +1,458 @@
+/*
+ * jit.c — `shadertrans run --engine=llvm`: the optimized module executed
+ * through LLVM's ORC LLJIT (C API), with the interpreter's inputs and
+ * outputs (translator.h's run structs) so the two engines can be compared
+ * bit for bit.
+ *
+ * The module's st_main follows docs/llvm-abi.md: one call per invocation
+ * (or per 2x2 quad when the shader uses dsx/dsy).  Textures are sampled
+ * through a callback, st_sample, that we define in the JIT's symbol table;
+ * it is the interpreter's sampler (level 0, nearest, wrap; cube maps clamp
+ * on the face), written again here because the interpreter keeps its own
+ * private.  libm (exp2, log2, pow, sin, cos) comes from this process, so
+ * the JIT calls the very functions the interpreter calls.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+
+#include "emit.h"
+#include "passes.h"
+
+/* What st_sample reads: the inputs' textures; what it reports back. */
+struct tex_state {
+    const struct st_run_inputs *in;
+    bool missing[ST_RUN_NUM_SAMPLERS];
+};
+
+static uint32_t wrap_index(float u, uint32_t n)
+{
+    if (!isfinite(u))
+        return 0;
+    double x = fmod(floor((double)u * n), (double)n);
+    if (x < 0)
+        x += n;
+    uint32_t i = (uint32_t)x;
+    return i < n ? i : n - 1;
+}
+
+static uint32_t clamp_index(float u, uint32_t n)
+{
+    if (isnan(u))
+        return 0;
+    double x = floor((double)u * n);
+    if (x < 0)
+        return 0;
+    if (x >= n)
+        return n - 1;
+    return (uint32_t)x;
+}
+
+/* The callback the JIT'd code calls: void st_sample(tex, stage, u, v, w, out[4]). */
+static void jit_sample(void *state, int32_t stage, float u, float v, float w, float *out)
+{
+    struct tex_state *ts = state;
+    const struct st_run_texture *t =
+        stage >= 0 && stage < ST_RUN_NUM_SAMPLERS ? &ts->in->tex[stage] : NULL;
+    if (!t || t->type == ST_SAMPLER_NONE || !t->texels) {
+        if (stage >= 0 && stage < ST_RUN_NUM_SAMPLERS)
+            ts->missing[stage] = true;
+        out[0] = out[1] = out[2] = 0.0f;
+        out[3] = 1.0f;
+        return;
+    }
+    size_t at;
+    if (t->type == ST_SAMPLER_2D) {
+        at = (size_t)wrap_index(v, t->height) * t->width + wrap_index(u, t->width);
+    } else if (t->type == ST_SAMPLER_VOLUME) {
+        at = ((size_t)wrap_index(w, t->depth) * t->height + wrap_index(v, t->height)) * t->width +
+             wrap_index(u, t->width);
+    } else {
+        /* Cube: the major axis picks the face (x before y before z on ties). */
+        float x = u, y = v, z = w;
+        float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), ma, sc, tc;
+        unsigned face;
+        if (ax >= ay && ax >= az) {
+            ma = ax;
+            face = x >= 0 ? 0 : 1;
+            sc = x >= 0 ? -z : z;
+            tc = -y;
+        } else if (ay >= az) {
+            ma = ay;
+            face = y >= 0 ? 2 : 3;
+            sc = x;
+            tc = y >= 0 ? z : -z;
+        } else {
+            ma = az;
+            face = z >= 0 ? 4 : 5;
+            sc = z >= 0 ? x : -x;
+            tc = -y;
+        }
+        float s = (sc / ma + 1.0f) * 0.5f, tt = (tc / ma + 1.0f) * 0.5f;
+        at = ((size_t)face * t->height + clamp_index(tt, t->height)) * t->width +
+             clamp_index(s, t->width);
+    }
+    memcpy(out, t->texels[at], 4 * sizeof(float));
+}
+
+static bool jit_error(struct st_ctx *ctx, LLVMErrorRef err, const char *what)
+{
+    char *msg = LLVMGetErrorMessage(err);
+    st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED, "LLVM JIT: %s: %s", what, msg);
+    LLVMDisposeErrorMessage(msg);
+    return false;
+}
+
+/* A string attribute of st_main copied into buf (NUL-terminated), or NULL. */
+static const char *fn_attr(LLVMValueRef fn, const char *key, char *buf, size_t size)
+{
+    LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, key,
+                                                       (unsigned)strlen(key));
+    if (!a)
+        return NULL;
+    unsigned len = 0;
+    const char *v = LLVMGetStringAttributeValue(a, &len);
+    if (len >= size)
+        len = (unsigned)size - 1;
+    memcpy(buf, v, len);
+    buf[len] = '\0';
+    return buf;
+}
+
+/* The stage an instruction samples, as the lowering decides it; -1: none. */
+static int sampled_stage(const struct st_shader *sh, const struct st_instr *i)
+{
+    bool ps1x = sh->version.type == ST_PS && sh->version.ver < ST_VER(2, 0);
+    switch (i->op) {
+    case ST_OP_TEXLD: case ST_OP_TEXLDP: case ST_OP_TEXLDB: case ST_OP_TEXLDL: case ST_OP_TEXLDD:
+        return ps1x ? (int)i->dst.reg.index : i->nsrc > 1 ? (int)i->src[1].reg.index : 0;
+    case ST_OP_TEX: case ST_OP_TEXBEM: case ST_OP_TEXBEML: case ST_OP_TEXREG2AR:
+    case ST_OP_TEXREG2GB: case ST_OP_TEXREG2RGB: case ST_OP_TEXM3x2TEX: case ST_OP_TEXM3x3TEX:
+    case ST_OP_TEXM3x3SPEC: case ST_OP_TEXM3x3VSPEC: case ST_OP_TEXDP3TEX:
+        return (int)i->dst.reg.index;
+    default:
+        return -1;
+    }
+}
+
+/* The warnings the interpreter gives while running, once each. */
+static void run_warnings(struct st_ctx *ctx, const struct st_shader *sh, uint32_t all_status,
+                         const struct tex_state *ts)
+{
+    if (all_status & ST_LL_STATUS_RELADDR_RANGE) {
+        struct st_loc loc = {0, 0};
+        for (const struct st_instr *i = sh->first; i && !loc.line; i = i->next) {
+            for (unsigned k = 0; k < i->nsrc && !loc.line; k++)
+                if (i->src[k].reg.rel)
+                    loc = i->src[k].reg.loc;
+            if (!loc.line && i->has_dst && i->dst.reg.rel)
+                loc = i->dst.reg.loc;
+        }
+        st_warning(ctx, loc, ST_W_RELADDR_RANGE,
+                   "a relative address fell outside its register file; reads give 0 and "
+                   "writes are dropped");
+    }
+    for (int s = 0; s < ST_RUN_NUM_SAMPLERS; s++) {
+        if (!ts->missing[s])
+            continue;
+        struct st_loc loc = {0, 0};
+        for (const struct st_instr *i = sh->first; i && !loc.line; i = i->next)
+            if (sampled_stage(sh, i) == s)
+                loc = i->loc;
+        st_warning(ctx, loc, ST_W_IGNORED,
+                   "no texture s%d in the inputs: sampling it gives (0,0,0,1)", s);
+    }
+}
+
+typedef void (*st_main_fn)(const void *in, void *out, const void *c, const void *i, const void *b,
+                           void *status, const void *bump, void *tex, void *lane);
+
+struct env {
+    st_main_fn fn;
+    const struct st_run_inputs *in;
+    int32_t b[ST_LL_NUM_BCONSTS];
+    float bump[ST_RUN_NUM_SAMPLERS][ST_LL_BUMP_STRIDE];
+    struct tex_state *ts;
+    bool stops; /* st_main has dsx/dsy stops (and uses its lane state) */
+};
+
+/* One call of st_main for one lane: from the start or from its stop. */
+static bool lane_call(struct env *e, const struct st_run_invocation *rec, float (*out)[4],
+                      uint32_t *status, struct st_ll_lane_header *lane)
+{
+    e->fn(rec, out, e->in->c, e->in->i, e->b, status, e->bump, e->ts, lane);
+    return e->stops && lane->resume != ST_LL_DONE; /* true: waiting at a dsx/dsy */
+}
+
+/*
+ * Runs up to four lanes as one 2x2 quad (0 1 / 2 3), the interpreter's
+ * run_quad: each lane runs until it ends or stops in front of dsx/dsy;
+ * then the lanes waiting at the same instruction as the first waiting lane
+ * get dsx = right - left within a row, dsy = bottom - top within a column
+ * (0 when the neighbour is absent or elsewhere) and go on.
+ */
+static void run_quad(struct env *e, const struct st_run_invocation *rec, unsigned count,
+                     float (*out)[ST_LL_OUT_SLOTS][4], uint32_t *status, unsigned char *states,
+                     size_t state_bytes, const enum st_opcode *deriv_op)
+{
+    struct st_ll_lane_header *h[4];
+    bool wait[4] = {false, false, false, false};
+    for (unsigned k = 0; k < count; k++) {
+        h[k] = (struct st_ll_lane_header *)(void *)(states + k * state_bytes);
+        h[k]->resume = 0;
+        wait[k] = lane_call(e, &rec[k], out[k], &status[k], h[k]);
+    }
+    for (;;) {
+        int w = -1;
+        for (unsigned k = 0; k < count; k++)
+            if (wait[k]) {
+                w = (int)k;
+                break;
+            }
+        if (w < 0)
+            return;
+        int32_t pc = h[w]->pc;
+        bool here[4] = {false, false, false, false};
+        for (unsigned k = 0; k < count; k++)
+            here[k] = wait[k] && h[k]->pc == pc;
+        bool dsx = deriv_op[pc] == ST_OP_DSX;
+        for (unsigned k = 0; k < count; k++) {
+            if (!here[k])
+                continue;
+            unsigned a, b;
+            if (dsx)
+                a = k & 2u, b = (k & 2u) | 1u;
+            else
+                a = k & 1u, b = (k & 1u) | 2u;
+            for (int c = 0; c < 4; c++)
+                h[k]->deriv[c] = a < count && b < count && here[a] && here[b]
+                                     ? h[b]->src[c] - h[a]->src[c] : 0.0f;
+        }
+        for (unsigned k = 0; k < count; k++)
+            if (here[k])
+                wait[k] = lane_call(e, &rec[k], out[k], &status[k], h[k]);
+    }
+}
+
+/* Runs st_main over every invocation: alone, or as quads when it has stops. */
+static bool run_all(struct st_ctx *ctx, const struct st_shader *sh, st_main_fn fn,
+                    size_t state_bytes, const struct st_run_inputs *in,
+                    struct st_run_outputs *outs, struct tex_state *ts, uint32_t *all_status)
+{
+    struct env e;
+    memset(&e, 0, sizeof(e));
+    e.fn = fn;
+    e.in = in;
+    e.ts = ts;
+    e.stops = state_bytes != 0;
+    for (int k = 0; k < ST_LL_NUM_BCONSTS; k++)
+        e.b[k] = k < ST_RUN_NUM_BCONSTS && in->b[k];
+    for (int k = 0; k < ST_RUN_NUM_SAMPLERS; k++) {
+        memcpy(e.bump[k], in->bumpenv[k].mat, 4 * sizeof(float));
+        e.bump[k][4] = in->bumpenv[k].lscale;
+        e.bump[k][5] = in->bumpenv[k].loffset;
+    }
+    struct st_run_output regs[ST_RUN_MAX_OUTPUTS];
+    unsigned nregs = st_run_output_regs(sh, regs);
+
+    /* Which instruction index is a dsx (the lane header reports indices). */
+    unsigned ninstr = 0;
+    for (const struct st_instr *i = sh->first; i; i = i->next)
+        ninstr++;
+    enum st_opcode *ops = malloc((ninstr ? ninstr : 1) * sizeof(*ops));
+    size_t sb = state_bytes < sizeof(struct st_ll_lane_header) ? sizeof(struct st_ll_lane_header)
+                                                               : (state_bytes + 15) / 16 * 16;
+    unsigned char *states = aligned_alloc(16, 4 * sb);
+    if (!ops || !states) {
+        free(ops);
+        free(states);
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
+    unsigned n = 0;
+    for (const struct st_instr *i = sh->first; i; i = i->next)
+        ops[n++] = i->op;
+
+    unsigned group = state_bytes ? 4 : 1;
+    float out[4][ST_LL_OUT_SLOTS][4];
+    uint32_t status[4];
+    for (unsigned base = 0; base < in->num_invocations; base += group) {
+        unsigned count = in->num_invocations - base < group ? in->num_invocations - base : group;
+        memset(out, 0, sizeof(out));
+        memset(status, 0, sizeof(status));
+        memset(states, 0, 4 * sb);
+        run_quad(&e, &in->inv[base], count, out, status, states, sb, ops);
+        for (unsigned k = 0; k < count; k++) {
+            struct st_run_outputs *o = &outs[base + k];
+            memset(o, 0, sizeof(*o));
+            o->discarded = (status[k] & ST_LL_STATUS_KILLED) != 0;
+            *all_status |= status[k];
+            o->count = nregs;
+            for (unsigned r = 0; r < nregs; r++) {
+                o->reg[r] = regs[r];
+                int slot = st_run_out_slot(regs[r].file, regs[r].index);
+                if (slot >= 0)
+                    memcpy(o->reg[r].v, out[k][slot], sizeof(o->reg[r].v));
+                for (unsigned c = regs[r].ncomp; c < 4; c++)
+                    o->reg[r].v[c] = 0.0f;
+            }
+        }
+    }
+    free(ops);
+    free(states);
+    return true;
+}
+
+bool st_llvm_jit_execute(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
+                         const struct st_run_inputs *in, enum st_float_rules rules,
+                         struct st_run_outputs *outs)
+{
+    LLVMValueRef main_fn = LLVMGetNamedFunction(m, "st_main");
+    if (!main_fn) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED, "LLVM JIT: no st_main in the module");
+        return false;
+    }
+    char frbuf[16], lbbuf[24];
+    const char *fr = fn_attr(main_fn, "st-float-rules", frbuf, sizeof(frbuf));
+    const char *want = rules == ST_FLOAT_D3D9 ? "d3d9" : "ieee";
+    if (!fr || strcmp(fr, want) != 0) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
+                 "LLVM JIT: the module was lowered for float rules '%s', not '%s'",
+                 fr ? fr : "?", want);
+        return false;
+    }
+    if (LLVMGetNamedFunction(m, "st_dsx") || LLVMGetNamedFunction(m, "st_dsy")) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
+                 "LLVM JIT: the module computes derivatives through st_dsx/st_dsy calls "
+                 "(ST_LOWER_DERIV_CALLS); lower it without that option to run it");
+        return false;
+    }
+    const char *lb = fn_attr(main_fn, "st-lane-state-bytes", lbbuf, sizeof(lbbuf));
+    size_t state_bytes = lb ? (size_t)strtoul(lb, NULL, 10) : 0;
+
+    /* LLVM's target registry is process-wide; initializing twice is harmless. */
+    if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter()) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
+                 "LLVM JIT: this LLVM has no native target");
+        return false;
+    }
+    LLVMOrcLLJITRef jit = NULL;
+    LLVMErrorRef err = LLVMOrcCreateLLJIT(&jit, NULL);
+    if (err)
+        return jit_error(ctx, err, "creating the JIT");
+    bool ok = true;
+    LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
+
+    /* libm and the rest of this process, for the calls the IR makes. */
+    LLVMOrcDefinitionGeneratorRef gen = NULL;
+    err = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen,
+                                                               LLVMOrcLLJITGetGlobalPrefix(jit),
+                                                               NULL, NULL);
+    if (err)
+        ok = jit_error(ctx, err, "finding this process's symbols");
+    else
+        LLVMOrcJITDylibAddGenerator(jd, gen);
+
+    /* st_sample -> jit_sample */
+    if (ok) {
+        LLVMOrcCSymbolMapPair pair = {
+            .Name = LLVMOrcLLJITMangleAndIntern(jit, ST_LL_SAMPLE_FN),
+            .Sym = {.Address = (LLVMOrcExecutorAddress)(uintptr_t)&jit_sample,
+                    .Flags = {.GenericFlags = LLVMJITSymbolGenericFlagsExported |
+                                              LLVMJITSymbolGenericFlagsCallable,
+                              .TargetFlags = 0}},
+        };
+        LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(&pair, 1);
+        err = LLVMOrcJITDylibDefine(jd, mu);
+        if (err) {
+            LLVMOrcDisposeMaterializationUnit(mu);
+            ok = jit_error(ctx, err, "defining st_sample");
+        }
+    }
+
+    /*
+     * The JIT takes ownership of what it compiles, so it gets a copy; the
+     * copy lives in m's context, which the caller keeps alive for this
+     * call, and everything is compiled on this thread.
+     */
+    if (ok) {
+        LLVMModuleRef copy = LLVMCloneModule(m);
+        LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+        LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(copy, tsc);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        err = LLVMOrcLLJITAddLLVMIRModule(jit, jd, tsm);
+        if (err) {
+            LLVMOrcDisposeThreadSafeModule(tsm);
+            ok = jit_error(ctx, err, "adding the module");
+        }
+    }
+    LLVMOrcExecutorAddress addr = 0;
+    if (ok) {
+        err = LLVMOrcLLJITLookup(jit, &addr, "st_main");
+        if (err)
+            ok = jit_error(ctx, err, "compiling st_main");
+    }
+    if (ok) {
+        struct tex_state ts;
+        memset(&ts, 0, sizeof(ts));
+        ts.in = in;
+        uint32_t all_status = 0;
+        st_main_fn fn;
+        /* An executor address is a function pointer here (in-process JIT). */
+        void *p = (void *)(uintptr_t)addr;
+        memcpy(&fn, &p, sizeof(fn));
+        ok = run_all(ctx, sh, fn, state_bytes, in, outs, &ts, &all_status);
+        run_warnings(ctx, sh, all_status, &ts);
+    }
+    err = LLVMOrcDisposeLLJIT(jit);
+    if (err)
+        ok = jit_error(ctx, err, "disposing of the JIT") && ok;
+    return ok;
+}
+
+bool st_llvm_run(struct st_ctx *ctx, const struct st_shader *sh, const char *inputs_name,
+                 const char *json, size_t json_len, enum st_float_rules rules, struct st_buf *out)
+{
+    struct st_arena *arena = st_arena_create();
+    struct st_run_inputs *in = malloc(sizeof(*in));
+    struct st_run_outputs *outs = NULL;
+    LLVMContextRef c = LLVMContextCreate();
+    LLVMModuleRef m = NULL;
+    bool ok = arena && in && c;
+    if (!ok)
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+    if (ok)
+        ok = st_run_inputs_parse(ctx, sh, inputs_name, json, json_len, arena, in);
+    if (ok) {
+        outs = calloc(in->num_invocations ? in->num_invocations : 1, sizeof(*outs));
+        if (!outs) {
+            st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+            ok = false;
+        }
+    }
+    if (ok) {
+        m = st_lower_llvm(ctx, sh, rules, c);
+        ok = m != NULL;
+    }
+    if (ok)
+        ok = st_llvm_pipeline(ctx, m, NULL);
+    if (ok)
+        ok = st_llvm_jit_execute(ctx, sh, m, in, rules, outs);
+    if (ok)
+        st_run_outputs_write(outs, in->num_invocations, out);
+    if (m)
+        LLVMDisposeModule(m);
+    if (c)
+        LLVMContextDispose(c);
+    free(outs);
+    free(in);
+    st_arena_destroy(arena);
+    return ok;
+}

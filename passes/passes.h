@@ -1,0 +1,81 @@
+/*
+ * passes.h — the door of the passes stage: the optimization pipeline over
+ * the module translator/lower_llvm.c builds, and our own analyses.
+ *
+ * docs/pipeline.md lists the passes in order and why each one is there.
+ * Opaque LLVM types keep LLVM's headers out of this door; files that work
+ * on the IR include llvm-c themselves.
+ */
+#ifndef ST_PASSES_H
+#define ST_PASSES_H
+
+#include <stdbool.h>
+
+#include "translator.h"
+
+struct LLVMOpaqueModule;
+struct LLVMOpaqueValue;
+
+/* What --stats prints. */
+struct st_llvm_stats {
+    unsigned instrs_in;       /* the shader's instructions (declarations excluded) */
+    unsigned merges_raw;      /* merges in the IR as lowered */
+    unsigned merges_after;    /* merges after the pipeline */
+    unsigned ir_instrs_raw;   /* LLVM instructions as lowered */
+    unsigned ir_instrs_after; /* LLVM instructions after the pipeline */
+    unsigned uniform_values;  /* instructions the uniformity analysis marked */
+    unsigned lanes_removed;   /* lane-demand rewrites */
+};
+
+/*
+ * Runs the pipeline on m (in place) and fills stats (may be NULL).
+ * Verifies the module before and after (and, in ST_DEBUG builds, after
+ * every LLVM pass); a verifier failure is an ST_E_NOT_SUPPORTED diagnostic
+ * naming the stage, and the result is false.
+ */
+bool st_llvm_pipeline(struct st_ctx *ctx, struct LLVMOpaqueModule *m, struct st_llvm_stats *stats);
+
+/*
+ * --emit=llvm-raw (optimize false: the IR as lowered, merges visible) and
+ * --emit=llvm (after the pipeline): lowers sh in a private LLVM context and
+ * appends the module's text to out.  stats (may be NULL) is filled in both
+ * cases: for the raw output the pipeline still runs, after the printing,
+ * to count the merges that survive it.  Returns false on errors (in ctx).
+ */
+bool st_llvm_emit_text(struct st_ctx *ctx, const struct st_shader *sh, enum st_float_rules rules,
+                       bool optimize, struct st_buf *out, struct st_llvm_stats *stats);
+
+/* The --stats lines (stderr): "llvm: instructions in N, merges raw N, ...\n". */
+void st_llvm_stats_format(const struct st_llvm_stats *s, struct st_buf *out);
+
+/* LLVMVerifyModule as a diagnostic; `stage` names where it ran. */
+bool st_llvm_verify(struct st_ctx *ctx, struct LLVMOpaqueModule *m, const char *stage);
+
+/*
+ * A merge: shufflevector of two non-poison vectors of four lanes whose
+ * mask keeps every lane in place (mask[i] is i or 4 + i) and takes lanes
+ * from both: exactly what a writemask write lowers to.  instcombine turns
+ * a one-lane merge into insertelement, so an insertelement into a computed
+ * vector (not a constant, not poison, not another insertelement) counts
+ * too; the lowering itself only inserts into poison (vector build-ups).
+ */
+bool st_llvm_is_merge(struct LLVMOpaqueValue *inst);
+unsigned st_llvm_count_merges(struct LLVMOpaqueModule *m);
+
+/* ---- our passes (the back end reads their metadata) ---- */
+
+/* Metadata kind names. */
+#define ST_MD_UNIFORM "st.uniform" /* !{} on instructions computed only from constants */
+#define ST_MD_LANES "st.lanes"     /* !{i32 mask} on vector instructions: lanes read */
+
+/* Marks uniform instructions; returns how many. */
+unsigned st_pass_uniformity(struct LLVMOpaqueModule *m);
+/* True when inst carries the uniform mark. */
+bool st_llvm_is_uniform(struct LLVMOpaqueValue *inst);
+
+/* Removes lanes nobody reads and records the demand; returns rewrites. */
+unsigned st_pass_lane_demand(struct LLVMOpaqueModule *m);
+/* The recorded lane mask of inst (0xf when none was recorded). */
+unsigned st_llvm_lanes(struct LLVMOpaqueValue *inst);
+
+#endif

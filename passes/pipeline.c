@@ -1,0 +1,206 @@
+/* requires: a module from st_lower_llvm (allocas, merges as shufflevectors), verified.
+ * invalidates: everything: promotes registers to SSA, rewrites instructions, adds metadata. */
+/*
+ * pipeline.c — the optimization pipeline (docs/pipeline.md says why each
+ * pass is there) and the merge counting of --stats.
+ *
+ * LLVM's own passes run through LLVMRunPasses (the new pass manager) with
+ * a textual pipeline; ours are plain C over the IR (uniformity.c,
+ * lane_demand.c).  Nothing here enables fast-math: every pass must keep
+ * the float32 results the interpreter computes.
+ */
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "passes.h"
+
+/*
+ * mem2reg first: it turns the register allocas into SSA values and the
+ * load/shuffle/store of a masked write into one shufflevector.  The
+ * cleanups after it fold what the lowering spelled out (swizzles of
+ * swizzles, merges into constants, dead lanes of constants), but none
+ * reassociates float math or touches the lane-preserving shape of a merge.
+ */
+static const char *const llvm_pipeline =
+    "function(mem2reg,instcombine<no-verify-fixpoint>,simplifycfg,early-cse,gvn,"
+    "instcombine<no-verify-fixpoint>,dce,simplifycfg)";
+/* After our lane-demand rewrites: drop what became dead. */
+static const char *const cleanup_pipeline = "function(instcombine<no-verify-fixpoint>,dce)";
+
+bool st_llvm_verify(struct st_ctx *ctx, LLVMModuleRef m, const char *stage)
+{
+    char *msg = NULL;
+    if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+        /* Keep only the first line: the rest dumps IR. */
+        size_t n = msg ? strcspn(msg, "\n") : 0;
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
+                 "LLVM verifier rejected the module after %s: %.*s", stage, (int)n,
+                 msg ? msg : "");
+        LLVMDisposeMessage(msg);
+        return false;
+    }
+    LLVMDisposeMessage(msg);
+    return true;
+}
+
+bool st_llvm_is_merge(LLVMValueRef inst)
+{
+    if (!inst || !LLVMIsAInstruction(inst))
+        return false;
+    if (LLVMGetInstructionOpcode(inst) == LLVMInsertElement) {
+        /* instcombine's form of a one-lane merge: into a computed vector
+         * (not a constant, not poison, not the build-up of another one) */
+        LLVMValueRef v = LLVMGetOperand(inst, 0);
+        return !LLVMIsConstant(v) && !LLVMIsAInsertElementInst(v) &&
+               LLVMGetVectorSize(LLVMTypeOf(v)) == 4;
+    }
+    if (LLVMGetInstructionOpcode(inst) != LLVMShuffleVector)
+        return false;
+    LLVMValueRef a = LLVMGetOperand(inst, 0), b = LLVMGetOperand(inst, 1);
+    if (LLVMIsPoison(a) || LLVMIsUndef(a) || LLVMIsPoison(b) || LLVMIsUndef(b))
+        return false;
+    if (LLVMGetVectorSize(LLVMTypeOf(a)) != 4 || LLVMGetNumMaskElements(inst) != 4)
+        return false;
+    bool from_a = false, from_b = false;
+    for (unsigned i = 0; i < 4; i++) {
+        int e = LLVMGetMaskValue(inst, i);
+        if (e == LLVMGetUndefMaskElem())
+            continue;
+        if (e == (int)i)
+            from_a = true;
+        else if (e == (int)i + 4)
+            from_b = true;
+        else
+            return false;
+    }
+    return from_a && from_b;
+}
+
+static void count(LLVMModuleRef m, unsigned *merges, unsigned *instrs)
+{
+    *merges = *instrs = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+                (*instrs)++;
+                if (st_llvm_is_merge(i))
+                    (*merges)++;
+            }
+}
+
+unsigned st_llvm_count_merges(LLVMModuleRef m)
+{
+    unsigned merges, instrs;
+    count(m, &merges, &instrs);
+    return merges;
+}
+
+static bool run_llvm_passes(struct st_ctx *ctx, LLVMModuleRef m, const char *passes)
+{
+    LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+#ifdef ST_DEBUG
+    /* Debug builds: the verifier runs after every pass, so a pass that
+     * breaks the IR is named by LLVM's own message. */
+    LLVMPassBuilderOptionsSetVerifyEach(opts, 1);
+#endif
+    LLVMErrorRef err = LLVMRunPasses(m, passes, NULL, opts);
+    LLVMDisposePassBuilderOptions(opts);
+    if (err) {
+        char *msg = LLVMGetErrorMessage(err);
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED, "LLVM passes \"%s\" failed: %s",
+                 passes, msg);
+        LLVMDisposeErrorMessage(msg);
+        return false;
+    }
+    return true;
+}
+
+/* The "st-instructions" attribute the lowering put on st_main. */
+static unsigned instrs_in(LLVMModuleRef m)
+{
+    LLVMValueRef f = LLVMGetNamedFunction(m, "st_main");
+    if (!f)
+        return 0;
+    LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                                       "st-instructions", 15);
+    if (!a)
+        return 0;
+    unsigned len = 0;
+    const char *v = LLVMGetStringAttributeValue(a, &len);
+    unsigned n = 0;
+    for (unsigned i = 0; i < len && v[i] >= '0' && v[i] <= '9'; i++)
+        n = n * 10 + (unsigned)(v[i] - '0');
+    return n;
+}
+
+bool st_llvm_pipeline(struct st_ctx *ctx, LLVMModuleRef m, struct st_llvm_stats *stats)
+{
+    struct st_llvm_stats s;
+    memset(&s, 0, sizeof(s));
+    s.instrs_in = instrs_in(m);
+    count(m, &s.merges_raw, &s.ir_instrs_raw);
+
+    bool ok = st_llvm_verify(ctx, m, "lowering") && run_llvm_passes(ctx, m, llvm_pipeline) &&
+              st_llvm_verify(ctx, m, "the LLVM passes");
+    if (ok) {
+        s.lanes_removed = st_pass_lane_demand(m);
+        ok = st_llvm_verify(ctx, m, "lane demand") && run_llvm_passes(ctx, m, cleanup_pipeline);
+        /* Again, to record the demand on the instructions the cleanup kept. */
+        if (ok)
+            st_pass_lane_demand(m);
+    }
+    if (ok) {
+        /* Last, so no later pass drops the marks the back end reads. */
+        s.uniform_values = st_pass_uniformity(m);
+        ok = st_llvm_verify(ctx, m, "uniformity");
+    }
+    count(m, &s.merges_after, &s.ir_instrs_after);
+    if (stats)
+        *stats = s;
+    return ok;
+}
+
+bool st_llvm_emit_text(struct st_ctx *ctx, const struct st_shader *sh, enum st_float_rules rules,
+                       bool optimize, struct st_buf *out, struct st_llvm_stats *stats)
+{
+    LLVMContextRef c = LLVMContextCreate();
+    if (!c) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
+    LLVMModuleRef m = st_lower_llvm(ctx, sh, rules, c);
+    bool ok = m != NULL;
+    if (ok && !optimize) {
+        ok = st_llvm_verify(ctx, m, "lowering");
+        if (ok) {
+            char *text = LLVMPrintModuleToString(m);
+            st_buf_printf(out, "%s", text);
+            LLVMDisposeMessage(text);
+        }
+    }
+    if (ok && (optimize || stats))
+        ok = st_llvm_pipeline(ctx, m, stats);
+    if (ok && optimize) {
+        char *text = LLVMPrintModuleToString(m);
+        st_buf_printf(out, "%s", text);
+        LLVMDisposeMessage(text);
+    }
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMContextDispose(c);
+    return ok;
+}
+
+void st_llvm_stats_format(const struct st_llvm_stats *s, struct st_buf *out)
+{
+    st_buf_printf(out,
+                  "llvm: instructions in %u, merges raw %u, merges after passes %u\n"
+                  "llvm: IR instructions raw %u, after passes %u; uniform values %u, "
+                  "lane-demand rewrites %u\n",
+                  s->instrs_in, s->merges_raw, s->merges_after, s->ir_instrs_raw,
+                  s->ir_instrs_after, s->uniform_values, s->lanes_removed);
+}

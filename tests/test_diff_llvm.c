@@ -1,0 +1,487 @@
+/*
+ * test_diff_llvm.c — the LLVM JIT against the reference interpreter.
+ *
+ * Every sample (samples/NN-name.asm) and every valid D3D9 shader of the corpus
+ * ($ST_CORPUS_DIR/manifest.tsv) is lowered, optimized and JIT-compiled,
+ * then run by both engines on the same random inputs (fixed seed): normal
+ * values, zeros of both signs, infinities, NaN, denormals, random loop
+ * counts and booleans, random textures and bump matrices, partial quads.
+ * The outputs must agree bit for bit (any NaN equals any NaN: the outputs
+ * JSON prints every NaN as "nan"), under both float rules.  Both modules
+ * (as lowered and after the passes) must pass the verifier, and
+ * reassemble with llvm-as when it is installed.
+ *
+ * Shaders the front end rejects are not this test's business and are only
+ * counted; a sample the lowering cannot handle is a failure, a corpus
+ * shader it cannot handle is counted (and listed with ST_VERBOSE=1).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <math.h>
+
+#include <cmocka.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+
+#include "emit.h"
+#include "passes.h"
+#include "translator.h"
+
+/* Input batches per shader and rule (samples get more: they are the
+ * shaders written to cover the instruction set); $ST_DIFF_BATCHES
+ * overrides both. */
+enum { SAMPLE_BATCHES = 12, CORPUS_BATCHES = 3, INVOCATIONS = 18 /* four quads and a partial one */ };
+
+static unsigned batches(unsigned dflt)
+{
+    const char *e = getenv("ST_DIFF_BATCHES");
+    return e && atoi(e) > 0 ? (unsigned)atoi(e) : dflt;
+}
+
+struct rng {
+    uint64_t s;
+};
+
+static uint32_t rnd(struct rng *r)
+{
+    /* xorshift64*: a fixed, portable sequence */
+    r->s ^= r->s >> 12;
+    r->s ^= r->s << 25;
+    r->s ^= r->s >> 27;
+    return (uint32_t)((r->s * 0x2545f4914f6cdd1dull) >> 32);
+}
+
+static float rnd_float(struct rng *r)
+{
+    unsigned k = rnd(r) % 100;
+    if (k < 65)
+        return (float)((int)(rnd(r) % 8001) - 4000) / 1000.0f; /* [-4, 4] */
+    if (k < 72)
+        return (float)((int)(rnd(r) % 5) - 2);
+    if (k < 76)
+        return -0.0f;
+    if (k < 79)
+        return 0.5f;
+    if (k < 82)
+        return INFINITY;
+    if (k < 85)
+        return -INFINITY;
+    if (k < 88)
+        return NAN;
+    if (k < 91)
+        return 1e30f * (rnd(r) & 1 ? 1.0f : -1.0f);
+    if (k < 94)
+        return 1e-40f * (rnd(r) & 1 ? 1.0f : -1.0f); /* denormal */
+    union {
+        uint32_t u;
+        float f;
+    } any = {rnd(r)}; /* any bit pattern */
+    return any.f;
+}
+
+static void rnd_vec(struct rng *r, float v[4])
+{
+    for (int k = 0; k < 4; k++)
+        v[k] = rnd_float(r);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = '\0';
+        *len = (size_t)n;
+    }
+    return buf;
+}
+
+/* Inputs for a checked shader: random values, then the shader's defs. */
+static void make_inputs(struct rng *r, const struct st_shader *sh, struct st_run_inputs *in,
+                        struct st_run_invocation *inv, float (*texels)[4], size_t max_texels)
+{
+    memset(in, 0, sizeof(*in));
+    for (int k = 0; k < ST_RUN_NUM_CONSTS; k++)
+        rnd_vec(r, in->c[k]);
+    for (int k = 0; k < ST_RUN_NUM_ICONSTS; k++) {
+        in->i[k][0] = (int32_t)(rnd(r) % 7);
+        in->i[k][1] = (int32_t)(rnd(r) % 10) - 3;
+        in->i[k][2] = (int32_t)(rnd(r) % 6) - 2;
+        in->i[k][3] = (int32_t)(rnd(r) % 5);
+    }
+    for (int k = 0; k < ST_RUN_NUM_BCONSTS; k++)
+        in->b[k] = rnd(r) & 1;
+    size_t used = 0;
+    for (int s = 0; s < ST_RUN_NUM_SAMPLERS - 1; s++) {
+        enum st_sampler_type type = ST_SAMPLER_2D;
+        for (const struct st_instr *i = sh->first; i; i = i->next)
+            if (i->op == ST_OP_DCL && i->dst.reg.file == ST_REG_SAMPLER &&
+                i->dst.reg.index == (uint32_t)s && i->sampler_type != ST_SAMPLER_NONE)
+                type = i->sampler_type;
+        struct st_run_texture *t = &in->tex[s];
+        t->type = type;
+        t->width = 1 + rnd(r) % 4;
+        t->height = 1 + rnd(r) % 4;
+        t->depth = type == ST_SAMPLER_CUBE ? 6 : type == ST_SAMPLER_VOLUME ? 1 + rnd(r) % 3 : 1;
+        size_t n = (size_t)t->width * t->height * t->depth;
+        if (used + n > max_texels) {
+            t->type = ST_SAMPLER_NONE;
+            continue;
+        }
+        for (size_t k = 0; k < n; k++)
+            rnd_vec(r, texels[used + k]);
+        t->texels = (const float(*)[4])texels + used;
+        used += n;
+    }
+    /* s15 stays without a texture: sampling it gives (0,0,0,1) */
+    for (int s = 0; s < ST_RUN_NUM_SAMPLERS; s++) {
+        for (int k = 0; k < 4; k++)
+            in->bumpenv[s].mat[k] = rnd_float(r);
+        in->bumpenv[s].lscale = rnd_float(r);
+        in->bumpenv[s].loffset = rnd_float(r);
+    }
+    in->num_invocations = INVOCATIONS;
+    in->inv = inv;
+    for (unsigned k = 0; k < INVOCATIONS; k++)
+        for (int s = 0; s < ST_LL_IN_SLOTS; s++)
+            rnd_vec(r, inv[k].in[s]);
+    for (const struct st_instr *i = sh->first; i; i = i->next) {
+        uint32_t d = i->dst.reg.index;
+        if (i->op == ST_OP_DEF && d < ST_RUN_NUM_CONSTS)
+            memcpy(in->c[d], i->imm.f, sizeof(in->c[d]));
+        else if (i->op == ST_OP_DEFI && d < ST_RUN_NUM_ICONSTS)
+            memcpy(in->i[d], i->imm.i, sizeof(in->i[d]));
+        else if (i->op == ST_OP_DEFB && d < ST_RUN_NUM_BCONSTS)
+            in->b[d] = i->imm.b;
+    }
+}
+
+static uint32_t fbits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof(u));
+    return u;
+}
+
+static bool same_float(float a, float b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) && isnan(b);
+    return memcmp(&a, &b, sizeof(a)) == 0;
+}
+
+/* Reassembles the module's text with llvm-as; -1 when llvm-as is missing. */
+static int reassembles(LLVMModuleRef m)
+{
+    const char *tool = getenv("LLVM_AS");
+    if (!tool)
+        tool = "llvm-as-19";
+    char cmd[256];
+    snprintf(cmd, sizeof(cmd), "command -v %s >/dev/null 2>&1", tool);
+    if (system(cmd) != 0)
+        return -1;
+    snprintf(cmd, sizeof(cmd), "%s -o /dev/null -", tool);
+    FILE *p = popen(cmd, "w");
+    if (!p)
+        return -1;
+    char *text = LLVMPrintModuleToString(m);
+    fputs(text, p);
+    LLVMDisposeMessage(text);
+    return pclose(p) == 0;
+}
+
+struct totals {
+    unsigned shaders, rejected, unsupported, compared, invocations, mismatches, failures;
+    unsigned merges_raw, merges_after;
+};
+
+static bool verbose(void)
+{
+    const char *v = getenv("ST_VERBOSE");
+    return v && *v && *v != '0';
+}
+
+/* One shader under one float rule. */
+static void diff_shader(const char *name, const struct st_shader *sh, const char *src, size_t len,
+                        enum st_float_rules rules, bool must_lower, bool check_text,
+                        struct totals *t)
+{
+    struct st_ctx *ctx = st_ctx_create(name, src, len, 1000);
+    LLVMContextRef c = LLVMContextCreate();
+    LLVMModuleRef m = st_lower_llvm(ctx, sh, rules, c);
+    if (!m) {
+        if (must_lower) {
+            fprintf(stderr, "FAIL %s: the lowering refused a sample\n", name);
+            t->failures++;
+        } else if (verbose()) {
+            fprintf(stderr, "unsupported: %s\n", name);
+        }
+        t->unsupported++;
+        LLVMContextDispose(c);
+        st_ctx_destroy(ctx);
+        return;
+    }
+    char *msg = NULL;
+    if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+        fprintf(stderr, "FAIL %s: raw IR does not verify: %s\n", name, msg);
+        t->failures++;
+    }
+    LLVMDisposeMessage(msg);
+    if (check_text && reassembles(m) == 0) {
+        fprintf(stderr, "FAIL %s: llvm-as rejects the raw IR\n", name);
+        t->failures++;
+    }
+    struct st_llvm_stats stats;
+    if (!st_llvm_pipeline(ctx, m, &stats)) {
+        fprintf(stderr, "FAIL %s: the pipeline failed\n", name);
+        t->failures++;
+    } else if (check_text && reassembles(m) == 0) {
+        fprintf(stderr, "FAIL %s: llvm-as rejects the optimized IR\n", name);
+        t->failures++;
+    }
+    if (rules == ST_FLOAT_IEEE) {
+        t->merges_raw += stats.merges_raw;
+        t->merges_after += stats.merges_after;
+    }
+
+    static struct st_run_invocation inv[INVOCATIONS];
+    static float texels[4096][4];
+    static struct st_run_inputs in;
+    static struct st_run_outputs o_ref[INVOCATIONS], o_jit[INVOCATIONS];
+    /* fixed per shader; $ST_DIFF_SEED explores other inputs */
+    const char *seed = getenv("ST_DIFF_SEED");
+    struct rng r = {0x5eed0000u + (uint64_t)len * 2654435761u +
+                    (seed ? strtoull(seed, NULL, 10) * 0x9e3779b97f4a7c15ull : 0)};
+    unsigned nb = batches(must_lower ? SAMPLE_BATCHES : CORPUS_BATCHES);
+    for (unsigned batch = 0; batch < nb; batch++) {
+        make_inputs(&r, sh, &in, inv, texels, 4096);
+        memset(o_ref, 0, sizeof(o_ref));
+        memset(o_jit, 0, sizeof(o_jit));
+        struct st_ctx *c1 = st_ctx_create(name, src, len, 1000);
+        struct st_ctx *c2 = st_ctx_create(name, src, len, 1000);
+        bool ok_ref = st_interp_execute(c1, sh, &in, rules, o_ref);
+        bool ok_jit = st_llvm_jit_execute(c2, sh, m, &in, rules, o_jit);
+        st_ctx_destroy(c1);
+        st_ctx_destroy(c2);
+        if (!ok_ref)
+            break; /* e.g. the interpreter's call-depth limit: nothing to compare */
+        if (!ok_jit) {
+            fprintf(stderr, "FAIL %s: the JIT failed\n", name);
+            t->failures++;
+            break;
+        }
+        t->compared++;
+        for (unsigned k = 0; k < INVOCATIONS; k++) {
+            t->invocations++;
+            bool bad = o_ref[k].discarded != o_jit[k].discarded || o_ref[k].count != o_jit[k].count;
+            for (unsigned g = 0; !bad && !o_ref[k].discarded && g < o_ref[k].count; g++)
+                for (unsigned cc = 0; cc < 4; cc++)
+                    if (!same_float(o_ref[k].reg[g].v[cc], o_jit[k].reg[g].v[cc])) {
+                        char rn[8];
+                        st_run_output_name(o_ref[k].reg[g].file, o_ref[k].reg[g].index, rn);
+                        if (t->mismatches < 20)
+                            fprintf(stderr,
+                                    "MISMATCH %s (%s) batch %u invocation %u %s[%u]: "
+                                    "interp %.9g (0x%08x) jit %.9g (0x%08x)\n",
+                                    name, rules == ST_FLOAT_D3D9 ? "d3d9" : "ieee", batch, k, rn,
+                                    cc, o_ref[k].reg[g].v[cc], fbits(o_ref[k].reg[g].v[cc]),
+                                    o_jit[k].reg[g].v[cc], fbits(o_jit[k].reg[g].v[cc]));
+                        bad = true;
+                        break;
+                    }
+            if (bad)
+                t->mismatches++;
+        }
+    }
+    LLVMDisposeModule(m);
+    LLVMContextDispose(c);
+    st_ctx_destroy(ctx);
+}
+
+static void diff_file(const char *path, const char *name, bool must_lower, struct totals *t)
+{
+    size_t len = 0;
+    char *src = slurp(path, &len);
+    if (!src) {
+        fprintf(stderr, "FAIL cannot read %s\n", path);
+        t->failures++;
+        return;
+    }
+    t->shaders++;
+    struct st_ctx *ctx = st_ctx_create(name, src, len, 50);
+    struct st_arena *arena = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, arena);
+    if (!sh || st_error_count(ctx) || !st_check(ctx, sh)) {
+        t->rejected++;
+        if (verbose())
+            fprintf(stderr, "front end rejects %s\n", name);
+    } else {
+        diff_shader(name, sh, src, len, ST_FLOAT_IEEE, must_lower, must_lower, t);
+        diff_shader(name, sh, src, len, ST_FLOAT_D3D9, must_lower, false, t);
+    }
+    st_ctx_destroy(ctx);
+    st_arena_destroy(arena);
+    free(src);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void test_samples(void **state)
+{
+    (void)state;
+    const char *root = getenv("ST_ROOT");
+    char dir[1024];
+    snprintf(dir, sizeof(dir), "%s/samples", root ? root : ".");
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    char *names[512];
+    unsigned n = 0;
+    for (struct dirent *e; (e = readdir(d)) && n < 512;) {
+        size_t l = strlen(e->d_name);
+        if (l > 4 && strcmp(e->d_name + l - 4, ".asm") == 0)
+            names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof(names[0]), cmp_str);
+    struct totals t;
+    memset(&t, 0, sizeof(t));
+    for (unsigned k = 0; k < n; k++) {
+        char path[2048];
+        snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
+        diff_file(path, names[k], true, &t);
+        free(names[k]);
+    }
+    printf("samples: %u shaders (%u rejected by the front end), %u runs compared, "
+           "%u invocations, %u mismatches; merges raw %u, after the passes %u\n",
+           t.shaders, t.rejected, t.compared, t.invocations, t.mismatches, t.merges_raw,
+           t.merges_after);
+    assert_true(t.shaders > 0);
+    assert_int_equal(t.failures, 0);
+    assert_int_equal(t.mismatches, 0);
+}
+
+/*
+ * The samples' own inputs (NAME.in.json, whose goldens test_samples.c
+ * checks against the interpreter): `run --engine=llvm` must print the very
+ * same outputs JSON as the interpreter, under both float rules.
+ */
+static void test_sample_inputs(void **state)
+{
+    (void)state;
+    const char *root = getenv("ST_ROOT");
+    char dir[1024];
+    snprintf(dir, sizeof(dir), "%s/samples", root ? root : ".");
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    unsigned runs = 0, failures = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        if (l <= 4 || strcmp(e->d_name + l - 4, ".asm") != 0)
+            continue;
+        char path[2048], inpath[2048];
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        snprintf(inpath, sizeof(inpath), "%s/%.*s.in.json", dir, (int)(l - 4), e->d_name);
+        size_t len = 0, jlen = 0;
+        char *src = slurp(path, &len), *json = slurp(inpath, &jlen);
+        if (src && json) {
+            struct st_arena *arena = st_arena_create();
+            struct st_ctx *ctx = st_ctx_create(e->d_name, src, len, 50);
+            struct st_shader *sh = st_parse_d3d9(ctx, arena);
+            if (sh && !st_error_count(ctx) && st_check(ctx, sh)) {
+                for (int rules = 0; rules < 2; rules++) {
+                    struct st_buf a = {0}, b = {0};
+                    bool ok_jit = st_llvm_run(ctx, sh, inpath, json, jlen,
+                                              (enum st_float_rules)rules, &a);
+                    bool ok_ref = st_interp_run(ctx, sh, inpath, json, jlen,
+                                                (enum st_float_rules)rules, &b);
+                    runs++;
+                    if (ok_jit != ok_ref || (ok_ref && (!a.data || !b.data ||
+                                                        strcmp(a.data, b.data) != 0))) {
+                        fprintf(stderr, "FAIL %s (%s): run --engine=llvm differs from the "
+                                        "interpreter\n", e->d_name, rules ? "d3d9" : "ieee");
+                        failures++;
+                    }
+                    st_buf_free(&a);
+                    st_buf_free(&b);
+                }
+            }
+            st_ctx_destroy(ctx);
+            st_arena_destroy(arena);
+        }
+        free(src);
+        free(json);
+    }
+    closedir(d);
+    printf("sample inputs: %u runs, %u differing\n", runs, failures);
+    assert_true(runs > 0);
+    assert_int_equal(failures, 0);
+}
+
+static void test_corpus(void **state)
+{
+    (void)state;
+    const char *dir = getenv("ST_CORPUS_DIR");
+    if (!dir)
+        dir = "../shared/corpus";
+    char path[2048];
+    snprintf(path, sizeof(path), "%s/manifest.tsv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        printf("corpus: %s not found, skipped\n", path);
+        skip();
+    }
+    struct totals t;
+    memset(&t, 0, sizeof(t));
+    char line[4096];
+    while (fgets(line, sizeof(line), f)) {
+        char *cols[4] = {NULL};
+        char *p = line;
+        for (int k = 0; k < 4 && p; k++) {
+            cols[k] = p;
+            p = strchr(p, '\t');
+            if (p)
+                *p++ = '\0';
+        }
+        if (!cols[3] || strcmp(cols[1], "d3d9") != 0 || strcmp(cols[3], "valid") != 0)
+            continue;
+        char file[2048];
+        snprintf(file, sizeof(file), "%s/%s", dir, cols[0]);
+        diff_file(file, cols[0], false, &t);
+    }
+    fclose(f);
+    printf("corpus: %u valid d3d9 shaders (%u rejected by the front end, %u lowerings "
+           "unsupported), %u runs compared, %u invocations, %u mismatches\n",
+           t.shaders, t.rejected, t.unsupported, t.compared, t.invocations, t.mismatches);
+    assert_int_equal(t.failures, 0);
+    assert_int_equal(t.mismatches, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_samples),
+        cmocka_unit_test(test_sample_inputs),
+        cmocka_unit_test(test_corpus),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

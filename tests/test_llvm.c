@@ -1,0 +1,633 @@
+/*
+ * test_llvm.c — the LLVM lowering, the pass pipeline and our passes.
+ *
+ * Expected shapes and values are worked out by hand from the D3D9
+ * instruction reference and the lowering rules of docs/llvm-abi.md.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+#include <cmocka.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "emit.h"
+#include "passes.h"
+#include "translator.h"
+
+/* ------------------------------------------------------------------ */
+/* Building shaders by hand.                                           */
+
+struct hs {
+    struct st_arena *arena;
+    struct st_shader *sh;
+};
+
+static void hs_init(struct hs *h, enum st_shader_type type, uint16_t ver)
+{
+    h->arena = st_arena_create();
+    h->sh = st_arena_alloc(h->arena, sizeof(*h->sh));
+    h->sh->dialect = ST_D3D9;
+    h->sh->version.type = type;
+    h->sh->version.ver = ver;
+    h->sh->version.loc = (struct st_loc){1, 1};
+    h->sh->arena = h->arena;
+}
+
+static struct st_instr *hs_add(struct hs *h, enum st_opcode op)
+{
+    struct st_instr *i = st_arena_alloc(h->arena, sizeof(*i));
+    i->op = op;
+    i->loc = (struct st_loc){h->sh->num_instrs + 2, 1};
+    if (h->sh->last)
+        h->sh->last->next = i;
+    else
+        h->sh->first = i;
+    h->sh->last = i;
+    h->sh->num_instrs++;
+    return i;
+}
+
+static void hs_dst(struct st_instr *i, enum st_regfile f, uint32_t idx, uint8_t mask)
+{
+    i->has_dst = true;
+    i->dst.reg.file = f;
+    i->dst.reg.index = idx;
+    i->dst.writemask = mask;
+}
+
+static void hs_src(struct st_instr *i, enum st_regfile f, uint32_t idx, uint8_t swz)
+{
+    struct st_src *s = &i->src[i->nsrc++];
+    s->reg.file = f;
+    s->reg.index = idx;
+    s->swizzle = swz;
+    s->swizzle_len = swz == ST_SWIZZLE_IDENTITY ? 0 : 4;
+}
+
+/* op rD.mask, rA, rB (temps, identity swizzles) */
+static void hs_binop(struct hs *h, enum st_opcode op, uint32_t d, uint8_t mask, uint32_t a,
+                     uint32_t b)
+{
+    struct st_instr *i = hs_add(h, op);
+    hs_dst(i, ST_REG_TEMP, d, mask);
+    hs_src(i, ST_REG_TEMP, a, ST_SWIZZLE_IDENTITY);
+    hs_src(i, ST_REG_TEMP, b, ST_SWIZZLE_IDENTITY);
+}
+
+/* ------------------------------------------------------------------ */
+/* IR inspection.                                                      */
+
+static unsigned count_op(LLVMValueRef fn, LLVMOpcode op)
+{
+    unsigned n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            if (LLVMGetInstructionOpcode(i) == op)
+                n++;
+    return n;
+}
+
+static LLVMValueRef find_op(LLVMValueRef fn, LLVMOpcode op)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            if (LLVMGetInstructionOpcode(i) == op)
+                return i;
+    return NULL;
+}
+
+static void run_passes(LLVMModuleRef m, const char *p)
+{
+    LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(m, p, NULL, o);
+    LLVMDisposePassBuilderOptions(o);
+    assert_null(e);
+}
+
+static void assert_verifies(LLVMModuleRef m)
+{
+    char *msg = NULL;
+    int broken = LLVMVerifyModule(m, LLVMReturnStatusAction, &msg);
+    if (broken)
+        fprintf(stderr, "verifier: %s\n", msg);
+    LLVMDisposeMessage(msg);
+    assert_false(broken);
+}
+
+/* ------------------------------------------------------------------ */
+/* The seed case of the design.                                        */
+
+static void build_seed(struct hs *h)
+{
+    hs_init(h, ST_VS, ST_VER(3, 0));
+    hs_binop(h, ST_OP_MUL, 0, 0x3, 1, 2); /* mul r0.xy, r1, r2 */
+    hs_binop(h, ST_OP_ADD, 0, 0xc, 3, 4); /* add r0.zw, r3, r4 */
+    hs_binop(h, ST_OP_SUB, 5, 0xf, 0, 1); /* sub r5, r0, r1 */
+}
+
+static void test_seed_after_mem2reg(void **state)
+{
+    (void)state;
+    struct hs h;
+    build_seed(&h);
+    struct st_ctx *ctx = st_ctx_create("seed", "", 0, 50);
+    LLVMContextRef c = LLVMContextCreate();
+    LLVMModuleRef m = st_lower_llvm(ctx, h.sh, ST_FLOAT_IEEE, c);
+    assert_non_null(m);
+    assert_int_equal(st_error_count(ctx), 0);
+    assert_verifies(m);
+    /* Raw: the second write merges (load old r0, shuffle, store). */
+    assert_int_equal(st_llvm_count_merges(m), 1);
+
+    run_passes(m, "function(mem2reg)");
+    assert_verifies(m);
+    LLVMValueRef fn = LLVMGetNamedFunction(m, "st_main");
+    assert_non_null(fn);
+    assert_int_equal(count_op(fn, LLVMFMul), 1);
+    assert_int_equal(count_op(fn, LLVMFAdd), 1);
+    assert_int_equal(count_op(fn, LLVMFSub), 1);
+    assert_int_equal(count_op(fn, LLVMShuffleVector), 1);
+    /* every register alloca was promoted: nothing is loaded any more */
+    assert_int_equal(count_op(fn, LLVMAlloca), 0);
+    assert_int_equal(count_op(fn, LLVMLoad), 0);
+
+    LLVMValueRef shuf = find_op(fn, LLVMShuffleVector);
+    /* lanes x, y from the mul (0, 1), z, w from the add (4+2, 4+3) */
+    static const int want[4] = {0, 1, 6, 7};
+    assert_int_equal(LLVMGetNumMaskElements(shuf), 4);
+    for (unsigned i = 0; i < 4; i++)
+        assert_int_equal(LLVMGetMaskValue(shuf, i), want[i]);
+    assert_ptr_equal(LLVMGetOperand(shuf, 0), find_op(fn, LLVMFMul));
+    assert_ptr_equal(LLVMGetOperand(shuf, 1), find_op(fn, LLVMFAdd));
+    assert_true(st_llvm_is_merge(shuf));
+    /* and the sub reads the merged r0 */
+    assert_ptr_equal(LLVMGetOperand(find_op(fn, LLVMFSub), 0), shuf);
+
+    LLVMDisposeModule(m);
+    LLVMContextDispose(c);
+    st_ctx_destroy(ctx);
+    st_arena_destroy(h.arena);
+}
+
+/* The full pipeline keeps the module valid and reports the counts. */
+static void test_seed_pipeline_stats(void **state)
+{
+    (void)state;
+    struct hs h;
+    build_seed(&h);
+    struct st_ctx *ctx = st_ctx_create("seed", "", 0, 50);
+    LLVMContextRef c = LLVMContextCreate();
+    LLVMModuleRef m = st_lower_llvm(ctx, h.sh, ST_FLOAT_IEEE, c);
+    assert_non_null(m);
+    struct st_llvm_stats s;
+    assert_true(st_llvm_pipeline(ctx, m, &s));
+    assert_int_equal(st_error_count(ctx), 0);
+    assert_int_equal(s.instrs_in, 3);
+    assert_int_equal(s.merges_raw, 1);
+    assert_verifies(m);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(c);
+    st_ctx_destroy(ctx);
+    st_arena_destroy(h.arena);
+}
+
+/* ------------------------------------------------------------------ */
+/* Shaders from text (the project's parser and checker).               */
+
+struct ts {
+    struct st_ctx *ctx;
+    struct st_arena *arena;
+    struct st_shader *sh;
+    LLVMContextRef c;
+    LLVMModuleRef m;
+};
+
+static void ts_parse(struct ts *t, const char *src)
+{
+    memset(t, 0, sizeof(*t));
+    t->ctx = st_ctx_create("t.asm", src, strlen(src), 50);
+    t->arena = st_arena_create();
+    t->sh = st_parse_d3d9(t->ctx, t->arena);
+    assert_non_null(t->sh);
+    assert_int_equal(st_error_count(t->ctx), 0);
+    assert_true(st_check(t->ctx, t->sh));
+    t->c = LLVMContextCreate();
+}
+
+static void ts_lower(struct ts *t, enum st_float_rules rules)
+{
+    t->m = st_lower_llvm(t->ctx, t->sh, rules, t->c);
+    assert_non_null(t->m);
+    assert_verifies(t->m);
+}
+
+static void ts_free(struct ts *t)
+{
+    if (t->m)
+        LLVMDisposeModule(t->m);
+    LLVMContextDispose(t->c);
+    st_ctx_destroy(t->ctx);
+    st_arena_destroy(t->arena);
+}
+
+static LLVMValueRef main_fn(struct ts *t)
+{
+    return LLVMGetNamedFunction(t->m, "st_main");
+}
+
+static unsigned count_diag(struct st_ctx *ctx, unsigned code, unsigned *line)
+{
+    struct st_result res;
+    memset(&res, 0, sizeof(res));
+    assert_true(st_ctx_export(ctx, &res));
+    unsigned n = 0;
+    for (size_t i = 0; i < res.num_diagnostics; i++)
+        if (res.diagnostics[i].code == code) {
+            n++;
+            if (line)
+                *line = res.diagnostics[i].line;
+        }
+    for (size_t i = 0; i < res.num_diagnostics; i++) {
+        free((char *)res.diagnostics[i].message);
+        free((char *)res.diagnostics[i].source_line);
+    }
+    if (res.num_diagnostics)
+        free((char *)res.diagnostics[0].file);
+    free((void *)res.diagnostics);
+    return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Uniformity.                                                         */
+
+static LLVMValueRef first_with(LLVMValueRef fn, LLVMOpcode op, unsigned nth)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            if (LLVMGetInstructionOpcode(i) == op && nth-- == 0)
+                return i;
+    return NULL;
+}
+
+/* c0 * c1 depends on constants only; adding v0 makes it vary. */
+static void test_uniform_data(void **state)
+{
+    (void)state;
+    struct ts t;
+    ts_parse(&t, "vs_2_0\ndcl_position v0\nmul r0, c0, c1\nadd oPos, r0, v0\n");
+    ts_lower(&t, ST_FLOAT_IEEE);
+    run_passes(t.m, "function(mem2reg)");
+    assert_true(st_pass_uniformity(t.m) > 0);
+    LLVMValueRef fn = main_fn(&t);
+    LLVMValueRef mul = find_op(fn, LLVMFMul), add = find_op(fn, LLVMFAdd);
+    assert_non_null(mul);
+    assert_non_null(add);
+    assert_true(st_llvm_is_uniform(mul));
+    assert_false(st_llvm_is_uniform(add));
+    ts_free(&t);
+}
+
+/*
+ * Both arms load constants, but after a branch on v0.x the phi joining
+ * them differs between invocations; after a branch on b0 it does not.
+ */
+static void test_uniform_control(void **state)
+{
+    (void)state;
+    static const char *const src[2] = {
+        "vs_2_x\ndcl_position v0\nif_lt v0.x, c0.x\nmov r0, c1\nelse\nmov r0, c2\nendif\n"
+        "mov oPos, r0\n",
+        "vs_2_0\ndcl_position v0\nif b0\nmov r0, c1\nelse\nmov r0, c2\nendif\nmov oPos, r0\n",
+    };
+    for (int k = 0; k < 2; k++) {
+        struct ts t;
+        ts_parse(&t, src[k]);
+        ts_lower(&t, ST_FLOAT_IEEE);
+        run_passes(t.m, "function(mem2reg)");
+        st_pass_uniformity(t.m);
+        LLVMValueRef phi = NULL;
+        /* the phi of r0 (the one of <4 x float> type) */
+        for (unsigned n = 0; (phi = first_with(main_fn(&t), LLVMPHI, n)); n++)
+            if (LLVMGetTypeKind(LLVMTypeOf(phi)) == LLVMVectorTypeKind)
+                break;
+        assert_non_null(phi);
+        if (k == 0)
+            assert_false(st_llvm_is_uniform(phi));
+        else
+            assert_true(st_llvm_is_uniform(phi));
+        ts_free(&t);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Lane demand.                                                        */
+
+/* r0 = (v0.xy, v1.zw) but only r0.x is read: the merge goes, v0 stays. */
+static void test_lane_demand_drops_merge(void **state)
+{
+    (void)state;
+    struct ts t;
+    ts_parse(&t, "vs_2_0\ndcl_position v0\ndcl_normal v1\nmov r0.xy, v0\nmov r0.zw, v1\n"
+                 "mov oPos, r0.x\n");
+    ts_lower(&t, ST_FLOAT_IEEE);
+    run_passes(t.m, "function(mem2reg)");
+    assert_int_equal(st_llvm_count_merges(t.m), 1);
+    assert_true(st_pass_lane_demand(t.m) >= 1);
+    assert_verifies(t.m);
+    assert_int_equal(st_llvm_count_merges(t.m), 0);
+    /* the splat r0.x now reads v0 directly, and reads all its lanes out */
+    LLVMValueRef shuf = find_op(main_fn(&t), LLVMShuffleVector);
+    assert_non_null(shuf);
+    assert_true(LLVMIsALoadInst(LLVMGetOperand(shuf, 0)) != NULL);
+    assert_int_equal(st_llvm_lanes(shuf), 0xf);
+    /* and the input it reads is demanded in lane x only */
+    assert_int_equal(st_llvm_lanes(LLVMGetOperand(shuf, 0)), 0x1);
+    ts_free(&t);
+}
+
+/* ------------------------------------------------------------------ */
+/* Diagnostics.                                                        */
+
+/* A subroutine calling itself cannot be inlined: located ST3001, no crash. */
+static void test_recursion_not_supported(void **state)
+{
+    (void)state;
+    struct hs h;
+    hs_init(&h, ST_VS, ST_VER(2, 0));
+    struct st_instr *call = hs_add(&h, ST_OP_CALL);
+    hs_src(call, ST_REG_LABEL, 0, ST_SWIZZLE_IDENTITY);
+    hs_add(&h, ST_OP_RET);
+    struct st_instr *lab = hs_add(&h, ST_OP_LABEL);
+    hs_src(lab, ST_REG_LABEL, 0, ST_SWIZZLE_IDENTITY);
+    struct st_instr *again = hs_add(&h, ST_OP_CALL);
+    hs_src(again, ST_REG_LABEL, 0, ST_SWIZZLE_IDENTITY);
+    hs_add(&h, ST_OP_RET);
+    struct st_ctx *ctx = st_ctx_create("rec", "", 0, 50);
+    LLVMContextRef c = LLVMContextCreate();
+    assert_null(st_lower_llvm(ctx, h.sh, ST_FLOAT_IEEE, c));
+    unsigned line = 0;
+    assert_int_equal(count_diag(ctx, ST_E_NOT_SUPPORTED, &line), 1);
+    assert_int_equal(line, again->loc.line);
+    LLVMContextDispose(c);
+    st_ctx_destroy(ctx);
+    st_arena_destroy(h.arena);
+}
+
+/* ------------------------------------------------------------------ */
+/* The JIT, with values worked out by hand.                            */
+
+struct run {
+    struct st_run_inputs in;
+    struct st_run_invocation inv[8];
+    struct st_run_outputs out[8];
+};
+
+static bool jit(struct ts *t, struct run *r, unsigned n, enum st_float_rules rules)
+{
+    r->in.num_invocations = n;
+    r->in.inv = r->inv;
+    struct st_llvm_stats s;
+    assert_true(st_llvm_pipeline(t->ctx, t->m, &s));
+    return st_llvm_jit_execute(t->ctx, t->sh, t->m, &r->in, rules, r->out);
+}
+
+static void assert_vec(const float got[4], float x, float y, float z, float w)
+{
+    const float want[4] = {x, y, z, w};
+    for (int k = 0; k < 4; k++) {
+        if (memcmp(&got[k], &want[k], sizeof(float)) != 0)
+            fprintf(stderr, "lane %d: got %.9g want %.9g\n", k, got[k], want[k]);
+        assert_memory_equal(&got[k], &want[k], sizeof(float));
+    }
+}
+
+/* mad oPos, v0, c0, c1 = (1*2+10, 2*3+20, 3*4+30, 4*5+40) */
+static void test_jit_mad(void **state)
+{
+    (void)state;
+    struct ts t;
+    ts_parse(&t, "vs_2_0\ndcl_position v0\ndef c1, 10, 20, 30, 40\nmad oPos, v0, c0, c1\n");
+    ts_lower(&t, ST_FLOAT_IEEE);
+    static struct run r;
+    memset(&r, 0, sizeof(r));
+    const float v0[4] = {1, 2, 3, 4}, c0[4] = {2, 3, 4, 5}, c1[4] = {10, 20, 30, 40};
+    memcpy(r.inv[0].in[ST_LL_IN_V], v0, sizeof(v0));
+    memcpy(r.in.c[0], c0, sizeof(c0));
+    memcpy(r.in.c[1], c1, sizeof(c1)); /* the def, as st_run_inputs_parse applies it */
+    assert_true(jit(&t, &r, 1, ST_FLOAT_IEEE));
+    assert_int_equal(r.out[0].count, 1);
+    assert_int_equal(r.out[0].reg[0].file, ST_REG_RASTOUT);
+    assert_vec(r.out[0].reg[0].v, 12, 26, 42, 60);
+    ts_free(&t);
+}
+
+/* A module lowered for one float rule refuses to run under the other. */
+static void test_jit_rules_checked(void **state)
+{
+    (void)state;
+    struct ts t;
+    ts_parse(&t, "vs_2_0\ndcl_position v0\nmul oPos, v0, c0\n");
+    ts_lower(&t, ST_FLOAT_D3D9);
+    static struct run r;
+    memset(&r, 0, sizeof(r));
+    /* d3d9: 0 * inf = +0; the other lanes IEEE */
+    r.inv[0].in[ST_LL_IN_V][0] = 0.0f;
+    r.inv[0].in[ST_LL_IN_V][1] = 2.0f;
+    r.inv[0].in[ST_LL_IN_V][2] = -0.0f;
+    r.inv[0].in[ST_LL_IN_V][3] = 3.0f;
+    r.in.c[0][0] = INFINITY;
+    r.in.c[0][1] = NAN;
+    r.in.c[0][2] = 5.0f;
+    r.in.c[0][3] = 0.5f;
+    assert_true(jit(&t, &r, 1, ST_FLOAT_D3D9));
+    assert_true(isnan(r.out[0].reg[0].v[1]));
+    const float got[4] = {r.out[0].reg[0].v[0], 0.0f, r.out[0].reg[0].v[2], r.out[0].reg[0].v[3]};
+    assert_vec(got, 0.0f, 0.0f, 0.0f, 1.5f); /* -0 * 5 is +0 under d3d9 */
+    assert_false(st_llvm_jit_execute(t.ctx, t.sh, t.m, &r.in, ST_FLOAT_IEEE, r.out));
+    assert_int_equal(count_diag(t.ctx, ST_E_NOT_SUPPORTED, NULL), 1);
+    ts_free(&t);
+}
+
+/*
+ * dsx/dsy over a quad 0 1 / 2 3 with v0.x = 1, 4, 2, 8 and v0.y = 10, 20,
+ * 40, 80.  dsx (right - left in the row): row 0 x 4-1 = 3, y 20-10 = 10;
+ * row 1 x 8-2 = 6, y 80-40 = 40.  dsy (bottom - top in the column):
+ * column 0 x 2-1 = 1, y 40-10 = 30; column 1 x 8-4 = 4, y 80-20 = 60.  A
+ * fifth invocation is a quad of one: no neighbours, derivatives 0.
+ */
+static void test_jit_derivatives(void **state)
+{
+    (void)state;
+    struct ts t;
+    ts_parse(&t, "ps_3_0\ndcl_texcoord0 v0\ndsx r0, v0\ndsy r1, v0\nmov oC0, r0\nmov oC1, r1\n");
+    ts_lower(&t, ST_FLOAT_IEEE);
+    static struct run r;
+    memset(&r, 0, sizeof(r));
+    const float x[5] = {1, 4, 2, 8, 7}, y[5] = {10, 20, 40, 80, 5};
+    for (int k = 0; k < 5; k++) {
+        r.inv[k].in[ST_LL_IN_V][0] = x[k];
+        r.inv[k].in[ST_LL_IN_V][1] = y[k];
+    }
+    assert_true(jit(&t, &r, 5, ST_FLOAT_IEEE));
+    const float dsx[5][2] = {{3, 10}, {3, 10}, {6, 40}, {6, 40}, {0, 0}};
+    const float dsy[5][2] = {{1, 30}, {4, 60}, {1, 30}, {4, 60}, {0, 0}};
+    for (int k = 0; k < 5; k++) {
+        assert_int_equal(r.out[k].count, 2);
+        assert_vec(r.out[k].reg[0].v, dsx[k][0], dsx[k][1], 0, 0);
+        assert_vec(r.out[k].reg[1].v, dsy[k][0], dsy[k][1], 0, 0);
+    }
+    ts_free(&t);
+}
+
+/*
+ * Divergent flow around dsx: invocations with v0.x < 0 skip it.  With
+ * v0.x = 1, 4, -2, 8 the row 0 pair runs it together (4-1 = 3); in row 1
+ * invocation 3 is alone (its neighbour 2 is elsewhere): 0.  Invocation 2
+ * never writes r0: 0.
+ */
+static void test_jit_divergent_derivative(void **state)
+{
+    (void)state;
+    struct ts t;
+    ts_parse(&t, "ps_3_0\ndcl_texcoord0 v0\ndef c0, 0, 0, 0, 0\nif_ge v0.x, c0.x\n"
+                 "dsx r0, v0\nendif\nmov oC0, r0\n");
+    ts_lower(&t, ST_FLOAT_IEEE);
+    static struct run r;
+    memset(&r, 0, sizeof(r));
+    const float x[4] = {1, 4, -2, 8};
+    for (int k = 0; k < 4; k++)
+        r.inv[k].in[ST_LL_IN_V][0] = x[k];
+    assert_true(jit(&t, &r, 4, ST_FLOAT_IEEE));
+    const float want[4] = {3, 3, 0, 0};
+    for (int k = 0; k < 4; k++)
+        assert_vec(r.out[k].reg[0].v, want[k], 0, 0, 0);
+    ts_free(&t);
+}
+
+/* c[a0.x + 2] with a0.x = round(v0.x): in range reads c, outside reads 0 and warns. */
+static void test_jit_reladdr(void **state)
+{
+    (void)state;
+    struct ts t;
+    ts_parse(&t, "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nmov oPos, c[a0.x + 2]\n");
+    ts_lower(&t, ST_FLOAT_IEEE);
+    static struct run r;
+    memset(&r, 0, sizeof(r));
+    r.inv[0].in[ST_LL_IN_V][0] = 0.5f;     /* rounds half up: 1 -> c3 */
+    r.inv[1].in[ST_LL_IN_V][0] = 300.0f;   /* 302: outside c0..c255 */
+    r.inv[2].in[ST_LL_IN_V][0] = -2.5f;    /* floor(-2.0) = -2 -> c0 */
+    for (int k = 0; k < 4; k++) {
+        r.in.c[3][k] = 3.0f + (float)k;
+        r.in.c[0][k] = -1.0f;
+    }
+    assert_true(jit(&t, &r, 3, ST_FLOAT_IEEE));
+    assert_vec(r.out[0].reg[0].v, 3, 4, 5, 6);
+    assert_vec(r.out[1].reg[0].v, 0, 0, 0, 0);
+    assert_vec(r.out[2].reg[0].v, -1, -1, -1, -1);
+    assert_int_equal(count_diag(t.ctx, ST_W_RELADDR_RANGE, NULL), 1);
+    ts_free(&t);
+}
+
+/* --emit=llvm-raw shows the merge; --emit=llvm keeps it (both lanes pairs are read). */
+static void test_emit_text(void **state)
+{
+    (void)state;
+    struct ts t;
+    ts_parse(&t, "vs_2_0\ndcl_position v0\nmul r0.xy, v0, c0\nadd r0.zw, v0, c1\n"
+                 "sub oPos, r0, c2\n");
+    struct st_buf raw = {0}, opt = {0}, st = {0};
+    struct st_llvm_stats s;
+    assert_true(st_llvm_emit_text(t.ctx, t.sh, ST_FLOAT_IEEE, false, &raw, &s));
+    assert_non_null(raw.data);
+    assert_non_null(strstr(raw.data, "<4 x i32> <i32 0, i32 1, i32 6, i32 7>"));
+    assert_non_null(strstr(raw.data, "alloca <4 x float>"));
+    assert_int_equal(s.instrs_in, 3);
+    assert_int_equal(s.merges_raw, 1);
+    assert_int_equal(s.merges_after, 1);
+    assert_true(st_llvm_emit_text(t.ctx, t.sh, ST_FLOAT_IEEE, true, &opt, NULL));
+    assert_null(strstr(opt.data, "alloca"));
+    assert_non_null(strstr(opt.data, "<4 x i32> <i32 0, i32 1, i32 6, i32 7>"));
+    assert_non_null(strstr(opt.data, "!st.uniform"));
+    st_llvm_stats_format(&s, &st);
+    assert_non_null(strstr(st.data, "instructions in 3, merges raw 1, merges after passes 1"));
+    st_buf_free(&raw);
+    st_buf_free(&opt);
+    st_buf_free(&st);
+    ts_free(&t);
+}
+
+/*
+ * The whole of `run --engine=llvm` from JSON to JSON, next to the
+ * interpreter's: the same text.  Hand check: oPos = v0 * c0 + c1 =
+ * (1*2+0.5, 2*2+0.5, -1*2+0.5, 0*2+0.5) = (2.5, 4.5, -1.5, 0.5); the
+ * second invocation gives v0 the default (0,0,0,1): (0.5, 0.5, 0.5, 2.5).
+ */
+static void test_run_json(void **state)
+{
+    (void)state;
+    struct ts t;
+    ts_parse(&t, "vs_2_0\ndcl_position v0\ndef c1, 0.5, 0.5, 0.5, 0.5\nmad oPos, v0, c0.x, c1\n");
+    const char *json = "{\"constants\": {\"c0\": [2, 7, 7, 7]},"
+                       " \"invocations\": [{\"v0\": [1, 2, -1, 0]}, {}]}";
+    struct st_buf a = {0}, b = {0};
+    assert_true(st_llvm_run(t.ctx, t.sh, "in.json", json, strlen(json), ST_FLOAT_IEEE, &a));
+    assert_true(st_interp_run(t.ctx, t.sh, "in.json", json, strlen(json), ST_FLOAT_IEEE, &b));
+    assert_non_null(a.data);
+    assert_non_null(b.data);
+    assert_string_equal(a.data, b.data);
+    assert_non_null(strstr(a.data, "\"oPos\": [2.5, 4.5, -1.5, 0.5]"));
+    assert_non_null(strstr(a.data, "\"oPos\": [0.5, 0.5, 0.5, 2.5]"));
+    st_buf_free(&a);
+    st_buf_free(&b);
+    ts_free(&t);
+}
+
+/* ST_LOWER_DERIV_CALLS: dsx is a call on the source value, no stops; the JIT refuses it. */
+static void test_deriv_calls(void **state)
+{
+    (void)state;
+    struct ts t;
+    ts_parse(&t, "ps_3_0\ndcl_texcoord0 v0\ndsx r0, v0\nmov oC0, r0\n");
+    t.m = st_lower_llvm_ex(t.ctx, t.sh, ST_FLOAT_IEEE, ST_LOWER_DERIV_CALLS, t.c);
+    assert_non_null(t.m);
+    assert_verifies(t.m);
+    LLVMValueRef call = find_op(main_fn(&t), LLVMCall);
+    assert_non_null(call);
+    assert_ptr_equal(LLVMGetCalledValue(call), LLVMGetNamedFunction(t.m, "st_dsx"));
+    assert_int_equal(count_op(main_fn(&t), LLVMSwitch), 0);
+    static struct run r;
+    memset(&r, 0, sizeof(r));
+    assert_false(jit(&t, &r, 4, ST_FLOAT_IEEE));
+    assert_int_equal(count_diag(t.ctx, ST_E_NOT_SUPPORTED, NULL), 1);
+    ts_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seed_after_mem2reg),
+        cmocka_unit_test(test_seed_pipeline_stats),
+        cmocka_unit_test(test_emit_text),
+        cmocka_unit_test(test_uniform_data),
+        cmocka_unit_test(test_uniform_control),
+        cmocka_unit_test(test_lane_demand_drops_merge),
+        cmocka_unit_test(test_recursion_not_supported),
+        cmocka_unit_test(test_jit_mad),
+        cmocka_unit_test(test_jit_rules_checked),
+        cmocka_unit_test(test_jit_derivatives),
+        cmocka_unit_test(test_jit_divergent_derivative),
+        cmocka_unit_test(test_jit_reladdr),
+        cmocka_unit_test(test_run_json),
+        cmocka_unit_test(test_deriv_calls),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
