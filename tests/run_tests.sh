@@ -13,6 +13,11 @@ cd "$root"
 export ST_CORPUS_DIR=${ST_CORPUS_DIR:-$root/../shared/corpus}
 export ST_ROOT=$root
 bin=$root/$variant/shadertrans
+if [ ! -f "$ST_CORPUS_DIR/manifest.tsv" ]; then
+    echo "run_tests.sh: the shared corpus is missing: $ST_CORPUS_DIR/manifest.tsv" >&2
+    echo "(clone next to shared/, or set ST_CORPUS_DIR)" >&2
+    exit 1
+fi
 total_pass=0
 total_fail=0
 failed_suites=()

@@ -535,7 +535,7 @@ static void test_examples_parse(void **state)
                                   "vs_simd8.asm"};
     char *probe = example("ps_simd8.asm");
     if (!probe)
-        skip();
+        fail_msg("../shared/docs/gen9-examples not found (set ST_GEN9_EXAMPLES)");
     free(probe);
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char *text = example(files[i]);
@@ -1228,7 +1228,7 @@ static void test_example_ps_simd16(void **state)
     (void)state;
     char *text = example("ps_simd16.asm");
     if (!text)
-        skip();
+        fail_msg("../shared/docs/gen9-examples not found (set ST_GEN9_EXAMPLES)");
     capture c;
     memset(&c, 0, sizeof c);
     gensim_config cfg = make_cfg(&c, 0xffff);
@@ -1277,7 +1277,7 @@ static void test_example_ps_simd8_discard(void **state)
     (void)state;
     char *text = example("ps_simd8.asm");
     if (!text)
-        skip();
+        fail_msg("../shared/docs/gen9-examples not found (set ST_GEN9_EXAMPLES)");
     capture c;
     memset(&c, 0, sizeof c);
     gensim_config cfg = make_cfg(&c, 0xef);    /* pixel 4 not lit */
@@ -1314,7 +1314,7 @@ static void test_example_vs_simd8(void **state)
     (void)state;
     char *text = example("vs_simd8.asm");
     if (!text)
-        skip();
+        fail_msg("../shared/docs/gen9-examples not found (set ST_GEN9_EXAMPLES)");
     capture c;
     memset(&c, 0, sizeof c);
     gensim_config cfg = make_cfg(&c, 0x3f);    /* 6 vertices */
@@ -1364,7 +1364,7 @@ static void test_example_control_flow(void **state)
     (void)state;
     char *text = example("control_flow.asm");
     if (!text)
-        skip();
+        fail_msg("../shared/docs/gen9-examples not found (set ST_GEN9_EXAMPLES)");
     for (int jump = 0; jump < 2; jump++) {
         capture c;
         memset(&c, 0, sizeof c);
@@ -1420,7 +1420,7 @@ static void test_example_cs_simd16(void **state)
     (void)state;
     char *text = example("cs_simd16.asm");
     if (!text)
-        skip();
+        fail_msg("../shared/docs/gen9-examples not found (set ST_GEN9_EXAMPLES)");
     capture c;
     memset(&c, 0, sizeof c);
     gensim_config cfg = make_cfg(&c, 0xffff);
@@ -1456,7 +1456,7 @@ static void test_example_memory(void **state)
     (void)state;
     char *text = example("memory.asm");
     if (!text)
-        skip();
+        fail_msg("../shared/docs/gen9-examples not found (set ST_GEN9_EXAMPLES)");
     capture c;
     memset(&c, 0, sizeof c);
     uint8_t scratch[1024];
@@ -1518,7 +1518,7 @@ static void test_example_regions_alu(void **state)
     (void)state;
     char *text = example("regions_alu.asm");
     if (!text)
-        skip();
+        fail_msg("../shared/docs/gen9-examples not found (set ST_GEN9_EXAMPLES)");
     capture c;
     memset(&c, 0, sizeof c);
     gensim_config cfg = make_cfg(&c, 0xffff);
@@ -1608,10 +1608,10 @@ static void test_kernels_assemble(void **state)
 {
     (void)state;
     if (system("command -v iga64 >/dev/null 2>&1") != 0)
-        skip();
+        fail_msg("../shared/docs/gen9-examples not found (set ST_GEN9_EXAMPLES)");
     char dir[] = "/tmp/gensim_igaXXXXXX";
     if (!mkdtemp(dir))
-        skip();
+        fail_msg("../shared/docs/gen9-examples not found (set ST_GEN9_EXAMPLES)");
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
         char path[256], cmd[700];
         snprintf(path, sizeof path, "%s/%s.asm", dir, kernels[i].name);
