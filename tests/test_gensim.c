@@ -8,7 +8,7 @@
  *
  * The examples of docs/gen9-examples are read from
  * $ST_GEN9_EXAMPLES (default: $ST_ROOT/../shared/docs/gen9-examples);
- * those tests are skipped when the directory is absent.
+ * those tests fail when the directory is absent.
  */
 #include <math.h>
 #include <setjmp.h>

@@ -1532,7 +1532,7 @@ static void test_mutated_corpus(void **state)
     (void)state;
     struct mutate_arg m = {.seed = 987654321u};
     if (for_each_d3d9(mutate_file, &m) == 0)
-        skip();
+        fail_msg("corpus not found under %s (set ST_CORPUS_DIR)", corpus_dir());
     print_message("mutated corpus inputs parsed without crashing: %u\n", m.runs);
 }
 
