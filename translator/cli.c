@@ -29,7 +29,9 @@ static const char usage_text[] =
     "  --emit=KIND         what to print: asm (canonical assembly; the default\n"
     "                      in this version), llvm-raw (LLVM IR as lowered, every\n"
     "                      partial write a shufflevector merge), llvm (after the\n"
-    "                      pass pipeline), none (check only)\n"
+    "                      pass pipeline), vasm (optimized assembly of the\n"
+    "                      input's dialect, merges back in writemasks),\n"
+    "                      none (check only)\n"
     "  --float-rules=ieee|d3d9\n"
     "                      d3d9: 0 * anything = 0 (docs/float-rules.md)\n"
     "  --stats             print counts to standard error (instructions, merges)\n"
@@ -188,6 +190,8 @@ int main(int argc, char **argv)
                 opts.emit = ST_EMIT_LLVM_RAW;
             else if (strcmp(val, "llvm") == 0)
                 opts.emit = ST_EMIT_LLVM;
+            else if (strcmp(val, "vasm") == 0)
+                opts.emit = ST_EMIT_VASM;
             else
                 return usage_error("unknown --emit kind '%s'", val);
         } else if (opt_value(a, "--max-errors", &val)) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "merge.h"
 #include "passes.h"
 #include "translator.h"
 
@@ -139,6 +140,12 @@ int st_compile(const struct st_options *o, struct st_result **result)
             if (st_llvm_emit_text(s.ctx, sh, o->float_rules, o->emit == ST_EMIT_LLVM, &s.out,
                                   &st))
                 st_llvm_stats_format(&st, &s.stats);
+            break;
+        }
+        case ST_EMIT_VASM: {
+            struct st_merge_stats ms = {0};
+            if (st_vasm_emit(s.ctx, sh, &s.out, &ms))
+                st_merge_stats_format(&ms, &s.stats);
             break;
         }
         }

@@ -51,6 +51,7 @@ enum st_emit {
     ST_EMIT_NONE = 2,     /* parse and check only */
     ST_EMIT_LLVM_RAW = 3, /* LLVM IR as lowered: every partial write a merge */
     ST_EMIT_LLVM = 4,     /* LLVM IR after the pass pipeline */
+    ST_EMIT_VASM = 5,     /* optimized vector assembly of the input's dialect */
 };
 
 enum st_float_rules {

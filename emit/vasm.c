@@ -1,0 +1,363 @@
+/*
+ * vasm.c — `--emit=vasm`: the shader through LLVM and back to vector
+ * assembly of its own dialect and version (docs/merge.md).
+ *
+ * Lower (translator/lower_llvm.c) -> the merge stage's light cleanups ->
+ * select (merge/select.c) -> fold copies, coalesce merges
+ * (merge/coalesce.c) -> lane-granular allocation (merge/regalloc.c) ->
+ * here: the MIR becomes an ordinary st_shader AST and the dialect's own
+ * canonical printer writes it.  That printer call is the one place that
+ * knows the dialect: ARB programs will come through st_print_arb.
+ *
+ * Before anything is returned the text is parsed and checked again as the
+ * shader model demands; a failure there is our bug and is reported as
+ * ST_E_NOT_SUPPORTED rather than handing out an invalid program.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "emit.h"
+#include "merge.h"
+#include "mir.h"
+
+/*
+ * The cleanups before selection: mem2reg makes the merges SSA values;
+ * instsimplify and dce fold and drop what is trivially redundant.  No CSE:
+ * two equal computations stored to two outputs would then need a temporary
+ * the input did not need.  No instcombine (it turns
+ * the lowering's selects and shuffles into shapes with no D3D9
+ * instruction) and no simplifycfg (it if-converts branches and merges the
+ * blocks the structured walk recovers if/else from).
+ */
+static const char *const vasm_pipeline = "function(mem2reg,instsimplify,dce)";
+
+struct build {
+    const struct mir_prog *p;
+    struct st_shader *sh;
+    struct st_merge_stats *stats;
+};
+
+static struct st_instr *add(struct build *B, enum st_opcode op)
+{
+    struct st_instr *in = st_arena_alloc(B->sh->arena, sizeof(*in));
+    in->op = op;
+    if (B->sh->last)
+        B->sh->last->next = in;
+    else
+        B->sh->first = in;
+    B->sh->last = in;
+    B->sh->num_instrs++;
+    return in;
+}
+
+static struct st_reg reg_of_vreg(const struct mir_prog *p, uint32_t v)
+{
+    struct st_reg r = {.file = ST_REG_TEMP, .index = p->phys ? p->phys[v] : v};
+    return r;
+}
+
+static struct st_src conv_src(struct build *B, const struct mir_src *s)
+{
+    const struct mir_prog *p = B->p;
+    struct st_src o;
+    memset(&o, 0, sizeof(o));
+    if (s->kind == MIR_VREG)
+        o.reg = reg_of_vreg(p, s->vreg);
+    else
+        o.reg = (struct st_reg){.file = s->file, .index = s->index};
+    if (s->kind == MIR_FIXED && s->rel) {
+        struct st_reladdr *ra = st_arena_alloc(B->sh->arena, sizeof(*ra));
+        ra->file = s->rel == 1 ? ST_REG_LOOP : ST_REG_ADDR;
+        if (s->rel >= 2) {
+            ra->component = (uint8_t)(s->rel - 2);
+            ra->has_component = true;
+        }
+        o.reg.rel = ra;
+    }
+    o.swizzle = s->swz;
+    o.swizzle_len = s->swz == ST_SWIZZLE_IDENTITY ? 0 : 4;
+    switch (s->mod) {
+    case MIR_MOD_NEG: o.mod = ST_SRCMOD_NEG; break;
+    case MIR_MOD_ABS: o.mod = ST_SRCMOD_ABS; break;
+    case MIR_MOD_ABSNEG: o.mod = ST_SRCMOD_ABSNEG; break;
+    default: o.mod = ST_SRCMOD_NONE; break;
+    }
+    return o;
+}
+
+static struct st_dst conv_dst(const struct mir_prog *p, const struct mir_dst *d)
+{
+    struct st_dst o;
+    memset(&o, 0, sizeof(o));
+    if (d->kind == MIR_VREG)
+        o.reg = reg_of_vreg(p, d->vreg);
+    else
+        o.reg = (struct st_reg){.file = d->file, .index = d->index};
+    o.writemask = d->mask;
+    return o;
+}
+
+static bool scalar_output(const struct st_dst *d)
+{
+    return (d->reg.file == ST_REG_RASTOUT && d->reg.index != ST_RASTOUT_POS) ||
+           d->reg.file == ST_REG_DEPTHOUT;
+}
+
+/* A mov that would copy a register onto itself prints nothing. */
+static bool noop_mov(const struct st_dst *d, const struct st_src *s)
+{
+    if (d->reg.file != s->reg.file || d->reg.index != s->reg.index || s->mod != ST_SRCMOD_NONE)
+        return false;
+    for (unsigned l = 0; l < 4; l++)
+        if ((d->writemask >> l) & 1 && ST_SWZ_LANE(s->swizzle, l) != l)
+            return false;
+    return true;
+}
+
+static void build_code(struct build *B)
+{
+    const struct mir_prog *p = B->p;
+    for (unsigned i = 0; i < p->n; i++) {
+        const struct mir_instr *m = &p->ins[i];
+        if (m->dead)
+            continue;
+        if (m->op == MIR_OP_MERGE) {
+            /* what coalescing left: one writemasked mov per input */
+            for (unsigned k = 0; k < m->nsrc; k++) {
+                struct st_dst d = conv_dst(p, &m->dst);
+                d.writemask = m->lanes[k];
+                struct st_src s = conv_src(B, &m->src[k]);
+                if (noop_mov(&d, &s))
+                    continue;
+                struct st_instr *in = add(B, ST_OP_MOV);
+                in->has_dst = true;
+                in->dst = d;
+                in->nsrc = 1;
+                in->src[0] = s;
+                B->stats->moves_left++;
+            }
+            continue;
+        }
+        struct st_instr *in = add(B, (enum st_opcode)m->op);
+        if (m->op == ST_OP_TEXKILL) {
+            /* the MIR reads it as a source; the assembly names it as dst */
+            struct st_src s = conv_src(B, &m->src[0]);
+            in->has_dst = true;
+            in->dst.reg = s.reg;
+            in->dst.writemask = 0xf;
+            continue;
+        }
+        in->cmp = m->cmp;
+        if (m->sat)
+            in->dstmod |= ST_DSTMOD_SAT;
+        in->nsrc = m->nsrc;
+        for (unsigned k = 0; k < m->nsrc; k++)
+            in->src[k] = conv_src(B, &m->src[k]);
+        if (m->has_dst) {
+            in->has_dst = true;
+            in->dst = conv_dst(p, &m->dst);
+            if (scalar_output(&in->dst)) {
+                /* oFog, oPts, oDepth take the first written lane */
+                in->dst.writemask = 0xf;
+                for (unsigned k = 0; k < in->nsrc; k++)
+                    in->src[k].swizzle = (uint8_t)(ST_SWZ_LANE(in->src[k].swizzle, 0) * 0x55);
+            }
+            if (m->op == ST_OP_MOV && !m->sat && noop_mov(&in->dst, &in->src[0])) {
+                /* drop it again */
+                struct st_instr *prev = NULL;
+                for (struct st_instr *x = B->sh->first; x && x != in; x = x->next)
+                    prev = x;
+                if (prev)
+                    prev->next = NULL;
+                else
+                    B->sh->first = NULL;
+                B->sh->last = prev;
+                B->sh->num_instrs--;
+            }
+        }
+    }
+}
+
+static unsigned count_code(const struct st_shader *sh)
+{
+    unsigned n = 0;
+    for (const struct st_instr *i = sh->first; i; i = i->next)
+        if (!(st_opinfo[i->op].flags & OPF_DECL))
+            n++;
+    return n;
+}
+
+static unsigned count_temps(const struct st_shader *sh)
+{
+    bool used[256] = {false};
+    unsigned n = 0;
+    for (const struct st_instr *i = sh->first; i; i = i->next) {
+        if (i->has_dst && i->dst.reg.file == ST_REG_TEMP && i->dst.reg.index < 256 &&
+            !used[i->dst.reg.index]) {
+            used[i->dst.reg.index] = true;
+            n++;
+        }
+        for (unsigned k = 0; k < i->nsrc && k < 5; k++)
+            if (i->src[k].reg.file == ST_REG_TEMP && i->src[k].reg.index < 256 &&
+                !used[i->src[k].reg.index]) {
+                used[i->src[k].reg.index] = true;
+                n++;
+            }
+    }
+    return n;
+}
+
+/* Parses and checks the text again; the first error becomes ours. */
+static bool recheck(struct st_ctx *ctx, const struct st_shader *orig, const char *text, size_t len)
+{
+    struct st_ctx *c2 = st_ctx_create("vasm", text, len, 5);
+    struct st_arena *a2 = st_arena_create();
+    if (!c2 || !a2) {
+        st_ctx_destroy(c2);
+        st_arena_destroy(a2);
+        st_error(ctx, orig->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
+    struct st_shader *sh2 = st_parse_d3d9(c2, a2);
+    bool ok = sh2 && st_error_count(c2) == 0 && st_check(c2, sh2);
+    if (!ok) {
+        struct st_result *res = calloc(1, sizeof(*res));
+        const char *msg = "?";
+        unsigned line = 0;
+        if (res && st_ctx_export(c2, res))
+            for (size_t k = 0; k < res->num_diagnostics; k++)
+                if (res->diagnostics[k].severity == ST_SEVERITY_ERROR) {
+                    msg = res->diagnostics[k].message;
+                    line = res->diagnostics[k].line;
+                    break;
+                }
+        st_error(ctx, orig->version.loc, ST_E_NOT_SUPPORTED,
+                 "the vector back end produced assembly that does not check (line %u: %s)", line,
+                 msg);
+        st_result_free(res);
+    }
+    st_arena_destroy(a2);
+    st_ctx_destroy(c2);
+    return ok;
+}
+
+bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf *out,
+                  struct st_merge_stats *stats_out)
+{
+    struct st_merge_stats stats;
+    memset(&stats, 0, sizeof(stats));
+    if (!sh)
+        return false;
+    stats.instrs_in = count_code(sh);
+    stats.temps_in = count_temps(sh);
+    if (sh->dialect != ST_D3D9) {
+        st_error(ctx, sh->version.loc, ST_E_NOT_SUPPORTED,
+                 "--emit=vasm supports Direct3D 9 assembly; ARB programs are not done yet");
+        return false;
+    }
+    if (sh->version.type == ST_PS && sh->version.ver < ST_VER(2, 0)) {
+        st_error(ctx, sh->version.loc, ST_E_NOT_SUPPORTED,
+                 "--emit=vasm needs ps_2_0 or later (ps_1_x texture addressing has no "
+                 "vector form here)");
+        return false;
+    }
+    LLVMContextRef llctx = LLVMContextCreate();
+    LLVMModuleRef m = st_lower_llvm(ctx, sh, ST_FLOAT_IEEE, llctx);
+    if (!m) {
+        LLVMContextDispose(llctx);
+        return false;
+    }
+    bool ok = true;
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef err = LLVMRunPasses(m, vasm_pipeline, NULL, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (err) {
+        char *msg = LLVMGetErrorMessage(err);
+        st_error(ctx, sh->version.loc, ST_E_NOT_SUPPORTED, "LLVM passes failed: %s", msg);
+        LLVMDisposeErrorMessage(msg);
+        ok = false;
+    }
+    struct mir_prog prog;
+    memset(&prog, 0, sizeof(prog));
+    if (ok)
+        ok = st_merge_select(ctx, sh, m, &prog, &stats);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(llctx);
+    if (ok) {
+        ok = mir_split_merge_inputs(&prog, &stats);
+        if (ok)
+            stats.copies_folded += mir_fold_copies(&prog);
+        else
+            st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+        ok = ok && mir_coalesce(ctx, &prog, &stats);
+        if (ok)
+            mir_fold_outputs(&prog);
+        if (ok && !mir_legalize_swizzles(&prog)) {
+            st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+            ok = false;
+        }
+    }
+    if (ok)
+        ok = mir_regalloc(ctx, &prog, st_merge_max_temps(sh));
+    if (ok)
+        mir_fuse_matrices(&prog);
+    if (ok) {
+        struct st_shader nsh;
+        memset(&nsh, 0, sizeof(nsh));
+        nsh.dialect = sh->dialect;
+        nsh.version = sh->version;
+        nsh.arena = st_arena_create();
+        struct build B = {.p = &prog, .sh = &nsh, .stats = &stats};
+        if (!nsh.arena) {
+            ok = false;
+        } else {
+            for (const struct st_instr *i = sh->first; i; i = i->next) {
+                if (!(st_opinfo[i->op].flags & OPF_DECL) || i->op == ST_OP_DEF)
+                    continue;
+                struct st_instr *c = add(&B, i->op);
+                struct st_instr *keep = c->next;
+                *c = *i;
+                c->next = keep;
+            }
+            for (unsigned k = 0; k < prog.ndefis; k++) {
+                struct st_instr *c = add(&B, ST_OP_DEFI);
+                c->has_dst = true;
+                c->dst.reg.file = ST_REG_CONSTINT;
+                c->dst.reg.index = prog.defis[k].index;
+                c->dst.writemask = 0xf;
+                memcpy(c->imm.i, prog.defis[k].v, sizeof(c->imm.i));
+            }
+            for (unsigned k = 0; k < prog.ndefs; k++) {
+                struct st_instr *c = add(&B, ST_OP_DEF);
+                c->has_dst = true;
+                c->dst.reg.file = ST_REG_CONST;
+                c->dst.reg.index = prog.defs[k].index;
+                c->dst.writemask = 0xf;
+                memcpy(c->imm.f, prog.defs[k].f, sizeof(c->imm.f));
+            }
+            build_code(&B);
+            stats.instrs_out = count_code(&nsh);
+            stats.temps_out = count_temps(&nsh);
+            struct st_buf text = {0};
+            st_print_asm(&nsh, &text);
+            if (text.oom) {
+                st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+                ok = false;
+            } else {
+                ok = recheck(ctx, sh, text.data ? text.data : "", text.len);
+            }
+            if (ok)
+                st_buf_printf(out, "%.*s", (int)text.len, text.data ? text.data : "");
+            st_buf_free(&text);
+            st_arena_destroy(nsh.arena);
+        }
+    }
+    mir_free(&prog);
+    if (stats_out)
+        *stats_out = stats;
+    return ok;
+}

@@ -1,0 +1,2493 @@
+/* requires: st_lower_llvm's module after mem2reg,instsimplify,dce (docs/merge.md), CFG as lowered.
+ * invalidates: nothing in the module; builds a new MIR program. */
+/*
+ * select.c — LLVM IR back to the vector machine IR (mir.h).
+ *
+ * Three steps over st_main:
+ *  1. lane demand: which lanes of every vector value anybody reads;
+ *  2. need: from the roots (output stores, texture samples, branches)
+ *     down through the patterns below, which values must exist as
+ *     registers.  A value inside a pattern (the fmul of a dp3, the fdiv
+ *     of an rcp) is not needed unless something else reads it;
+ *  3. emission in program order over the structured CFG (if/else are
+ *     recovered from the branches, phis become copies on the edges).
+ *
+ * Views cost no instruction: a shufflevector of one value, extractelement,
+ * a splat, fneg (and fabs in the 3_0 models) become the swizzle and the
+ * modifier of the source that reads them.  A shufflevector taking lanes
+ * from two values (or insertelement into a live vector) is a MIR_OP_MERGE.
+ * Everything else is matched to one D3D9 instruction of the shader's
+ * version, or reported as ST_E_NOT_SUPPORTED: never a different program.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Core.h>
+
+#include "merge.h"
+#include "mir.h"
+
+/* ------------------------------------------------------------------ */
+/* MIR building.                                                       */
+
+struct mir_instr *mir_append(struct mir_prog *p)
+{
+    if (p->n == p->cap) {
+        unsigned cap = p->cap ? p->cap * 2 : 64;
+        struct mir_instr *ni = realloc(p->ins, sizeof(*ni) * cap);
+        if (!ni)
+            return NULL;
+        p->ins = ni;
+        p->cap = cap;
+    }
+    struct mir_instr *in = &p->ins[p->n++];
+    memset(in, 0, sizeof(*in));
+    return in;
+}
+
+uint32_t mir_new_vreg(struct mir_prog *p)
+{
+    return p->nvregs++;
+}
+
+void mir_free(struct mir_prog *p)
+{
+    free(p->ins);
+    free(p->defs);
+    free(p->phys);
+    memset(p, 0, sizeof(*p));
+}
+
+struct mir_src mir_src_vreg(uint32_t v, uint8_t swz)
+{
+    struct mir_src s = {.kind = MIR_VREG, .swz = swz, .vreg = v};
+    return s;
+}
+
+struct mir_src mir_src_fixed(enum st_regfile f, uint32_t index, uint8_t swz)
+{
+    struct mir_src s = {.kind = MIR_FIXED, .swz = swz, .file = f, .index = index, .vreg = MIR_NONE};
+    return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* Per-value information, in a hash map keyed by the LLVM value.        */
+
+enum vkind {
+    VK_UNSET,
+    VK_VIEW,   /* no instruction: a swizzle/modifier of another operand */
+    VK_ALU,    /* one instruction (pattern below) */
+    VK_MERGE,
+    VK_PHI,
+    VK_TEXEL,  /* load of the sampling result */
+    VK_MOVA,   /* the a0 conversion of mova: written to a0 where it stands */
+    VK_KILL,   /* the status update of texkill: a texkill where it stands */
+    VK_OTHER,  /* not expressible (reported when needed) */
+};
+
+struct vinfo {
+    LLVMValueRef v;
+    uint8_t demand; /* lanes read; scalars: bit 0 */
+    uint8_t home;   /* scalar defs: the lane they are computed in */
+    uint8_t kind;
+    bool needed, have_op, needing, mark;
+    struct mir_src op;
+};
+
+enum pat_kind { P_NONE, P_ALU };
+struct pat {
+    unsigned op;
+    bool sat;
+    unsigned n;
+    LLVMValueRef leaf[4];
+    bool scalar_src[4]; /* leaf is a scalar */
+};
+
+struct sel {
+    struct st_ctx *ctx;
+    const struct st_shader *sh;
+    struct mir_prog *p;
+    struct st_merge_stats *stats;
+    bool failed;
+    LLVMValueRef fn, arg_in, arg_out, arg_c, arg_i, arg_b, arg_status, texel;
+    struct vinfo *tab;
+    size_t cap;
+    uint16_t ver;
+    bool ps, v3;
+    struct mir_src last_texel;
+    bool have_texel;
+    /* output slot -> register, from the shader's own writes */
+    bool out_known[ST_LL_OUT_SLOTS];
+    enum st_regfile out_file[ST_LL_OUT_SLOTS];
+    uint32_t out_index[ST_LL_OUT_SLOTS];
+    bool c_used[256];
+    bool has_rel_c;
+    bool i_used[16];
+    unsigned max_c;
+    /* loops being walked, innermost last */
+    struct sel_loop {
+        LLVMBasicBlockRef header, exit;
+        LLVMValueRef al; /* the aL phi (loop), or NULL (rep) */
+    } loops[8];
+    unsigned nloops;
+    /* blocks */
+    LLVMBasicBlockRef *bbs;
+    unsigned nbb;
+    uint8_t *visited;
+    uint64_t *pdom; /* nbb x words */
+    unsigned words;
+};
+
+static void fail(struct sel *S, const char *fmt, const char *what)
+{
+    if (!S->failed)
+        st_error(S->ctx, S->sh->version.loc, ST_E_NOT_SUPPORTED,
+                 fmt, what ? what : "");
+    S->failed = true;
+}
+
+static struct vinfo *vi(struct sel *S, LLVMValueRef v)
+{
+    size_t h = ((uintptr_t)v >> 4) * 2654435761u;
+    for (size_t k = 0;; k++) {
+        struct vinfo *e = &S->tab[(h + k) & (S->cap - 1)];
+        if (e->v == v)
+            return e;
+        if (!e->v) {
+            e->v = v;
+            return e;
+        }
+    }
+}
+
+static bool is_inst(LLVMValueRef v)
+{
+    return v && LLVMIsAInstruction(v) != NULL;
+}
+
+static unsigned opc(LLVMValueRef v)
+{
+    return is_inst(v) ? (unsigned)LLVMGetInstructionOpcode(v) : 0;
+}
+
+static bool is_vec(LLVMValueRef v)
+{
+    return LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind;
+}
+
+static bool is_poison(LLVMValueRef v)
+{
+    return LLVMIsPoison(v) || LLVMIsUndef(v);
+}
+
+static bool const_int(LLVMValueRef v, long long *out)
+{
+    if (!v || !LLVMIsAConstantInt(v))
+        return false;
+    *out = LLVMConstIntGetSExtValue(v);
+    return true;
+}
+
+/* Lane l of a float constant (scalar or vector); false when poison/undef. */
+static bool const_lane(LLVMValueRef c, unsigned l, double *out)
+{
+    if (is_poison(c))
+        return false;
+    if (LLVMIsAConstantFP(c)) {
+        LLVMBool lost;
+        *out = LLVMConstRealGetDouble(c, &lost);
+        return true;
+    }
+    if (!is_vec(c))
+        return false;
+    if (LLVMIsAConstantAggregateZero(c)) {
+        *out = 0.0;
+        return true;
+    }
+    LLVMValueRef e = LLVMGetAggregateElement(c, l);
+    if (!e || is_poison(e))
+        return false;
+    if (LLVMIsAConstantFP(e)) {
+        LLVMBool lost;
+        *out = LLVMConstRealGetDouble(e, &lost);
+        return true;
+    }
+    return false;
+}
+
+static bool is_fconst(LLVMValueRef v)
+{
+    return v && LLVMIsConstant(v) && !LLVMIsAGlobalValue(v) && !LLVMIsAConstantExpr(v);
+}
+
+/* A float constant whose every defined lane is x. */
+static bool const_is(LLVMValueRef c, double x)
+{
+    if (!is_fconst(c))
+        return false;
+    unsigned n = is_vec(c) ? 4 : 1;
+    bool any = false;
+    for (unsigned l = 0; l < n; l++) {
+        double d;
+        if (!const_lane(c, l, &d))
+            continue;
+        if (d != x || signbit(d) != signbit(x))
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+static const char *callee_name(LLVMValueRef call)
+{
+    if (opc(call) != LLVMCall)
+        return "";
+    LLVMValueRef f = LLVMGetCalledValue(call);
+    if (!f || !LLVMIsAFunction(f))
+        return "";
+    size_t len;
+    return LLVMGetValueName2(f, &len);
+}
+
+static bool is_call_to(LLVMValueRef v, const char *prefix)
+{
+    return opc(v) == LLVMCall && strncmp(callee_name(v), prefix, strlen(prefix)) == 0;
+}
+
+static LLVMValueRef op_(LLVMValueRef v, unsigned k)
+{
+    return LLVMGetOperand(v, k);
+}
+
+static int mask_elem(LLVMValueRef shuf, unsigned i)
+{
+    int e = LLVMGetMaskValue(shuf, i);
+    return e == LLVMGetUndefMaskElem() ? -1 : e;
+}
+
+/* ------------------------------------------------------------------ */
+/* 1. Lane demand.                                                     */
+
+static void add_demand(struct sel *S, LLVMValueRef v, uint8_t d, bool *changed)
+{
+    if (!is_inst(v) || !d)
+        return;
+    struct vinfo *e = vi(S, v);
+    if (!is_vec(v))
+        d = d ? 1 : 0;
+    if ((e->demand | d) != e->demand) {
+        e->demand |= d;
+        *changed = true;
+    }
+}
+
+/* Lanes of a stored output value that are the constant +0.0 the output starts with. */
+static uint8_t zero_lanes(LLVMValueRef v)
+{
+    uint8_t z = 0;
+    for (unsigned l = 0; l < 4; l++) {
+        LLVMValueRef x = v;
+        unsigned lane = l;
+        for (int guard = 0; guard < 16; guard++) {
+            if (is_fconst(x)) {
+                double d;
+                if (const_lane(x, lane, &d) && d == 0.0 && !signbit(d))
+                    z |= (uint8_t)(1u << l);
+                break;
+            }
+            if (opc(x) == LLVMShuffleVector) {
+                int m = mask_elem(x, lane);
+                if (m < 0)
+                    break;
+                x = op_(x, m < 4 ? 0 : 1);
+                lane = (unsigned)m & 3;
+                continue;
+            }
+            break;
+        }
+    }
+    return z;
+}
+
+static int out_slot_of_store(struct sel *S, LLVMValueRef st);
+static LLVMValueRef texldp_coords(LLVMValueRef call);
+
+static void demand_inst(struct sel *S, LLVMValueRef I, bool *changed)
+{
+    unsigned o = opc(I);
+    uint8_t d = vi(S, I)->demand;
+    switch (o) {
+    case LLVMStore: {
+        LLVMValueRef val = op_(I, 0);
+        int slot = out_slot_of_store(S, I);
+        if (slot >= 0) {
+            uint8_t m = slot == ST_LL_OUT_FOG || slot == ST_LL_OUT_PTS || slot == ST_LL_OUT_DEPTH
+                            ? 0x1
+                            : (uint8_t)(0xf & ~zero_lanes(val));
+            if (!m || (S->ps && slot != ST_LL_OUT_DEPTH))
+                m = 0xf;
+            add_demand(S, val, m, changed);
+        } else {
+            add_demand(S, val, 0xf, changed);
+        }
+        return;
+    }
+    case LLVMBr:
+        if (LLVMIsConditional(I))
+            add_demand(S, LLVMGetCondition(I), 1, changed);
+        return;
+    case LLVMCall:
+        if (strcmp(callee_name(I), ST_LL_SAMPLE_FN) == 0) {
+            for (unsigned k = 2; k < 5; k++)
+                add_demand(S, op_(I, k), 1, changed);
+            if (texldp_coords(I))
+                add_demand(S, texldp_coords(I), 0xf, changed);
+            return;
+        }
+        break;
+    case LLVMShuffleVector: {
+        uint8_t da = 0, db = 0;
+        for (unsigned i = 0; i < 4; i++) {
+            if (!(d & (1u << i)))
+                continue;
+            int m = mask_elem(I, i);
+            if (m < 0)
+                continue;
+            if (m < 4)
+                da |= (uint8_t)(1u << m);
+            else
+                db |= (uint8_t)(1u << (m - 4));
+        }
+        add_demand(S, op_(I, 0), da, changed);
+        add_demand(S, op_(I, 1), db, changed);
+        return;
+    }
+    case LLVMExtractElement: {
+        long long k;
+        if (d && const_int(op_(I, 1), &k) && k >= 0 && k < 4)
+            add_demand(S, op_(I, 0), (uint8_t)(1u << k), changed);
+        else if (d)
+            add_demand(S, op_(I, 0), 0xf, changed);
+        return;
+    }
+    case LLVMInsertElement: {
+        long long k;
+        if (const_int(op_(I, 2), &k) && k >= 0 && k < 4) {
+            add_demand(S, op_(I, 0), (uint8_t)(d & ~(1u << k)), changed);
+            add_demand(S, op_(I, 1), (uint8_t)((d >> k) & 1), changed);
+        } else {
+            add_demand(S, op_(I, 0), d, changed);
+            add_demand(S, op_(I, 1), d ? 1 : 0, changed);
+        }
+        return;
+    }
+    default:
+        break;
+    }
+    if (!d && o != LLVMCall)
+        return;
+    /* Lane-wise (or unknown: everything the value needs). */
+    unsigned n = (unsigned)LLVMGetNumOperands(I);
+    for (unsigned k = 0; k < n; k++) {
+        LLVMValueRef x = op_(I, k);
+        if (LLVMIsABasicBlock(x))
+            continue;
+        bool lanewise = o == LLVMFAdd || o == LLVMFSub || o == LLVMFMul || o == LLVMFDiv ||
+                        o == LLVMFNeg || o == LLVMFCmp || o == LLVMSelect || o == LLVMPHI ||
+                        o == LLVMFPExt || o == LLVMFPTrunc || o == LLVMFPToSI ||
+                        o == LLVMSIToFP ||
+                        (o == LLVMCall && strncmp(callee_name(I), "llvm.", 5) == 0);
+        uint8_t dd = lanewise ? d : 0xf;
+        if (!is_vec(x))
+            dd = d ? 1 : (o == LLVMCall ? 1 : 0);
+        add_demand(S, x, dd, changed);
+    }
+}
+
+static void compute_demand(struct sel *S)
+{
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (LLVMBasicBlockRef bb = LLVMGetLastBasicBlock(S->fn); bb;
+             bb = LLVMGetPreviousBasicBlock(bb))
+            for (LLVMValueRef I = LLVMGetLastInstruction(bb); I; I = LLVMGetPreviousInstruction(I))
+                demand_inst(S, I, &changed);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Patterns.                                                           */
+
+static bool is_fcmp(LLVMValueRef c, LLVMRealPredicate p, LLVMValueRef *a, LLVMValueRef *b)
+{
+    if (opc(c) != LLVMFCmp || LLVMGetFCmpPredicate(c) != p)
+        return false;
+    *a = op_(c, 0);
+    *b = op_(c, 1);
+    return true;
+}
+
+/* The saturate of the lowering: select(m < 1, m, 1), m = select(x > 0, x, 0). */
+/* and(icmp(and(bitcast x, ..)), icmp(and(bitcast x, ..))): the lowering's
+ * "x is a signaling NaN" test. */
+static bool snan_test_of(LLVMValueRef c, LLVMValueRef x)
+{
+    if (opc(c) != LLVMAnd)
+        return false;
+    for (unsigned k = 0; k < 2; k++) {
+        LLVMValueRef t = op_(c, k);
+        if (opc(t) != LLVMICmp || opc(op_(t, 0)) != LLVMAnd ||
+            opc(op_(op_(t, 0), 0)) != LLVMBitCast || op_(op_(op_(t, 0), 0), 0) != x)
+            return false;
+    }
+    return true;
+}
+
+static bool match_sat(LLVMValueRef I, LLVMValueRef *x)
+{
+    LLVMValueRef a, b;
+    /* select(snan(x), 1, sat(x)): the same saturate, signaling NaNs spelled out */
+    if (opc(I) == LLVMSelect && const_is(op_(I, 1), 1.0) && opc(op_(I, 0)) == LLVMAnd &&
+        match_sat(op_(I, 2), x) && snan_test_of(op_(I, 0), *x))
+        return true;
+    if (opc(I) != LLVMSelect || !is_fcmp(op_(I, 0), LLVMRealOLT, &a, &b))
+        return false;
+    LLVMValueRef m = op_(I, 1);
+    if (a != m || !const_is(b, 1.0) || !const_is(op_(I, 2), 1.0))
+        return false;
+    if (opc(m) != LLVMSelect || !is_fcmp(op_(m, 0), LLVMRealOGT, &a, &b))
+        return false;
+    if (a != op_(m, 1) || !const_is(b, 0.0) || !const_is(op_(m, 2), 0.0))
+        return false;
+    *x = a;
+    return true;
+}
+
+static bool nonneg(LLVMValueRef v, int depth)
+{
+    if (depth > 12)
+        return false;
+    if (is_fconst(v)) {
+        unsigned n = is_vec(v) ? 4 : 1;
+        for (unsigned l = 0; l < n; l++) {
+            double d;
+            if (const_lane(v, l, &d) && (d < 0 || signbit(d)))
+                return false;
+        }
+        return true;
+    }
+    switch (opc(v)) {
+    case LLVMFMul: return op_(v, 0) == op_(v, 1);
+    case LLVMFAdd: return nonneg(op_(v, 0), depth + 1) && nonneg(op_(v, 1), depth + 1);
+    case LLVMExtractElement: return nonneg(op_(v, 0), depth + 1);
+    case LLVMCall: return is_call_to(v, "llvm.fabs");
+    default: return false;
+    }
+}
+
+/* extractelement(P, k) with constant k: P and k. */
+static bool ext_of(LLVMValueRef v, LLVMValueRef *P, unsigned *k)
+{
+    long long kk;
+    if (opc(v) != LLVMExtractElement || !const_int(op_(v, 1), &kk) || kk < 0 || kk > 3)
+        return false;
+    *P = op_(v, 0);
+    *k = (unsigned)kk;
+    return true;
+}
+
+/* fadd(fadd(e(P,0), e(P,1)) ...): the dot product of the lowering up to n lanes. */
+static bool dot_chain(LLVMValueRef v, unsigned n, LLVMValueRef *P)
+{
+    LLVMValueRef q;
+    unsigned k;
+    if (n == 1)
+        return ext_of(v, P, &k) && k == 0;
+    if (opc(v) != LLVMFAdd || !ext_of(op_(v, 1), &q, &k) || k != n - 1)
+        return false;
+    if (!dot_chain(op_(v, 0), n - 1, P))
+        return false;
+    return *P == q;
+}
+
+static bool fpext_of(LLVMValueRef v, LLVMValueRef *x)
+{
+    if (opc(v) == LLVMFPExt) {
+        *x = op_(v, 0);
+        return true;
+    }
+    if (is_fconst(v) && !is_vec(v)) {
+        *x = v; /* a double constant: the operand code converts it */
+        return true;
+    }
+    return false;
+}
+
+static void pat_set(struct pat *p, unsigned op, unsigned n, LLVMValueRef a, LLVMValueRef b,
+                    LLVMValueRef c)
+{
+    memset(p, 0, sizeof(*p));
+    p->op = op;
+    p->n = n;
+    p->leaf[0] = a;
+    p->leaf[1] = b;
+    p->leaf[2] = c;
+}
+
+/* One D3D9 instruction for the value I, or false. */
+static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
+{
+    unsigned o = opc(I);
+    LLVMValueRef a, b, x, y, P;
+    switch (o) {
+    case LLVMFAdd: {
+        LLVMValueRef l = op_(I, 0), r = op_(I, 1);
+        if (!is_vec(I)) {
+            if (dot_chain(I, 4, &P) && opc(P) == LLVMFMul) {
+                pat_set(p, ST_OP_DP4, 2, op_(P, 0), op_(P, 1), NULL);
+                return true;
+            }
+            if (dot_chain(I, 3, &P) && opc(P) == LLVMFMul) {
+                pat_set(p, ST_OP_DP3, 2, op_(P, 0), op_(P, 1), NULL);
+                return true;
+            }
+            unsigned lane;
+            if (S->ps && dot_chain(l, 2, &P) && opc(P) == LLVMFMul && ext_of(r, &x, &lane)) {
+                pat_set(p, ST_OP_DP2ADD, 3, op_(P, 0), op_(P, 1), r);
+                p->scalar_src[2] = true;
+                return true;
+            }
+        }
+        /* lrp: a * (b - c) + c */
+        if (opc(l) == LLVMFMul && opc(op_(l, 1)) == LLVMFSub && op_(op_(l, 1), 1) == r &&
+            LLVMGetFirstUse(l) && !LLVMGetNextUse(LLVMGetFirstUse(l)) &&
+            (S->ps || S->ver >= ST_VER(2, 0))) {
+            pat_set(p, ST_OP_LRP, 3, op_(l, 0), op_(op_(l, 1), 0), r);
+            return true;
+        }
+        /* mad: the product is rounded first, as in the interpreter */
+        for (int s = 0; s < 2; s++) {
+            LLVMValueRef m = s ? r : l, c = s ? l : r;
+            if (opc(m) == LLVMFMul && LLVMGetFirstUse(m) && !LLVMGetNextUse(LLVMGetFirstUse(m))) {
+                pat_set(p, ST_OP_MAD, 3, op_(m, 0), op_(m, 1), c);
+                return true;
+            }
+        }
+        pat_set(p, ST_OP_ADD, 2, l, r, NULL);
+        return true;
+    }
+    case LLVMFSub: {
+        LLVMValueRef l = op_(I, 0), r = op_(I, 1);
+        if (is_call_to(r, "llvm.floor") && op_(r, 0) == l) {
+            pat_set(p, ST_OP_FRC, 1, l, NULL, NULL);
+            return true;
+        }
+        pat_set(p, ST_OP_SUB, 2, l, r, NULL);
+        return true;
+    }
+    case LLVMFMul: {
+        /* nrm: a * splat(1 / sqrt(dot3(a, a))) */
+        LLVMValueRef A = op_(I, 0), Vv = op_(I, 1);
+        if (is_vec(I) && opc(Vv) == LLVMShuffleVector && is_poison(op_(Vv, 1)) &&
+            opc(op_(Vv, 0)) == LLVMInsertElement && is_poison(op_(op_(Vv, 0), 0)) &&
+            (!S->ps || !(vi(S, I)->demand & 0x8))) {
+            bool splat0 = true;
+            long long ix;
+            for (unsigned i = 0; i < 4; i++)
+                if (mask_elem(Vv, i) != 0)
+                    splat0 = false;
+            LLVMValueRef q = op_(op_(Vv, 0), 1);
+            if (splat0 && const_int(op_(op_(Vv, 0), 2), &ix) && ix == 0 &&
+                opc(q) == LLVMFDiv && const_is(op_(q, 0), 1.0) &&
+                is_call_to(op_(q, 1), "llvm.sqrt") && dot_chain(op_(op_(q, 1), 0), 3, &P) &&
+                opc(P) == LLVMFMul && op_(P, 0) == A && op_(P, 1) == A) {
+                pat_set(p, ST_OP_NRM, 1, A, NULL, NULL);
+                return true;
+            }
+        }
+        pat_set(p, ST_OP_MUL, 2, op_(I, 0), op_(I, 1), NULL);
+        return true;
+    }
+    case LLVMFDiv:
+        /* 1 / sqrt(y) with y >= 0: rsq computes exactly that */
+        if (const_is(op_(I, 0), 1.0) && !is_vec(I) && is_call_to(op_(I, 1), "llvm.sqrt") &&
+            nonneg(op_(op_(I, 1), 0), 0)) {
+            pat_set(p, ST_OP_RSQ, 1, op_(op_(I, 1), 0), NULL, NULL);
+            p->scalar_src[0] = true;
+            return true;
+        }
+        return false;
+    case LLVMSelect: {
+        LLVMValueRef c = op_(I, 0), t = op_(I, 1), f = op_(I, 2);
+        if (match_sat(I, &x)) {
+            pat_set(p, ST_OP_MOV, 1, x, NULL, NULL);
+            p->sat = true;
+            return true;
+        }
+        if (is_fcmp(c, LLVMRealOLT, &a, &b) && a == t && b == f &&
+            (S->ps ? S->ver >= ST_VER(2, 0) : true)) {
+            pat_set(p, ST_OP_MIN, 2, a, b, NULL);
+            return true;
+        }
+        if (is_fcmp(c, LLVMRealOGE, &a, &b) && a == t && b == f &&
+            (S->ps ? S->ver >= ST_VER(2, 0) : true)) {
+            pat_set(p, ST_OP_MAX, 2, a, b, NULL);
+            return true;
+        }
+        if (is_fcmp(c, LLVMRealOGE, &a, &b) && const_is(b, 0.0) && S->ps && is_vec(I)) {
+            pat_set(p, ST_OP_CMP, 3, a, t, f);
+            return true;
+        }
+        if (!S->ps && const_is(t, 1.0) && const_is(f, 0.0)) {
+            if (is_fcmp(c, LLVMRealOLT, &a, &b)) {
+                pat_set(p, ST_OP_SLT, 2, a, b, NULL);
+                return true;
+            }
+            if (is_fcmp(c, LLVMRealOGE, &a, &b)) {
+                pat_set(p, ST_OP_SGE, 2, a, b, NULL);
+                return true;
+            }
+        }
+        if (!is_vec(I) && is_fcmp(c, LLVMRealOEQ, &a, &b) && const_is(b, 0.0) &&
+            const_is(t, INFINITY) && opc(f) == LLVMFDiv && const_is(op_(f, 0), 1.0)) {
+            LLVMValueRef den = op_(f, 1);
+            if (den == a) { /* rcp: +-0 -> +inf */
+                pat_set(p, ST_OP_RCP, 1, a, NULL, NULL);
+                p->scalar_src[0] = true;
+                return true;
+            }
+            if (is_call_to(den, "llvm.sqrt") && op_(den, 0) == a) {
+                /* rsq of |x| (the lowering takes the abs itself) */
+                LLVMValueRef s = a;
+                if (is_call_to(a, "llvm.fabs"))
+                    s = op_(a, 0);
+                else if (!nonneg(a, 0))
+                    return false;
+                pat_set(p, ST_OP_RSQ, 1, s, NULL, NULL);
+                p->scalar_src[0] = true;
+                return true;
+            }
+        }
+        return false;
+    }
+    case LLVMFPTrunc: {
+        LLVMValueRef e = op_(I, 0);
+        if (is_call_to(e, "llvm.exp2")) {
+            LLVMValueRef arg = op_(e, 0);
+            if (opc(arg) == LLVMFPExt) {
+                pat_set(p, ST_OP_EXP, 1, op_(arg, 0), NULL, NULL);
+                p->scalar_src[0] = true;
+                return true;
+            }
+            /* pow: exp2(y * log2|x|) in double */
+            if (opc(arg) == LLVMFMul) {
+                LLVMValueRef yy = op_(arg, 0), lg = op_(arg, 1);
+                LLVMValueRef ax = is_call_to(lg, "llvm.log2") ? op_(lg, 0) : NULL;
+                /* the cleanups drop the fabs when they prove the sign bit clear */
+                if (ax && is_call_to(ax, "llvm.fabs"))
+                    ax = op_(ax, 0);
+                if (ax && opc(ax) == LLVMFPExt && fpext_of(yy, &y)) {
+                    x = op_(ax, 0);
+                    pat_set(p, ST_OP_POW, 2, x, y, NULL);
+                    p->scalar_src[0] = p->scalar_src[1] = true;
+                    return true;
+                }
+            }
+        }
+        if ((is_call_to(e, "llvm.cos") || is_call_to(e, "llvm.sin")) &&
+            opc(op_(e, 0)) == LLVMFPExt) {
+            /* sincos writes cos to .x and sin to .y (assign_homes puts them there) */
+            pat_set(p, ST_OP_SINCOS, 1, op_(op_(e, 0), 0), NULL, NULL);
+            p->scalar_src[0] = true;
+            return true;
+        }
+        if (is_call_to(e, "llvm.log2")) {
+            LLVMValueRef arg = op_(e, 0);
+            if (opc(arg) == LLVMFPExt) {
+                LLVMValueRef ax = op_(arg, 0);
+                pat_set(p, ST_OP_LOG, 1, is_call_to(ax, "llvm.fabs") ? op_(ax, 0) : ax, NULL,
+                        NULL);
+                p->scalar_src[0] = true;
+                return true;
+            }
+        }
+        return false;
+    }
+    case LLVMCall:
+        if (is_call_to(I, "llvm.fabs") && !S->v3 && (S->ver >= ST_VER(2, 0))) {
+            pat_set(p, ST_OP_ABS, 1, op_(I, 0), NULL, NULL);
+            return true;
+        }
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Value kinds.                                                        */
+
+static bool is_texel_ptr(struct sel *S, LLVMValueRef ptr)
+{
+    return S->texel && ptr == S->texel;
+}
+
+/* load from base[k] (GEP with a constant index): base and k. */
+static bool gep_const(LLVMValueRef ptr, LLVMValueRef *base, long long *k)
+{
+    if (LLVMIsAArgument(ptr)) { /* element 0: the cleanups fold the GEP away */
+        *base = ptr;
+        *k = 0;
+        return true;
+    }
+    if (opc(ptr) != LLVMGetElementPtr && !(LLVMIsAConstantExpr(ptr) &&
+                                          LLVMGetConstOpcode(ptr) == LLVMGetElementPtr))
+        return false;
+    if (LLVMGetNumOperands(ptr) != 2)
+        return false;
+    *base = op_(ptr, 0);
+    return const_int(op_(ptr, 1), k);
+}
+
+static int out_slot_of_store(struct sel *S, LLVMValueRef st)
+{
+    LLVMValueRef base;
+    long long k;
+    if (!gep_const(op_(st, 1), &base, &k) || base != S->arg_out)
+        return -1;
+    return k >= 0 && k < ST_LL_OUT_SLOTS ? (int)k : -1;
+}
+
+/* Lane `comp` of an a0 value back to the to_addr conversion (fptosi) that made it. */
+static bool trace_a0(LLVMValueRef A, unsigned comp, LLVMValueRef *F, unsigned *lane)
+{
+    for (int g = 0; g < 32 && is_inst(A); g++) {
+        long long k;
+        switch (opc(A)) {
+        case LLVMFPToSI:
+            *F = A;
+            *lane = comp;
+            return true;
+        case LLVMShuffleVector: {
+            int m = mask_elem(A, comp);
+            if (m < 0)
+                return false;
+            A = op_(A, m < 4 ? 0 : 1);
+            comp = (unsigned)m & 3;
+            continue;
+        }
+        case LLVMInsertElement:
+            if (!const_int(op_(A, 2), &k) || (unsigned)k == comp)
+                return false;
+            A = op_(A, 0);
+            continue;
+        default:
+            return false;
+        }
+    }
+    return false;
+}
+
+/* The float vector a to_addr conversion rounds: fptosi(clamps(floor(fpext(v) + 0.5))). */
+static LLVMValueRef mova_source(LLVMValueRef F)
+{
+    if (opc(F) != LLVMFPToSI || !is_vec(F))
+        return NULL;
+    LLVMValueRef x = op_(F, 0);
+    for (int g = 0; g < 8 && opc(x) == LLVMSelect; g++)
+        x = op_(x, 2);
+    if (!is_call_to(x, "llvm.floor") || opc(op_(x, 0)) != LLVMFAdd)
+        return NULL;
+    x = op_(op_(x, 0), 0);
+    return opc(x) == LLVMFPExt ? op_(x, 0) : NULL;
+}
+
+/* texkill: select(x<0 | y<0 | z<0, KILLED, 0) over fcmp olt V, 0.  V or NULL. */
+static LLVMValueRef kill_source(LLVMValueRef I)
+{
+    long long t, f;
+    if (opc(I) != LLVMSelect || is_vec(I) ||
+        LLVMGetTypeKind(LLVMTypeOf(I)) != LLVMIntegerTypeKind || !const_int(op_(I, 1), &t) ||
+        !(t & ST_LL_STATUS_KILLED) || !const_int(op_(I, 2), &f) || f != 0)
+        return NULL;
+    LLVMValueRef c = op_(I, 0);
+    if (opc(c) != LLVMOr || opc(op_(c, 0)) != LLVMOr)
+        return NULL;
+    LLVMValueRef leaf[3] = {op_(op_(c, 0), 0), op_(op_(c, 0), 1), op_(c, 1)}, F = NULL;
+    for (unsigned k = 0; k < 3; k++) {
+        LLVMValueRef P;
+        unsigned l;
+        if (!ext_of(leaf[k], &P, &l) || l != k || (F && P != F))
+            return NULL;
+        F = P;
+    }
+    LLVMValueRef a, b;
+    if (!is_fcmp(F, LLVMRealOLT, &a, &b) || !const_is(b, 0.0))
+        return NULL;
+    return a;
+}
+
+struct relinfo {
+    enum st_regfile file; /* ST_REG_CONST or ST_REG_INPUT */
+    long long k;
+    LLVMValueRef al;      /* the aL phi, or NULL */
+    LLVMValueRef F;       /* the a0 conversion, or NULL */
+    unsigned comp;        /* its lane */
+};
+
+/*
+ * The lowering's c[aL + k], v[aL + k], c[a0.c + k]: select(inr,
+ * load(base[select(inr, idx, 0)]), 0) with inr = idx < N.  D3D9 reads 0
+ * outside the file, as the select does.
+ */
+static bool rel_read(struct sel *S, LLVMValueRef I, struct relinfo *ri)
+{
+    if (opc(I) != LLVMSelect || !is_vec(I) || is_vec(op_(I, 0)) || !const_is(op_(I, 2), 0.0))
+        return false;
+    LLVMValueRef inr = op_(I, 0), ld = op_(I, 1);
+    if (opc(ld) != LLVMLoad || opc(op_(ld, 0)) != LLVMGetElementPtr ||
+        LLVMGetNumOperands(op_(ld, 0)) != 2)
+        return false;
+    LLVMValueRef base = op_(op_(ld, 0), 0);
+    if (base == S->arg_c)
+        ri->file = ST_REG_CONST;
+    else if (base == S->arg_in)
+        ri->file = ST_REG_INPUT; /* v0 is slot 0: the index is the register number */
+    else
+        return false;
+    LLVMValueRef safe = op_(op_(ld, 0), 1);
+    if (opc(safe) != LLVMSelect || op_(safe, 0) != inr)
+        return false;
+    LLVMValueRef idx = op_(safe, 1);
+    if (opc(inr) != LLVMICmp || LLVMGetICmpPredicate(inr) != LLVMIntULT || op_(inr, 0) != idx)
+        return false;
+    ri->k = 0;
+    ri->al = ri->F = NULL;
+    if (opc(idx) == LLVMAdd && const_int(op_(idx, 1), &ri->k))
+        idx = op_(idx, 0);
+    if (opc(idx) == LLVMPHI) {
+        ri->al = idx;
+        return true;
+    }
+    LLVMValueRef A;
+    unsigned comp;
+    if (ext_of(idx, &A, &comp) && trace_a0(A, comp, &ri->F, &ri->comp) && mova_source(ri->F))
+        return true;
+    return false;
+}
+
+static enum vkind classify(struct sel *S, LLVMValueRef I)
+{
+    struct vinfo *e = vi(S, I);
+    if (e->kind != VK_UNSET)
+        return (enum vkind)e->kind;
+    enum vkind k = VK_OTHER;
+    struct pat pt;
+    uint8_t d = e->demand;
+    switch (opc(I)) {
+    case LLVMShuffleVector: {
+        bool fa = false, fb = false;
+        for (unsigned i = 0; i < 4; i++) {
+            int m = mask_elem(I, i);
+            if (!(d & (1u << i)) || m < 0)
+                continue;
+            if (m < 4)
+                fa = true;
+            else
+                fb = true;
+        }
+        k = fa && fb && op_(I, 0) != op_(I, 1) ? VK_MERGE : VK_VIEW;
+        break;
+    }
+    case LLVMInsertElement: {
+        long long l = 0;
+        if (!const_int(op_(I, 2), &l) || l < 0 || l > 3)
+            break;
+        k = is_poison(op_(I, 0)) || !(d & ~(1u << l)) ? VK_VIEW : VK_MERGE;
+        break;
+    }
+    case LLVMExtractElement: {
+        long long l = 0;
+        k = const_int(op_(I, 1), &l) && l >= 0 && l < 4 ? VK_VIEW : VK_OTHER;
+        break;
+    }
+    case LLVMFNeg:
+        k = VK_VIEW;
+        break;
+    case LLVMPHI:
+        k = LLVMGetTypeKind(LLVMTypeOf(I)) == LLVMFloatTypeKind || is_vec(I) ? VK_PHI : VK_OTHER;
+        if (is_vec(I) && LLVMGetTypeKind(LLVMGetElementType(LLVMTypeOf(I))) != LLVMFloatTypeKind)
+            k = VK_OTHER;
+        break;
+    case LLVMLoad: {
+        LLVMValueRef base;
+        long long idx;
+        if (is_texel_ptr(S, op_(I, 0)))
+            k = VK_TEXEL;
+        else if (gep_const(op_(I, 0), &base, &idx) && (base == S->arg_in || base == S->arg_c) &&
+                 is_vec(I))
+            k = VK_VIEW;
+        break;
+    }
+    case LLVMFPToSI:
+        k = mova_source(I) ? VK_MOVA : VK_OTHER;
+        break;
+    case LLVMSelect: {
+        struct relinfo ri;
+        if (kill_source(I)) {
+            k = VK_KILL;
+            break;
+        }
+        if (rel_read(S, I, &ri)) {
+            k = VK_VIEW;
+            break;
+        }
+        k = match_alu(S, I, &pt) ? VK_ALU : VK_OTHER;
+        break;
+    }
+    case LLVMCall:
+        if (is_call_to(I, "llvm.fabs") && S->v3) {
+            k = VK_VIEW;
+            break;
+        }
+        /* fall through */
+    default:
+        if (match_alu(S, I, &pt))
+            k = VK_ALU;
+        break;
+    }
+    e->kind = (uint8_t)k;
+    return k;
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. Need.                                                            */
+
+static void need(struct sel *S, LLVMValueRef v);
+
+static void need_ops(struct sel *S, LLVMValueRef I)
+{
+    unsigned n = (unsigned)LLVMGetNumOperands(I);
+    for (unsigned k = 0; k < n; k++)
+        need(S, op_(I, k));
+}
+
+static void need(struct sel *S, LLVMValueRef v)
+{
+    if (!is_inst(v))
+        return;
+    struct vinfo *e = vi(S, v);
+    if (e->needed)
+        return;
+    e->needed = true;
+    switch (classify(S, v)) {
+    case VK_MOVA:
+        need(S, mova_source(v));
+        return;
+    case VK_KILL:
+        need(S, kill_source(v));
+        return;
+    case VK_VIEW:
+        if (opc(v) == LLVMLoad)
+            return;
+        if (opc(v) == LLVMSelect) {
+            struct relinfo ri;
+            if (rel_read(S, v, &ri) && ri.F)
+                need(S, ri.F);
+            return;
+        }
+        if (opc(v) == LLVMShuffleVector || opc(v) == LLVMInsertElement ||
+            opc(v) == LLVMExtractElement) {
+            need(S, op_(v, 0));
+            if (opc(v) != LLVMExtractElement)
+                need(S, op_(v, 1));
+            return;
+        }
+        need(S, op_(v, 0));
+        return;
+    case VK_MERGE:
+        need(S, op_(v, 0));
+        need(S, op_(v, 1));
+        return;
+    case VK_PHI:
+        for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
+            need(S, LLVMGetIncomingValue(v, k));
+        return;
+    case VK_ALU: {
+        struct pat pt;
+        match_alu(S, v, &pt);
+        for (unsigned k = 0; k < pt.n; k++)
+            need(S, pt.leaf[k]);
+        return;
+    }
+    case VK_OTHER:
+        if (opc(v) == LLVMFCmp || opc(v) == LLVMICmp || opc(v) == LLVMXor)
+            need_ops(S, v);
+        return;
+    default:
+        return;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Operands.                                                           */
+
+static uint8_t swz_compose(uint8_t inner, const int map[4])
+{
+    /* result lane i reads inner lane map[i] */
+    uint8_t s = 0;
+    for (unsigned i = 0; i < 4; i++)
+        s |= (uint8_t)(ST_SWZ_LANE(inner, (unsigned)map[i] & 3) << (2 * i));
+    return s;
+}
+
+static uint8_t swz_rep(unsigned l)
+{
+    return (uint8_t)(l * 0x55);
+}
+
+/*
+ * A free c# for a new def.  With relative constant reads in the shader the
+ * search runs from the top of the file down, away from the arrays the
+ * shader indexes (docs/merge.md states the assumption).
+ */
+static uint32_t alloc_c(struct sel *S)
+{
+    if (S->has_rel_c) {
+        for (uint32_t i = S->max_c; i-- > 0;)
+            if (!S->c_used[i]) {
+                S->c_used[i] = true;
+                return i;
+            }
+        return MIR_NONE;
+    }
+    for (uint32_t i = 0; i < S->max_c; i++)
+        if (!S->c_used[i]) {
+            S->c_used[i] = true;
+            return i;
+        }
+    return MIR_NONE;
+}
+
+static bool same_bits(float a, float b)
+{
+    return memcmp(&a, &b, sizeof(a)) == 0;
+}
+
+/* A constant (scalar, or the demanded lanes of a vector) as a c# read. */
+static struct mir_src const_opnd(struct sel *S, LLVMValueRef c, uint8_t demand)
+{
+    struct mir_prog *p = S->p;
+    float val[4] = {0, 0, 0, 0};
+    uint8_t def = 0;
+    unsigned n = is_vec(c) ? 4 : 1;
+    for (unsigned l = 0; l < n; l++) {
+        double d;
+        if (n == 4 && !(demand & (1u << l)))
+            continue;
+        if (const_lane(c, l, &d)) {
+            val[l] = (float)d;
+            def |= (uint8_t)(1u << l);
+        }
+    }
+    if (n == 1) {
+        val[1] = val[2] = val[3] = val[0];
+        def = def ? 0xf : 0;
+    }
+    bool splat = true;
+    float first = 0;
+    bool have = false;
+    for (unsigned l = 0; l < 4; l++)
+        if (def & (1u << l)) {
+            if (have && !same_bits(first, val[l]))
+                splat = false;
+            if (!have)
+                first = val[l];
+            have = true;
+        }
+    if (!have) /* poison: any value */
+        first = 0, splat = true;
+    if (splat) {
+        /* one lane of a shared def register */
+        for (unsigned i = 0; i < p->ndefs; i++)
+            for (unsigned l = 0; l < 4; l++)
+                if (same_bits(p->defs[i].f[l], first))
+                    return mir_src_fixed(ST_REG_CONST, p->defs[i].index, swz_rep(l));
+    } else {
+        for (unsigned i = 0; i < p->ndefs; i++) {
+            bool ok = !p->defs[i].pool_lanes;
+            for (unsigned l = 0; l < 4; l++)
+                if ((def & (1u << l)) && !same_bits(p->defs[i].f[l], val[l]))
+                    ok = false;
+            if (ok)
+                return mir_src_fixed(ST_REG_CONST, p->defs[i].index, ST_SWIZZLE_IDENTITY);
+        }
+    }
+    /* A scalar goes into a free lane of the constant pool register. */
+    if (splat && p->ndefs && p->defs[p->ndefs - 1].pool_lanes &&
+        p->defs[p->ndefs - 1].pool_lanes < 4) {
+        struct mir_def *d = &p->defs[p->ndefs - 1];
+        unsigned l = d->pool_lanes++;
+        d->f[l] = first;
+        return mir_src_fixed(ST_REG_CONST, d->index, swz_rep(l));
+    }
+    if (p->ndefs == p->capdefs) {
+        unsigned cap = p->capdefs ? p->capdefs * 2 : 8;
+        struct mir_def *nd = realloc(p->defs, sizeof(*nd) * cap);
+        if (!nd) {
+            fail(S, "out of memory%s", "");
+            return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+        }
+        p->defs = nd;
+        p->capdefs = cap;
+    }
+    uint32_t idx = alloc_c(S);
+    if (idx == MIR_NONE) {
+        fail(S, "the vector program needs more constant registers than the model has%s", "");
+        return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+    }
+    struct mir_def *d = &p->defs[p->ndefs++];
+    memset(d, 0, sizeof(*d));
+    d->index = idx;
+    if (splat) {
+        d->f[0] = d->f[1] = d->f[2] = d->f[3] = first;
+        d->pool_lanes = 1;
+        return mir_src_fixed(ST_REG_CONST, idx, swz_rep(0));
+    }
+    memcpy(d->f, val, sizeof(val));
+    return mir_src_fixed(ST_REG_CONST, idx, ST_SWIZZLE_IDENTITY);
+}
+
+/* A whole vector constant (all four lanes as given). */
+static struct mir_src const_vec(struct sel *S, const float v[4])
+{
+    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(S->fn));
+    LLVMTypeRef f32 = LLVMFloatTypeInContext(c);
+    LLVMValueRef e[4];
+    for (unsigned i = 0; i < 4; i++)
+        e[i] = LLVMConstReal(f32, v[i]);
+    return const_opnd(S, LLVMConstVector(e, 4), 0xf);
+}
+
+static bool in_reg(struct sel *S, long long slot, enum st_regfile *f, uint32_t *idx)
+{
+    for (int file = 0; file < ST_REG_COUNT; file++)
+        for (uint32_t i = 0; i < 16; i++)
+            if (st_run_in_slot((enum st_regfile)file, i) == slot) {
+                if (file == ST_REG_TEXTURE && !S->ps)
+                    continue;
+                *f = (enum st_regfile)file;
+                *idx = i;
+                return true;
+            }
+    return false;
+}
+
+static struct mir_src opnd(struct sel *S, LLVMValueRef v);
+
+static unsigned mod_neg(unsigned m)
+{
+    switch (m) {
+    case MIR_MOD_NONE: return MIR_MOD_NEG;
+    case MIR_MOD_NEG: return MIR_MOD_NONE;
+    case MIR_MOD_ABS: return MIR_MOD_ABSNEG;
+    default: return MIR_MOD_ABS;
+    }
+}
+
+static struct mir_src view_opnd(struct sel *S, LLVMValueRef I)
+{
+    struct vinfo *e = vi(S, I);
+    struct mir_src r;
+    switch (opc(I)) {
+    case LLVMShuffleVector: {
+        /* one source: lanes reordered */
+        int map[4], first = -1;
+        bool from_b = false;
+        for (unsigned i = 0; i < 4; i++) {
+            int m = mask_elem(I, i);
+            map[i] = -1;
+            if (m < 0 || !(e->demand & (1u << i)))
+                continue;
+            if (m >= 4)
+                from_b = true;
+            map[i] = m & 3;
+            if (first < 0)
+                first = m & 3;
+        }
+        if (first < 0)
+            first = 0;
+        for (unsigned i = 0; i < 4; i++)
+            if (map[i] < 0)
+                map[i] = first;
+        LLVMValueRef src = op_(I, from_b ? 1 : 0);
+        if (is_poison(src))
+            return const_opnd(S, LLVMConstNull(LLVMTypeOf(I)), 0xf);
+        r = opnd(S, src);
+        r.swz = swz_compose(r.swz, map);
+        return r;
+    }
+    case LLVMExtractElement: {
+        long long l = 0;
+        const_int(op_(I, 1), &l);
+        r = opnd(S, op_(I, 0));
+        r.swz = swz_rep(ST_SWZ_LANE(r.swz, (unsigned)l));
+        return r;
+    }
+    case LLVMInsertElement: /* only lane l is demanded, or the rest is poison */
+        return opnd(S, op_(I, 1));
+    case LLVMFNeg:
+        r = opnd(S, op_(I, 0));
+        r.mod = (uint8_t)mod_neg(r.mod);
+        return r;
+    case LLVMSelect: {
+        struct relinfo ri;
+        rel_read(S, I, &ri);
+        if (ri.k < 0 || ri.k > 255) {
+            fail(S, "a relative address with a negative or large offset%s", "");
+            return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+        }
+        r = mir_src_fixed(ri.file, (uint32_t)ri.k, ST_SWIZZLE_IDENTITY);
+        if (ri.al) {
+            if (!S->nloops || S->loops[S->nloops - 1].al != ri.al) {
+                fail(S, "a relative address with aL of a loop that is not the innermost%s", "");
+                return r;
+            }
+            r.rel = 1;
+        } else {
+            if (!vi(S, ri.F)->have_op) {
+                fail(S, "a relative address through a0 before its mova%s", "");
+                return r;
+            }
+            r.rel = (uint8_t)(2 + ri.comp);
+        }
+        return r;
+    }
+    case LLVMCall: /* fabs in the 3_0 models: the _abs modifier */
+        r = opnd(S, op_(I, 0));
+        r.mod = MIR_MOD_ABS;
+        return r;
+    case LLVMLoad: {
+        LLVMValueRef base;
+        long long k;
+        gep_const(op_(I, 0), &base, &k);
+        if (base == S->arg_c) {
+            if (k < 0 || k >= 256) {
+                fail(S, "a constant register out of range%s", "");
+                return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+            }
+            return mir_src_fixed(ST_REG_CONST, (uint32_t)k, ST_SWIZZLE_IDENTITY);
+        }
+        enum st_regfile f;
+        uint32_t idx;
+        if (!in_reg(S, k, &f, &idx)) {
+            fail(S, "an input slot with no register%s", "");
+            return mir_src_fixed(ST_REG_INPUT, 0, ST_SWIZZLE_IDENTITY);
+        }
+        return mir_src_fixed(f, idx, ST_SWIZZLE_IDENTITY);
+    }
+    default:
+        fail(S, "an LLVM value the vector back end cannot read%s", "");
+        return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+    }
+}
+
+static struct mir_src opnd(struct sel *S, LLVMValueRef v)
+{
+    if (!is_inst(v)) {
+        if (is_fconst(v) || is_poison(v))
+            return const_opnd(S, v, is_vec(v) ? 0xf : 1);
+        fail(S, "an LLVM operand the vector back end cannot read%s", "");
+        return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+    }
+    struct vinfo *e = vi(S, v);
+    if (e->have_op)
+        return e->op;
+    if (classify(S, v) == VK_VIEW) {
+        struct mir_src r = view_opnd(S, v);
+        /* constants depend on the demand of each use: do not cache those */
+        return r;
+    }
+    fail(S, "an LLVM value used before the vector back end selected it (%s)",
+         LLVMGetValueName(v));
+    return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+}
+
+/* ------------------------------------------------------------------ */
+/* 3. Emission.                                                        */
+
+static struct mir_instr *emit(struct sel *S, unsigned op)
+{
+    struct mir_instr *in = mir_append(S->p);
+    if (!in) {
+        fail(S, "out of memory%s", "");
+        static struct mir_instr dummy;
+        memset(&dummy, 0, sizeof(dummy));
+        return &dummy;
+    }
+    in->op = (uint16_t)op;
+    return in;
+}
+
+static uint8_t lanes_of(struct sel *S, LLVMValueRef v)
+{
+    struct vinfo *e = vi(S, v);
+    return is_vec(v) ? e->demand : (uint8_t)(1u << e->home);
+}
+
+static void set_result(struct sel *S, LLVMValueRef v, uint32_t vreg)
+{
+    struct vinfo *e = vi(S, v);
+    e->op = mir_src_vreg(vreg, is_vec(v) ? ST_SWIZZLE_IDENTITY : swz_rep(e->home));
+    e->have_op = true;
+}
+
+/* An operand as a plain register: views with a modifier become a mov. */
+static struct mir_src plain(struct sel *S, struct mir_src s, uint8_t lanes)
+{
+    if (s.mod == MIR_MOD_NONE)
+        return s;
+    uint32_t t = mir_new_vreg(S->p);
+    struct mir_instr *in = emit(S, ST_OP_MOV);
+    in->has_dst = true;
+    in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = lanes, .vreg = t};
+    in->nsrc = 1;
+    in->src[0] = s;
+    return mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
+}
+
+static void emit_alu(struct sel *S, LLVMValueRef I)
+{
+    struct pat pt;
+    if (!match_alu(S, I, &pt)) {
+        fail(S, "an LLVM instruction with no instruction in this shader model%s", "");
+        return;
+    }
+    uint32_t d = mir_new_vreg(S->p);
+    struct mir_src src[4];
+    for (unsigned k = 0; k < pt.n; k++)
+        src[k] = opnd(S, pt.leaf[k]);
+    if (pt.op == ST_OP_ABS && src[0].mod != MIR_MOD_NONE)
+        src[0] = plain(S, src[0], 0xf);
+    struct mir_instr *in = emit(S, pt.op);
+    in->sat = pt.sat;
+    in->has_dst = true;
+    in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = lanes_of(S, I), .vreg = d};
+    if (pt.op == ST_OP_NRM && S->ps)
+        in->dst.mask = 0x7; /* the pixel models write .xyz */
+    in->nsrc = pt.n;
+    for (unsigned k = 0; k < pt.n; k++)
+        in->src[k] = src[k];
+    if (pt.op == ST_OP_SINCOS && S->ver < ST_VER(3, 0)) {
+        /* D3DSINCOSCONST1/2: the 2_0 models name them (the values are the
+         * documented ones; the result does not depend on them here) */
+        static const float k1[4] = {-1.5500992e-006f, -2.1701389e-005f, 0.0026041667f,
+                                    0.00026041668f};
+        static const float k2[4] = {-0.020833334f, -0.12500000f, 1.0f, 0.50000000f};
+        in->nsrc = 3;
+        in->src[1] = const_vec(S, k1);
+        in->src[2] = const_vec(S, k2);
+    }
+    set_result(S, I, d);
+}
+
+/* Merge input: operand of v for the destination lanes `lanes`, lane i reading lane map[i]. */
+static void merge_input(struct sel *S, struct mir_instr *in, LLVMValueRef v, uint8_t lanes,
+                        const int map[4])
+{
+    if (!lanes)
+        return;
+    struct mir_src s;
+    if (is_fconst(v) || is_poison(v)) {
+        /* constant lanes: a vector of the lanes taken, in place */
+        LLVMValueRef e[4];
+        LLVMTypeRef ft = LLVMFloatTypeInContext(LLVMGetTypeContext(LLVMTypeOf(v)));
+        for (unsigned i = 0; i < 4; i++) {
+            double d = 0;
+            if ((lanes & (1u << i)) && is_vec(v))
+                const_lane(v, (unsigned)map[i], &d);
+            else if (lanes & (1u << i))
+                const_lane(v, 0, &d);
+            e[i] = LLVMConstReal(ft, d);
+        }
+        s = const_opnd(S, LLVMConstVector(e, 4), lanes);
+    } else {
+        s = opnd(S, v);
+        s.swz = swz_compose(s.swz, map);
+    }
+    unsigned k = in->nsrc++;
+    in->src[k] = s;
+    in->lanes[k] = lanes;
+    in->dst.mask |= lanes;
+}
+
+static void emit_merge(struct sel *S, LLVMValueRef I)
+{
+    uint8_t d = vi(S, I)->demand;
+    uint32_t dv = mir_new_vreg(S->p);
+    int map_a[4], map_b[4];
+    uint8_t la = 0, lb = 0;
+    LLVMValueRef a = op_(I, 0), b = op_(I, 1);
+    if (opc(I) == LLVMShuffleVector) {
+        for (unsigned i = 0; i < 4; i++) {
+            int m = mask_elem(I, i);
+            map_a[i] = map_b[i] = (int)i;
+            if (!(d & (1u << i)) || m < 0)
+                continue;
+            if (m < 4) {
+                la |= (uint8_t)(1u << i);
+                map_a[i] = m;
+            } else {
+                lb |= (uint8_t)(1u << i);
+                map_b[i] = m - 4;
+            }
+        }
+    } else {
+        long long l = 0;
+        const_int(op_(I, 2), &l);
+        for (unsigned i = 0; i < 4; i++)
+            map_a[i] = (int)i, map_b[i] = 0;
+        la = (uint8_t)(d & ~(1u << l));
+        lb = (uint8_t)(d & (1u << l));
+    }
+    struct mir_instr tmp = {0};
+    tmp.op = MIR_OP_MERGE;
+    tmp.has_dst = true;
+    tmp.dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0, .vreg = dv};
+    merge_input(S, &tmp, a, la, map_a);
+    merge_input(S, &tmp, b, lb, map_b);
+    struct mir_instr *in = emit(S, MIR_OP_MERGE);
+    *in = tmp;
+    S->stats->merges_in++;
+    set_result(S, I, dv);
+}
+
+/* texldp: the lowering divides x, y, z by w before sampling.  C or NULL. */
+static LLVMValueRef texldp_coords(LLVMValueRef call)
+{
+    LLVMValueRef X = NULL;
+    for (unsigned k = 0; k < 3; k++) {
+        LLVMValueRef P;
+        unsigned l;
+        if (!ext_of(op_(call, 2 + k), &P, &l) || l != k || (X && P != X))
+            return NULL;
+        X = P;
+    }
+    if (opc(X) != LLVMShuffleVector)
+        return NULL;
+    for (unsigned i = 0; i < 3; i++)
+        if (mask_elem(X, i) != (int)i)
+            return NULL;
+    LLVMValueRef Q = op_(X, 0);
+    if (opc(Q) != LLVMFDiv || opc(op_(Q, 1)) != LLVMShuffleVector)
+        return NULL;
+    LLVMValueRef C = op_(Q, 0), W = op_(Q, 1);
+    if (op_(W, 0) != C)
+        return NULL;
+    for (unsigned i = 0; i < 4; i++)
+        if (mask_elem(W, i) != 3)
+            return NULL;
+    return C;
+}
+
+static void emit_sample(struct sel *S, LLVMValueRef call)
+{
+    long long stage;
+    if (!const_int(op_(call, 1), &stage) || stage < 0 || stage > 15) {
+        fail(S, "a texture stage that is not a constant%s", "");
+        return;
+    }
+    LLVMValueRef pc = texldp_coords(call);
+    if (pc) {
+        struct mir_src co = opnd(S, pc);
+        if (co.mod != MIR_MOD_NONE || co.swz != ST_SWIZZLE_IDENTITY ||
+            (co.kind == MIR_FIXED && co.file == ST_REG_CONST)) {
+            uint32_t t = mir_new_vreg(S->p);
+            struct mir_instr *mv = emit(S, ST_OP_MOV);
+            mv->has_dst = true;
+            mv->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0xf, .vreg = t};
+            mv->nsrc = 1;
+            mv->src[0] = co;
+            co = mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
+        }
+        uint32_t d = mir_new_vreg(S->p);
+        struct mir_instr *in = emit(S, ST_OP_TEXLDP);
+        in->has_dst = true;
+        in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0xf, .vreg = d};
+        in->nsrc = 2;
+        in->src[0] = co;
+        in->src[1] = mir_src_fixed(ST_REG_SAMPLER, (uint32_t)stage, ST_SWIZZLE_IDENTITY);
+        S->last_texel = mir_src_vreg(d, ST_SWIZZLE_IDENTITY);
+        S->have_texel = true;
+        return;
+    }
+    /* coordinates: lanes 0..2 of one vector, else gathered with movs */
+    struct mir_src c[3];
+    for (unsigned k = 0; k < 3; k++)
+        c[k] = opnd(S, op_(call, 2 + k));
+    struct mir_src coord;
+    bool one = true;
+    for (unsigned k = 0; k < 3; k++)
+        if (c[k].kind != c[0].kind || c[k].vreg != c[0].vreg || c[k].file != c[0].file ||
+            c[k].index != c[0].index || c[k].mod != MIR_MOD_NONE)
+            one = false;
+    if (one) {
+        coord = c[0];
+        unsigned l0 = ST_SWZ_LANE(c[0].swz, 0), l1 = ST_SWZ_LANE(c[1].swz, 0),
+                 l2 = ST_SWZ_LANE(c[2].swz, 0);
+        coord.swz = (uint8_t)(l0 | (l1 << 2) | (l2 << 4) | (l2 << 6));
+    } else {
+        uint32_t t = mir_new_vreg(S->p);
+        struct mir_instr *in = emit(S, MIR_OP_MERGE);
+        in->has_dst = true;
+        in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0x7, .vreg = t};
+        in->nsrc = 3;
+        for (unsigned k = 0; k < 3; k++) {
+            in->src[k] = c[k];
+            unsigned l = ST_SWZ_LANE(c[k].swz, 0);
+            in->src[k].swz = (uint8_t)(l * 0x55);
+            in->lanes[k] = (uint8_t)(1u << k);
+        }
+        S->stats->merges_in++;
+        coord = mir_src_vreg(t, ST_SWIZZLE(0, 1, 2, 2));
+    }
+    /* texld takes no swizzle before ps_2_x and no modifier: copy it to a register */
+    bool swz_ok = S->ver >= ST_VER_2X || coord.swz == ST_SWIZZLE_IDENTITY ||
+                  (coord.swz & 0x3f) == (ST_SWIZZLE_IDENTITY & 0x3f);
+    if (coord.mod != MIR_MOD_NONE || !swz_ok || (coord.kind == MIR_FIXED &&
+                                                  coord.file == ST_REG_CONST)) {
+        uint32_t t = mir_new_vreg(S->p);
+        struct mir_instr *in = emit(S, ST_OP_MOV);
+        in->has_dst = true;
+        in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0xf, .vreg = t};
+        in->nsrc = 1;
+        in->src[0] = coord;
+        coord = mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
+    }
+    if ((coord.swz & 0x3f) == (ST_SWIZZLE_IDENTITY & 0x3f))
+        coord.swz = ST_SWIZZLE_IDENTITY;
+    uint32_t d = mir_new_vreg(S->p);
+    /* vertex shaders fetch with texldl (level 0: the lod lane does not matter) */
+    struct mir_instr *in = emit(S, S->ps ? ST_OP_TEXLD : ST_OP_TEXLDL);
+    in->has_dst = true;
+    in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0xf, .vreg = d};
+    in->nsrc = 2;
+    in->src[0] = coord;
+    in->src[1] = mir_src_fixed(ST_REG_SAMPLER, (uint32_t)stage, ST_SWIZZLE_IDENTITY);
+    S->last_texel = mir_src_vreg(d, ST_SWIZZLE_IDENTITY);
+    S->have_texel = true;
+}
+
+/* A status value that can only carry ST_LL_STATUS_RELADDR_RANGE: the
+ * interpreter derives that warning from the vector program itself. */
+static bool status_reladdr_only(struct sel *S, LLVMValueRef v, int depth)
+{
+    if (depth > 200)
+        return false;
+    if (LLVMIsAConstantInt(v))
+        return (LLVMConstIntGetZExtValue(v) & ST_LL_STATUS_KILLED) == 0;
+    if (!is_inst(v))
+        return false;
+    struct vinfo *e = vi(S, v);
+    if (e->mark)
+        return true; /* a cycle through a loop phi: decided by the other operands */
+    e->mark = true;
+    bool ok;
+    switch (opc(v)) {
+    case LLVMPHI:
+        ok = true;
+        for (unsigned k = 0; k < LLVMCountIncoming(v) && ok; k++)
+            ok = status_reladdr_only(S, LLVMGetIncomingValue(v, k), depth + 1);
+        break;
+    case LLVMOr:
+        ok = status_reladdr_only(S, op_(v, 0), depth + 1) &&
+             status_reladdr_only(S, op_(v, 1), depth + 1);
+        break;
+    case LLVMSelect:
+        if (kill_source(v)) {
+            ok = true; /* a texkill, emitted where it stands */
+            break;
+        }
+        ok = status_reladdr_only(S, op_(v, 1), depth + 1) &&
+             status_reladdr_only(S, op_(v, 2), depth + 1);
+        break;
+    case LLVMLoad: /* the status alloca of the lowering, if it was not promoted */
+    default:
+        ok = false;
+    }
+    e->mark = false;
+    return ok;
+}
+
+static void emit_store(struct sel *S, LLVMValueRef st)
+{
+    LLVMValueRef val = op_(st, 0), base;
+    long long k;
+    if (gep_const(op_(st, 1), &base, &k) && base == S->arg_status) {
+        if (status_reladdr_only(S, val, 0))
+            return;
+        fail(S, "a run-time status (texkill, relative address checks)%s", "");
+        return;
+    }
+    int slot = out_slot_of_store(S, st);
+    if (slot < 0) {
+        fail(S, "a store the vector back end does not know%s", "");
+        return;
+    }
+    if (!S->out_known[slot]) {
+        fail(S, "an output slot the shader never names%s", "");
+        return;
+    }
+    uint8_t mask = slot == ST_LL_OUT_FOG || slot == ST_LL_OUT_PTS || slot == ST_LL_OUT_DEPTH
+                       ? 0x1
+                       : (uint8_t)(0xf & ~zero_lanes(val));
+    if (S->ps && slot != ST_LL_OUT_DEPTH)
+        mask = 0xf; /* pixel colour outputs are written whole */
+    if (!mask)
+        mask = 0xf; /* written, all zero: it is still an output of the shader */
+    struct mir_instr tmp = {0};
+    tmp.op = ST_OP_MOV;
+    tmp.has_dst = true;
+    tmp.dst = (struct mir_dst){.kind = MIR_FIXED, .mask = mask, .file = S->out_file[slot],
+                               .index = S->out_index[slot], .vreg = MIR_NONE};
+    tmp.nsrc = 1;
+    tmp.src[0] = opnd(S, val);
+    struct mir_instr *in = emit(S, ST_OP_MOV);
+    *in = tmp;
+}
+
+static void emit_inst(struct sel *S, LLVMValueRef I)
+{
+    unsigned o = opc(I);
+    if (o == LLVMStore) {
+        emit_store(S, I);
+        return;
+    }
+    if (o == LLVMCall && strcmp(callee_name(I), ST_LL_SAMPLE_FN) == 0) {
+        emit_sample(S, I);
+        return;
+    }
+    if (o == LLVMBr || o == LLVMRet || o == LLVMAlloca || o == LLVMGetElementPtr || o == LLVMPHI)
+        return;
+    struct vinfo *e = vi(S, I);
+    if (classify(S, I) == VK_TEXEL) {
+        if (!S->have_texel) {
+            fail(S, "a texel read before any sample%s", "");
+            return;
+        }
+        e->op = S->last_texel;
+        e->have_op = true;
+        return;
+    }
+    if (!e->needed)
+        return;
+    switch (classify(S, I)) {
+    case VK_VIEW:
+        return;
+    case VK_ALU:
+        emit_alu(S, I);
+        return;
+    case VK_MERGE:
+        emit_merge(S, I);
+        return;
+    case VK_KILL: {
+        /* texkill names a register, no swizzle, no modifier */
+        struct mir_src v = opnd(S, kill_source(I));
+        if (v.mod != MIR_MOD_NONE || v.swz != ST_SWIZZLE_IDENTITY || v.rel ||
+            (v.kind == MIR_FIXED && v.file != ST_REG_TEXTURE && v.file != ST_REG_INPUT)) {
+            uint32_t t = mir_new_vreg(S->p);
+            struct mir_instr *mv = emit(S, ST_OP_MOV);
+            mv->has_dst = true;
+            mv->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0xf, .vreg = t};
+            mv->nsrc = 1;
+            mv->src[0] = v;
+            v = mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
+        }
+        struct mir_instr *in = emit(S, ST_OP_TEXKILL);
+        in->nsrc = 1;
+        in->src[0] = v;
+        return;
+    }
+    case VK_MOVA: {
+        /* a0 is one register, written where the shader wrote it */
+        struct mir_src v = opnd(S, mova_source(I));
+        struct mir_instr *in = emit(S, S->ver >= ST_VER(2, 0) ? ST_OP_MOVA : ST_OP_MOV);
+        in->has_dst = true;
+        in->dst = (struct mir_dst){.kind = MIR_FIXED, .mask = e->demand ? e->demand : 1,
+                                   .file = ST_REG_ADDR, .index = 0, .vreg = MIR_NONE};
+        in->nsrc = 1;
+        in->src[0] = v;
+        e->have_op = true; /* "written": relative reads may use it */
+        return;
+    }
+    case VK_OTHER:
+        if (o == LLVMFCmp || o == LLVMICmp || (o == LLVMXor && !is_vec(I)))
+            return; /* branch conditions: the flow code reads them */
+        if (o == LLVMLoad)
+            return; /* b# reads: the flow code reads them */
+        if (!S->failed) {
+            char *txt = LLVMPrintValueToString(I);
+            st_error(S->ctx, S->sh->version.loc, ST_E_NOT_SUPPORTED,
+                     "the vector back end has no instruction of %s for the LLVM value '%.100s'",
+                     S->ps ? "this pixel shader model" : "this vertex shader model",
+                     txt ? txt + strspn(txt, " ") : "?");
+            LLVMDisposeMessage(txt);
+        }
+        S->failed = true;
+        return;
+    default:
+        return;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Structured control flow.                                            */
+
+static int bb_index(struct sel *S, LLVMBasicBlockRef b)
+{
+    for (unsigned i = 0; i < S->nbb; i++)
+        if (S->bbs[i] == b)
+            return (int)i;
+    return -1;
+}
+
+static unsigned nsucc(LLVMBasicBlockRef b, LLVMBasicBlockRef out[2])
+{
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+    if (!t)
+        return 0;
+    unsigned n = LLVMGetNumSuccessors(t);
+    for (unsigned k = 0; k < n && k < 2; k++)
+        out[k] = LLVMGetSuccessor(t, k);
+    return n > 2 ? 2 : n;
+}
+
+/* Post-dominator sets (bitsets), by iteration: pdom(b) = {b} + meet of successors. */
+static bool compute_pdom(struct sel *S)
+{
+    unsigned n = S->nbb, w = (n + 63) / 64;
+    S->words = w;
+    S->pdom = malloc(sizeof(uint64_t) * w * (n ? n : 1));
+    if (!S->pdom)
+        return false;
+    for (unsigned i = 0; i < n; i++) {
+        LLVMBasicBlockRef s[2];
+        bool exit = nsucc(S->bbs[i], s) == 0;
+        for (unsigned k = 0; k < w; k++)
+            S->pdom[i * w + k] = exit ? 0 : ~0ull;
+        if (exit)
+            S->pdom[i * w + i / 64] |= 1ull << (i % 64);
+    }
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (unsigned i = n; i-- > 0;) {
+            LLVMBasicBlockRef s[2];
+            unsigned ns = nsucc(S->bbs[i], s);
+            if (!ns)
+                continue;
+            for (unsigned k = 0; k < w; k++) {
+                uint64_t x = ~0ull;
+                for (unsigned j = 0; j < ns; j++) {
+                    int si = bb_index(S, s[j]);
+                    if (si >= 0)
+                        x &= S->pdom[(unsigned)si * w + k];
+                }
+                if (k == i / 64)
+                    x |= 1ull << (i % 64);
+                if (x != S->pdom[i * w + k]) {
+                    S->pdom[i * w + k] = x;
+                    changed = true;
+                }
+            }
+        }
+    }
+    return true;
+}
+
+static unsigned popcount_set(struct sel *S, unsigned i)
+{
+    unsigned c = 0;
+    for (unsigned k = 0; k < S->words; k++)
+        c += (unsigned)__builtin_popcountll(S->pdom[i * S->words + k]);
+    return c;
+}
+
+/* The immediate post-dominator: the strict post-dominator with the largest set. */
+static LLVMBasicBlockRef ipdom(struct sel *S, LLVMBasicBlockRef b)
+{
+    int i = bb_index(S, b);
+    if (i < 0)
+        return NULL;
+    unsigned best = 0;
+    int bi = -1;
+    for (unsigned j = 0; j < S->nbb; j++) {
+        if ((int)j == i || !(S->pdom[(unsigned)i * S->words + j / 64] & (1ull << (j % 64))))
+            continue;
+        unsigned c = popcount_set(S, j);
+        if (bi < 0 || c > best) {
+            best = c;
+            bi = (int)j;
+        }
+    }
+    return bi < 0 ? NULL : S->bbs[bi];
+}
+
+/* Copies for the phis of `to` on the edge from `from`. */
+static void phi_copies(struct sel *S, LLVMBasicBlockRef from, LLVMBasicBlockRef to)
+{
+    for (LLVMValueRef I = LLVMGetFirstInstruction(to); I && opc(I) == LLVMPHI;
+         I = LLVMGetNextInstruction(I)) {
+        struct vinfo *e = vi(S, I);
+        if (!e->needed || !e->have_op)
+            continue;
+        for (unsigned k = 0; k < LLVMCountIncoming(I); k++) {
+            if (LLVMGetIncomingBlock(I, k) != from)
+                continue;
+            LLVMValueRef v = LLVMGetIncomingValue(I, k);
+            if (opc(v) == LLVMPHI && LLVMGetInstructionParent(v) == to) {
+                fail(S, "a phi reading a phi of the same block (a loop)%s", "");
+                return;
+            }
+            uint8_t lanes = lanes_of(S, I);
+            struct mir_instr tmp = {0};
+            tmp.op = MIR_OP_MERGE;
+            tmp.has_dst = true;
+            tmp.phi_copy = true;
+            tmp.dst = (struct mir_dst){.kind = MIR_VREG, .mask = lanes, .vreg = e->op.vreg};
+            tmp.nsrc = 1;
+            if (is_fconst(v) || is_poison(v)) {
+                tmp.src[0] = const_opnd(S, v, is_vec(v) ? lanes : 1);
+                if (!is_vec(v))
+                    tmp.src[0].swz = swz_rep(ST_SWZ_LANE(tmp.src[0].swz, 0));
+            } else {
+                tmp.src[0] = opnd(S, v);
+            }
+            tmp.lanes[0] = lanes;
+            struct mir_instr *in = emit(S, MIR_OP_MERGE);
+            *in = tmp;
+            S->stats->merges_in++;
+            break;
+        }
+    }
+}
+
+static void walk(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef stop);
+
+static void arm(struct sel *S, LLVMBasicBlockRef from, LLVMBasicBlockRef to, LLVMBasicBlockRef join)
+{
+    if (to == join)
+        phi_copies(S, from, join);
+    else
+        walk(S, to, join);
+}
+
+static bool fcmp_to_d3d(LLVMRealPredicate p, enum st_compare *c)
+{
+    switch (p) {
+    case LLVMRealOGT: *c = ST_CMP_GT; return true;
+    case LLVMRealOEQ: *c = ST_CMP_EQ; return true;
+    case LLVMRealOGE: *c = ST_CMP_GE; return true;
+    case LLVMRealOLT: *c = ST_CMP_LT; return true;
+    case LLVMRealUNE: *c = ST_CMP_NE; return true;
+    case LLVMRealOLE: *c = ST_CMP_LE; return true;
+    default: return false;
+    }
+}
+
+/* Emits the IF for a branch condition; false when it cannot be expressed. */
+static bool emit_cond(struct sel *S, LLVMValueRef c)
+{
+    if (opc(c) == LLVMICmp && LLVMGetICmpPredicate(c) == LLVMIntNE && const_is(op_(c, 1), 0.0)) {
+        /* unreachable: icmp on ints */
+    }
+    if (opc(c) == LLVMICmp && LLVMGetICmpPredicate(c) == LLVMIntNE &&
+        LLVMIsAConstantInt(op_(c, 1)) && LLVMConstIntGetZExtValue(op_(c, 1)) == 0 &&
+        opc(op_(c, 0)) == LLVMLoad) {
+        LLVMValueRef base;
+        long long k;
+        if (gep_const(op_(op_(c, 0), 0), &base, &k) && base == S->arg_b && k >= 0 && k < 16) {
+            struct mir_instr *in = emit(S, ST_OP_IF);
+            in->nsrc = 1;
+            in->src[0] = mir_src_fixed(ST_REG_CONSTBOOL, (uint32_t)k, ST_SWIZZLE_IDENTITY);
+            return true;
+        }
+    }
+    enum st_compare cmp;
+    if (opc(c) == LLVMFCmp && fcmp_to_d3d(LLVMGetFCmpPredicate(c), &cmp) && !is_vec(op_(c, 0)) &&
+        (S->ver >= ST_VER_2X)) {
+        struct mir_src a = opnd(S, op_(c, 0)), b = opnd(S, op_(c, 1));
+        struct mir_instr *in = emit(S, ST_OP_IFC);
+        in->cmp = cmp;
+        in->nsrc = 2;
+        in->src[0] = a;
+        in->src[1] = b;
+        return true;
+    }
+    return false;
+}
+
+/* i#k.lane read through the clamps of the lowering: k and lane. */
+static bool int_reg_lane(struct sel *S, LLVMValueRef v, long long *reg, unsigned *lane)
+{
+    for (int g = 0; g < 4 && opc(v) == LLVMSelect; g++)
+        v = op_(v, 2);
+    LLVMValueRef P, base;
+    if (!ext_of(v, &P, lane) || opc(P) != LLVMLoad)
+        return false;
+    return gep_const(op_(P, 0), &base, reg) && base == S->arg_i && *reg >= 0 && *reg < 16;
+}
+
+static LLVMValueRef incoming_from(LLVMValueRef phi, LLVMBasicBlockRef bb)
+{
+    for (unsigned k = 0; k < LLVMCountIncoming(phi); k++)
+        if (LLVMGetIncomingBlock(phi, k) == bb)
+            return LLVMGetIncomingValue(phi, k);
+    return NULL;
+}
+
+static void walk(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef stop);
+
+/*
+ * The lowering's loop header: count = phi [n, pre], [count - 1, latch];
+ * br (count > 0), body, exit; for `loop`, aL = phi [init, pre], [aL + step,
+ * latch].  Re-expressed as rep i# / loop aL, i# (a new defi when the
+ * numbers are constants).  Returns false when b is not such a header.
+ */
+static bool try_loop(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef *next)
+{
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(b), c, cnt = NULL;
+    long long x;
+    if (opc(t) != LLVMBr || !LLVMIsConditional(t))
+        return false;
+    c = LLVMGetCondition(t);
+    if (opc(c) != LLVMICmp || LLVMGetICmpPredicate(c) != LLVMIntSGT ||
+        !const_int(op_(c, 1), &x) || x != 0)
+        return false;
+    cnt = op_(c, 0);
+    if (opc(cnt) != LLVMPHI || LLVMGetInstructionParent(cnt) != b || LLVMCountIncoming(cnt) != 2)
+        return false;
+    int li = -1;
+    for (unsigned k = 0; k < 2; k++) {
+        LLVMValueRef v = LLVMGetIncomingValue(cnt, k);
+        if (opc(v) == LLVMSub && op_(v, 0) == cnt && const_int(op_(v, 1), &x) && x == 1)
+            li = (int)k;
+    }
+    if (li < 0)
+        return false;
+    LLVMBasicBlockRef latch = LLVMGetIncomingBlock(cnt, (unsigned)li);
+    LLVMBasicBlockRef pre = LLVMGetIncomingBlock(cnt, (unsigned)(1 - li));
+    LLVMValueRef init = LLVMGetIncomingValue(cnt, (unsigned)(1 - li));
+    LLVMValueRef al = NULL, al_init = NULL, al_step = NULL;
+    for (LLVMValueRef P = LLVMGetFirstInstruction(b); P && opc(P) == LLVMPHI;
+         P = LLVMGetNextInstruction(P)) {
+        if (P == cnt || LLVMGetTypeKind(LLVMTypeOf(P)) != LLVMIntegerTypeKind)
+            continue;
+        LLVMValueRef v = incoming_from(P, latch);
+        if (v && opc(v) == LLVMAdd && op_(v, 0) == P) {
+            al = P;
+            al_step = op_(v, 1);
+            al_init = incoming_from(P, pre);
+        }
+    }
+    long long kc, ka = 0, ks = 0, reg, r2;
+    unsigned lane;
+    uint32_t ireg = MIR_NONE;
+    if (const_int(init, &kc) && (!al || (al_init && const_int(al_init, &ka) &&
+                                         const_int(al_step, &ks)))) {
+        /* the shader's own defi when it holds these numbers */
+        for (const struct st_instr *di = S->sh->first; di && ireg == MIR_NONE; di = di->next)
+            if (di->op == ST_OP_DEFI && di->imm.i[0] == kc && (!al || (di->imm.i[1] == ka &&
+                                                                     di->imm.i[2] == ks)))
+                ireg = di->dst.reg.index;
+        if (ireg != MIR_NONE)
+            goto have_reg;
+        for (uint32_t i = 0; i < 16 && ireg == MIR_NONE; i++)
+            if (!S->i_used[i]) {
+                S->i_used[i] = true;
+                ireg = i;
+            }
+        if (ireg == MIR_NONE || S->p->ndefis >= 16) {
+            fail(S, "a loop count needing an integer constant register, and none is free%s", "");
+            return true;
+        }
+        struct mir_defi *d = &S->p->defis[S->p->ndefis++];
+        d->index = ireg;
+        d->v[0] = (int32_t)kc;
+        d->v[1] = (int32_t)ka;
+        d->v[2] = (int32_t)ks;
+        d->v[3] = 0;
+    have_reg:;
+    } else if (int_reg_lane(S, init, &reg, &lane) && lane == 0 &&
+               (!al || (al_init && int_reg_lane(S, al_init, &r2, &lane) && r2 == reg &&
+                        lane == 1 && int_reg_lane(S, al_step, &r2, &lane) && r2 == reg &&
+                        lane == 2))) {
+        ireg = (uint32_t)reg;
+    } else {
+        S->stats->flow_not_supported = 1;
+        fail(S, "a loop whose count this shader model cannot state%s", "");
+        return true;
+    }
+    if (S->nloops >= 8) {
+        S->stats->flow_not_supported = 1;
+        fail(S, "loops nested this deep%s", "");
+        return true;
+    }
+    struct mir_instr *in = emit(S, al ? ST_OP_LOOP : ST_OP_REP);
+    if (al) {
+        in->nsrc = 2;
+        in->src[0] = mir_src_fixed(ST_REG_LOOP, 0, ST_SWIZZLE_IDENTITY);
+        in->src[1] = mir_src_fixed(ST_REG_CONSTINT, ireg, ST_SWIZZLE_IDENTITY);
+    } else {
+        in->nsrc = 1;
+        in->src[0] = mir_src_fixed(ST_REG_CONSTINT, ireg, ST_SWIZZLE_IDENTITY);
+    }
+    LLVMBasicBlockRef body = LLVMGetSuccessor(t, 0), exit = LLVMGetSuccessor(t, 1);
+    S->loops[S->nloops++] = (struct sel_loop){.header = b, .exit = exit, .al = al};
+    walk(S, body, b);
+    S->nloops--;
+    emit(S, al ? ST_OP_ENDLOOP : ST_OP_ENDREP);
+    *next = exit;
+    return true;
+}
+
+static void walk(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef stop)
+{
+    while (b && b != stop && !S->failed) {
+        int bi = bb_index(S, b);
+        if (bi < 0 || S->visited[bi]) {
+            S->stats->flow_not_supported = 1;
+            fail(S, "a loop (rep/loop/break): the vector back end re-expresses if/else only%s",
+                 "");
+            return;
+        }
+        S->visited[bi] = 1;
+        for (LLVMValueRef I = LLVMGetFirstInstruction(b); I && !S->failed;
+             I = LLVMGetNextInstruction(I))
+            emit_inst(S, I);
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+        if (!t || opc(t) == LLVMRet)
+            return;
+        if (opc(t) != LLVMBr) {
+            S->stats->flow_not_supported = 1;
+            fail(S, "a terminator other than br/ret%s", "");
+            return;
+        }
+        LLVMBasicBlockRef lexit = S->nloops ? S->loops[S->nloops - 1].exit : NULL;
+        if (!LLVMIsConditional(t)) {
+            LLVMBasicBlockRef s = LLVMGetSuccessor(t, 0);
+            phi_copies(S, b, s);
+            if (s == lexit && s != stop) {
+                emit(S, ST_OP_BREAK);
+                return;
+            }
+            b = s;
+            continue;
+        }
+        {
+            LLVMBasicBlockRef next = NULL;
+            if (try_loop(S, b, &next)) {
+                b = next;
+                continue;
+            }
+        }
+        LLVMValueRef c = LLVMGetCondition(t);
+        LLVMBasicBlockRef T = LLVMGetSuccessor(t, 0), E = LLVMGetSuccessor(t, 1);
+        if (LLVMIsAConstantInt(c)) {
+            LLVMBasicBlockRef s = LLVMConstIntGetZExtValue(c) ? T : E;
+            phi_copies(S, b, s);
+            b = s;
+            continue;
+        }
+        /* "!c": the same test with the arms swapped */
+        LLVMValueRef nc;
+        while (opc(c) == LLVMXor && LLVMIsAConstantInt(nc = op_(c, 1)) &&
+               LLVMConstIntGetZExtValue(nc) == 1) {
+            c = op_(c, 0);
+            LLVMBasicBlockRef x = T;
+            T = E;
+            E = x;
+        }
+        if (lexit && (T == lexit || E == lexit)) {
+            /* a conditional break: if c break endif (or its else arm) */
+            if (!emit_cond(S, c)) {
+                S->stats->flow_not_supported = 1;
+                fail(S, "a break condition this shader model cannot test%s", "");
+                return;
+            }
+            if (E == lexit)
+                emit(S, ST_OP_ELSE);
+            phi_copies(S, b, lexit);
+            emit(S, ST_OP_BREAK);
+            emit(S, ST_OP_ENDIF);
+            LLVMBasicBlockRef other = T == lexit ? E : T;
+            phi_copies(S, b, other);
+            b = other;
+            continue;
+        }
+        LLVMBasicBlockRef J = ipdom(S, b);
+        if (!J) {
+            S->stats->flow_not_supported = 1;
+            fail(S, "a branch with no join%s", "");
+            return;
+        }
+        if (!emit_cond(S, c)) {
+            S->stats->flow_not_supported = 1;
+            fail(S, "a branch condition this shader model cannot test%s", "");
+            return;
+        }
+        arm(S, b, T, J);
+        if (E != J || T == J) {
+            emit(S, ST_OP_ELSE);
+            arm(S, b, E, J);
+        }
+        emit(S, ST_OP_ENDIF);
+        b = J;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Entry.                                                              */
+
+static void scan_shader(struct sel *S)
+{
+    const struct st_shader *sh = S->sh;
+    S->max_c = !S->ps ? 256 : S->ver >= ST_VER(3, 0) ? 224 : 32;
+    for (const struct st_instr *i = sh->first; i; i = i->next) {
+        if (i->op == ST_OP_DEF) {
+            /* def values were inlined as LLVM constants: found again here, at
+             * their own index (a relative read may reach them there too) */
+            struct mir_prog *p = S->p;
+            uint32_t idx = i->dst.reg.index;
+            if (idx >= 256 || p->ndefs >= 256)
+                continue;
+            if (p->ndefs == p->capdefs) {
+                unsigned cap = p->capdefs ? p->capdefs * 2 : 8;
+                struct mir_def *nd = realloc(p->defs, sizeof(*nd) * cap);
+                if (!nd)
+                    continue;
+                p->defs = nd;
+                p->capdefs = cap;
+            }
+            struct mir_def *d = &p->defs[p->ndefs++];
+            memset(d, 0, sizeof(*d));
+            d->index = idx;
+            memcpy(d->f, i->imm.f, sizeof(d->f));
+            S->c_used[idx] = true;
+            continue;
+        }
+        for (unsigned k = 0; k < i->nsrc && k < 5; k++) {
+            const struct st_reg *r = &i->src[k].reg;
+            if (r->file == ST_REG_CONSTINT && r->index < 16)
+                S->i_used[r->index] = true;
+            if (r->file == ST_REG_CONST) {
+                uint32_t hi = r->index + 1, lo = r->index;
+                if (r->rel)
+                    S->has_rel_c = true;
+                /* matrix ops read rows after the first */
+                if (st_opinfo[i->op].flags & OPF_MATRIX)
+                    hi = r->index + 4;
+                for (uint32_t x = lo; x < hi && x < 256; x++)
+                    S->c_used[x] = true;
+            }
+        }
+        if (i->op == ST_OP_DEFI && i->dst.reg.index < 16)
+            S->i_used[i->dst.reg.index] = true;
+        if (i->has_dst) {
+            const struct st_reg *r = &i->dst.reg;
+            int slot = st_run_out_slot(r->file, r->index);
+            if (slot >= 0 && slot < ST_LL_OUT_SLOTS) {
+                S->out_known[slot] = true;
+                S->out_file[slot] = r->file;
+                S->out_index[slot] = r->index;
+            }
+        }
+    }
+}
+
+/* The scalar instruction lane l of vector v is a copy of, through views; or NULL. */
+static LLVMValueRef scalar_source(LLVMValueRef v, unsigned l)
+{
+    for (int guard = 0; guard < 32 && is_inst(v); guard++) {
+        long long k;
+        switch (opc(v)) {
+        case LLVMShuffleVector: {
+            int m = mask_elem(v, l);
+            if (m < 0)
+                return NULL;
+            v = op_(v, m < 4 ? 0 : 1);
+            l = (unsigned)m & 3;
+            continue;
+        }
+        case LLVMInsertElement:
+            if (!const_int(op_(v, 2), &k))
+                return NULL;
+            if ((unsigned)k == l) {
+                LLVMValueRef s = op_(v, 1);
+                return is_inst(s) ? s : NULL;
+            }
+            v = op_(v, 0);
+            continue;
+        default:
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+/*
+ * Where a scalar is computed: in the lane where a merge (or an output)
+ * puts it, so that the merge takes it in place and can vanish; lane x
+ * when nothing asks.  Program order: the first request wins.
+ */
+static void assign_homes(struct sel *S)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(S->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I))
+            if (opc(I) == LLVMFPTrunc && (is_call_to(op_(I, 0), "llvm.cos") ||
+                                          is_call_to(op_(I, 0), "llvm.sin"))) {
+                struct vinfo *e = vi(S, I);
+                e->needing = true;
+                e->home = is_call_to(op_(I, 0), "llvm.sin") ? 1 : 0;
+            }
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(S->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
+            unsigned o = opc(I);
+            LLVMValueRef v = NULL;
+            uint8_t d = 0;
+            if ((o == LLVMShuffleVector || o == LLVMInsertElement) &&
+                classify(S, I) == VK_MERGE) {
+                v = I;
+                d = vi(S, I)->demand;
+            } else if (o == LLVMStore && out_slot_of_store(S, I) >= 0) {
+                v = op_(I, 0);
+                d = 0xf;
+            }
+            if (!v || !is_vec(v))
+                continue;
+            for (unsigned l = 0; l < 4; l++) {
+                if (!(d & (1u << l)))
+                    continue;
+                LLVMValueRef s = scalar_source(v, l);
+                if (!s || is_vec(s) || LLVMGetTypeKind(LLVMTypeOf(s)) != LLVMFloatTypeKind)
+                    continue;
+                struct vinfo *e = vi(S, s);
+                if (!e->needing) { /* "needing" doubles as "home decided" here */
+                    e->needing = true;
+                    e->home = (uint8_t)l;
+                }
+            }
+        }
+}
+
+bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
+                     struct mir_prog *out, struct st_merge_stats *stats)
+{
+    struct sel S0, *S = &S0;
+    memset(S, 0, sizeof(*S));
+    S->ctx = ctx;
+    S->sh = sh;
+    S->p = out;
+    S->stats = stats;
+    S->ver = sh->version.ver;
+    S->ps = sh->version.type == ST_PS;
+    S->v3 = S->ver >= ST_VER(3, 0);
+    out->type = sh->version.type;
+    out->ver = sh->version.ver;
+    out->loc = sh->version.loc;
+    S->fn = LLVMGetNamedFunction(m, "st_main");
+    if (!S->fn) {
+        fail(S, "a module without st_main%s", "");
+        return false;
+    }
+    S->arg_in = LLVMGetParam(S->fn, 0);
+    S->arg_out = LLVMGetParam(S->fn, 1);
+    S->arg_c = LLVMGetParam(S->fn, 2);
+    S->arg_i = LLVMGetParam(S->fn, 3);
+    S->arg_b = LLVMGetParam(S->fn, 4);
+    S->arg_status = LLVMGetParam(S->fn, 5);
+    /* the texel alloca: the last argument of every sample call */
+    size_t ninst = 0;
+    S->nbb = LLVMCountBasicBlocks(S->fn);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(S->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
+            ninst++;
+            if (opc(I) == LLVMCall && strcmp(callee_name(I), ST_LL_SAMPLE_FN) == 0)
+                S->texel = op_(I, 5);
+        }
+    S->cap = 64;
+    while (S->cap < ninst * 4 + 64)
+        S->cap *= 2;
+    S->tab = calloc(S->cap, sizeof(*S->tab));
+    S->bbs = calloc(S->nbb ? S->nbb : 1, sizeof(*S->bbs));
+    S->visited = calloc(S->nbb ? S->nbb : 1, 1);
+    if (!S->tab || !S->bbs || !S->visited) {
+        free(S->tab);
+        free(S->bbs);
+        free(S->visited);
+        st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
+    unsigned bi = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(S->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        S->bbs[bi++] = bb;
+    scan_shader(S);
+    compute_demand(S);
+    assign_homes(S);
+
+    /* roots */
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(S->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
+            unsigned o = opc(I);
+            if (o == LLVMStore && out_slot_of_store(S, I) >= 0)
+                need(S, op_(I, 0));
+            else if (o == LLVMCall && strcmp(callee_name(I), ST_LL_SAMPLE_FN) == 0) {
+                if (texldp_coords(I)) {
+                    need(S, texldp_coords(I));
+                    continue;
+                }
+                for (unsigned k = 2; k < 5; k++)
+                    need(S, op_(I, k));
+            }
+            else if (o == LLVMBr && LLVMIsConditional(I))
+                need(S, LLVMGetCondition(I));
+            else if (o == LLVMSelect && kill_source(I))
+                need(S, I);
+        }
+    /* phi registers exist before their copies are emitted */
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(S->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I && opc(I) == LLVMPHI;
+             I = LLVMGetNextInstruction(I)) {
+            struct vinfo *e = vi(S, I);
+            if (!e->needed)
+                continue;
+            if (classify(S, I) != VK_PHI)
+                continue; /* loop counters and aL: the loop code reads them */
+            set_result(S, I, mir_new_vreg(out));
+        }
+
+    if (!S->failed && compute_pdom(S))
+        walk(S, LLVMGetEntryBasicBlock(S->fn), NULL);
+    free(S->tab);
+    free(S->bbs);
+    free(S->visited);
+    free(S->pdom);
+    return !S->failed;
+}
+
+unsigned st_merge_max_temps(const struct st_shader *sh)
+{
+    uint16_t v = sh->version.ver;
+    if (sh->version.type == ST_VS)
+        return v >= ST_VER_2X ? 32 : 12;
+    if (v < ST_VER(1, 4))
+        return 2;
+    if (v < ST_VER(2, 0))
+        return 6;
+    return v >= ST_VER_2X ? 32 : 12;
+}
+
+/* ------------------------------------------------------------------ */
+/* Swizzle legality of the 2_0 pixel models.                           */
+
+/* Lanes of src k's swizzle that matter (destination frame). */
+static uint8_t swz_lanes_used(const struct mir_instr *in, unsigned k)
+{
+    if (in->op == MIR_OP_MERGE)
+        return in->lanes[k];
+    if (mir_op_componentwise(in->op))
+        return in->has_dst ? in->dst.mask : 0xf;
+    switch (in->op) {
+    case ST_OP_DP3: case ST_OP_NRM: case ST_OP_TEXLD: return k == 0 ? 0x7 : 0;
+    case ST_OP_TEXLDP: case ST_OP_TEXLDL: case ST_OP_TEXLDB: case ST_OP_TEXLDD:
+        return k == 0 ? 0xf : 0;
+    case ST_OP_TEXKILL: return 0xf;
+    case ST_OP_DP4: return 0xf;
+    case ST_OP_DP2ADD: return k == 2 ? 0x1 : 0x3;
+    case ST_OP_SINCOS: return k == 0 ? 0x1 : 0xf;
+    default: return 0x1; /* scalar sources, if_cmp */
+    }
+}
+
+static bool agrees(uint8_t a, uint8_t b, uint8_t lanes)
+{
+    for (unsigned l = 0; l < 4; l++)
+        if ((lanes >> l) & 1 && ST_SWZ_LANE(a, l) != ST_SWZ_LANE(b, l))
+            return false;
+    return true;
+}
+
+bool mir_legalize_swizzles(struct mir_prog *p)
+{
+    bool strict = p->type == ST_PS && p->ver <= ST_VER_2X;
+    static const uint8_t cand[8] = {ST_SWIZZLE_IDENTITY, 0x00, 0x55, 0xaa, 0xff,
+                                    ST_SWIZZLE(1, 2, 0, 3), ST_SWIZZLE(2, 0, 1, 3),
+                                    ST_SWIZZLE(3, 2, 1, 0)};
+    struct mir_prog q = *p;
+    q.ins = NULL;
+    q.n = q.cap = 0;
+    for (unsigned i = 0; i < p->n; i++) {
+        struct mir_instr cur = p->ins[i];
+        bool texld = cur.op == ST_OP_TEXLD || cur.op == ST_OP_TEXLDP || cur.op == ST_OP_TEXKILL;
+        for (unsigned k = 0; k < cur.nsrc && !cur.dead; k++) {
+            struct mir_src *s = &cur.src[k];
+            if (s->kind == MIR_FIXED && (s->file == ST_REG_SAMPLER || s->file == ST_REG_CONSTBOOL ||
+                                         s->file == ST_REG_CONSTINT || s->file == ST_REG_LOOP))
+                continue;
+            uint8_t used = swz_lanes_used(&cur, k);
+            bool need_plain = texld && k == 0;
+            bool done = false;
+            /* a one-lane read prints as a replicate (.x), the scalar ops want one */
+            if (!need_plain && (used == 1 || used == 2 || used == 4 || used == 8)) {
+                unsigned l = used == 1 ? 0 : used == 2 ? 1 : used == 4 ? 2 : 3;
+                s->swz = (uint8_t)(ST_SWZ_LANE(s->swz, l) * 0x55);
+                done = true;
+            }
+            for (unsigned c = 0; c < (need_plain ? 1u : 8u) && !done; c++)
+                if (agrees(s->swz, cand[c], used) && (!need_plain || s->mod == MIR_MOD_NONE)) {
+                    s->swz = cand[c];
+                    done = true;
+                }
+            if (!done) {
+                /* unread lanes print as themselves: .xyzw-like text */
+                for (unsigned l = 0; l < 4; l++)
+                    if (!((used >> l) & 1))
+                        s->swz = (uint8_t)((s->swz & ~(3u << (2 * l))) | (l << (2 * l)));
+            }
+            if (done || !strict || (p->ver == ST_VER_2X && !need_plain))
+                continue; /* ps_2_x takes any swizzle but on texld coordinates */
+            /* lane by lane with replicate swizzles into a new register */
+            uint32_t t = mir_new_vreg(p);
+            q.nvregs = p->nvregs;
+            for (unsigned l = 0; l < 4; l++) {
+                uint8_t lanes = 0;
+                for (unsigned d = 0; d < 4; d++)
+                    if ((used >> d) & 1 && ST_SWZ_LANE(s->swz, d) == l)
+                        lanes |= (uint8_t)(1u << d);
+                if (!lanes)
+                    continue;
+                struct mir_instr *mv = mir_append(&q);
+                if (!mv)
+                    return false;
+                mv->op = ST_OP_MOV;
+                mv->has_dst = true;
+                mv->dst = (struct mir_dst){.kind = MIR_VREG, .mask = lanes, .vreg = t};
+                mv->nsrc = 1;
+                mv->src[0] = *s;
+                mv->src[0].swz = (uint8_t)(l * 0x55);
+            }
+            *s = mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
+        }
+        struct mir_instr *o = mir_append(&q);
+        if (!o)
+            return false;
+        *o = cur;
+    }
+    free(p->ins);
+    p->ins = q.ins;
+    p->n = q.n;
+    p->cap = q.cap;
+    return true;
+}

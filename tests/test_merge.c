@@ -1,0 +1,802 @@
+/*
+ * test_merge.c — the merge stage: the seed case of issue 5, the lane
+ * liveness and interference rules on hand-built MIR, and a differential
+ * run of every sample and valid corpus shader against its --emit=vasm text
+ * under the reference interpreter (fixed seed, a few invocations each).
+ *
+ * Expected values are worked out by hand from the rules in docs/merge.md:
+ * a lane is live from a read that selects it back to the write that covers
+ * it; two vregs interfere in the lanes one writes while the other is live.
+ */
+#include <dirent.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "emit.h"
+#include "merge.h"
+#include "mir.h"
+#include "translator.h"
+
+/* ------------------------------------------------------------------ */
+/* Helpers.                                                            */
+
+static char *vasm_of(const char *src, struct st_merge_stats *st, unsigned *nerr)
+{
+    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    char *res = NULL;
+    if (sh && st_check(ctx, sh)) {
+        struct st_buf out = {0};
+        if (st_vasm_emit(ctx, sh, &out, st) && out.data)
+            res = strndup(out.data, out.len);
+        st_buf_free(&out);
+    }
+    if (nerr)
+        *nerr = st_error_count(ctx);
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+    return res;
+}
+
+static struct mir_instr *ins(struct mir_prog *p, unsigned op, uint32_t dst, uint8_t mask)
+{
+    struct mir_instr *in = mir_append(p);
+    in->op = (uint16_t)op;
+    if (dst != MIR_NONE) {
+        in->has_dst = true;
+        in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = mask, .vreg = dst};
+        while (p->nvregs <= dst)
+            mir_new_vreg(p);
+    }
+    return in;
+}
+
+static void src(struct mir_instr *in, struct mir_src s)
+{
+    in->src[in->nsrc++] = s;
+}
+
+static struct mir_src V(uint32_t v)
+{
+    return mir_src_vreg(v, ST_SWIZZLE_IDENTITY);
+}
+
+static struct mir_src C(uint32_t i)
+{
+    return mir_src_fixed(ST_REG_CONST, i, ST_SWIZZLE_IDENTITY);
+}
+
+static void merge_in(struct mir_instr *in, struct mir_src s, uint8_t lanes)
+{
+    in->lanes[in->nsrc] = lanes;
+    in->src[in->nsrc++] = s;
+    in->dst.mask |= lanes;
+}
+
+static struct mir_instr *out_mov(struct mir_prog *p, enum st_regfile f, uint32_t idx, uint8_t mask,
+                                 struct mir_src s)
+{
+    struct mir_instr *in = mir_append(p);
+    in->op = ST_OP_MOV;
+    in->has_dst = true;
+    in->dst = (struct mir_dst){.kind = MIR_FIXED, .mask = mask, .file = f, .index = idx,
+                               .vreg = MIR_NONE};
+    src(in, s);
+    return in;
+}
+
+static uint8_t live_out(const struct mir_live *lv, unsigned i, uint32_t v)
+{
+    return lv->out[(size_t)i * lv->nv + v];
+}
+
+/* ------------------------------------------------------------------ */
+/* The seed case: two writemasked writes fill r0, no move.             */
+
+static void test_seed(void **state)
+{
+    (void)state;
+    const char *src_text = "vs_2_0\n"
+                           "dcl_position v0\n"
+                           "dcl_normal v1\n"
+                           "mul r0.xy, v0, c0\n"
+                           "add r0.zw, v1, c1\n"
+                           "sub oPos, r0, c2\n";
+    struct st_merge_stats st;
+    unsigned nerr = 0;
+    char *out = vasm_of(src_text, &st, &nerr);
+    assert_non_null(out);
+    assert_int_equal(nerr, 0);
+    assert_string_equal(out, "vs_2_0\n"
+                             "dcl_position v0\n"
+                             "dcl_normal v1\n"
+                             "mul r0.xy, v0, c0\n"
+                             "add r0.zw, v1, c1\n"
+                             "sub oPos, r0, c2\n");
+    assert_int_equal(st.merges_in, 1);
+    assert_int_equal(st.merges_eliminated, 1);
+    assert_int_equal(st.moves_left, 0);
+    assert_int_equal(st.instrs_out, 3);
+    assert_int_equal(st.temps_out, 1);
+    free(out);
+}
+
+/* A merge whose first input stays live afterwards (r1 keeps the whole old
+ * r0): lanes zw clash, so exactly one writemasked mov remains, for xy.
+ * Worked out by hand: mul -> A; add -> B (zw); merge D = (A.xy, B.zw);
+ * A is still read by oD1.  B coalesces into D, A cannot; D is only copied
+ * to oD0, so its two definitions write oD0 directly. */
+static void test_interfering_merge_keeps_one_mov(void **state)
+{
+    (void)state;
+    const char *src_text = "vs_2_0\n"
+                           "dcl_position v0\n"
+                           "mov oPos, v0\n"
+                           "mul r0, v0, c0\n"
+                           "mov r1, r0\n"
+                           "add r0.zw, v0, c1\n"
+                           "mov oD0, r0\n"
+                           "mov oD1, r1\n";
+    struct st_merge_stats st;
+    unsigned nerr = 0;
+    char *out = vasm_of(src_text, &st, &nerr);
+    assert_non_null(out);
+    assert_string_equal(out, "vs_2_0\n"
+                             "dcl_position v0\n"
+                             "mul r0, v0, c0\n"
+                             "add oD0.zw, v0, c1\n"
+                             "mov oD0.xy, r0\n"
+                             "mov oPos, v0\n"
+                             "mov oD1, r0\n");
+    assert_int_equal(st.merges_in, 1);
+    assert_int_equal(st.merges_eliminated, 0);
+    assert_int_equal(st.merges_interfering, 1);
+    assert_int_equal(st.moves_left, 1);
+    assert_int_equal(st.temps_out, 1);
+    free(out);
+}
+
+/* Something the version cannot express is a located error, not output. */
+static void test_not_supported_is_an_error(void **state)
+{
+    (void)state;
+    const char *src_text = "ps_1_1\n"
+                           "tex t0\n"
+                           "mov r0, t0\n";
+    struct st_merge_stats st;
+    unsigned nerr = 0;
+    char *out = vasm_of(src_text, &st, &nerr);
+    assert_null(out);
+    assert_int_equal(nerr, 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Liveness and interference on hand-built MIR.                        */
+
+/* v0 in .xy and v1 in .zw, both live together: no clash, one register. */
+static void test_disjoint_lanes_share(void **state)
+{
+    (void)state;
+    struct mir_prog p = {0};
+    struct mir_instr *a = ins(&p, ST_OP_MUL, 0, 0x3); /* 0: v0.xy = c0 * c1 */
+    src(a, C(0));
+    src(a, C(1));
+    struct mir_instr *b = ins(&p, ST_OP_ADD, 1, 0xc); /* 1: v1.zw = c2 + c3 */
+    src(b, C(2));
+    src(b, C(3));
+    struct mir_instr *c = ins(&p, ST_OP_ADD, 2, 0xf); /* 2: v2 = v0.xyxy + v1.zwzw */
+    src(c, mir_src_vreg(0, ST_SWIZZLE(0, 1, 0, 1)));
+    src(c, mir_src_vreg(1, ST_SWIZZLE(2, 3, 2, 3)));
+    out_mov(&p, ST_REG_RASTOUT, 0, 0xf, V(2));
+    struct mir_live lv;
+    assert_true(mir_liveness(&p, &lv));
+    /* after 1: v0 live in xy (read as .xyxy), v1 in zw */
+    assert_int_equal(live_out(&lv, 1, 0), 0x3);
+    assert_int_equal(live_out(&lv, 1, 1), 0xc);
+    assert_int_equal(mir_interference(&p, &lv, 0, 1), 0);
+    /* v2 is written while v0 and v1 die in the same instruction: no clash */
+    assert_int_equal(mir_interference(&p, &lv, 0, 2), 0);
+    mir_live_free(&lv);
+    assert_true(mir_regalloc(NULL, &p, 12));
+    assert_int_equal(p.phys[0], p.phys[1]);
+    assert_int_equal(p.phys_temps, 1);
+    mir_free(&p);
+}
+
+/* The same two writes on overlapping lanes clash in exactly those lanes. */
+static void test_overlapping_lanes_clash(void **state)
+{
+    (void)state;
+    struct mir_prog p = {0};
+    struct mir_instr *a = ins(&p, ST_OP_MUL, 0, 0x7); /* v0.xyz */
+    src(a, C(0));
+    src(a, C(1));
+    struct mir_instr *b = ins(&p, ST_OP_ADD, 1, 0x6); /* v1.yz */
+    src(b, C(2));
+    src(b, C(3));
+    struct mir_instr *c = ins(&p, ST_OP_ADD, 2, 0x6); /* v2.yz = v0 + v1 */
+    src(c, V(0));
+    src(c, V(1));
+    out_mov(&p, ST_REG_RASTOUT, 0, 0x6, V(2));
+    struct mir_live lv;
+    assert_true(mir_liveness(&p, &lv));
+    /* only the lanes the write computes are read: yz of both */
+    assert_int_equal(live_out(&lv, 1, 1), 0x6);
+    assert_int_equal(live_out(&lv, 1, 0), 0x6);
+    assert_int_equal(live_out(&lv, 0, 0), 0x6);
+    assert_int_equal(mir_interference(&p, &lv, 0, 1), 0x6);
+    mir_live_free(&lv);
+    mir_free(&p);
+}
+
+/* A merge whose input is still read whole afterwards: that input keeps
+ * exactly one writemasked mov; the other input is coalesced. */
+static void test_merge_input_live_elsewhere(void **state)
+{
+    (void)state;
+    struct mir_prog p = {0};
+    struct mir_instr *a = ins(&p, ST_OP_MUL, 0, 0xf); /* 0: v0 = c0 * c1 */
+    src(a, C(0));
+    src(a, C(1));
+    struct mir_instr *b = ins(&p, ST_OP_ADD, 1, 0xc); /* 1: v1.zw = c2 + c3 */
+    src(b, C(2));
+    src(b, C(3));
+    struct mir_instr *m = ins(&p, MIR_OP_MERGE, 2, 0); /* 2: v2 = merge(v0.xy, v1.zw) */
+    merge_in(m, V(0), 0x3);
+    merge_in(m, V(1), 0xc);
+    out_mov(&p, ST_REG_RASTOUT, 0, 0xf, V(2)); /* 3 */
+    out_mov(&p, ST_REG_ATTROUT, 0, 0xf, V(0)); /* 4: v0 read whole after the merge */
+    struct mir_live lv;
+    assert_true(mir_liveness(&p, &lv));
+    assert_int_equal(live_out(&lv, 2, 0), 0xf);
+    /* the merge writes v2.zw from v1 while v0.zw is live */
+    assert_int_equal(mir_interference(&p, &lv, 0, 2), 0xc);
+    assert_int_equal(mir_interference(&p, &lv, 1, 2), 0);
+    mir_live_free(&lv);
+    struct st_merge_stats st = {0};
+    assert_true(mir_coalesce(NULL, &p, &st));
+    assert_false(p.ins[2].dead);
+    assert_int_equal(p.ins[2].nsrc, 1);
+    assert_int_equal(p.ins[2].src[0].vreg, 0);
+    assert_int_equal(p.ins[2].lanes[0], 0x3);
+    /* v1 was renamed into the merged register */
+    assert_int_equal(p.ins[1].dst.vreg, p.ins[2].dst.vreg);
+    assert_int_equal(st.merges_interfering, 1);
+    assert_int_equal(st.merges_eliminated, 0);
+    mir_free(&p);
+}
+
+/* A merge fed twice by one value is that value: eliminated. */
+static void test_merge_same_value_twice(void **state)
+{
+    (void)state;
+    struct mir_prog p = {0};
+    struct mir_instr *a = ins(&p, ST_OP_MUL, 0, 0xf);
+    src(a, C(0));
+    src(a, C(1));
+    struct mir_instr *m = ins(&p, MIR_OP_MERGE, 1, 0);
+    merge_in(m, V(0), 0x3);
+    merge_in(m, V(0), 0xc);
+    out_mov(&p, ST_REG_RASTOUT, 0, 0xf, V(1));
+    struct mir_live lv;
+    assert_true(mir_liveness(&p, &lv));
+    assert_int_equal(mir_interference(&p, &lv, 0, 1), 0);
+    mir_live_free(&lv);
+    struct st_merge_stats st = {0};
+    assert_true(mir_coalesce(NULL, &p, &st));
+    assert_true(p.ins[1].dead);
+    assert_int_equal(st.merges_eliminated, 1);
+    assert_int_equal(p.ins[0].dst.vreg, p.ins[2].src[0].vreg);
+    mir_free(&p);
+}
+
+/* A merge of a merge: both go, the three writes land in one register. */
+static void test_merge_chain(void **state)
+{
+    (void)state;
+    struct mir_prog p = {0};
+    struct mir_instr *a = ins(&p, ST_OP_MUL, 0, 0x1); /* v0.x */
+    src(a, C(0));
+    src(a, C(1));
+    struct mir_instr *b = ins(&p, ST_OP_ADD, 1, 0x2); /* v1.y */
+    src(b, C(2));
+    src(b, C(3));
+    struct mir_instr *m1 = ins(&p, MIR_OP_MERGE, 2, 0); /* v2 = merge(v0.x, v1.y) */
+    merge_in(m1, V(0), 0x1);
+    merge_in(m1, V(1), 0x2);
+    struct mir_instr *c = ins(&p, ST_OP_SUB, 3, 0x4); /* v3.z */
+    src(c, C(4));
+    src(c, C(5));
+    struct mir_instr *m2 = ins(&p, MIR_OP_MERGE, 4, 0); /* v4 = merge(v2.xy, v3.z) */
+    merge_in(m2, V(2), 0x3);
+    merge_in(m2, V(3), 0x4);
+    out_mov(&p, ST_REG_RASTOUT, 0, 0x7, V(4));
+    struct st_merge_stats st = {0};
+    assert_true(mir_coalesce(NULL, &p, &st));
+    assert_int_equal(st.merges_eliminated, 2);
+    assert_true(p.ins[2].dead);
+    assert_true(p.ins[4].dead);
+    assert_int_equal(p.ins[0].dst.vreg, p.ins[5].src[0].vreg);
+    assert_int_equal(p.ins[1].dst.vreg, p.ins[5].src[0].vreg);
+    assert_int_equal(p.ins[3].dst.vreg, p.ins[5].src[0].vreg);
+    assert_true(mir_regalloc(NULL, &p, 12));
+    assert_int_equal(p.phys_temps, 1);
+    mir_free(&p);
+}
+
+/* Phi copies on both arms of an if: both coalesced into the phi register. */
+static void test_phi_across_if(void **state)
+{
+    (void)state;
+    struct mir_prog p = {0};
+    struct mir_instr *a = ins(&p, ST_OP_MUL, 0, 0xf); /* 0: v0 */
+    src(a, C(0));
+    src(a, C(1));
+    struct mir_instr *f = ins(&p, ST_OP_IF, MIR_NONE, 0); /* 1 */
+    src(f, mir_src_fixed(ST_REG_CONSTBOOL, 0, ST_SWIZZLE_IDENTITY));
+    struct mir_instr *t = ins(&p, ST_OP_ADD, 1, 0xf); /* 2: v1 */
+    src(t, C(2));
+    src(t, V(0));
+    struct mir_instr *c1 = ins(&p, MIR_OP_MERGE, 3, 0); /* 3: v3 <- v1 */
+    merge_in(c1, V(1), 0xf);
+    c1->phi_copy = true;
+    ins(&p, ST_OP_ELSE, MIR_NONE, 0); /* 4 */
+    struct mir_instr *e = ins(&p, ST_OP_SUB, 2, 0xf); /* 5: v2 */
+    src(e, C(2));
+    src(e, V(0));
+    struct mir_instr *c2 = ins(&p, MIR_OP_MERGE, 3, 0); /* 6: v3 <- v2 */
+    merge_in(c2, V(2), 0xf);
+    c2->phi_copy = true;
+    ins(&p, ST_OP_ENDIF, MIR_NONE, 0); /* 7 */
+    struct mir_instr *u = ins(&p, ST_OP_ADD, 4, 0xf); /* 8: v4 = v3 + v0 */
+    src(u, V(3));
+    src(u, V(0));
+    out_mov(&p, ST_REG_RASTOUT, 0, 0xf, V(4)); /* 9 */
+    struct mir_live lv;
+    assert_true(mir_liveness(&p, &lv));
+    /* v0 is live through both arms up to 8 */
+    assert_int_equal(live_out(&lv, 1, 0), 0xf);
+    assert_int_equal(live_out(&lv, 6, 0), 0xf);
+    /* v3 is live after each copy, not inside the arm before it */
+    assert_int_equal(live_out(&lv, 3, 3), 0xf);
+    assert_int_equal(live_out(&lv, 5, 3), 0);
+    assert_int_equal(mir_interference(&p, &lv, 1, 3), 0);
+    assert_int_equal(mir_interference(&p, &lv, 0, 3), 0xf);
+    mir_live_free(&lv);
+    struct st_merge_stats st = {0};
+    assert_true(mir_coalesce(NULL, &p, &st));
+    assert_int_equal(st.merges_eliminated, 2);
+    assert_int_equal(p.ins[2].dst.vreg, p.ins[5].dst.vreg);
+    assert_int_equal(p.ins[2].dst.vreg, p.ins[8].src[0].vreg);
+    mir_free(&p);
+}
+
+/* A value read inside a loop stays live around the back edge, so a value
+ * defined in the body clashes with it (it would not without the loop). */
+static void test_loop_back_edge(void **state)
+{
+    (void)state;
+    struct mir_prog p = {0};
+    struct mir_instr *a = ins(&p, ST_OP_MOV, 0, 0xf); /* 0: v0 = c0 */
+    src(a, C(0));
+    struct mir_instr *r = ins(&p, ST_OP_REP, MIR_NONE, 0); /* 1: rep i0 */
+    src(r, mir_src_fixed(ST_REG_CONSTINT, 0, ST_SWIZZLE_IDENTITY));
+    struct mir_instr *b = ins(&p, ST_OP_ADD, 1, 0xf); /* 2: v1 = v0 + c1 */
+    src(b, V(0));
+    src(b, C(1));
+    out_mov(&p, ST_REG_RASTOUT, 0, 0xf, V(1)); /* 3 */
+    ins(&p, ST_OP_ENDREP, MIR_NONE, 0); /* 4 */
+    struct mir_live lv;
+    assert_true(mir_liveness(&p, &lv));
+    assert_int_equal(live_out(&lv, 4, 0), 0xf); /* back edge */
+    assert_int_equal(live_out(&lv, 2, 0), 0xf);
+    assert_int_equal(mir_interference(&p, &lv, 0, 1), 0xf);
+    mir_live_free(&lv);
+    assert_true(mir_regalloc(NULL, &p, 12));
+    assert_int_not_equal(p.phys[0], p.phys[1]);
+    /* the same code without the loop: v0 dies at 2 and they share */
+    p.ins[1].dead = true;
+    p.ins[4].dead = true;
+    p.ins[1].op = ST_OP_NOP;
+    p.ins[4].op = ST_OP_NOP;
+    assert_true(mir_liveness(&p, &lv));
+    assert_int_equal(mir_interference(&p, &lv, 0, 1), 0);
+    mir_live_free(&lv);
+    mir_free(&p);
+}
+
+/* Too many values live at once: a clear error, not a wrong program. */
+static void test_regalloc_limit(void **state)
+{
+    (void)state;
+    struct mir_prog p = {0};
+    for (uint32_t v = 0; v < 3; v++) {
+        struct mir_instr *a = ins(&p, ST_OP_MOV, v, 0xf);
+        src(a, C(v));
+    }
+    struct mir_instr *s1 = ins(&p, ST_OP_ADD, 3, 0xf);
+    src(s1, V(0));
+    src(s1, V(1));
+    struct mir_instr *s2 = ins(&p, ST_OP_ADD, 4, 0xf);
+    src(s2, V(3));
+    src(s2, V(2));
+    out_mov(&p, ST_REG_RASTOUT, 0, 0xf, V(4));
+    const char *text = "vs_2_0\n";
+    struct st_ctx *ctx = st_ctx_create("t", text, strlen(text), 10);
+    assert_false(mir_regalloc(ctx, &p, 2)); /* v0, v1, v2 are live together */
+    assert_int_equal(st_error_count(ctx), 1);
+    assert_true(mir_regalloc(ctx, &p, 3));
+    st_ctx_destroy(ctx);
+    mir_free(&p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Differential: input and --emit=vasm agree under the interpreter.    */
+
+static uint32_t rng = 12345;
+static float rnd(float lo, float hi)
+{
+    rng = rng * 1664525u + 1013904223u;
+    return lo + (hi - lo) * (float)((rng >> 8) & 0xffff) / 65535.0f;
+}
+
+static void add_json(struct st_buf *b, bool *first, const char *name, unsigned n, float lo,
+                     float hi)
+{
+    st_buf_printf(b, "%s\"%s\": [", *first ? "" : ", ", name);
+    for (unsigned k = 0; k < n; k++)
+        st_buf_printf(b, "%s%.4f", k ? ", " : "", (double)rnd(lo, hi));
+    st_buf_printf(b, "]");
+    *first = false;
+}
+
+/* Random inputs for every register the shader reads or declares. */
+static void make_inputs(const struct st_shader *sh, struct st_buf *b)
+{
+    bool cread[256] = {false}, cdef[256] = {false}, bread[16] = {false}, iread[16] = {false};
+    bool in_v[16] = {false}, in_t[8] = {false}, vpos = false, vface = false;
+    int sampler[16];
+    for (int k = 0; k < 16; k++)
+        sampler[k] = -1;
+    for (const struct st_instr *i = sh->first; i; i = i->next) {
+        if (i->op == ST_OP_DEF && i->dst.reg.index < 256)
+            cdef[i->dst.reg.index] = true;
+        if (i->op == ST_OP_DCL && i->dst.reg.file == ST_REG_SAMPLER && i->dst.reg.index < 16)
+            sampler[i->dst.reg.index] = i->sampler_type;
+        const struct st_reg *regs[7];
+        unsigned nr = 0;
+        if (i->has_dst)
+            regs[nr++] = &i->dst.reg;
+        for (unsigned k = 0; k < i->nsrc && k < 5; k++)
+            regs[nr++] = &i->src[k].reg;
+        for (unsigned k = 0; k < nr; k++) {
+            const struct st_reg *r = regs[k];
+            switch (r->file) {
+            case ST_REG_CONST:
+                for (uint32_t x = r->index; x < r->index + 4 && x < 256; x++)
+                    cread[x] = true;
+                break;
+            case ST_REG_CONSTBOOL: if (r->index < 16) bread[r->index] = true; break;
+            case ST_REG_CONSTINT: if (r->index < 16) iread[r->index] = true; break;
+            case ST_REG_INPUT:
+                if (r->index < (sh->version.type == ST_VS ? 16u
+                                : sh->version.ver >= ST_VER(3, 0) ? 10u : 2u))
+                    in_v[r->index] = true;
+                break;
+            case ST_REG_TEXTURE: if (r->index < 8) in_t[r->index] = true; break;
+            case ST_REG_MISC: if (r->index == ST_MISC_POS) vpos = true; else vface = true; break;
+            default: break;
+            }
+        }
+    }
+    unsigned maxc = sh->version.type == ST_VS ? 256 : sh->version.ver >= ST_VER(3, 0) ? 224 : 32;
+    st_buf_printf(b, "{\"constants\": {");
+    bool first = true;
+    for (unsigned k = 0; k < maxc; k++)
+        if (cread[k] && !cdef[k]) {
+            char n[16];
+            snprintf(n, sizeof(n), "c%u", k);
+            add_json(b, &first, n, 4, -2, 2);
+        }
+    st_buf_printf(b, "}, \"bool_constants\": {");
+    first = true;
+    for (unsigned k = 0; k < 16; k++)
+        if (bread[k]) {
+            st_buf_printf(b, "%s\"b%u\": %s", first ? "" : ", ", k,
+                          rnd(0, 1) > 0.5f ? "true" : "false");
+            first = false;
+        }
+    st_buf_printf(b, "}, \"int_constants\": {");
+    first = true;
+    for (unsigned k = 0; k < 16; k++)
+        if (iread[k]) {
+            st_buf_printf(b, "%s\"i%u\": [3, 0, 1, 0]", first ? "" : ", ", k);
+            first = false;
+        }
+    st_buf_printf(b, "}, \"textures\": {");
+    first = true;
+    for (unsigned k = 0; k < 16; k++) {
+        if (sampler[k] < 0)
+            continue;
+        static const char *const ty[] = {"2d", "2d", "cube", "volume"};
+        unsigned faces = sampler[k] == ST_SAMPLER_CUBE     ? 6
+                         : sampler[k] == ST_SAMPLER_VOLUME ? 2
+                                                           : 4;
+        st_buf_printf(b,
+                      "%s\"s%u\": {\"type\": \"%s\", \"width\": %u, \"height\": %u%s, "
+                      "\"texels\": [",
+                      first ? "" : ", ", k, ty[sampler[k] & 3],
+                      sampler[k] == ST_SAMPLER_2D || sampler[k] == ST_SAMPLER_NONE ? 2u : 1u,
+                      sampler[k] == ST_SAMPLER_2D || sampler[k] == ST_SAMPLER_NONE ? 2u : 1u,
+                      sampler[k] == ST_SAMPLER_VOLUME ? ", \"depth\": 2" : "");
+        for (unsigned t = 0; t < faces; t++)
+            st_buf_printf(b, "%s[%.3f, %.3f, %.3f, %.3f]", t ? ", " : "", (double)rnd(0, 1),
+                          (double)rnd(0, 1), (double)rnd(0, 1), (double)rnd(0, 1));
+        st_buf_printf(b, "]}");
+        first = false;
+    }
+    st_buf_printf(b, "}, \"invocations\": [");
+    for (unsigned n = 0; n < 3; n++) {
+        st_buf_printf(b, "%s{", n ? ", " : "");
+        first = true;
+        for (unsigned k = 0; k < 16; k++)
+            if (in_v[k]) {
+                char nm[16];
+                snprintf(nm, sizeof(nm), "v%u", k);
+                add_json(b, &first, nm, 4, -2, 2);
+            }
+        for (unsigned k = 0; k < 8; k++)
+            if (in_t[k]) {
+                char nm[16];
+                snprintf(nm, sizeof(nm), "t%u", k);
+                add_json(b, &first, nm, 4, 0, 1);
+            }
+        if (vpos)
+            add_json(b, &first, "vPos", 2, 0, 64);
+        if (vface) {
+            st_buf_printf(b, "%s\"vFace\": %d", first ? "" : ", ", n & 1 ? -1 : 1);
+            first = false;
+        }
+        st_buf_printf(b, "}");
+    }
+    st_buf_printf(b, "]}");
+}
+
+static char *run_text(const char *text, const char *inputs, unsigned *nerr)
+{
+    struct st_options o = {.struct_version = ST_OPTIONS_VERSION, .filename = "d.asm",
+                           .source = text, .source_len = strlen(text)};
+    struct st_run_options ro = {.struct_version = ST_RUN_OPTIONS_VERSION, .compile = &o,
+                                .inputs_filename = "in.json", .inputs_json = inputs,
+                                .inputs_len = strlen(inputs)};
+    struct st_result *res = NULL;
+    if (st_run(&ro, &res) != 0 || !res)
+        return NULL;
+    char *out = res->ok && res->output ? strdup(res->output) : NULL;
+    *nerr = res->num_errors;
+    if (!out && res->num_diagnostics)
+        print_message("  %u:%u: %s\n", res->diagnostics[0].line, res->diagnostics[0].column,
+                      res->diagnostics[0].message);
+    st_result_free(res);
+    return out;
+}
+
+/* Same text but for float tokens, which may differ by a few ulps at most. */
+static bool outputs_agree(const char *a, const char *b)
+{
+    while (*a && *b) {
+        char *ea, *eb;
+        if ((*a == '-' || (*a >= '0' && *a <= '9')) && (*b == '-' || (*b >= '0' && *b <= '9'))) {
+            double x = strtod(a, &ea), y = strtod(b, &eb);
+            if (ea == a || eb == b)
+                return false;
+            double tol = 1e-5 * fmax(1.0, fmax(fabs(x), fabs(y)));
+            if (!(fabs(x - y) <= tol))
+                return false;
+            a = ea;
+            b = eb;
+            continue;
+        }
+        if (*a != *b)
+            return false;
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+
+struct diff_totals {
+    unsigned shaders, emitted, agree, disagree, not_supported, run_failed, more_temps;
+    unsigned bad_accounting;
+    struct st_merge_stats sum;
+};
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = 0;
+        *len = (size_t)n;
+    }
+    return buf;
+}
+
+static void diff_one(const char *path, struct diff_totals *t)
+{
+    size_t len;
+    char *text = slurp(path, &len);
+    if (!text)
+        return;
+    struct st_ctx *ctx = st_ctx_create(path, text, len, 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    if (!sh || st_error_count(ctx) || !st_check(ctx, sh)) {
+        /* not a shader we accept (tests/corpus-defects.tsv lists why) */
+        st_arena_destroy(a);
+        st_ctx_destroy(ctx);
+        free(text);
+        return;
+    }
+    t->shaders++;
+    struct st_buf out = {0};
+    struct st_merge_stats st;
+    if (!st_vasm_emit(ctx, sh, &out, &st)) {
+        t->not_supported++;
+    } else {
+        t->emitted++;
+        t->sum.merges_in += st.merges_in;
+        t->sum.merges_eliminated += st.merges_eliminated;
+        t->sum.moves_left += st.moves_left;
+        t->sum.merges_interfering += st.merges_interfering;
+        t->sum.merges_unfit += st.merges_unfit;
+        t->sum.inputs_materialized += st.inputs_materialized;
+        t->sum.copies_folded += st.copies_folded;
+        t->sum.instrs_in += st.instrs_in;
+        t->sum.instrs_out += st.instrs_out;
+        t->sum.temps_in += st.temps_in;
+        t->sum.temps_out += st.temps_out;
+        /* every merge is either gone or kept for real lane interference */
+        if (st.merges_in != st.merges_eliminated + st.merges_interfering || st.merges_unfit) {
+            t->bad_accounting++;
+            print_message("merge accounting: %s (%u in, %u gone, %u interfering, %u other)\n",
+                          path, st.merges_in, st.merges_eliminated, st.merges_interfering,
+                          st.merges_unfit);
+        }
+        if (st.temps_out > st.temps_in) {
+            t->more_temps++;
+            print_message("more temporaries: %s (%u -> %u)\n", path, st.temps_in, st.temps_out);
+        }
+        struct st_buf in = {0};
+        make_inputs(sh, &in);
+        unsigned e1 = 0, e2 = 0;
+        char *o1 = run_text(text, in.data, &e1);
+        char *o2 = run_text(out.data, in.data, &e2);
+        if (!o1 || !o2) {
+            t->run_failed++;
+            print_message("run failed: %s (%u, %u errors)\n", path, e1, e2);
+        } else if (outputs_agree(o1, o2)) {
+            t->agree++;
+        } else {
+            t->disagree++;
+            print_message("DISAGREE: %s\n--- input outputs\n%s\n--- vasm outputs\n%s\n--- vasm\n%s",
+                          path, o1, o2, out.data);
+        }
+        free(o1);
+        free(o2);
+        st_buf_free(&in);
+    }
+    st_buf_free(&out);
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+    free(text);
+}
+
+static void test_differential(void **state)
+{
+    (void)state;
+    struct diff_totals t;
+    memset(&t, 0, sizeof(t));
+    char sbuf[1024];
+    const char *sdir = "samples";
+    if (getenv("ST_ROOT")) {
+        snprintf(sbuf, sizeof(sbuf), "%s/samples", getenv("ST_ROOT"));
+        sdir = sbuf;
+    }
+    DIR *d = opendir(sdir);
+    if (d) {
+        struct dirent *e;
+        char **names = NULL;
+        size_t n = 0;
+        while ((e = readdir(d)))
+            if (strstr(e->d_name, ".asm") && strlen(e->d_name) > 4 &&
+                strcmp(e->d_name + strlen(e->d_name) - 4, ".asm") == 0) {
+                names = realloc(names, sizeof(*names) * (n + 1));
+                names[n++] = strdup(e->d_name);
+            }
+        closedir(d);
+        for (size_t k = 0; k < n; k++) {
+            char path[2100];
+            snprintf(path, sizeof(path), "%s/%s", sdir, names[k]);
+            diff_one(path, &t);
+            free(names[k]);
+        }
+        free(names);
+    }
+    const char *cdir = getenv("ST_CORPUS_DIR");
+    if (cdir) {
+        char mpath[1024];
+        snprintf(mpath, sizeof(mpath), "%s/manifest.tsv", cdir);
+        size_t len;
+        char *man = slurp(mpath, &len);
+        for (char *line = man ? strtok(man, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+            char path[512], dialect[16], stage[16], expect[16];
+            if (sscanf(line, "%511[^\t]\t%15[^\t]\t%15[^\t]\t%15[^\t]", path, dialect, stage,
+                       expect) != 4)
+                continue;
+            if (strcmp(dialect, "d3d9") != 0 || strcmp(expect, "valid") != 0)
+                continue;
+            char full[1200];
+            snprintf(full, sizeof(full), "%s/%s", cdir, path);
+            /* strtok state: diff_one does not use strtok */
+            diff_one(full, &t);
+        }
+        free(man);
+    }
+    print_message("vasm differential: %u shaders, %u emitted (%u not supported), %u agree, "
+                  "%u disagree, %u run failures, %u with more temporaries\n",
+                  t.shaders, t.emitted, t.not_supported, t.agree, t.disagree, t.run_failed,
+                  t.more_temps);
+    print_message("merges in %u, eliminated %u, moves left %u, kept for interference %u, "
+                  "kept otherwise %u; inputs made movs %u, copies folded %u; "
+                  "instructions %u -> %u; temporaries %u -> %u\n",
+                  t.sum.merges_in, t.sum.merges_eliminated, t.sum.moves_left,
+                  t.sum.merges_interfering, t.sum.merges_unfit, t.sum.inputs_materialized,
+                  t.sum.copies_folded, t.sum.instrs_in, t.sum.instrs_out, t.sum.temps_in,
+                  t.sum.temps_out);
+    assert_int_equal(t.disagree, 0);
+    assert_int_equal(t.run_failed, 0);
+    assert_int_equal(t.more_temps, 0);
+    assert_int_equal(t.bad_accounting, 0);
+    /* done-when of issue 5: every merge lane liveness allows is gone */
+    assert_int_equal(t.sum.merges_in, t.sum.merges_eliminated + t.sum.merges_interfering);
+    assert_true(t.emitted > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seed),
+        cmocka_unit_test(test_interfering_merge_keeps_one_mov),
+        cmocka_unit_test(test_not_supported_is_an_error),
+        cmocka_unit_test(test_disjoint_lanes_share),
+        cmocka_unit_test(test_overlapping_lanes_clash),
+        cmocka_unit_test(test_merge_input_live_elsewhere),
+        cmocka_unit_test(test_merge_same_value_twice),
+        cmocka_unit_test(test_merge_chain),
+        cmocka_unit_test(test_phi_across_if),
+        cmocka_unit_test(test_loop_back_edge),
+        cmocka_unit_test(test_regalloc_limit),
+        cmocka_unit_test(test_differential),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
