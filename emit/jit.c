@@ -59,6 +59,18 @@ static uint32_t clamp_index(float u, uint32_t n)
 static void jit_sample(void *state, int32_t stage, float u, float v, float w, float *out)
 {
     struct tex_state *ts = state;
+    if (stage >= 256) {
+        /* ARB programs: unit | (target + 1) << 8; the shared ARB sampler. */
+        int unit = stage & 0xff;
+        const struct st_run_texture *t = unit < ST_RUN_NUM_SAMPLERS ? &ts->in->tex[unit] : NULL;
+        if (t && t->type == ST_SAMPLER_NONE) {
+            ts->missing[unit] = true;
+            t = NULL;
+        }
+        const float c[4] = {u, v, w, 1.0f};
+        st_arb_sample(t, (enum st_arb_tex_target)((stage >> 8) - 1), c, out);
+        return;
+    }
     const struct st_run_texture *t =
         stage >= 0 && stage < ST_RUN_NUM_SAMPLERS ? &ts->in->tex[stage] : NULL;
     if (!t || t->type == ST_SAMPLER_NONE || !t->texels) {
@@ -130,6 +142,9 @@ static const char *fn_attr(LLVMValueRef fn, const char *key, char *buf, size_t s
 static int sampled_stage(const struct st_shader *sh, const struct st_instr *i)
 {
     bool ps1x = sh->version.type == ST_PS && sh->version.ver < ST_VER(2, 0);
+    if (sh->dialect == ST_ARB)
+        return (i->op == ST_OP_ARB_TEX || i->op == ST_OP_ARB_TXP || i->op == ST_OP_ARB_TXB) &&
+                       i->arb ? (int)i->arb->tex_unit : -1;
     switch (i->op) {
     case ST_OP_TEXLD: case ST_OP_TEXLDP: case ST_OP_TEXLDB: case ST_OP_TEXLDL: case ST_OP_TEXLDD:
         return ps1x ? (int)i->dst.reg.index : i->nsrc > 1 ? (int)i->src[1].reg.index : 0;
@@ -166,8 +181,12 @@ static void run_warnings(struct st_ctx *ctx, const struct st_shader *sh, uint32_
         for (const struct st_instr *i = sh->first; i && !loc.line; i = i->next)
             if (sampled_stage(sh, i) == s)
                 loc = i->loc;
-        st_warning(ctx, loc, ST_W_IGNORED,
-                   "no texture s%d in the inputs: sampling it gives (0,0,0,1)", s);
+        if (sh->dialect == ST_ARB)
+            st_warning(ctx, loc, ST_W_IGNORED,
+                       "no texture texture[%d] in the inputs: sampling it gives (0,0,0,1)", s);
+        else
+            st_warning(ctx, loc, ST_W_IGNORED,
+                       "no texture s%d in the inputs: sampling it gives (0,0,0,1)", s);
     }
 }
 
@@ -244,7 +263,8 @@ static void run_quad(struct env *e, const struct st_run_invocation *rec, unsigne
 /* Runs st_main over every invocation: alone, or as quads when it has stops. */
 static bool run_all(struct st_ctx *ctx, const struct st_shader *sh, st_main_fn fn,
                     size_t state_bytes, const struct st_run_inputs *in,
-                    struct st_run_outputs *outs, struct tex_state *ts, uint32_t *all_status)
+                    struct st_run_outputs *outs, struct tex_state *ts, uint32_t *all_status,
+                    enum st_float_rules rules)
 {
     struct env e;
     memset(&e, 0, sizeof(e));
@@ -291,6 +311,15 @@ static bool run_all(struct st_ctx *ctx, const struct st_shader *sh, st_main_fn f
         run_quad(&e, &in->inv[base], count, out, status, states, sb, ops);
         for (unsigned k = 0; k < count; k++) {
             struct st_run_outputs *o = &outs[base + k];
+            if (sh->dialect == ST_ARB) {
+                /* The options' fixed-function steps, then result.* by name:
+                 * the code the interpreter runs too. */
+                *all_status |= status[k];
+                st_arb_run_finish(sh, in, (const float(*)[4])in->inv[base + k].in, out[k], rules);
+                st_run_collect(sh, regs, nregs, (const float(*)[4])out[k],
+                               (status[k] & ST_LL_STATUS_KILLED) != 0, o);
+                continue;
+            }
             memset(o, 0, sizeof(*o));
             o->discarded = (status[k] & ST_LL_STATUS_KILLED) != 0;
             *all_status |= status[k];
@@ -408,7 +437,7 @@ bool st_llvm_jit_execute(struct st_ctx *ctx, const struct st_shader *sh, LLVMMod
         /* An executor address is a function pointer here (in-process JIT). */
         void *p = (void *)(uintptr_t)addr;
         memcpy(&fn, &p, sizeof(fn));
-        ok = run_all(ctx, sh, fn, state_bytes, in, outs, &ts, &all_status);
+        ok = run_all(ctx, sh, fn, state_bytes, in, outs, &ts, &all_status, rules);
         run_warnings(ctx, sh, all_status, &ts);
     }
     err = LLVMOrcDisposeLLJIT(jit);
@@ -446,7 +475,7 @@ bool st_llvm_run(struct st_ctx *ctx, const struct st_shader *sh, const char *inp
     if (ok)
         ok = st_llvm_jit_execute(ctx, sh, m, in, rules, outs);
     if (ok)
-        st_run_outputs_write(outs, in->num_invocations, out);
+        st_run_outputs_write_sh(sh, outs, in->num_invocations, out);
     if (m)
         LLVMDisposeModule(m);
     if (c)

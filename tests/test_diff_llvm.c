@@ -173,6 +173,49 @@ static void make_inputs(struct rng *r, const struct st_shader *sh, struct st_run
     }
 }
 
+/*
+ * ARB programs: the same random records, then what st_run_inputs_parse
+ * guarantees: literal parameters hold their value (the lowering makes them
+ * immediates), and each texture unit has the type its target samples.
+ */
+static void make_arb_inputs(struct rng *r, const struct st_shader *sh, struct st_run_inputs *in,
+                            struct st_run_invocation *inv, float (*texels)[4], size_t max_texels)
+{
+    make_inputs(r, sh, in, inv, texels, max_texels);
+    const struct st_arb_program *a = sh->arb;
+    for (unsigned k = 0; k < a->num_params && k < ST_RUN_NUM_CONSTS; k++)
+        if (a->params[k].kind == ST_ARB_PARAM_CONST)
+            memcpy(in->c[k], a->params[k].value, sizeof(in->c[k]));
+    size_t used = 0;
+    for (int s = 0; s < ST_RUN_NUM_SAMPLERS - 1; s++) {
+        enum st_arb_tex_target target = ST_ARB_TEX_2D;
+        for (const struct st_instr *i = sh->first; i; i = i->next)
+            if (i->arb && (i->op == ST_OP_ARB_TEX || i->op == ST_OP_ARB_TXP ||
+                           i->op == ST_OP_ARB_TXB) && i->arb->tex_unit == (uint32_t)s)
+                target = i->arb->tex_target;
+        struct st_run_texture *t = &in->tex[s];
+        t->type = target == ST_ARB_TEX_CUBE ? ST_SAMPLER_CUBE
+                : target == ST_ARB_TEX_3D   ? ST_SAMPLER_VOLUME : ST_SAMPLER_2D;
+        t->width = 1 + rnd(r) % 4;
+        t->height = target == ST_ARB_TEX_1D || target == ST_ARB_TEX_SHADOW1D ? 1
+                  : t->type == ST_SAMPLER_CUBE ? t->width : 1 + rnd(r) % 4;
+        t->depth = t->type == ST_SAMPLER_CUBE ? 6 : t->type == ST_SAMPLER_VOLUME ? 1 + rnd(r) % 3 : 1;
+        size_t n = (size_t)t->width * t->height * t->depth;
+        if (used + n > max_texels) {
+            t->type = ST_SAMPLER_NONE;
+            t->texels = NULL;
+            continue;
+        }
+        for (size_t k = 0; k < n; k++) {
+            rnd_vec(r, texels[used + k]);
+            if (rnd(r) % 2) /* depth-like values in [0, 1] for the shadow compares */
+                texels[used + k][0] = (float)(rnd(r) % 1001) / 1000.0f;
+        }
+        t->texels = (const float(*)[4])texels + used;
+        used += n;
+    }
+}
+
 static uint32_t fbits(float f)
 {
     uint32_t u;
@@ -271,7 +314,10 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
                     (seed ? strtoull(seed, NULL, 10) * 0x9e3779b97f4a7c15ull : 0)};
     unsigned nb = batches(must_lower ? SAMPLE_BATCHES : CORPUS_BATCHES);
     for (unsigned batch = 0; batch < nb; batch++) {
-        make_inputs(&r, sh, &in, inv, texels, 4096);
+        if (sh->dialect == ST_ARB)
+            make_arb_inputs(&r, sh, &in, inv, texels, 4096);
+        else
+            make_inputs(&r, sh, &in, inv, texels, 4096);
         memset(o_ref, 0, sizeof(o_ref));
         memset(o_jit, 0, sizeof(o_jit));
         struct st_ctx *c1 = st_ctx_create(name, src, len, 1000);
@@ -294,8 +340,8 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
             for (unsigned g = 0; !bad && !o_ref[k].discarded && g < o_ref[k].count; g++)
                 for (unsigned cc = 0; cc < 4; cc++)
                     if (!same_float(o_ref[k].reg[g].v[cc], o_jit[k].reg[g].v[cc])) {
-                        char rn[8];
-                        st_run_output_name(o_ref[k].reg[g].file, o_ref[k].reg[g].index, rn);
+                        char rb[8];
+                        const char *rn = st_run_output_label(sh, &o_ref[k].reg[g], rb);
                         if (t->mismatches < 20)
                             fprintf(stderr,
                                     "MISMATCH %s (%s) batch %u invocation %u %s[%u]: "
@@ -327,8 +373,9 @@ static void diff_file(const char *path, const char *name, bool must_lower, struc
     t->shaders++;
     struct st_ctx *ctx = st_ctx_create(name, src, len, 50);
     struct st_arena *arena = st_arena_create();
-    struct st_shader *sh = st_parse_d3d9(ctx, arena);
-    if (!sh || st_error_count(ctx) || !st_check(ctx, sh)) {
+    bool arb = len >= 5 && memcmp(src, "!!ARB", 5) == 0;
+    struct st_shader *sh = arb ? st_parse_arb(ctx, arena) : st_parse_d3d9(ctx, arena);
+    if (!sh || st_error_count(ctx) || !(arb ? st_check_arb(ctx, sh) : st_check(ctx, sh))) {
         t->rejected++;
         if (verbose())
             fprintf(stderr, "front end rejects %s\n", name);
@@ -475,12 +522,151 @@ static void test_corpus(void **state)
     assert_int_equal(t.mismatches, 0);
 }
 
+/*
+ * ARB programs: every samples/arb/ program (each must lower) and every
+ * valid corpus program that needs no NV option, random inputs as above.
+ */
+static void test_arb_samples(void **state)
+{
+    (void)state;
+    const char *root = getenv("ST_ROOT");
+    char dir[1024];
+    snprintf(dir, sizeof(dir), "%s/samples/arb", root ? root : ".");
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    char *names[256];
+    unsigned n = 0;
+    for (struct dirent *e; (e = readdir(d)) && n < 256;) {
+        size_t l = strlen(e->d_name);
+        if (l > 3 && (strcmp(e->d_name + l - 3, ".vp") == 0 || strcmp(e->d_name + l - 3, ".fp") == 0))
+            names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof(names[0]), cmp_str);
+    struct totals t;
+    memset(&t, 0, sizeof(t));
+    for (unsigned k = 0; k < n; k++) {
+        char path[2048];
+        snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
+        diff_file(path, names[k], true, &t);
+        free(names[k]);
+    }
+    printf("arb samples: %u programs (%u rejected by the front end), %u runs compared, "
+           "%u invocations, %u mismatches\n",
+           t.shaders, t.rejected, t.compared, t.invocations, t.mismatches);
+    assert_true(t.shaders >= 16);
+    assert_int_equal(t.rejected, 0);
+    assert_int_equal(t.failures, 0);
+    assert_int_equal(t.mismatches, 0);
+}
+
+/* The samples' own inputs through `run`: both engines print the same JSON. */
+static void test_arb_sample_inputs(void **state)
+{
+    (void)state;
+    const char *root = getenv("ST_ROOT");
+    char dir[1024];
+    snprintf(dir, sizeof(dir), "%s/samples/arb", root ? root : ".");
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    unsigned runs = 0, failures = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        if (l <= 3 || (strcmp(e->d_name + l - 3, ".vp") != 0 && strcmp(e->d_name + l - 3, ".fp") != 0))
+            continue;
+        char path[2048], inpath[2048];
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        snprintf(inpath, sizeof(inpath), "%s/%.*s.in.json", dir, (int)(l - 3), e->d_name);
+        size_t len = 0, jlen = 0;
+        char *src = slurp(path, &len), *json = slurp(inpath, &jlen);
+        if (src && json) {
+            struct st_arena *arena = st_arena_create();
+            struct st_ctx *ctx = st_ctx_create(e->d_name, src, len, 50);
+            struct st_shader *sh = st_parse_arb(ctx, arena);
+            if (sh && !st_error_count(ctx) && st_check_arb(ctx, sh)) {
+                for (int rules = 0; rules < 2; rules++) {
+                    struct st_buf a = {0}, b = {0};
+                    bool ok_jit = st_llvm_run(ctx, sh, inpath, json, jlen,
+                                              (enum st_float_rules)rules, &a);
+                    bool ok_ref = st_interp_run(ctx, sh, inpath, json, jlen,
+                                                (enum st_float_rules)rules, &b);
+                    runs++;
+                    if (!ok_ref || ok_jit != ok_ref || !a.data || !b.data ||
+                        strcmp(a.data, b.data) != 0) {
+                        fprintf(stderr, "FAIL %s (%s): run --engine=llvm differs from the "
+                                        "interpreter (or a run failed)\n", e->d_name,
+                                rules ? "d3d9" : "ieee");
+                        failures++;
+                    }
+                    st_buf_free(&a);
+                    st_buf_free(&b);
+                }
+            }
+            st_ctx_destroy(ctx);
+            st_arena_destroy(arena);
+        }
+        free(src);
+        free(json);
+    }
+    closedir(d);
+    printf("arb sample inputs: %u runs, %u differing\n", runs, failures);
+    assert_true(runs >= 32);
+    assert_int_equal(failures, 0);
+}
+
+static void test_arb_corpus(void **state)
+{
+    (void)state;
+    const char *dir = getenv("ST_CORPUS_DIR");
+    if (!dir)
+        dir = "../shared/corpus";
+    char path[2048];
+    snprintf(path, sizeof(path), "%s/manifest.tsv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fail_msg("corpus manifest %s not found (set ST_CORPUS_DIR)", path);
+    }
+    struct totals t;
+    memset(&t, 0, sizeof(t));
+    char line[4096];
+    while (fgets(line, sizeof(line), f)) {
+        char *cols[7] = {NULL};
+        char *p = line;
+        for (int k = 0; k < 7 && p; k++) {
+            cols[k] = p;
+            p = strchr(p, '\t');
+            if (p)
+                *p++ = '\0';
+        }
+        if (!cols[3] || strcmp(cols[1], "arb") != 0 || strcmp(cols[3], "valid") != 0)
+            continue;
+        /* NV options are rejected by design (docs/arb.md) */
+        if (cols[6] && (strstr(cols[6], "options=NV") || strstr(cols[6], "requires=GL_NV")))
+            continue;
+        char file[2048];
+        snprintf(file, sizeof(file), "%s/%s", dir, cols[0]);
+        diff_file(file, cols[0], false, &t);
+    }
+    fclose(f);
+    printf("arb corpus: %u valid programs with ARB options only (%u rejected by the front end, "
+           "%u lowerings unsupported), %u runs compared, %u invocations, %u mismatches\n",
+           t.shaders, t.rejected, t.unsupported, t.compared, t.invocations, t.mismatches);
+    assert_true(t.shaders > 0);
+    assert_int_equal(t.rejected, 0);
+    assert_true(t.unsupported <= 2); /* the 1024-parameter program: 2 rules */
+    assert_int_equal(t.failures, 0);
+    assert_int_equal(t.mismatches, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_samples),
         cmocka_unit_test(test_sample_inputs),
         cmocka_unit_test(test_corpus),
+        cmocka_unit_test(test_arb_samples),
+        cmocka_unit_test(test_arb_sample_inputs),
+        cmocka_unit_test(test_arb_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -76,8 +76,10 @@ static struct fx *run_rules(const char *src, const char *json, enum st_float_rul
     f->ctx = st_ctx_create("test.asm", f->src, strlen(f->src), 0);
     f->arena = st_arena_create();
     f->inarena = st_arena_create();
-    f->sh = st_parse_d3d9(f->ctx, f->arena);
-    if (!f->sh || st_error_count(f->ctx) || !st_check(f->ctx, f->sh)) {
+    bool arb = strncmp(src, "!!ARB", 5) == 0;
+    f->sh = arb ? st_parse_arb(f->ctx, f->arena) : st_parse_d3d9(f->ctx, f->arena);
+    if (!f->sh || st_error_count(f->ctx) ||
+        !(arb ? st_check_arb(f->ctx, f->sh) : st_check(f->ctx, f->sh))) {
         fprintf(stderr, "shader rejected:\n%s\n", src);
         dump_diags(f->ctx);
         fail_msg("the shader must assemble");
@@ -105,8 +107,7 @@ static const float *outv(struct fx *f, unsigned inv, const char *name)
     const struct st_run_outputs *o = &f->outs[inv];
     for (unsigned k = 0; k < o->count; k++) {
         char buf[8];
-        st_run_output_name(o->reg[k].file, o->reg[k].index, buf);
-        if (strcmp(buf, name) == 0)
+        if (strcmp(st_run_output_label(f->sh, &o->reg[k], buf), name) == 0)
             return o->reg[k].v;
     }
     fail_msg("output %s not found", name);
@@ -1519,9 +1520,10 @@ static char *inputs_error(const char *src, const char *json)
 {
     struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 0);
     struct st_arena *a = st_arena_create(), *ia = st_arena_create();
-    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    bool arb = strncmp(src, "!!ARB", 5) == 0;
+    struct st_shader *sh = arb ? st_parse_arb(ctx, a) : st_parse_d3d9(ctx, a);
     assert_non_null(sh);
-    assert_true(st_check(ctx, sh));
+    assert_true(arb ? st_check_arb(ctx, sh) : st_check(ctx, sh));
     struct st_run_inputs *in = malloc(sizeof(*in));
     bool ok = st_run_inputs_parse(ctx, sh, NULL, json, strlen(json), ia, in);
     struct st_result res = {0};
@@ -1658,6 +1660,268 @@ static void test_outputs_order_and_scalars(void **state)
     fx_free(f);
 }
 
+/* ------------------------------------------------------------------ */
+/* ARB programs: the instructions only ARB has, and ARB's own rules     */
+/* (ARB_vertex_program / ARB_fragment_program pseudo-code).             */
+
+static void test_arb_vp_instructions(void **state)
+{
+    (void)state;
+    const char *src =
+        "!!ARBvp1.0\n"
+        "ATTRIB a = vertex.attrib[1];\n"
+        "ATTRIB b = vertex.attrib[2];\n"
+        "PARAM arr[3] = { {10, 11, 12, 13}, {20, 21, 22, 23}, {30, 31, 32, 33} };\n"
+        "ADDRESS A0;\n"
+        "DPH result.texcoord[0], a, b;\n"
+        "FLR result.texcoord[1], a;\n"
+        "XPD result.texcoord[2], a, b;\n"
+        "SWZ result.texcoord[3], a, -w, 0, 1, -x;\n"
+        "ARL A0.x, a.x;\n"
+        "MOV result.texcoord[4], arr[A0.x + 1];\n"
+        "LIT result.texcoord[5], b;\n"
+        "MAX result.texcoord[6], vertex.attrib[3], vertex.attrib[4];\n"
+        "MIN result.texcoord[7], vertex.attrib[3], vertex.attrib[4];\n"
+        "MOV result.position, a;\n"
+        "END\n";
+    struct fx *f = run(src,
+                       "{\"invocations\": ["
+                       "{\"vertex.attrib[1]\": [-0.5, 2, -3, 4], \"vertex.attrib[2]\": [1, 0.5, 2, 3],"
+                       " \"vertex.attrib[3]\": [-0.0, 0, \"nan\", 1],"
+                       " \"vertex.attrib[4]\": [0, -0.0, 1, \"nan\"]},"
+                       "{\"vertex.attrib[1]\": [2.75, 0, 0, 0], \"vertex.attrib[2]\": [1, 0, 0, 0]},"
+                       "{\"vertex.attrib[1]\": [-2.5, 0, 0, 0], \"vertex.attrib[2]\": [-1, 5, 5, 5]},"
+                       "{\"vertex.attrib[1]\": [0, 0, 0, 0], \"vertex.attrib[2]\": [1, 2, 0, 200]}]}");
+    /* DPH: a.xyz . b.xyz + b.w = -0.5 + 1 - 6 + 3 */
+    CHECK4(outv(f, 0, "result.texcoord[0]"), -2.5f, -2.5f, -2.5f, -2.5f);
+    /* FLR: floor per component */
+    CHECK4(outv(f, 0, "result.texcoord[1]"), -1.0f, 2.0f, -3.0f, 4.0f);
+    /* XPD: (ay*bz - az*by, az*bx - ax*bz, ax*by - ay*bx) = (4 + 1.5, -3 + 1, -0.25 - 2);
+     * w is undefined in ARB, shadertrans writes 1 */
+    CHECK4(outv(f, 0, "result.texcoord[2]"), 5.5f, -2.0f, -2.25f, 1.0f);
+    /* SWZ a, -w, 0, 1, -x */
+    CHECK4(outv(f, 0, "result.texcoord[3]"), -4.0f, 0.0f, 1.0f, 0.5f);
+    /* ARL floors: floor(-0.5) = -1 -> arr[0] (mova's rounding would give arr[1]);
+     * floor(2.75) = 2 -> arr[3]: outside the array, reads 0 */
+    CHECK4(outv(f, 0, "result.texcoord[4]"), 10.0f, 11.0f, 12.0f, 13.0f);
+    CHECK4(outv(f, 1, "result.texcoord[4]"), 0.0f, 0.0f, 0.0f, 0.0f);
+    /* floor(-2.5) = -3 -> arr[-2]: outside, 0 */
+    CHECK4(outv(f, 2, "result.texcoord[4]"), 0.0f, 0.0f, 0.0f, 0.0f);
+    /* LIT (1, 0.5, 2, 3): x > 0, so z = 0.5^3 */
+    CHECK4(outv(f, 0, "result.texcoord[5]"), 1.0f, 1.0f, 0.125f, 1.0f);
+    /* LIT (1, 0, 0, 0): ARB defines 0^0 = 1 (D3D9's lit gives 0 when y <= 0) */
+    CHECK4(outv(f, 1, "result.texcoord[5]"), 1.0f, 1.0f, 1.0f, 1.0f);
+    /* LIT (-1, 5, 5, 5): x clamped to 0, so y = 0 and z = 0 */
+    CHECK4(outv(f, 2, "result.texcoord[5]"), 1.0f, 0.0f, 0.0f, 1.0f);
+    /* LIT (1, 2, 0, 200): the power is clamped to 128 - epsilon (the float below 128) */
+    CHECK4(outv(f, 3, "result.texcoord[5]"), 1.0f, 1.0f,
+           (float)pow(2.0, 128.0 - 0x1p-17), 1.0f);
+    /* ARB MAX is (a > b) ? a : b: max(-0, +0) = +0, max(+0, -0) = -0,
+     * max(NaN, 1) = 1, max(1, NaN) = NaN */
+    CHECK4(outv(f, 0, "result.texcoord[6]"), 0.0f, -0.0f, 1.0f, NAN);
+    /* ARB MIN is (a > b) ? b : a: min(-0, +0) = -0, min(+0, -0) = +0,
+     * min(NaN, 1) = NaN, min(1, NaN) = 1 (D3D9's min gives the opposite) */
+    CHECK4(outv(f, 0, "result.texcoord[7]"), -0.0f, 0.0f, NAN, 1.0f);
+    fx_free(f);
+}
+
+static void test_arb_fp_instructions(void **state)
+{
+    (void)state;
+    const char *src =
+        "!!ARBfp1.0\n"
+        "OPTION ARB_draw_buffers;\n"
+        "ATTRIB p = fragment.texcoord[0];\n"
+        "ATTRIB q = fragment.texcoord[1];\n"
+        "TEMP t;\n"
+        "SCS t.xy, p.x;\n"
+        "SIN t.z, p.y;\n"
+        "COS t.w, p.y;\n"
+        "MOV result.color[0], t;\n"
+        "CMP result.color[1], q, p, -p;\n"
+        "LRP result.color[5], fragment.texcoord[6], fragment.texcoord[7], q;\n"
+        "KIL fragment.texcoord[2];\n"
+        "TEX result.color[2], fragment.texcoord[3], texture[0], RECT;\n"
+        "TXP result.color[3], fragment.texcoord[4], texture[1], 1D;\n"
+        "TXB result.color[4], fragment.texcoord[5], texture[2], 2D;\n"
+        "END\n";
+    const char *json =
+        "{\"textures\": {"
+        " \"texture[0]\": {\"type\": \"rect\", \"width\": 2, \"height\": 2,"
+        "  \"texels\": [[1], [2], [3], [4]]},"
+        " \"texture[1]\": {\"type\": \"1d\", \"width\": 4, \"texels\": [[5], [6], [7], [8]]},"
+        " \"texture[2]\": {\"type\": \"2d\", \"width\": 2, \"height\": 1, \"texels\": [[9], [10]]}},"
+        " \"invocations\": ["
+        "{\"fragment.texcoord[0]\": [0, 0, 0.25, 1], \"fragment.texcoord[1]\": [-1, 0, \"nan\", 2],"
+        " \"fragment.texcoord[2]\": [1, 1, 1, 1], \"fragment.texcoord[3]\": [1.5, 1.25],"
+        " \"fragment.texcoord[4]\": [0.5, 0, 0, 2], \"fragment.texcoord[5]\": [0.75, 0, 0, 100],"
+        " \"fragment.texcoord[6]\": [0.1, 1, 0, 0.5], \"fragment.texcoord[7]\": [3, 7, 5, 4]},"
+        "{\"fragment.texcoord[2]\": [1, 1, 1, -0.5]},"
+        "{\"fragment.texcoord[2]\": [0, -0.0, \"nan\", 1], \"fragment.texcoord[3]\": [5, -3],"
+        " \"fragment.texcoord[4]\": [-0.25, 0, 0, 1], \"fragment.texcoord[5]\": [-0.25, 0, 0, 1]}]}";
+    struct fx *f = run(src, json);
+    /* SCS 0 = (cos 0, sin 0); SIN 0 = 0; COS 0 = 1 */
+    CHECK4(outv(f, 0, "result.color"), 1.0f, 0.0f, 0.0f, 1.0f);
+    /* ARB CMP is (q < 0) ? p : -p: NaN and 0 take -p */
+    CHECK4(outv(f, 0, "result.color[1]"), 0.0f, -0.0f, -0.25f, -1.0f);
+    /* ARB LRP is a * b + (1 - a) * c, each step rounded to float: lane x
+     * (a = 0.1f, b = 3, c = -1) is 0.1f*3 + 0.9f*-1 = 0.3f' - 0.9f', which
+     * differs from D3D9's a * (b - c) + c = 0.1f*4 - 1 in the last bit;
+     * lane y 1*7 + 0*0; lane z 0*5 + 1*NaN; lane w 0.5*4 + 0.5*2. */
+    CHECK4(outv(f, 0, "result.color[5]"), 0.1f * 3.0f + (1.0f - 0.1f) * -1.0f, 7.0f, NAN, 3.0f);
+    /* RECT: unnormalized (1.5, 1.25) -> texel (1, 1); clamped (5, -3) -> (1, 0) */
+    CHECK4(outv(f, 0, "result.color[2]"), 4.0f, 0.0f, 0.0f, 1.0f);
+    CHECK4(outv(f, 2, "result.color[2]"), 2.0f, 0.0f, 0.0f, 1.0f);
+    /* TXP 1D: s / q = 0.25 -> texel floor(0.25 * 4) = 1; -0.25 wraps to texel 3 */
+    CHECK4(outv(f, 0, "result.color[3]"), 6.0f, 0.0f, 0.0f, 1.0f);
+    CHECK4(outv(f, 2, "result.color[3]"), 8.0f, 0.0f, 0.0f, 1.0f);
+    /* TXB: the bias selects nothing (level 0 only): s = 0.75 -> texel 1; -0.25 -> 1 */
+    CHECK4(outv(f, 0, "result.color[4]"), 10.0f, 0.0f, 0.0f, 1.0f);
+    CHECK4(outv(f, 2, "result.color[4]"), 10.0f, 0.0f, 0.0f, 1.0f);
+    /* KIL tests all four components (w < 0 discards); -0 and NaN are not < 0 */
+    assert_false(f->outs[0].discarded);
+    assert_true(f->outs[1].discarded);
+    assert_false(f->outs[2].discarded);
+    fx_free(f);
+}
+
+static void test_arb_shadow_and_state_defaults(void **state)
+{
+    (void)state;
+    const char *src =
+        "!!ARBfp1.0\n"
+        "OPTION ARB_fragment_program_shadow;\n"
+        "OPTION ARB_draw_buffers;\n"
+        "TEX result.color, fragment.texcoord[0], texture[0], SHADOW2D;\n"
+        "MOV result.color[1], state.light[0].diffuse;\n"
+        "MOV result.color[2], state.light[1].position;\n"
+        "MOV result.color[3], state.lightmodel.ambient;\n"
+        "MOV result.color[4], state.matrix.modelview.invtrans.row[2];\n"
+        "MOV result.color[5], state.fog.params;\n"
+        "MOV result.color[6], program.local[7];\n"
+        "MOV result.color[7], state.depth.range;\n"
+        "END\n";
+    struct fx *f = run(src,
+                       "{\"textures\": {\"texture[0]\": {\"type\": \"2d\", \"width\": 1,"
+                       " \"height\": 1, \"texels\": [[0.5]]}},"
+                       " \"constants\": {\"program.local[7]\": [1, 2]},"
+                       " \"invocations\": [{\"fragment.texcoord[0]\": [0, 0, 0.5]},"
+                       " {\"fragment.texcoord[0]\": [0, 0, 0.75]}]}");
+    /* GL_LEQUAL: r = 0.5 <= depth 0.5 -> 1; 0.75 -> 0; luminance (L, L, L, 1) */
+    CHECK4(outv(f, 0, "result.color"), 1.0f, 1.0f, 1.0f, 1.0f);
+    CHECK4(outv(f, 1, "result.color"), 0.0f, 0.0f, 0.0f, 1.0f);
+    /* OpenGL 1.5 initial state: light 0 diffuse white, others' position
+     * (0, 0, 1, 0), light-model ambient 0.2, matrices identity, fog
+     * (density 1, start 0, end 1, 1/(end - start)), depth range (0, 1, 1) */
+    CHECK4(outv(f, 0, "result.color[1]"), 1.0f, 1.0f, 1.0f, 1.0f);
+    CHECK4(outv(f, 0, "result.color[2]"), 0.0f, 0.0f, 1.0f, 0.0f);
+    CHECK4(outv(f, 0, "result.color[3]"), 0.2f, 0.2f, 0.2f, 1.0f);
+    CHECK4(outv(f, 0, "result.color[4]"), 0.0f, 0.0f, 1.0f, 0.0f);
+    CHECK4(outv(f, 0, "result.color[5]"), 1.0f, 0.0f, 1.0f, 1.0f);
+    /* given short: filled from (0, 0, 0, 1) */
+    CHECK4(outv(f, 0, "result.color[6]"), 1.0f, 2.0f, 0.0f, 1.0f);
+    CHECK4(outv(f, 0, "result.color[7]"), 0.0f, 1.0f, 1.0f, 1.0f);
+    fx_free(f);
+}
+
+static void test_arb_options_fixed_function(void **state)
+{
+    (void)state;
+    /* ARB_position_invariant: result.position = mvp rows . vertex.position,
+     * although the program names neither. */
+    struct fx *f = run("!!ARBvp1.0\nOPTION ARB_position_invariant;\n"
+                       "MOV result.color, vertex.color;\nEND\n",
+                       "{\"constants\": {\"state.matrix.mvp.row[0]\": [2, 0, 0, 1],"
+                       " \"state.matrix.mvp.row[3]\": [0, 0, 1, 0]},"
+                       " \"invocations\": [{\"vertex.position\": [1, 2, 3, 1], \"vertex.color\": [0.5]}]}");
+    /* row 0: 2*1 + 1*1 = 3; rows 1, 2 identity: 2, 3; row 3: z = 3 */
+    CHECK4(outv(f, 0, "result.position"), 3.0f, 2.0f, 3.0f, 3.0f);
+    CHECK4(outv(f, 0, "result.color"), 0.5f, 0.0f, 0.0f, 1.0f);
+    fx_free(f);
+
+    /* ARB_fog_linear: f = (end - z) / (end - start) clamped, color.rgb =
+     * f * C + (1 - f) * fog color; alpha unchanged. */
+    const char *fog = "!!ARBfp1.0\nOPTION ARB_fog_linear;\n"
+                      "MOV result.color, fragment.color;\nEND\n";
+    f = run(fog, "{\"constants\": {\"state.fog.params\": [0, 2, 10, 0.125],"
+                 " \"state.fog.color\": [1, 0, 0.5, 0.25]},"
+                 " \"invocations\": [{\"fragment.color\": [0, 1, 0.5, 0.75], \"fragment.fogcoord\": [4]},"
+                 " {\"fragment.color\": [0, 1, 0.5, 0.75], \"fragment.fogcoord\": [12]},"
+                 " {\"fragment.color\": [0, 1, 0.5, 0.75], \"fragment.fogcoord\": [-1]},"
+                 " {\"fragment.color\": [2, -1, 0.5, 1.5], \"fragment.fogcoord\": [4]}]}");
+    /* z = 4: f = 6 * 0.125 = 0.75: (0.25*1, 0.75, 0.5, alpha 0.75) */
+    CHECK4(outv(f, 0, "result.color"), 0.25f, 0.75f, 0.5f, 0.75f);
+    /* z = 12: f = -0.25 -> 0: the fog colour */
+    CHECK4(outv(f, 1, "result.color"), 1.0f, 0.0f, 0.5f, 0.75f);
+    /* z = -1: f = 1.375 -> 1: the fragment's colour */
+    CHECK4(outv(f, 2, "result.color"), 0.0f, 1.0f, 0.5f, 0.75f);
+    /* fog applies to "the program's final clamped color": (1, 0, 0.5, 1)
+     * first, then f = 0.75: (0.75*0 + 1, 0.75*0 + 0, 0.5, 1) */
+    CHECK4(outv(f, 3, "result.color"), 1.0f, 0.0f, 0.5f, 1.0f);
+    fx_free(f);
+
+    /* ARB_fog_exp / exp2 with density 0 give f = e^0 = 1: no fog. */
+    f = run("!!ARBfp1.0\nOPTION ARB_fog_exp2;\nMOV result.color, fragment.color;\nEND\n",
+            "{\"constants\": {\"state.fog.params\": [0, 0, 1, 1], \"state.fog.color\": [1, 1, 1, 1]},"
+            " \"invocations\": [{\"fragment.color\": [0.5, 0.25, 0, 0], \"fragment.fogcoord\": [3]}]}");
+    CHECK4(outv(f, 0, "result.color"), 0.5f, 0.25f, 0.0f, 0.0f);
+    fx_free(f);
+}
+
+static void test_arb_json(void **state)
+{
+    (void)state;
+    const char *vp = "!!ARBvp1.0\nMOV result.position, vertex.position;\n"
+                     "MOV result.fogcoord.x, vertex.fogcoord.y;\n"
+                     "MOV result.pointsize.x, program.env[3].z;\nEND\n";
+    struct st_ctx *ctx = st_ctx_create("t.vp", vp, strlen(vp), 0);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_arb(ctx, a);
+    assert_non_null(sh);
+    assert_true(st_check_arb(ctx, sh));
+    struct st_buf out = {0};
+    const char *json = "{\"constants\": {\"program.env[3]\": [0, 0, 7]},"
+                       " \"invocations\": [{\"vertex.position\": [1, 2],"
+                       " \"vertex.fogcoord\": [0, 0.5]}]}";
+    assert_true(st_interp_run(ctx, sh, "in.json", json, strlen(json), ST_FLOAT_IEEE, &out));
+    /* ARB names, fixed order, fogcoord and pointsize as one component (x) */
+    assert_string_equal(out.data, "{\"invocations\": [\n"
+                                  "  {\"result.position\": [1, 2, 0, 1], \"result.fogcoord\": [0.5],"
+                                  " \"result.pointsize\": [7]}\n]}\n");
+    st_buf_free(&out);
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+
+    const char *fp = "!!ARBfp1.0\nTEX result.color, fragment.texcoord[0], texture[2], CUBE;\n"
+                     "MOV result.depth.z, fragment.position.w;\nEND\n";
+    expect_error(fp, "{\"invocations\": [{\"vertex.position\": [1]}]}",
+                 "invocations[0].vertex.position: not an input of an ARB fragment program");
+    expect_error(fp, "{\"invocations\": [{\"fragment.texcoord\": [1]}]}",
+                 "invocations[0].fragment.texcoord: not an input");
+    expect_error(fp, "{\"constants\": {\"c0\": [1]}, \"invocations\": []}",
+                 "constants.c0: not a parameter binding of an ARB program");
+    expect_error(fp, "{\"constants\": {\"program.env[256]\": [1]}, \"invocations\": []}",
+                 "constants.program.env[256]: not a parameter binding");
+    expect_error(fp, "{\"textures\": {\"s2\": {}}, \"invocations\": []}",
+                 "textures.s2: not a texture image unit");
+    expect_error(fp, "{\"textures\": {\"texture[2]\": {\"type\": \"2d\", \"width\": 1,"
+                     " \"height\": 1, \"texels\": [[1]]}}, \"invocations\": []}",
+                 "textures.texture[2].type: \"2d\", but the program samples texture[2] with target CUBE");
+    expect_error(fp, "{\"textures\": {\"texture[1]\": {\"type\": \"1d\", \"width\": 2,"
+                     " \"height\": 2, \"texels\": [[1], [2], [3], [4]]}}, \"invocations\": []}",
+                 "textures.texture[1].height: a 1d texture has height 1");
+    expect_error(fp, "{\"bool_constants\": {}, \"invocations\": []}", "bool_constants: unknown key");
+    expect_error(fp, "{\"invocations\": [{\"fragment.color\": [true]}]}",
+                 "invocations[0].fragment.color[0]: expected a number");
+
+    /* result.depth is printed as its z */
+    struct fx *f = run(fp, "{\"invocations\": [{\"fragment.position\": [1, 2, 3, 0.25]}]}");
+    CHECK1(outv(f, 0, "result.depth"), 0.25f);
+    /* no texture given: (0, 0, 0, 1) */
+    CHECK4(outv(f, 0, "result.color"), 0.0f, 0.0f, 0.0f, 1.0f);
+    fx_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1711,6 +1975,11 @@ int main(void)
         cmocka_unit_test(test_json_def_wins),
         cmocka_unit_test(test_json_unused_input_warning),
         cmocka_unit_test(test_outputs_order_and_scalars),
+        cmocka_unit_test(test_arb_vp_instructions),
+        cmocka_unit_test(test_arb_fp_instructions),
+        cmocka_unit_test(test_arb_shadow_and_state_defaults),
+        cmocka_unit_test(test_arb_options_fixed_function),
+        cmocka_unit_test(test_arb_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -165,12 +165,6 @@ int st_run(const struct st_run_options *ro, struct st_result **result)
         return -1;
 
     struct st_shader *sh = front_end(s.ctx, ro->compile, s.arena);
-    if (sh && sh->dialect == ST_ARB) {
-        /* The engines do not read ARB bindings from the inputs JSON yet. */
-        st_error(s.ctx, (struct st_loc){1, 1}, ST_E_NOT_SUPPORTED,
-                 "running ARB programs is not supported yet");
-        sh = NULL;
-    }
     if (sh) {
         switch (ro->engine) {
         case ST_ENGINE_INTERP:

@@ -28,6 +28,7 @@ enum {
     MAX_LOOP_DEPTH = 64,
     MAX_CALL_DEPTH = 16,
     MAX_LABELS = 2048,
+    ARB_MAX_TEMPS = 256, /* arb_check.c's MAX_PROGRAM_TEMPORARIES */
 };
 /* Executed instructions per invocation before giving up (ST_E_RUNTIME):
  * D3D9 loops are bounded (255 iterations), so only pathological nests
@@ -60,6 +61,7 @@ struct lane {
     struct call_frame calls[MAX_CALL_DEPTH];
     unsigned ncalls;
     unsigned long long steps;
+    float at[ARB_MAX_TEMPS][4]; /* ARB programs: the TEMP variables */
 };
 
 struct run {
@@ -77,6 +79,7 @@ struct run {
     bool *rel_warned; /* by pc: the out-of-range warning was given */
     bool tex_warned[ST_RUN_NUM_SAMPLERS];
     unsigned num_consts, num_inputs;
+    bool arb; /* an ARB program: registers index sh->arb's tables */
 };
 
 /* ------------------------------------------------------------------ */
@@ -201,10 +204,17 @@ static bool reg_index(struct run *R, struct lane *L, unsigned pc, const struct s
     return true;
 }
 
+static void arb_read_reg(struct run *R, struct lane *L, unsigned pc, const struct st_reg *reg,
+                         float v[4]);
+
 static void read_reg(struct run *R, struct lane *L, unsigned pc, const struct st_reg *reg,
                      float v[4])
 {
     uint32_t idx;
+    if (R->arb) {
+        arb_read_reg(R, L, pc, reg, v);
+        return;
+    }
     memcpy(v, zero4, sizeof(zero4));
     if (!reg_index(R, L, pc, reg, &idx))
         return;
@@ -376,6 +386,22 @@ static void write_dst(struct run *R, struct lane *L, unsigned pc, const struct s
         v[k] = x;
     }
     uint32_t idx;
+    if (R->arb) {
+        /* TEMP, the address register (ARL: lane x) and result.* (output slot =
+         * the index; scalar results are picked out when collected). */
+        float *d = NULL;
+        idx = in->dst.reg.index;
+        if (in->dst.reg.file == ST_REG_TEMP && idx < ARB_MAX_TEMPS)
+            d = L->at[idx];
+        else if (in->dst.reg.file == ST_REG_OUTPUT && idx < ST_LL_OUT_SLOTS)
+            d = L->out[idx];
+        else if (in->dst.reg.file == ST_REG_ADDR && (mask & 1u))
+            L->a0[0] = round_to_int(v[0]);
+        for (int k = 0; d && k < 4; k++)
+            if (mask & (1u << k))
+                d[k] = v[k];
+        return;
+    }
     if (!reg_index(R, L, pc, &in->dst.reg, &idx))
         return;
     float *dst = NULL;
@@ -509,6 +535,165 @@ static const struct st_run_bumpenv *bumpenv(const struct run *R, uint32_t stage)
 }
 
 /* ------------------------------------------------------------------ */
+/* ARB programs                                                        */
+
+/* The array bounds of a relatively addressed ARB operand. */
+static void arb_rel_bounds(const struct run *R, unsigned pc, const struct st_reg *reg,
+                           uint32_t *first, uint32_t *count, const char **name)
+{
+    const struct st_instr *in = R->code[pc];
+    const struct st_arb_program *a = R->sh->arb;
+    *first = 0, *count = a->num_params, *name = "the parameters";
+    for (unsigned k = 0; k < in->nsrc && k < 3; k++)
+        if (&in->src[k].reg == reg && in->arb && in->arb->src[k].array >= 0 &&
+            (unsigned)in->arb->src[k].array < a->num_arrays) {
+            const struct st_arb_array *arr = &a->arrays[in->arb->src[k].array];
+            *first = arr->first, *count = arr->count, *name = arr->name;
+        }
+}
+
+/* TEMP, inputs (slot = index), parameters (c[index]); a[A0.x + k] reads
+ * inside its array only: outside it gives 0 (ARB leaves it undefined),
+ * with one warning per instruction. */
+static void arb_read_reg(struct run *R, struct lane *L, unsigned pc, const struct st_reg *reg,
+                         float v[4])
+{
+    memcpy(v, zero4, sizeof(zero4));
+    uint32_t idx = reg->index;
+    if (reg->rel) {
+        uint32_t first, count;
+        const char *name;
+        arb_rel_bounds(R, pc, reg, &first, &count, &name);
+        int64_t i = (int64_t)(int32_t)reg->index + L->a0[0];
+        if (i < (int64_t)first || i >= (int64_t)first + count) {
+            if (!R->rel_warned[pc]) {
+                R->rel_warned[pc] = true;
+                st_warning(R->ctx, reg->loc, ST_W_RELADDR_RANGE,
+                           "relative address %lld is outside %s[0..%u] (first in invocation "
+                           "%u); reads give 0", (long long)(i - (int64_t)first), name,
+                           count ? count - 1 : 0, L->invocation);
+            }
+            return;
+        }
+        idx = (uint32_t)i;
+    }
+    const float *src = NULL;
+    switch (reg->file) {
+    case ST_REG_TEMP:
+        src = idx < ARB_MAX_TEMPS ? L->at[idx] : NULL;
+        break;
+    case ST_REG_INPUT:
+        src = idx < ST_LL_IN_SLOTS ? L->in[idx] : NULL;
+        break;
+    case ST_REG_CONST:
+        src = idx < ST_RUN_NUM_CONSTS ? R->in->c[idx] : NULL;
+        break;
+    case ST_REG_OUTPUT:
+        src = idx < ST_LL_OUT_SLOTS ? L->out[idx] : NULL;
+        break;
+    case ST_REG_ADDR:
+        v[0] = v[1] = v[2] = v[3] = (float)L->a0[0];
+        return;
+    default:
+        break;
+    }
+    if (src)
+        memcpy(v, src, 4 * sizeof(float));
+}
+
+/* LIT's power clamp: the largest float below 128 ("128 - epsilon"). */
+#define ARB_LIT_MAXP 127.99999237060546875f
+
+/* The instructions ARB adds (OPF_ARB rows of opcodes.def); s0, s1 are
+ * the first two sources, already read. */
+static bool arb_compute(struct run *R, struct lane *L, unsigned pc, const struct st_instr *in,
+                        const float s0[4], const float s1[4], float res[4], unsigned *opmask)
+{
+    (void)pc;
+    switch (in->op) {
+    case ST_OP_ARB_ARL: /* floor into A0.x (D3D9's mova rounds) */
+        res[0] = res[1] = res[2] = res[3] = floorf(s0[0]);
+        return true;
+    case ST_OP_ARB_DPH:
+        res[0] = res[1] = res[2] = res[3] = dot3(R, s0, s1) + s1[3];
+        return true;
+    case ST_OP_ARB_FLR:
+        for (int k = 0; k < 4; k++)
+            res[k] = floorf(s0[k]);
+        return true;
+    case ST_OP_ARB_LIT: {
+        /* The specification's pseudo-code: x, y clamped below at 0, the
+         * power to +-(128 - epsilon), z = x > 0 ? y^w : 0 with 0^0 = 1. */
+        float x = s0[0] < 0.0f ? 0.0f : s0[0];
+        float y = s0[1] < 0.0f ? 0.0f : s0[1];
+        float w = s0[3];
+        if (w < -ARB_LIT_MAXP)
+            w = -ARB_LIT_MAXP;
+        else if (w > ARB_LIT_MAXP)
+            w = ARB_LIT_MAXP;
+        res[0] = 1.0f;
+        res[1] = x;
+        res[2] = x > 0.0f ? (float)pow((double)y, (double)w) : 0.0f;
+        res[3] = 1.0f;
+        return true;
+    }
+    case ST_OP_ARB_XPD: /* w is undefined in ARB; shadertrans writes 1 */
+        res[0] = mulr(R, s0[1], s1[2]) - mulr(R, s0[2], s1[1]);
+        res[1] = mulr(R, s0[2], s1[0]) - mulr(R, s0[0], s1[2]);
+        res[2] = mulr(R, s0[0], s1[1]) - mulr(R, s0[1], s1[0]);
+        res[3] = 1.0f;
+        return true;
+    case ST_OP_ARB_SWZ:
+        for (int k = 0; k < 4; k++) {
+            uint8_t sel = in->arb->swz_sel[k];
+            float x = sel < 4 ? s0[sel] : sel == ST_ARB_SWZ_ONE ? 1.0f : 0.0f;
+            res[k] = (in->arb->swz_neg >> k) & 1 ? -x : x;
+        }
+        return true;
+    case ST_OP_ARB_SIN:
+        res[0] = res[1] = res[2] = res[3] = (float)sin((double)s0[0]);
+        return true;
+    case ST_OP_ARB_COS:
+        res[0] = res[1] = res[2] = res[3] = (float)cos((double)s0[0]);
+        return true;
+    case ST_OP_ARB_SCS: /* z and w are undefined in ARB; shadertrans writes 0 */
+        res[0] = (float)cos((double)s0[0]);
+        res[1] = (float)sin((double)s0[0]);
+        res[2] = res[3] = 0.0f;
+        return true;
+    case ST_OP_ARB_KIL:
+        for (int k = 0; k < 4; k++)
+            if (s0[k] < 0.0f)
+                L->discarded = true;
+        return false;
+    case ST_OP_ARB_TEX:
+    case ST_OP_ARB_TXP:
+    case ST_OP_ARB_TXB: {
+        float c[4];
+        memcpy(c, s0, sizeof(c));
+        if (in->op == ST_OP_ARB_TXP)
+            for (int k = 0; k < 3; k++)
+                c[k] = s0[k] / s0[3];
+        /* TXB's bias selects nothing: only level 0 exists. */
+        uint32_t unit = in->arb->tex_unit;
+        const struct st_run_texture *t = unit < ST_RUN_NUM_SAMPLERS ? &R->in->tex[unit] : NULL;
+        if ((!t || t->type == ST_SAMPLER_NONE) && unit < ST_RUN_NUM_SAMPLERS &&
+            !R->tex_warned[unit]) {
+            R->tex_warned[unit] = true;
+            st_warning(R->ctx, in->loc, ST_W_IGNORED,
+                       "no texture texture[%u] in the inputs: sampling it gives (0,0,0,1)",
+                       (unsigned)unit);
+        }
+        st_arb_sample(t && t->type != ST_SAMPLER_NONE ? t : NULL, in->arb->tex_target, c, res);
+        return true;
+    }
+    default:
+        *opmask = 0;
+        return false;
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* Instructions                                                        */
 
 /*
@@ -568,13 +753,13 @@ static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_
     case ST_OP_DP2ADD:
         res[0] = res[1] = res[2] = res[3] = mulr(R, s0[0], s1[0]) + mulr(R, s0[1], s1[1]) + s2[0];
         return true;
-    case ST_OP_MIN: /* the spec's (a < b) ? a : b, NaN included */
+    case ST_OP_MIN: /* the spec's (a < b) ? a : b, NaN included; ARB's (a > b) ? b : a */
         for (int k = 0; k < 4; k++)
-            res[k] = s0[k] < s1[k] ? s0[k] : s1[k];
+            res[k] = R->arb ? (s0[k] > s1[k] ? s1[k] : s0[k]) : (s0[k] < s1[k] ? s0[k] : s1[k]);
         return true;
-    case ST_OP_MAX: /* the spec's (a >= b) ? a : b */
+    case ST_OP_MAX: /* the spec's (a >= b) ? a : b; ARB's (a > b) ? a : b */
         for (int k = 0; k < 4; k++)
-            res[k] = s0[k] >= s1[k] ? s0[k] : s1[k];
+            res[k] = (R->arb ? s0[k] > s1[k] : s0[k] >= s1[k]) ? s0[k] : s1[k];
         return true;
     case ST_OP_SLT:
         for (int k = 0; k < 4; k++)
@@ -674,9 +859,10 @@ static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_
         res[2] = s0[2];
         res[3] = s1[3];
         return true;
-    case ST_OP_LRP: /* src0 * (src1 - src2) + src2 */
+    case ST_OP_LRP: /* src0 * (src1 - src2) + src2; ARB: src0 * src1 + (1 - src0) * src2 */
         for (int k = 0; k < 4; k++)
-            res[k] = mulr(R, s0[k], s1[k] - s2[k]) + s2[k];
+            res[k] = R->arb ? mulr(R, s0[k], s1[k]) + mulr(R, 1.0f - s0[k], s2[k])
+                            : mulr(R, s0[k], s1[k] - s2[k]) + s2[k];
         return true;
     case ST_OP_FRC:
         for (int k = 0; k < 4; k++)
@@ -744,9 +930,9 @@ static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_
         *opmask = 0x3;
         return true;
     }
-    case ST_OP_CMP:
+    case ST_OP_CMP: /* ARB: (a < 0) ? b : c, so NaN gives c */
         for (int k = 0; k < 4; k++)
-            res[k] = s0[k] >= 0.0f ? s1[k] : s2[k];
+            res[k] = (R->arb ? s0[k] < 0.0f : s0[k] >= 0.0f) ? s1[k] : s2[k];
         return true;
     case ST_OP_CND:
         for (int k = 0; k < 4; k++)
@@ -926,6 +1112,8 @@ static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_
         return false;
     }
     default:
+        if (st_opinfo[in->op].flags & OPF_ARB)
+            return arb_compute(R, L, pc, in, s0, s1, res, opmask);
         /* nop, dcl, def*, phase: nothing to compute. */
         return false;
     }
@@ -1270,10 +1458,20 @@ bool st_interp_execute(struct st_ctx *ctx, const struct st_shader *sh,
                        const struct st_run_inputs *in, enum st_float_rules rules,
                        struct st_run_outputs *outs)
 {
-    if (sh->dialect != ST_D3D9) {
-        st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
-                 "the interpreter runs Direct3D 9 shaders only");
+    if (sh->dialect == ST_ARB && !sh->arb) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED, "an ARB program without tables");
         return false;
+    }
+    if (sh->dialect == ST_ARB) {
+        struct st_arb_run_slots slots;
+        st_arb_run_slots(sh, &slots);
+        if (slots.num_c > ST_RUN_NUM_CONSTS || sh->arb->num_inputs + 2 > ST_LL_IN_SLOTS ||
+            sh->arb->num_outputs + 1 > ST_LL_OUT_SLOTS) {
+            st_error(ctx, sh->arb->end_loc, ST_E_NOT_SUPPORTED,
+                     "running an ARB program with more than %d parameter vectors is not "
+                     "supported", ST_RUN_NUM_CONSTS);
+            return false;
+        }
     }
     struct run *R = calloc(1, sizeof(*R));
     struct lane *lanes = calloc(4, sizeof(*lanes));
@@ -1288,6 +1486,12 @@ bool st_interp_execute(struct st_ctx *ctx, const struct st_shader *sh,
         R->ps1x = R->ps && R->ver < ST_VER(2, 0);
         R->num_consts = !R->ps ? 256 : R->ver < ST_VER(2, 0) ? 8 : R->ver < ST_VER(3, 0) ? 32 : 224;
         R->num_inputs = R->ps ? (R->ver >= ST_VER(3, 0) ? 10 : 2) : 16;
+        R->arb = sh->dialect == ST_ARB;
+        if (R->arb) {
+            R->ps1x = false;
+            R->num_consts = ST_RUN_NUM_CONSTS;
+            R->num_inputs = ST_LL_IN_SLOTS;
+        }
         ok = flatten(R);
     }
     if (!ok) {
@@ -1302,8 +1506,17 @@ bool st_interp_execute(struct st_ctx *ctx, const struct st_shader *sh,
             for (unsigned k = 0; k < count; k++)
                 lane_init(&lanes[k], &in->inv[base + k], base + k);
             ok = run_quad(R, lanes, count, R->ps);
-            for (unsigned k = 0; ok && k < count; k++)
-                collect(R, &lanes[k], regs, nregs, &outs[base + k]);
+            for (unsigned k = 0; ok && k < count; k++) {
+                if (R->arb) {
+                    /* The fixed-function steps of the options, then the
+                     * result.* slots by name. */
+                    st_arb_run_finish(sh, in, lanes[k].in, lanes[k].out, rules);
+                    st_run_collect(sh, regs, nregs, (const float(*)[4])lanes[k].out,
+                                   lanes[k].discarded, &outs[base + k]);
+                } else {
+                    collect(R, &lanes[k], regs, nregs, &outs[base + k]);
+                }
+            }
         }
     }
     if (R) {
@@ -1339,7 +1552,7 @@ bool st_interp_run(struct st_ctx *ctx, const struct st_shader *sh, const char *i
     if (ok)
         ok = st_interp_execute(ctx, sh, in, rules, outs);
     if (ok)
-        st_run_outputs_write(outs, in->num_invocations, out);
+        st_run_outputs_write_sh(sh, outs, in->num_invocations, out);
     free(outs);
     free(in);
     st_arena_destroy(arena);

@@ -34,7 +34,14 @@
 
 #include "translator.h"
 
-enum { MAX_REG_INDEX = 32, MAX_FLOW = 64, MAX_CALL_DEPTH = 16 };
+/* Opt-in for the merge stage (merge/merge.h names the same bit): see op_call().
+ * Belongs in translator.h's enum st_lower_flags as ST_LOWER_OP_CALLS. */
+#define ST_LOWER_OP_CALLS_ (1u << 15)
+/* The same for ps_1_x texture-phase instructions: see opaque_call(). */
+#define ST_LOWER_OPAQUE_TEX_ (1u << 14)
+
+/* 256: the TEMP limit of ARB programs (Direct3D 9 files stay below 32). */
+enum { MAX_REG_INDEX = 256, MAX_FLOW = 64, MAX_CALL_DEPTH = 16 };
 /* Inlining calls multiplies code: past this many instructions, give up. */
 enum { MAX_LOWERED = 1 << 16 };
 
@@ -73,6 +80,7 @@ struct lower {
     LLVMValueRef sample_fn;
     LLVMTypeRef sample_ty;
     bool ps, ps1x;
+    bool arb; /* an ARB program: register indices name sh->arb's tables */
     uint16_t ver;
     LLVMBasicBlockRef entry, body, exit;
 
@@ -592,7 +600,9 @@ static LLVMValueRef reg_ptr(struct lower *L, enum st_regfile f, uint32_t index, 
     if (s->ptr)
         return s->ptr;
     LLVMTypeRef ty = reg_type(L, f);
-    int slot = st_run_in_slot(f, index);
+    /* ARB: input slot i is arb->inputs[i] (translator.h, "Running ARB programs"). */
+    int slot = L->arb ? (f == ST_REG_INPUT && index < ST_LL_IN_SLOTS ? (int)index : -1)
+                      : st_run_in_slot(f, index);
     char name[32];
     if (f == ST_REG_RASTOUT || f == ST_REG_DEPTHOUT || f == ST_REG_MISC)
         snprintf(name, sizeof(name), "%s", st_regfile_name(f, index));
@@ -687,6 +697,18 @@ static LLVMValueRef load_reg(struct lower *L, const struct st_reg *r)
         }
         return bld_select(L, inr, v, LLVMConstNull(L->v4f));
     }
+    if (L->arb && r->file == ST_REG_CONST) {
+        /* Literal parameters are immediates; the others come from c[]. */
+        const struct st_arb_program *a = L->sh->arb;
+        if (r->index < a->num_params && a->params[r->index].kind == ST_ARB_PARAM_CONST) {
+            const float *f = a->params[r->index].value;
+            return bld_vec4f(L, f[0], f[1], f[2], f[3]);
+        }
+    }
+    if (L->arb && r->file == ST_REG_INPUT) {
+        LLVMValueRef p = reg_ptr(L, r->file, r->index, r->loc);
+        return p ? bld_load(L, L->v4f, p, 0) : LLVMConstNull(L->v4f);
+    }
     switch (r->file) {
     case ST_REG_CONST:
         if (r->index < ST_LL_NUM_CONSTS && L->has_def[r->index]) {
@@ -776,6 +798,27 @@ static LLVMValueRef apply_srcmod(struct lower *L, LLVMValueRef v, enum st_srcmod
     return v;
 }
 
+/*
+ * ARB a[A0.x + k]: c[] inside the array's slots, 0 outside (the
+ * interpreter's choice for what ARB leaves undefined) with the status bit.
+ */
+static LLVMValueRef arb_load_rel(struct lower *L, const struct st_instr *ins, unsigned k)
+{
+    const struct st_reg *r = &ins->src[k].reg;
+    const struct st_arb_program *a = L->sh->arb;
+    uint32_t first = 0, count = a->num_params;
+    if (ins->arb && ins->arb->src[k].array >= 0 && (unsigned)ins->arb->src[k].array < a->num_arrays) {
+        first = a->arrays[ins->arb->src[k].array].first;
+        count = a->arrays[ins->arb->src[k].array].count;
+    }
+    LLVMValueRef idx = rel_index(L, r); /* A0.x + (int32_t)index */
+    LLVMValueRef off = LLVMBuildSub(L->b, idx, bld_i(L, (int32_t)first), "");
+    LLVMValueRef inr = rel_in_range(L, off, count);
+    LLVMValueRef safe = bld_select(L, inr, idx, bld_i(L, (int32_t)first));
+    LLVMValueRef v = bld_load(L, L->v4f, bld_vec_ptr(L, L->arg_c, safe), 4);
+    return bld_select(L, inr, v, LLVMConstNull(L->v4f));
+}
+
 /* Source k of ins as a <4 x float>; row selects a matrix's later rows. */
 static LLVMValueRef read_src_row(struct lower *L, const struct st_instr *ins, unsigned k,
                                  unsigned row)
@@ -783,7 +826,7 @@ static LLVMValueRef read_src_row(struct lower *L, const struct st_instr *ins, un
     const struct st_src *s = &ins->src[k];
     struct st_reg r = s->reg;
     r.index += row;
-    LLVMValueRef v = load_reg(L, &r);
+    LLVMValueRef v = L->arb && r.rel ? arb_load_rel(L, ins, k) : load_reg(L, &r);
     v = bld_swizzle(L, v, s->swizzle);
     return apply_srcmod(L, v, s->mod);
 }
@@ -896,6 +939,15 @@ static void write_dst(struct lower *L, const struct st_instr *ins, LLVMValueRef 
         LLVMValueRef x = f == ST_REG_ADDR ? to_addr(L, v)
                                           : bld_fcmp(L, LLVMRealUNE, v, bld_splatf(L, 0.0f));
         store_masked(L, f, 0, mask, x, pred, d->loc);
+        return;
+    }
+    if (L->arb) {
+        /* TEMP and result.* (output slot = index; scalar results are picked
+         * out by the caller). */
+        if (f == ST_REG_TEMP || f == ST_REG_OUTPUT)
+            store_masked(L, f, d->reg.index, mask, v, pred, d->loc);
+        else
+            not_supported(L, d->loc, "writing this register file");
         return;
     }
     int slot = st_run_out_slot(f, d->reg.index);
@@ -1073,6 +1125,146 @@ static LLVMValueRef coord_dot(struct lower *L, const struct st_instr *ins)
 }
 
 /*
+ * ST_LOWER_OP_CALLS_ (the merge stage's --emit=vasm, never the JIT): lit,
+ * dst, sgn, expp, logp and crs become one call <4 x float> @st_op.NAME on
+ * the read sources, so a vector back end can give them back as one
+ * instruction instead of recognizing their expansion.  NULL for every
+ * other instruction (lowered as usual).
+ */
+static LLVMValueRef op_call(struct lower *L, const struct st_instr *ins)
+{
+    unsigned n;
+    switch (ins->op) {
+    case ST_OP_LIT: case ST_OP_SGN: case ST_OP_EXPP: case ST_OP_LOGP: n = 1; break;
+    case ST_OP_DST: case ST_OP_CRS: n = 2; break;
+    default: return NULL;
+    }
+    char name[32];
+    snprintf(name, sizeof(name), "st_op.%s", st_opinfo[ins->op].name);
+    LLVMTypeRef params[2] = {L->v4f, L->v4f};
+    LLVMTypeRef fty = LLVMFunctionType(L->v4f, params, n, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->m, name);
+    if (!fn)
+        fn = LLVMAddFunction(L->m, name, fty);
+    LLVMValueRef args[2];
+    for (unsigned k = 0; k < n; k++)
+        args[k] = read_src(L, ins, k);
+    return LLVMBuildCall2(L->b, fty, fn, args, n, "");
+}
+
+/* LIT's power clamp: the largest float below 128 ("128 - epsilon"). */
+#define ARB_LIT_MAXP 127.99999237060546875f
+
+/* The instructions only ARB programs have: interp.c's arb_compute. */
+static LLVMValueRef arb_compute(struct lower *L, const struct st_instr *ins)
+{
+    LLVMValueRef zero = bld_f(L, 0.0f), one = bld_f(L, 1.0f);
+    switch (ins->op) {
+    case ST_OP_ARB_ARL: /* floor; the address write converts it */
+        return bld_splat(L, bld_floor(L, read_scalar(L, ins, 0)));
+    case ST_OP_ARB_DPH: {
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        return bld_splat(L, bld_add(L, dot(L, a, b, 3), bld_lane(L, b, 3)));
+    }
+    case ST_OP_ARB_FLR:
+        return bld_floor(L, read_src(L, ins, 0));
+    case ST_OP_ARB_LIT: {
+        LLVMValueRef s = read_src(L, ins, 0);
+        LLVMValueRef sx = bld_lane(L, s, 0), sy = bld_lane(L, s, 1), sw = bld_lane(L, s, 3);
+        LLVMValueRef x = bld_select(L, bld_fcmp(L, LLVMRealOLT, sx, zero), zero, sx);
+        LLVMValueRef y = bld_select(L, bld_fcmp(L, LLVMRealOLT, sy, zero), zero, sy);
+        LLVMValueRef maxp = bld_f(L, ARB_LIT_MAXP), minp = bld_f(L, -ARB_LIT_MAXP);
+        LLVMValueRef w = bld_select(L, bld_fcmp(L, LLVMRealOLT, sw, minp), minp,
+                                    bld_select(L, bld_fcmp(L, LLVMRealOGT, sw, maxp), maxp, sw));
+        LLVMValueRef args[2] = {bld_to_f64(L, y), bld_to_f64(L, w)};
+        LLVMValueRef pw = bld_to_f32(L, bld_intrin(L, "llvm.pow", args, 2));
+        LLVMValueRef z = bld_select(L, bld_fcmp(L, LLVMRealOGT, x, zero), pw, zero);
+        return bld_gather(L, one, x, z, one);
+    }
+    case ST_OP_ARB_XPD: {
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        LLVMValueRef a0 = bld_lane(L, a, 0), a1 = bld_lane(L, a, 1), a2 = bld_lane(L, a, 2);
+        LLVMValueRef b0 = bld_lane(L, b, 0), b1 = bld_lane(L, b, 1), b2 = bld_lane(L, b, 2);
+        return bld_gather(L, bld_sub(L, scalar_mul(L, a1, b2), scalar_mul(L, a2, b1)),
+                          bld_sub(L, scalar_mul(L, a2, b0), scalar_mul(L, a0, b2)),
+                          bld_sub(L, scalar_mul(L, a0, b1), scalar_mul(L, a1, b0)), one);
+    }
+    case ST_OP_ARB_SWZ: {
+        LLVMValueRef s = read_src(L, ins, 0), lane[4];
+        for (int k = 0; k < 4; k++) {
+            uint8_t sel = ins->arb->swz_sel[k];
+            lane[k] = sel < 4 ? bld_lane(L, s, sel) : sel == ST_ARB_SWZ_ONE ? one : zero;
+            if ((ins->arb->swz_neg >> k) & 1)
+                lane[k] = LLVMBuildFNeg(L->b, lane[k], "");
+        }
+        return bld_gather(L, lane[0], lane[1], lane[2], lane[3]);
+    }
+    case ST_OP_ARB_SIN:
+        return bld_splat(L, bld_libm1(L, "llvm.sin", read_scalar(L, ins, 0)));
+    case ST_OP_ARB_COS:
+        return bld_splat(L, bld_libm1(L, "llvm.cos", read_scalar(L, ins, 0)));
+    case ST_OP_ARB_SCS: {
+        LLVMValueRef x = read_scalar(L, ins, 0);
+        return bld_gather(L, bld_libm1(L, "llvm.cos", x), bld_libm1(L, "llvm.sin", x), zero, zero);
+    }
+    case ST_OP_ARB_KIL: {
+        LLVMValueRef neg = bld_fcmp(L, LLVMRealOLT, read_src(L, ins, 0), bld_splatf(L, 0.0f));
+        LLVMValueRef any = bld_lane(L, neg, 0);
+        for (unsigned k = 1; k < 4; k++)
+            any = LLVMBuildOr(L->b, any, bld_lane(L, neg, k), "");
+        set_status(L, any, ST_LL_STATUS_KILLED);
+        return NULL;
+    }
+    case ST_OP_ARB_TEX: case ST_OP_ARB_TXP: case ST_OP_ARB_TXB: {
+        LLVMValueRef c = read_src(L, ins, 0);
+        if (ins->op == ST_OP_ARB_TXP) {
+            const int ww[4] = {3, 3, 3, 3}, keep[4] = {0, 1, 2, 7};
+            LLVMValueRef q = LLVMBuildFDiv(L->b, c, bld_shuffle(L, c, NULL, ww), "");
+            c = bld_shuffle(L, q, c, keep);
+        }
+        /* The callback's stage carries the unit and the target (docs/arb.md, "Engines"). */
+        uint32_t stage = (ins->arb->tex_unit & 0xffu) | ((uint32_t)ins->arb->tex_target + 1u) << 8;
+        return sample(L, stage, c);
+    }
+    default:
+        not_supported(L, ins->loc, st_opinfo[ins->op].name);
+        return NULL;
+    }
+}
+
+static unsigned instr_index(const struct st_shader *sh, const struct st_instr *ins);
+
+/*
+ * ST_LOWER_OPAQUE_TEX_ (the merge stage only): a ps_1_x texture-phase
+ * instruction (tex*, texcrd, texld, texkill, texdepth, bem, phase) is
+ * call <4 x float> (i32, ...) @st_opaque(i32 K, the raw registers it reads)
+ * with K its index in the shader's list; a vector back end prints that
+ * instruction again as written.  Its result (if it writes a register) is
+ * what the register holds afterwards.  NULL for every other instruction.
+ */
+static LLVMValueRef opaque_call(struct lower *L, const struct st_instr *ins, bool *writes)
+{
+    enum st_opcode op = ins->op;
+    if (!((st_opinfo[op].flags & OPF_TEX1X) || op == ST_OP_TEXLD || op == ST_OP_TEXKILL ||
+          op == ST_OP_BEM || op == ST_OP_PHASE))
+        return NULL;
+    LLVMTypeRef fty = LLVMFunctionType(L->v4f, &L->i32, 1, 1);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->m, "st_opaque");
+    if (!fn)
+        fn = LLVMAddFunction(L->m, "st_opaque", fty);
+    LLVMValueRef args[6];
+    unsigned n = 0;
+    args[n++] = bld_i(L, (int32_t)instr_index(L->sh, ins));
+    /* texkill and texdepth read the register they name */
+    *writes = !(op == ST_OP_TEXKILL || op == ST_OP_TEXDEPTH || op == ST_OP_PHASE) && ins->has_dst;
+    if (!*writes && ins->has_dst)
+        args[n++] = load_reg(L, &ins->dst.reg);
+    for (unsigned k = 0; k < ins->nsrc && n < 6; k++)
+        args[n++] = load_reg(L, &ins->src[k].reg);
+    return LLVMBuildCall2(L->b, fty, fn, args, n, "");
+}
+
+/*
  * Computes an instruction's result without writing it (co-issued pairs
  * read their sources before either writes).  Returns NULL for
  * instructions that write no register; *opmask gets the lanes the
@@ -1082,6 +1274,19 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
 {
     *opmask = op_mask(ins);
     const uint32_t didx = ins->dst.reg.index;
+    if (L->flags & ST_LOWER_OP_CALLS_) {
+        LLVMValueRef c = op_call(L, ins);
+        if (c)
+            return c;
+    }
+    if ((L->flags & ST_LOWER_OPAQUE_TEX_) && L->ps1x) {
+        bool writes = false;
+        LLVMValueRef c = opaque_call(L, ins, &writes);
+        if (c) {
+            *opmask = 0xf;
+            return writes ? c : NULL;
+        }
+    }
     switch (ins->op) {
     case ST_OP_MOV: case ST_OP_MOVA: case ST_OP_TEXCRD:
         return read_src(L, ins, 0);
@@ -1107,11 +1312,14 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
     }
     case ST_OP_MIN: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        if (L->arb) /* ARB: (a > b) ? b : a */
+            return bld_select(L, bld_fcmp(L, LLVMRealOGT, a, b), b, a);
         return bld_select(L, bld_fcmp(L, LLVMRealOLT, a, b), a, b);
     }
     case ST_OP_MAX: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
-        return bld_select(L, bld_fcmp(L, LLVMRealOGE, a, b), a, b);
+        /* ARB: (a > b) ? a : b */
+        return bld_select(L, bld_fcmp(L, L->arb ? LLVMRealOGT : LLVMRealOGE, a, b), a, b);
     }
     case ST_OP_SLT: case ST_OP_SGE: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
@@ -1184,6 +1392,8 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
     }
     case ST_OP_LRP: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1), c = read_src(L, ins, 2);
+        if (L->arb) /* ARB's pseudo-code: a * b + (1 - a) * c */
+            return bld_add(L, bld_mul(L, a, b), bld_mul(L, bld_sub(L, bld_splatf(L, 1.0f), a), c));
         return bld_add(L, bld_mul(L, a, bld_sub(L, b, c)), c);
     }
     case ST_OP_FRC: {
@@ -1238,8 +1448,9 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
     }
     case ST_OP_CMP: case ST_OP_CND: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1), c = read_src(L, ins, 2);
-        LLVMValueRef t = ins->op == ST_OP_CMP ? bld_fcmp(L, LLVMRealOGE, a, bld_splatf(L, 0.0f))
-                                              : bld_fcmp(L, LLVMRealOGT, a, bld_splatf(L, 0.5f));
+        LLVMValueRef t = ins->op == ST_OP_CMP
+                             ? bld_fcmp(L, L->arb ? LLVMRealOLT : LLVMRealOGE, a, bld_splatf(L, 0.0f))
+                             : bld_fcmp(L, LLVMRealOGT, a, bld_splatf(L, 0.5f));
         return bld_select(L, t, b, c);
     }
     case ST_OP_SETP: {
@@ -1374,6 +1585,8 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
     case ST_OP_NOP: case ST_OP_PHASE:
         return NULL;
     default:
+        if (L->arb && (st_opinfo[ins->op].flags & OPF_ARB))
+            return arb_compute(L, ins);
         not_supported(L, ins->loc, st_opinfo[ins->op].name);
         return NULL;
     }
@@ -1782,7 +1995,11 @@ static void store_output(struct lower *L, int slot, LLVMValueRef v)
 static void build_exit(struct lower *L)
 {
     LLVMPositionBuilderAtEnd(L->b, L->exit);
-    for (int f = 0; f < ST_REG_COUNT; f++)
+    for (uint32_t i = 0; L->arb && i < ST_LL_OUT_SLOTS; i++)
+        if (L->regs[ST_REG_OUTPUT][i].written) /* ARB: output slot = index */
+            store_output(L, (int)i, bld_load(L, L->v4f, reg_ptr(L, ST_REG_OUTPUT, i,
+                                                                (struct st_loc){0, 0}), 0));
+    for (int f = 0; f < ST_REG_COUNT && !L->arb; f++)
         for (uint32_t i = 0; i < MAX_REG_INDEX; i++) {
             int slot = st_run_out_slot((enum st_regfile)f, i);
             if (slot < 0 || !L->regs[f][i].written)
@@ -1887,10 +2104,23 @@ struct LLVMOpaqueModule *st_lower_llvm_ex(struct st_ctx *ctx, const struct st_sh
     L->ps = sh->version.type == ST_PS;
     L->ver = sh->version.ver;
     L->ps1x = L->ps && L->ver < ST_VER(2, 0);
-    if (sh->dialect != ST_D3D9) {
-        not_supported(L, sh->version.loc, "this dialect");
+    L->arb = sh->dialect == ST_ARB;
+    if (L->arb && !sh->arb) {
+        not_supported(L, sh->version.loc, "an ARB program without tables");
         free(L);
         return NULL;
+    }
+    if (L->arb) {
+        L->ps1x = false;
+        struct st_arb_run_slots slots;
+        st_arb_run_slots(sh, &slots);
+        if (slots.num_c > ST_LL_NUM_CONSTS || sh->arb->num_inputs + 2 > ST_LL_IN_SLOTS ||
+            sh->arb->num_outputs + 1 > ST_LL_OUT_SLOTS) {
+            /* c[] of the ABI holds 256 vectors; relative reads index it. */
+            not_supported(L, sh->arb->end_loc, "an ARB program with more than 256 parameter vectors");
+            free(L);
+            return NULL;
+        }
     }
     if (L->ps1x)
         L->regs[ST_REG_TEMP][0].written = true; /* the color of ps_1_x */

@@ -88,8 +88,13 @@ static bool is_ps1x(const struct st_shader *sh)
     return sh->version.type == ST_PS && sh->version.ver < ST_VER(2, 0);
 }
 
+static unsigned arb_output_regs(const struct st_shader *sh,
+                                struct st_run_output regs[ST_RUN_MAX_OUTPUTS]);
+
 unsigned st_run_output_regs(const struct st_shader *sh, struct st_run_output regs[ST_RUN_MAX_OUTPUTS])
 {
+    if (sh->dialect == ST_ARB)
+        return arb_output_regs(sh, regs);
     bool written[ST_LL_OUT_SLOTS] = {0};
     bool rel_o = false, decl_o[12] = {0};
     for (const struct st_instr *in = sh->first; in; in = in->next) {
@@ -464,16 +469,31 @@ static bool parse_texture(struct parser *p, const json_t *tex, const char *path,
     if (!type)
         return fail(p, sub, "missing");
     const char *ts = json_is_string(type) ? json_string_value(type) : "";
+    bool arb = p->sh->dialect == ST_ARB, one_d = false;
     if (strcmp(ts, "2d") == 0)
         t->type = ST_SAMPLER_2D;
     else if (strcmp(ts, "cube") == 0)
         t->type = ST_SAMPLER_CUBE;
-    else if (strcmp(ts, "volume") == 0)
+    else if (!arb && strcmp(ts, "volume") == 0)
         t->type = ST_SAMPLER_VOLUME;
+    else if (arb && strcmp(ts, "3d") == 0)
+        t->type = ST_SAMPLER_VOLUME;
+    else if (arb && (strcmp(ts, "1d") == 0 || strcmp(ts, "rect") == 0))
+        t->type = ST_SAMPLER_2D, one_d = ts[0] == '1'; /* the sampling target decides */
+    else if (arb)
+        return fail(p, sub, "expected \"1d\", \"2d\", \"3d\", \"cube\" or \"rect\"");
     else
         return fail(p, sub, "expected \"2d\", \"cube\" or \"volume\"");
-    if (!get_dim(p, tex, path, "width", &t->width) || !get_dim(p, tex, path, "height", &t->height))
+    if (!get_dim(p, tex, path, "width", &t->width))
         return false;
+    if (one_d && !json_object_get(tex, "height"))
+        t->height = 1; /* a 1D texture is one row */
+    else if (!get_dim(p, tex, path, "height", &t->height))
+        return false;
+    if (one_d && t->height != 1) {
+        snprintf(sub, sizeof(sub), "%.200s.height", path);
+        return fail(p, sub, "a 1d texture has height 1");
+    }
     t->depth = t->type == ST_SAMPLER_CUBE ? 6 : 1;
     if (t->type == ST_SAMPLER_VOLUME) {
         if (!get_dim(p, tex, path, "depth", &t->depth))
@@ -716,6 +736,8 @@ static bool apply_defs(struct parser *p, struct st_run_inputs *out, const bool c
     return true;
 }
 
+static bool arb_inputs_parse(struct parser *p, json_t *root, struct st_run_inputs *out);
+
 bool st_run_inputs_parse(struct st_ctx *ctx, const struct st_shader *sh, const char *name,
                          const char *json, size_t len, struct st_arena *arena,
                          struct st_run_inputs *out)
@@ -731,6 +753,11 @@ bool st_run_inputs_parse(struct st_ctx *ctx, const struct st_shader *sh, const c
         snprintf(where, sizeof(where), "line %d, column %d", err.line, err.column);
         fail(&p, where, "%s", err.text);
         return false;
+    }
+    if (sh->dialect == ST_ARB) {
+        bool aok = arb_inputs_parse(&p, root, out);
+        json_decref(root);
+        return aok;
     }
     bool cgiven[ST_RUN_NUM_CONSTS] = {0}, igiven[ST_RUN_NUM_ICONSTS] = {0},
          bgiven[ST_RUN_NUM_BCONSTS] = {0};
@@ -770,4 +797,598 @@ bool st_run_inputs_parse(struct st_ctx *ctx, const struct st_shader *sh, const c
     if (!ok)
         return false;
     return apply_defs(&p, out, cgiven, igiven, bgiven);
+}
+
+/* ------------------------------------------------------------------ */
+/* ARB programs (docs/run-json.md, "ARB programs")                      */
+/*
+ * The same JSON shape with ARB names: "constants" keys are parameter
+ * bindings ("program.env[3]", "state.matrix.mvp.row[0]"), "textures" keys
+ * are "texture[n]", invocation keys are input bindings ("vertex.attrib[1]",
+ * "fragment.texcoord[0]"), outputs are printed under their result.* names.
+ */
+
+static bool arb_is_output(const struct st_shader *sh, uint32_t j, const char *name)
+{
+    return j < sh->arb->num_outputs && strcmp(sh->arb->outputs[j].binding, name) == 0;
+}
+
+/* Position of an output binding in the fixed order of the outputs JSON. */
+static unsigned arb_output_rank(const char *b)
+{
+    unsigned n;
+    int end = 0;
+    static const char *const fixed[] = {
+        "result.position", "result.color", "result.color.secondary", "result.color.back",
+        "result.color.back.secondary",
+    };
+    for (unsigned k = 0; k < sizeof(fixed) / sizeof(fixed[0]); k++)
+        if (strcmp(b, fixed[k]) == 0)
+            return k * 16; /* result.color is 16; result.color[n] 16 + n */
+    if (sscanf(b, "result.color[%u]%n", &n, &end) == 1 && !b[end] && n < 16)
+        return 16 + n;
+    if (sscanf(b, "result.texcoord[%u]%n", &n, &end) == 1 && !b[end] && n < 16)
+        return 100 + n;
+    if (strcmp(b, "result.fogcoord") == 0)
+        return 200;
+    if (strcmp(b, "result.pointsize") == 0)
+        return 201;
+    if (strcmp(b, "result.depth") == 0)
+        return 202;
+    return 300;
+}
+
+/* The lane a scalar output is read from (x; result.depth: z); -1: a vector. */
+static int arb_scalar_lane(const char *b)
+{
+    if (strcmp(b, "result.fogcoord") == 0 || strcmp(b, "result.pointsize") == 0)
+        return 0;
+    if (strcmp(b, "result.depth") == 0)
+        return 2;
+    return -1;
+}
+
+static const char *arb_output_binding(const struct st_shader *sh, uint32_t j)
+{
+    if (j < sh->arb->num_outputs)
+        return sh->arb->outputs[j].binding;
+    return "result.position"; /* ARB_position_invariant's */
+}
+
+void st_arb_run_slots(const struct st_shader *sh, struct st_arb_run_slots *s)
+{
+    const struct st_arb_program *a = sh->arb;
+    s->pos_in = s->fog_in = s->mvp_c = s->fog_c = s->pos_out = -1;
+    s->num_c = a->num_params;
+    unsigned nin = a->num_inputs;
+    if (sh->version.type == ST_VS && (a->options & ST_ARB_OPT_POSITION_INVARIANT)) {
+        s->pos_in = (int)nin++;
+        s->mvp_c = (int)s->num_c;
+        s->num_c += 4;
+        s->pos_out = (int)a->num_outputs;
+    }
+    if (sh->version.type == ST_PS &&
+        (a->options & (ST_ARB_OPT_FOG_EXP | ST_ARB_OPT_FOG_EXP2 | ST_ARB_OPT_FOG_LINEAR))) {
+        s->fog_in = (int)nin++;
+        s->fog_c = (int)s->num_c;
+        s->num_c += 2;
+    }
+}
+
+static unsigned arb_output_regs(const struct st_shader *sh,
+                                struct st_run_output regs[ST_RUN_MAX_OUTPUTS])
+{
+    const struct st_arb_program *a = sh->arb;
+    bool written[ST_LL_OUT_SLOTS] = {0};
+    for (const struct st_instr *in = sh->first; in; in = in->next)
+        if (in->has_dst && in->dst.reg.file == ST_REG_OUTPUT && in->dst.reg.index < ST_LL_OUT_SLOTS)
+            written[in->dst.reg.index] = true;
+    struct st_arb_run_slots s;
+    st_arb_run_slots(sh, &s);
+    if (s.pos_out >= 0 && s.pos_out < ST_LL_OUT_SLOTS)
+        written[s.pos_out] = true;
+    unsigned n = 0;
+    for (uint32_t j = 0; j < ST_LL_OUT_SLOTS && n < ST_RUN_MAX_OUTPUTS; j++) {
+        if (!written[j])
+            continue;
+        /* insertion by rank: at most ST_LL_OUT_SLOTS entries */
+        unsigned rank = arb_output_rank(arb_output_binding(sh, j)), at = n;
+        while (at > 0 && arb_output_rank(arb_output_binding(sh, regs[at - 1].index)) > rank) {
+            regs[at] = regs[at - 1];
+            at--;
+        }
+        memset(&regs[at], 0, sizeof(regs[at]));
+        regs[at].file = ST_REG_OUTPUT;
+        regs[at].index = j;
+        regs[at].ncomp = arb_scalar_lane(arb_output_binding(sh, j)) >= 0 ? 1 : 4;
+        n++;
+    }
+    (void)a;
+    return n;
+}
+
+void st_run_collect(const struct st_shader *sh, const struct st_run_output *regs, unsigned nregs,
+                    const float (*outslots)[4], bool discarded, struct st_run_outputs *o)
+{
+    static const float zero[4] = {0, 0, 0, 0};
+    memset(o, 0, sizeof(*o));
+    o->discarded = discarded;
+    o->count = nregs;
+    for (unsigned k = 0; k < nregs && k < ST_RUN_MAX_OUTPUTS; k++) {
+        o->reg[k] = regs[k];
+        int slot, lane = 0;
+        if (sh->dialect == ST_ARB) {
+            slot = regs[k].index < ST_LL_OUT_SLOTS ? (int)regs[k].index : -1;
+            int l = arb_scalar_lane(arb_output_binding(sh, regs[k].index));
+            lane = l > 0 ? l : 0;
+        } else {
+            slot = st_run_out_slot(regs[k].file, regs[k].index);
+        }
+        const float *src = slot >= 0 ? outslots[slot] : zero;
+        if (regs[k].ncomp == 1) {
+            o->reg[k].v[0] = src[lane];
+        } else {
+            memcpy(o->reg[k].v, src, sizeof(o->reg[k].v));
+        }
+        for (unsigned c = regs[k].ncomp; c < 4; c++)
+            o->reg[k].v[c] = 0.0f;
+    }
+}
+
+const char *st_run_output_label(const struct st_shader *sh, const struct st_run_output *r,
+                                char buf[8])
+{
+    if (sh && sh->dialect == ST_ARB)
+        return arb_output_binding(sh, r->index);
+    st_run_output_name(r->file, r->index, buf);
+    return buf;
+}
+
+void st_run_outputs_write_sh(const struct st_shader *sh, const struct st_run_outputs *outs,
+                             unsigned n, struct st_buf *out)
+{
+    if (sh->dialect != ST_ARB) {
+        st_run_outputs_write(outs, n, out);
+        return;
+    }
+    st_buf_printf(out, "{\"invocations\": [");
+    for (unsigned i = 0; i < n; i++) {
+        const struct st_run_outputs *o = &outs[i];
+        st_buf_printf(out, "%s\n  {", i ? "," : "");
+        if (o->discarded) {
+            st_buf_printf(out, "\"discarded\": true}");
+            continue;
+        }
+        for (unsigned r = 0; r < o->count && r < ST_RUN_MAX_OUTPUTS; r++) {
+            char name[8];
+            st_buf_printf(out, "%s\"%s\": [", r ? ", " : "", st_run_output_label(sh, &o->reg[r], name));
+            unsigned nc = o->reg[r].ncomp > 4 ? 4 : o->reg[r].ncomp;
+            for (unsigned c = 0; c < nc; c++) {
+                if (c)
+                    st_buf_printf(out, ", ");
+                put_float(out, o->reg[r].v[c]);
+            }
+            st_buf_putc(out, ']');
+        }
+        st_buf_putc(out, '}');
+    }
+    st_buf_printf(out, "%s]}\n", n ? "\n" : "");
+}
+
+/* ---- fixed-function steps of the options ---- */
+
+static float ff_mul(enum st_float_rules rules, float a, float b)
+{
+    if (rules == ST_FLOAT_D3D9 && (a == 0.0f || b == 0.0f))
+        return 0.0f;
+    return a * b;
+}
+
+static float ff_saturate(float x)
+{
+    return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
+}
+
+void st_arb_run_finish(const struct st_shader *sh, const struct st_run_inputs *in,
+                       const float (*inslots)[4], float (*outslots)[4], enum st_float_rules rules)
+{
+    struct st_arb_run_slots s;
+    st_arb_run_slots(sh, &s);
+    if (s.pos_out >= 0 && s.pos_out < ST_LL_OUT_SLOTS && s.mvp_c + 3 < ST_RUN_NUM_CONSTS) {
+        /* ARB_position_invariant: the fixed-function transform, row r of
+         * state.matrix.mvp dotted with vertex.position, summed left to right. */
+        const float *p = inslots[s.pos_in];
+        for (int r = 0; r < 4; r++) {
+            const float *m = in->c[s.mvp_c + r];
+            float d = ff_mul(rules, m[0], p[0]);
+            d += ff_mul(rules, m[1], p[1]);
+            d += ff_mul(rules, m[2], p[2]);
+            d += ff_mul(rules, m[3], p[3]);
+            outslots[s.pos_out][r] = d;
+        }
+    }
+    if (s.fog_c >= 0 && s.fog_c + 1 < ST_RUN_NUM_CONSTS) {
+        /* ARB_fog_*: "fog applied to the program's final clamped color"
+         * (ARB_fragment_program 3.11.4.5.1): result.color clamped to
+         * [0, 1], then blended with the fog factor of OpenGL 1.5 section
+         * 3.10, itself clamped to [0, 1]. */
+        int color = -1;
+        for (uint32_t j = 0; j < sh->arb->num_outputs; j++)
+            if (arb_is_output(sh, j, "result.color"))
+                color = (int)j;
+        if (color < 0)
+            return;
+        const float *P = in->c[s.fog_c], *FC = in->c[s.fog_c + 1];
+        float z = inslots[s.fog_in][0], f;
+        uint32_t o = sh->arb->options;
+        if (o & ST_ARB_OPT_FOG_LINEAR) {
+            f = ff_mul(rules, P[2] - z, P[3]); /* (end - z) * 1/(end - start) */
+        } else {
+            float t = ff_mul(rules, P[0], z); /* density * z */
+            if (o & ST_ARB_OPT_FOG_EXP2)
+                t = ff_mul(rules, t, t);
+            f = (float)exp(-(double)t);
+        }
+        f = ff_saturate(f);
+        float *c = outslots[color];
+        for (int k = 0; k < 4; k++)
+            c[k] = ff_saturate(c[k]);
+        for (int k = 0; k < 3; k++) /* f * C + (1 - f) * Cfog, as f * (C - Cfog) + Cfog */
+            c[k] = ff_mul(rules, f, c[k] - FC[k]) + FC[k];
+    }
+}
+
+/* ---- sampling ---- */
+
+static uint32_t arb_wrap(float u, uint32_t n)
+{
+    if (!isfinite(u))
+        return 0;
+    double x = fmod(floor((double)u * n), (double)n);
+    if (x < 0)
+        x += n;
+    uint32_t i = (uint32_t)x;
+    return i < n ? i : n - 1;
+}
+
+/* Rectangle textures: unnormalized coordinates, GL_CLAMP_TO_EDGE (their
+ * initial wrap mode). */
+static uint32_t arb_clamp_texel(double x, uint32_t n)
+{
+    if (isnan(x))
+        return 0;
+    x = floor(x);
+    if (x < 0)
+        return 0;
+    if (x >= n)
+        return n - 1;
+    return (uint32_t)x;
+}
+
+void st_arb_sample(const struct st_run_texture *t, enum st_arb_tex_target target, const float c[4],
+                   float out[4])
+{
+    out[0] = out[1] = out[2] = 0.0f;
+    out[3] = 1.0f;
+    if (!t || !t->texels)
+        return;
+    size_t at;
+    switch (target) {
+    case ST_ARB_TEX_1D:
+    case ST_ARB_TEX_SHADOW1D:
+        if (t->type != ST_SAMPLER_2D)
+            return;
+        at = arb_wrap(c[0], t->width);
+        break;
+    case ST_ARB_TEX_2D:
+    case ST_ARB_TEX_SHADOW2D:
+        if (t->type != ST_SAMPLER_2D)
+            return;
+        at = (size_t)arb_wrap(c[1], t->height) * t->width + arb_wrap(c[0], t->width);
+        break;
+    case ST_ARB_TEX_RECT:
+    case ST_ARB_TEX_SHADOWRECT:
+        if (t->type != ST_SAMPLER_2D)
+            return;
+        at = (size_t)arb_clamp_texel(c[1], t->height) * t->width +
+             arb_clamp_texel(c[0], t->width);
+        break;
+    case ST_ARB_TEX_3D:
+        if (t->type != ST_SAMPLER_VOLUME)
+            return;
+        at = ((size_t)arb_wrap(c[2], t->depth) * t->height + arb_wrap(c[1], t->height)) *
+                 t->width + arb_wrap(c[0], t->width);
+        break;
+    case ST_ARB_TEX_CUBE: {
+        if (t->type != ST_SAMPLER_CUBE)
+            return;
+        /* The interpreter's cube rule: the major axis picks the face. */
+        float x = c[0], y = c[1], z = c[2];
+        float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), ma, sc, tc;
+        unsigned face;
+        if (ax >= ay && ax >= az) {
+            ma = ax, face = x >= 0 ? 0 : 1, sc = x >= 0 ? -z : z, tc = -y;
+        } else if (ay >= az) {
+            ma = ay, face = y >= 0 ? 2 : 3, sc = x, tc = y >= 0 ? z : -z;
+        } else {
+            ma = az, face = z >= 0 ? 4 : 5, sc = z >= 0 ? x : -x, tc = -y;
+        }
+        float s = (sc / ma + 1.0f) * 0.5f, tt = (tc / ma + 1.0f) * 0.5f;
+        at = ((size_t)face * t->height + arb_clamp_texel((double)tt * t->height, t->height)) *
+                 t->width + arb_clamp_texel((double)s * t->width, t->width);
+        break;
+    }
+    default:
+        return;
+    }
+    const float *texel = t->texels[at];
+    if (target == ST_ARB_TEX_SHADOW1D || target == ST_ARB_TEX_SHADOW2D ||
+        target == ST_ARB_TEX_SHADOWRECT) {
+        /* GL_TEXTURE_COMPARE_FUNC GL_LEQUAL against the depth in red;
+         * GL_DEPTH_TEXTURE_MODE GL_LUMINANCE gives (L, L, L, 1). */
+        float l = c[2] <= texel[0] ? 1.0f : 0.0f;
+        out[0] = out[1] = out[2] = l;
+        out[3] = 1.0f;
+        return;
+    }
+    memcpy(out, texel, 4 * sizeof(float));
+}
+
+/* ---- inputs ---- */
+
+/* "prefix[n]" exactly, n < limit. */
+static bool arb_indexed(const char *key, const char *prefix, unsigned limit)
+{
+    size_t pl = strlen(prefix);
+    if (strncmp(key, prefix, pl) != 0 || key[pl] != '[')
+        return false;
+    const char *d = key + pl + 1;
+    unsigned long v = 0;
+    int digits = 0;
+    for (; *d >= '0' && *d <= '9' && digits < 6; d++, digits++)
+        v = v * 10 + (unsigned long)(*d - '0');
+    return digits > 0 && d[0] == ']' && !d[1] && v < limit;
+}
+
+/* Is `key` an input binding of this kind of program (canonical spelling)? */
+static bool arb_valid_input(const struct st_shader *sh, const char *key)
+{
+    if (sh->version.type == ST_VS)
+        return strcmp(key, "vertex.position") == 0 || strcmp(key, "vertex.normal") == 0 ||
+               strcmp(key, "vertex.color") == 0 || strcmp(key, "vertex.color.secondary") == 0 ||
+               strcmp(key, "vertex.fogcoord") == 0 || arb_indexed(key, "vertex.weight", 4) ||
+               arb_indexed(key, "vertex.matrixindex", 4) ||
+               arb_indexed(key, "vertex.texcoord", 8) || arb_indexed(key, "vertex.attrib", 16);
+    return strcmp(key, "fragment.color") == 0 || strcmp(key, "fragment.color.secondary") == 0 ||
+           strcmp(key, "fragment.fogcoord") == 0 || strcmp(key, "fragment.position") == 0 ||
+           arb_indexed(key, "fragment.texcoord", 8);
+}
+
+static bool arb_valid_param(const char *key)
+{
+    float v[4];
+    if (strncmp(key, "program.", 8) == 0)
+        return arb_indexed(key, "program.env", 256) || arb_indexed(key, "program.local", 4096);
+    return strncmp(key, "state.", 6) == 0 && st_arb_state_default(key, v);
+}
+
+static void arb_warn(struct parser *p, enum st_diag_code code, const char *path, const char *what)
+{
+    if (p->name)
+        st_warning(p->ctx, (struct st_loc){0, 0}, code, "%s: %s: %s", p->name, path, what);
+    else
+        st_warning(p->ctx, (struct st_loc){0, 0}, code, "%s: %s", path, what);
+}
+
+static bool arb_parse_constants(struct parser *p, const json_t *obj, struct st_run_inputs *out,
+                                const struct st_arb_run_slots *s)
+{
+    if (!json_is_object(obj))
+        return fail(p, "constants", "expected an object, got %s", type_name(obj));
+    const struct st_arb_program *a = p->sh->arb;
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)obj, key, val) {
+        char path[PATHLEN];
+        snprintf(path, sizeof(path), "constants.%.60s", key);
+        if (!arb_valid_param(key))
+            return fail(p, path, "not a parameter binding of an ARB program (program.env[n], "
+                                 "program.local[n] or a state.* vector in its canonical name)");
+        float v[4] = {0, 0, 0, 1};
+        if (!get_vec(p, val, path, v))
+            return false;
+        bool used = false;
+        for (unsigned i = 0; i < a->num_params && i < ST_RUN_NUM_CONSTS; i++)
+            if (a->params[i].binding && strcmp(a->params[i].binding, key) == 0) {
+                memcpy(out->c[i], v, sizeof(v));
+                used = true;
+            }
+        int extra = -1;
+        unsigned r;
+        int end = 0;
+        if (s->mvp_c >= 0 && sscanf(key, "state.matrix.mvp.row[%u]%n", &r, &end) == 1 && !key[end] &&
+            r < 4)
+            extra = s->mvp_c + (int)r;
+        else if (s->fog_c >= 0 && strcmp(key, "state.fog.params") == 0)
+            extra = s->fog_c;
+        else if (s->fog_c >= 0 && strcmp(key, "state.fog.color") == 0)
+            extra = s->fog_c + 1;
+        if (extra >= 0 && extra < ST_RUN_NUM_CONSTS) {
+            memcpy(out->c[extra], v, sizeof(v));
+            used = true;
+        }
+        if (!used)
+            arb_warn(p, ST_W_IGNORED, path, "the program does not use this binding");
+    }
+    return true;
+}
+
+/* The texture type name a target needs. */
+static const char *arb_target_type(enum st_arb_tex_target t)
+{
+    switch (t) {
+    case ST_ARB_TEX_1D: case ST_ARB_TEX_SHADOW1D: return "1d";
+    case ST_ARB_TEX_2D: case ST_ARB_TEX_SHADOW2D: return "2d";
+    case ST_ARB_TEX_3D: return "3d";
+    case ST_ARB_TEX_CUBE: return "cube";
+    case ST_ARB_TEX_RECT: case ST_ARB_TEX_SHADOWRECT: return "rect";
+    }
+    return "?";
+}
+
+static bool arb_parse_textures(struct parser *p, const json_t *obj, struct st_run_inputs *out)
+{
+    if (!json_is_object(obj))
+        return fail(p, "textures", "expected an object, got %s", type_name(obj));
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)obj, key, val) {
+        char path[PATHLEN];
+        snprintf(path, sizeof(path), "textures.%.40s", key);
+        long n = -1;
+        for (long k = 0; k < ST_RUN_NUM_SAMPLERS; k++) {
+            char want[24];
+            snprintf(want, sizeof(want), "texture[%ld]", k);
+            if (strcmp(key, want) == 0)
+                n = k;
+        }
+        if (n < 0)
+            return fail(p, path, "not a texture image unit (texture[0]..texture[%d])",
+                        ST_RUN_NUM_SAMPLERS - 1);
+        if (!parse_texture(p, val, path, &out->tex[n]))
+            return false;
+        const char *given = json_string_value(json_object_get(val, "type"));
+        for (const struct st_instr *in = p->sh->first; in; in = in->next) {
+            if (!in->arb || (in->op != ST_OP_ARB_TEX && in->op != ST_OP_ARB_TXP &&
+                             in->op != ST_OP_ARB_TXB) || in->arb->tex_unit != (uint32_t)n)
+                continue;
+            const char *want = arb_target_type(in->arb->tex_target);
+            if (given && strcmp(given, want) != 0) {
+                char sub[PATHLEN];
+                snprintf(sub, sizeof(sub), "%.200s.type", path);
+                return fail(p, sub, "\"%s\", but the program samples %s with target %s", given,
+                            key, st_arb_tex_target_name(in->arb->tex_target));
+            }
+            break;
+        }
+    }
+    return true;
+}
+
+static bool arb_parse_invocations(struct parser *p, const json_t *arr, struct st_run_inputs *out,
+                                  const struct st_arb_run_slots *s)
+{
+    const struct st_arb_program *a = p->sh->arb;
+    if (!json_is_array(arr))
+        return fail(p, "invocations", "expected an array, got %s", type_name(arr));
+    size_t n = json_array_size(arr);
+    if (n > MAX_INVOCATIONS)
+        return fail(p, "invocations", "more than %d invocations", MAX_INVOCATIONS);
+    out->num_invocations = (unsigned)n;
+    out->inv = n ? st_arena_alloc(p->arena, n * sizeof(*out->inv)) : NULL;
+    if (st_arena_failed(p->arena))
+        return fail(p, "invocations", "out of memory");
+    /* Unread inputs already warned about (once per name; valid names are
+     * fewer than 48). */
+    char warned[48][32];
+    unsigned nwarned = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct st_run_invocation *inv = &out->inv[i];
+        for (int k = 0; k < ST_LL_IN_SLOTS; k++) {
+            inv->in[k][0] = inv->in[k][1] = inv->in[k][2] = 0.0f;
+            inv->in[k][3] = 1.0f;
+        }
+        const json_t *obj = json_array_get(arr, i);
+        char path[PATHLEN];
+        snprintf(path, sizeof(path), "invocations[%zu]", i);
+        if (!json_is_object(obj))
+            return fail(p, path, "expected an object, got %s", type_name(obj));
+        const char *key;
+        json_t *val;
+        json_object_foreach((json_t *)obj, key, val) {
+            char sub[PATHLEN];
+            snprintf(sub, sizeof(sub), "%.200s.%.40s", path, key);
+            if (!arb_valid_input(p->sh, key))
+                return fail(p, sub, "not an input of an ARB %s program",
+                            p->sh->version.type == ST_VS ? "vertex" : "fragment");
+            float v[4] = {0, 0, 0, 1};
+            if (!get_vec(p, val, sub, v))
+                return false;
+            bool used = false;
+            for (unsigned k = 0; k < a->num_inputs && k < ST_LL_IN_SLOTS; k++)
+                if (strcmp(a->inputs[k].binding, key) == 0) {
+                    memcpy(inv->in[k], v, sizeof(v));
+                    used = true;
+                }
+            int extra = -1;
+            if (s->pos_in >= 0 && strcmp(key, "vertex.position") == 0)
+                extra = s->pos_in;
+            else if (s->fog_in >= 0 && strcmp(key, "fragment.fogcoord") == 0)
+                extra = s->fog_in;
+            if (extra >= 0 && extra < ST_LL_IN_SLOTS) {
+                memcpy(inv->in[extra], v, sizeof(v));
+                used = true;
+            }
+            bool seen = false;
+            for (unsigned w = 0; w < nwarned && !seen; w++)
+                seen = strcmp(warned[w], key) == 0;
+            if (!used && !seen && nwarned < 48) {
+                /* once per input: probably a typo or the wrong program */
+                snprintf(warned[nwarned++], sizeof(warned[0]), "%s", key);
+                arb_warn(p, ST_W_UNUSED_INPUT, sub, "the program never reads this input");
+            }
+        }
+    }
+    return true;
+}
+
+static bool arb_inputs_parse(struct parser *p, json_t *root, struct st_run_inputs *out)
+{
+    const struct st_arb_program *a = p->sh->arb;
+    struct st_arb_run_slots s;
+    st_arb_run_slots(p->sh, &s);
+    if (s.num_c > ST_RUN_NUM_CONSTS || a->num_inputs + 2 > ST_LL_IN_SLOTS ||
+        a->num_outputs + 1 > ST_LL_OUT_SLOTS) {
+        st_error(p->ctx, a->end_loc, ST_E_NOT_SUPPORTED,
+                 "running an ARB program with more than %d parameter vectors (this one has %u) "
+                 "is not supported", ST_RUN_NUM_CONSTS, s.num_c);
+        return false;
+    }
+    /* Literals, and every binding at its OpenGL default until the file
+     * says otherwise. */
+    for (unsigned i = 0; i < a->num_params; i++)
+        memcpy(out->c[i], a->params[i].value, sizeof(out->c[i]));
+    for (int r = 0; s.mvp_c >= 0 && r < 4; r++) {
+        char b[32];
+        snprintf(b, sizeof(b), "state.matrix.mvp.row[%d]", r);
+        st_arb_state_default(b, out->c[s.mvp_c + r]);
+    }
+    if (s.fog_c >= 0) {
+        st_arb_state_default("state.fog.params", out->c[s.fog_c]);
+        st_arb_state_default("state.fog.color", out->c[s.fog_c + 1]);
+    }
+    if (!json_is_object(root))
+        return fail(p, "$", "expected an object with \"invocations\", got %s", type_name(root));
+    const char *key;
+    json_t *val;
+    bool ok = true;
+    json_object_foreach(root, key, val) {
+        if (strcmp(key, "constants") == 0)
+            ok = arb_parse_constants(p, val, out, &s);
+        else if (strcmp(key, "textures") == 0)
+            ok = arb_parse_textures(p, val, out);
+        else if (strcmp(key, "invocations") == 0)
+            ok = arb_parse_invocations(p, val, out, &s);
+        else {
+            char path[PATHLEN];
+            snprintf(path, sizeof(path), "%.40s", key);
+            ok = fail(p, path, "unknown key (an ARB program takes constants, textures, "
+                               "invocations)");
+        }
+        if (!ok)
+            return false;
+    }
+    if (!json_object_get(root, "invocations"))
+        return fail(p, "invocations", "missing");
+    return true;
 }

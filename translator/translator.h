@@ -703,6 +703,47 @@ const char *st_arb_tex_target_name(enum st_arb_tex_target t);
 /* The OpenGL default value of a state binding (canonical name, docs/arb.md);
  * false when the name is not a state binding. */
 bool st_arb_state_default(const char *binding, float out[4]);
+
+/*
+ * Running ARB programs (run_io.c; docs/run-json.md "ARB programs").  The run
+ * structs above are used as for Direct3D 9 with these meanings: input slot
+ * i is arb->inputs[i]; c[i] is the value of arb->params[i] (literal, given
+ * in the inputs JSON, or the OpenGL default); output slot j (ST_LL_OUT_*
+ * numbering not used) is arb->outputs[j]; tex[n] is texture[n] (1d and rect
+ * textures are ST_SAMPLER_2D, 3d is ST_SAMPLER_VOLUME).  The fixed-function
+ * steps the options ask for (ARB_position_invariant's transform, the
+ * ARB_fog_* blend) need values the program may not bind; they have slots of
+ * their own past the program's, listed here (-1: not needed).
+ */
+struct st_arb_run_slots {
+    int pos_in;     /* vertex.position, for ARB_position_invariant */
+    int fog_in;     /* fragment.fogcoord, for ARB_fog_* */
+    int mvp_c;      /* c[mvp_c + r] = state.matrix.mvp.row[r] */
+    int fog_c;      /* c[fog_c] = state.fog.params, c[fog_c + 1] = state.fog.color */
+    int pos_out;    /* output slot of result.position under ARB_position_invariant */
+    unsigned num_c; /* c[] slots in use */
+};
+void st_arb_run_slots(const struct st_shader *sh, struct st_arb_run_slots *s);
+/* After an invocation of an ARB program: applies the fixed-function steps
+ * of its options to the output slots (both engines call it). */
+void st_arb_run_finish(const struct st_shader *sh, const struct st_run_inputs *in,
+                       const float (*inslots)[4], float (*outslots)[4], enum st_float_rules rules);
+/* Fills o from the output slots of one invocation (any dialect): the
+ * registers of st_run_output_regs with their values. */
+void st_run_collect(const struct st_shader *sh, const struct st_run_output *regs, unsigned nregs,
+                    const float (*outslots)[4], bool discarded, struct st_run_outputs *o);
+/* The name an output has in the outputs JSON (ARB: its binding). */
+const char *st_run_output_label(const struct st_shader *sh, const struct st_run_output *r,
+                                char buf[8]);
+/* st_run_outputs_write with ARB names for an ARB program. */
+void st_run_outputs_write_sh(const struct st_shader *sh, const struct st_run_outputs *outs,
+                             unsigned n, struct st_buf *out);
+/* Sampling of texture image unit `unit` with an ARB target (TEX/TXP/TXB
+ * after the projection): both engines call it; NULL texture (no texels) ->
+ * (0,0,0,1).  SHADOW targets compare coordinate r (c[2]) with the texel's
+ * red (GL_LEQUAL, depth mode GL_LUMINANCE). */
+void st_arb_sample(const struct st_run_texture *t, enum st_arb_tex_target target, const float c[4],
+                   float out[4]);
 /* ---- end of ARB programs ---- */
 
 #endif
