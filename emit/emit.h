@@ -64,6 +64,71 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf 
  */
 bool st_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
                     struct st_buf *out, struct st_buf *stats);
+
+/*
+ * What the kernel expects from its driver (docs/gen-abi.md explains every
+ * field; the kernel's header comment prints the same numbers).  GRF
+ * numbers are register indices r0..r127.
+ */
+struct st_gen_layout {
+    enum st_shader_type stage;
+    unsigned simd;           /* 8, 16 or 32 */
+    unsigned payload_grfs;   /* r0.. thread payload before the constants */
+    unsigned curbe_grf, curbe_grfs; /* pushed constants: first GRF, count */
+    int c_lo, c_hi;          /* c[c_lo..c_hi] at c_grf, two per GRF; none when c_hi < c_lo */
+    unsigned c_grf;
+    int i_lo, i_hi;          /* i[i_lo..i_hi] at i_grf, two per GRF */
+    unsigned i_grf;
+    bool has_b;              /* b0..b15 as 16 dwords at b_grf (2 GRFs) */
+    unsigned b_grf;
+    int bump_lo, bump_hi;    /* bump-environment stages, one GRF each from bump_grf */
+    unsigned bump_grf;
+    unsigned num_inputs;     /* attribute k carries ST_LL_IN slot in_slot[k] */
+    int in_slot[ST_LL_IN_SLOTS];
+    unsigned input_grf;      /* VS: 4 GRFs per attribute; PS: 2 setup GRFs per attribute */
+    unsigned num_vue_slots;  /* VS: VUE slot k holds ST_LL_OUT slot vue_out_slot[k] (-1: none) */
+    int vue_out_slot[ST_LL_OUT_SLOTS + 2];
+    bool vue_header_psize;   /* VUE slot 0 written, dword 3 = oPts */
+    unsigned num_rt;         /* PS: render targets written; BTI n <- output slot rt_out_slot[n] (-1: none) */
+    int rt_out_slot[4];
+    bool writes_depth, uses_kill;
+    unsigned scratch_bytes;  /* per-thread scratch space the kernel needs */
+};
+
+/* st_gen_compile with the float rules baked into the kernel and, when
+ * layout is not NULL, the layout of the kernel that was printed. */
+bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
+                       enum st_float_rules rules, struct st_buf *out, struct st_buf *stats,
+                       struct st_gen_layout *layout);
 /* ---- end of Gen9 back end ---- */
+
+/* ---- Gen engine ---- */
+/*
+ * `shadertrans run --engine=gen` (emit/gen_run.c): the kernel of
+ * st_gen_compile_ex run in the Gen9 simulator (emit/gensim.h) with thread
+ * payloads built from the run inputs as docs/gen-abi.md ("Gen engine")
+ * says.  Same JSON in and out as st_interp_run; simd as st_gen_compile.
+ */
+bool st_gen_run(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
+                const char *inputs_name, const char *json, size_t len,
+                enum st_float_rules rules, struct st_buf *out);
+/* How st_gen_execute packed the pixels (tests check that the packing they
+ * meant to exercise happened). */
+struct st_gen_run_stats {
+    unsigned simd;          /* the kernel's width */
+    unsigned threads;       /* threads run */
+    unsigned packed_pixels; /* pixels run in full SIMD-width groups */
+    unsigned quad_pixels;   /* ... in one-quad threads (group not on one plane) */
+    unsigned single_pixels; /* ... alone (quad not on one plane, no derivatives) */
+};
+/* The execution step: outs[0 .. in->num_invocations); stats may be NULL. */
+bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
+                    const struct st_run_inputs *in, enum st_float_rules rules,
+                    struct st_run_outputs *outs, struct st_gen_run_stats *stats);
+/* The barycentrics (X, Y) the engine gives pixel shader invocation i; inputs
+ * whose components are fmaf(a, X, fmaf(b, Y, c)) with one (a, b, c) per 32
+ * invocations run in full-width threads (docs/gen-abi.md "Gen engine"). */
+void st_gen_run_barycentric(unsigned invocation, float *x, float *y);
+/* ---- end of Gen engine ---- */
 
 #endif

@@ -3,7 +3,8 @@
 #   1. every cmocka program build*/tests/test_*   (unit tests, corpus, samples)
 #   2. tests/bad/*.asm: the CLI must print exactly the diagnostics each file's
 #      "; expect:" lines state, exit 1, and write no output file
-#   3. tests/cli.sh: usage errors, --help, --version, -o behaviour
+#   3. tests/gen_iga.sh: every Gen9 kernel accepted by iga64
+#   4. tests/cli.sh: usage errors, --help, --version, -o behaviour
 # Prints one "N passed, N failed" line per suite and a total; exits non-zero
 # on any failure.  Run from the repository root (scons test does).
 set -u
@@ -60,7 +61,19 @@ for bad in tests/bad/*.asm tests/bad/*.vp tests/bad/*.fp; do
 done
 count "bad-inputs" $p $f
 
-# 3. CLI behaviour
+# 3. Gen9 kernels of every sample and valid corpus shader at SIMD8/16/32,
+#    judged by Intel's assembler
+#    (plain build only: the assembler's verdict does not depend on how
+#    shadertrans was compiled; the back end runs under ASan in test_gen and
+#    test_diff_gen)
+if [ "$variant" = build ]; then
+    out=$(bash tests/gen_iga.sh "$variant" 2>&1)
+    rc=$?
+    echo "$out" | tail -n 20
+    if [ $rc -eq 0 ]; then count "gen-iga" 1 0; else count "gen-iga" 0 1; fi
+fi
+
+# 4. CLI behaviour
 if [ -f tests/cli.sh ]; then
     out=$(bash tests/cli.sh "$bin" 2>&1)
     echo "$out" | grep -v '^ok ' || true

@@ -21,19 +21,22 @@ static const char usage_text[] =
     "usage: shadertrans [options] FILE\n"
     "       shadertrans run [options] FILE --inputs IN.json\n"
     "\n"
-    "Translates Direct3D 9 shader assembly (vs_1_1..vs_3_0, ps_1_1..ps_3_0).\n"
-    "FILE may be '-' for standard input.\n"
+    "Translates Direct3D 9 shader assembly (vs_1_1..vs_3_0, ps_1_1..ps_3_0) and\n"
+    "ARB vertex/fragment programs; by default into an Intel Gen9 kernel (IGA\n"
+    "assembly text).  FILE may be '-' for standard input.\n"
     "\n"
     "options:\n"
     "  -o FILE             write the output to FILE instead of standard output\n"
-    "  --emit=KIND         what to print: asm (canonical assembly; the default\n"
-    "                      in this version), llvm-raw (LLVM IR as lowered, every\n"
+    "  --emit=KIND         what to print: gen (the default: a Gen9 kernel),\n"
+    "                      asm (canonical assembly), llvm-raw (LLVM IR as lowered, every\n"
     "                      partial write a shufflevector merge), llvm (after the\n"
     "                      pass pipeline), vasm (optimized assembly of the\n"
     "                      input's dialect, merges back in writemasks),\n"
     "                      none (check only)\n"
     "  --float-rules=ieee|d3d9\n"
     "                      d3d9: 0 * anything = 0 (docs/float-rules.md)\n"
+    "  --simd=auto|8|16|32 Gen SIMD width; auto keeps the widest that does not\n"
+    "                      spill (vertex shaders are SIMD8)\n"
     "  --stats             print counts to standard error (instructions, merges)\n"
     "  -x d3d9|arb         the input dialect (default: from the header)\n"
     "  --max-errors=N      stop after N errors (default 50)\n"
@@ -192,6 +195,8 @@ int main(int argc, char **argv)
                 opts.emit = ST_EMIT_LLVM;
             else if (strcmp(val, "vasm") == 0)
                 opts.emit = ST_EMIT_VASM;
+            else if (strcmp(val, "gen") == 0)
+                opts.emit = ST_EMIT_GEN;
             else
                 return usage_error("unknown --emit kind '%s'", val);
         } else if (opt_value(a, "--max-errors", &val)) {
@@ -216,6 +221,13 @@ int main(int argc, char **argv)
                 ropts.engine = ST_ENGINE_GEN;
             else
                 return usage_error("unknown engine '%s' (interp, llvm or gen)", val);
+        } else if (opt_value(a, "--simd", &val)) {
+            if (strcmp(val, "auto") == 0)
+                opts.simd_width = 0;
+            else if (strcmp(val, "8") == 0 || strcmp(val, "16") == 0 || strcmp(val, "32") == 0)
+                opts.simd_width = (unsigned)atoi(val);
+            else
+                return usage_error("unknown SIMD width '%s' (auto, 8, 16 or 32)", val);
         } else if (strcmp(a, "--stats") == 0) {
             opts.want_stats = 1;
         } else if (opt_value(a, "--float-rules", &val)) {

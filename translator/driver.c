@@ -54,7 +54,9 @@ static struct st_shader *front_end(struct st_ctx *ctx, const struct st_options *
 static bool options_ok(const struct st_options *o)
 {
     return o && o->struct_version >= 1 && o->struct_version <= ST_OPTIONS_VERSION &&
-           (o->source || o->source_len == 0);
+           (o->source || o->source_len == 0) &&
+           (o->simd_width == 0 || o->simd_width == 8 || o->simd_width == 16 ||
+            o->simd_width == 32);
 }
 
 /* What one call owns: the message context, the shader's arena, the output. */
@@ -128,6 +130,9 @@ int st_compile(const struct st_options *o, struct st_result **result)
         case ST_EMIT_NONE:
             break;
         case ST_EMIT_DEFAULT:
+        case ST_EMIT_GEN:
+            st_gen_compile_ex(s.ctx, sh, o->simd_width, o->float_rules, &s.out, &s.stats, NULL);
+            break;
         case ST_EMIT_ASM:
             if (sh->dialect == ST_ARB)
                 st_print_arb(sh, &s.out);

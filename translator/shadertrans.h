@@ -46,12 +46,13 @@ enum st_dialect_choice {
 };
 
 enum st_emit {
-    ST_EMIT_DEFAULT = 0,  /* the richest output this build supports */
+    ST_EMIT_DEFAULT = 0,  /* the Intel Gen9 kernel (ST_EMIT_GEN) */
     ST_EMIT_ASM = 1,      /* the checked AST printed as canonical assembly */
     ST_EMIT_NONE = 2,     /* parse and check only */
     ST_EMIT_LLVM_RAW = 3, /* LLVM IR as lowered: every partial write a merge */
     ST_EMIT_LLVM = 4,     /* LLVM IR after the pass pipeline */
     ST_EMIT_VASM = 5,     /* optimized vector assembly of the input's dialect */
+    ST_EMIT_GEN = 6,      /* an Intel Gen9 kernel as IGA assembly text (docs/gen-abi.md) */
 };
 
 enum st_float_rules {
@@ -69,6 +70,7 @@ struct st_options {
     unsigned max_errors; /* 0: the default (50) */
     enum st_float_rules float_rules; /* for outputs that compute (LLVM IR) */
     int want_stats;                  /* fill st_result.stats */
+    unsigned simd_width; /* ST_EMIT_GEN: 8, 16 or 32; 0 = the widest that does not spill */
 };
 
 struct st_result {

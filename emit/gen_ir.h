@@ -1,0 +1,200 @@
+/*
+ * gen_ir.h — the Gen9 back end's private IR (emit/ only).
+ *
+ * One gen_inst is one SIMD instruction of the logical width of the kernel
+ * (8, 16 or 32 channels; 1 for uniform values computed with NoMask).  The
+ * printer splits a logical SIMD32 instruction into its (16|M0) and
+ * (16|M16) halves, so isel and the allocator never see the halves.
+ *
+ * Operands name virtual registers (vregs) with a byte offset into them, so
+ * one vreg can be a contiguous message payload or response of several
+ * GRFs whose parts are other values' components: a sampler response is one
+ * vreg and its R, G, B, A are (vreg, 0), (vreg, size), ...  The allocator
+ * works on one byte-addressed file: a vreg is a size (4 for a uniform
+ * dword, 32/64/128 for a divergent dword at SIMD8/16/32, n*32 for blocks)
+ * plus an allowed GRF range (EOT payloads live in r112-r127).
+ *
+ * Fixed operands address the thread payload (r0, barycentrics, pushed
+ * constants, attribute setup data) by absolute byte address.
+ */
+#ifndef ST_GEN_IR_H
+#define ST_GEN_IR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "emit.h"
+#include "translator.h"
+
+enum { GEN_GRF_SIZE = 32, GEN_NUM_GRFS = 128, GEN_FILE_BYTES = GEN_GRF_SIZE * GEN_NUM_GRFS,
+       GEN_EOT_FIRST_GRF = 112 };
+
+/* Binding table (docs/gen-abi.md): render targets 0-3, the constant buffer, textures. */
+enum { GEN_BTI_RT0 = 0, GEN_BTI_CONSTANTS = 4, GEN_BTI_TEXTURE0 = 5, GEN_BTI_SCRATCH = 253 };
+
+enum gen_type { GT_F, GT_D, GT_UD, GT_UW, GT_W, GT_V };
+
+enum gen_opnd_kind {
+    GO_NONE,
+    GO_VREG,  /* vreg + off */
+    GO_FIXED, /* absolute byte address `off` in the register file */
+    GO_IMM,   /* 32-bit immediate of `type` */
+    GO_NULL,  /* the null register */
+};
+
+/* How a source is read. */
+enum gen_region {
+    GR_AUTO,   /* scalar <0;1,0> for uniform vregs, one element per channel otherwise */
+    GR_SCALAR, /* <0;1,0> */
+    GR_VEC,    /* one element per channel: <8;8,1> */
+    GR_DDX,    /* <2;2,0>: each channel reads element 2*(ch/2) (+ offset): left/right pairs */
+    GR_DDY,    /* <0;2,1>: in a SIMD4 subspan, channel ch reads element ch%2: the top row */
+    GR_SUBSPAN,/* <2;4,0>:uw: channel ch reads word 2*(ch/4): a subspan's X or Y */
+    GR_VEC16,  /* <16;16,1>: one word per channel */
+};
+
+struct gen_opnd {
+    uint8_t kind;   /* enum gen_opnd_kind */
+    uint8_t type;   /* enum gen_type */
+    uint8_t region; /* enum gen_region */
+    bool neg, abs;
+    uint32_t vreg;
+    uint32_t off;
+    uint32_t imm;
+};
+
+/* Opcodes: gen_print.c's table (gen_op_info) gives each its IGA name and shape. */
+enum gen_op {
+    GOP_MOV, GOP_ADD, GOP_MUL, GOP_SEL, GOP_CMP, GOP_AND, GOP_OR, GOP_XOR, GOP_NOT,
+    GOP_SHL, GOP_SHR, GOP_ASR, GOP_FRC, GOP_RNDD, GOP_RNDE, GOP_RNDZ, GOP_MAD, GOP_PLN,
+    GOP_MATH, GOP_SEND, GOP_SENDC, GOP_SENDS,
+    GOP_IF, GOP_ELSE, GOP_ENDIF, GOP_WHILE, GOP_BREAK, GOP_CONT,
+    GOP_LABEL, /* pseudo: the start of a loop body (WHILE's target); prints nothing */
+    GOP_COUNT
+};
+
+enum gen_math { GM_INV, GM_LOG, GM_EXP, GM_SQT, GM_RSQ, GM_SIN, GM_COS, GM_POW, GM_FDIV };
+
+enum gen_cmod { GC_NONE, GC_EQ, GC_NE, GC_GT, GC_GE, GC_LT, GC_LE };
+
+enum gen_pred { GP_NONE, GP_NORMAL, GP_INVERT };
+
+struct gen_op_info {
+    const char *name;
+    uint8_t nsrc;
+    bool has_dst;  /* writes its dst operand */
+    bool flow;     /* control flow: no operands, JIP/UIP */
+    bool send;     /* message */
+    bool mods;     /* accepts source modifiers */
+    bool sat;      /* accepts (sat) */
+};
+extern const struct gen_op_info gen_op_info[GOP_COUNT];
+extern const char *const gen_math_name[];
+extern const char *const gen_cmod_name[];
+extern const char *const gen_type_name[];
+
+struct gen_inst {
+    uint8_t op;     /* enum gen_op */
+    uint8_t math;   /* enum gen_math for GOP_MATH */
+    uint8_t exec;   /* 1, 8, 16 or 32 */
+    uint8_t group;  /* channel group offset: 0 or 16 (M16) */
+    bool nomask;    /* (W) */
+    bool sat;
+    uint8_t cmod;   /* enum gen_cmod, writing `flag` */
+    uint8_t pred;   /* enum gen_pred on `flag` */
+    uint8_t flag;   /* 0 = f0.0, 1 = f1.0 */
+    struct gen_opnd dst, src[3];
+    /* messages */
+    uint8_t sfid;
+    uint32_t desc, exdesc;
+    bool eot;
+    uint8_t mlen, rlen, src1len;
+    bool spill, fill; /* inserted by the allocator */
+    /* control flow: jip/uip as instruction indices, filled in by gen_resolve_flow */
+    int32_t jip, uip;
+};
+
+struct gen_vreg {
+    uint32_t size;    /* bytes */
+    uint16_t align;   /* bytes: 4 (dword) or 32 (GRF) */
+    bool uniform;     /* one dword shared by all channels */
+    bool no_spill;    /* message blocks, spill temporaries */
+    uint8_t grf_lo, grf_hi; /* allowed GRF range, inclusive (0..127) */
+    int32_t loc;      /* byte address after allocation; -1 before */
+    int32_t spill_slot; /* scratch byte offset when spilled; -1 otherwise */
+    uint32_t alias_of;  /* vreg + 1 this one was renamed into (payload coalescing); 0: none */
+    uint32_t alias_off;
+};
+
+
+struct gen_program {
+    struct gen_inst *inst;
+    unsigned ninst, cap_inst;
+    struct gen_vreg *vreg;
+    unsigned nvreg, cap_vreg;
+    unsigned simd;
+    bool oom;
+    /* Handed out by gen_append/gen_insert once memory ran out, so callers
+     * can keep filling fields; per program, as the library has no globals. */
+    struct gen_inst oom_scratch;
+    struct st_gen_layout layout;
+    /* filled by the allocator */
+    unsigned spills, fills;
+    unsigned grfs_used;
+};
+
+/* ---- gen_ra.c ---- */
+uint32_t gen_new_vreg(struct gen_program *p, uint32_t size, bool uniform);
+struct gen_inst *gen_append(struct gen_program *p);
+/* Inserts a zeroed instruction at index at (shifting the rest). */
+struct gen_inst *gen_insert(struct gen_program *p, unsigned at);
+void gen_program_free(struct gen_program *p);
+/* Size in bytes of a divergent dword at the program's width. */
+static inline uint32_t gen_dsize(const struct gen_program *p)
+{
+    return 4u * p->simd;
+}
+/*
+ * Allocates every vreg (coalescing copies first, spilling to scratch when
+ * the file is full).  Returns false when even spilling cannot make it fit.
+ */
+bool gen_allocate(struct gen_program *p);
+/* Removes instructions whose results nobody reads. */
+void gen_dce(struct gen_program *p);
+
+/* ---- gen_print.c ---- */
+/* Fills jip/uip of the control-flow instructions from the nesting. */
+void gen_resolve_flow(struct gen_program *p);
+/* IGA text of the allocated program. */
+void gen_print(const struct gen_program *p, struct st_buf *out);
+/* Native instructions (SIMD32 halves counted) and sends; loops; cycles estimate. */
+void gen_count(const struct gen_program *p, unsigned *insts, unsigned *sends, unsigned *loops,
+               unsigned *cycles);
+void gen_print_stats(const struct gen_program *p, struct st_buf *out);
+
+/* ---- gen_kernel.c: message descriptors ---- */
+uint32_t gen_desc(unsigned mlen, unsigned rlen, bool header, uint32_t fc);
+
+/* Operand constructors. */
+static inline struct gen_opnd gen_vr(uint32_t v, uint32_t off, enum gen_type t)
+{
+    struct gen_opnd o = {GO_VREG, (uint8_t)t, GR_AUTO, false, false, v, off, 0};
+    return o;
+}
+static inline struct gen_opnd gen_fixed(uint32_t byte, enum gen_type t, enum gen_region r)
+{
+    struct gen_opnd o = {GO_FIXED, (uint8_t)t, (uint8_t)r, false, false, 0, byte, 0};
+    return o;
+}
+static inline struct gen_opnd gen_imm(uint32_t bits, enum gen_type t)
+{
+    struct gen_opnd o = {GO_IMM, (uint8_t)t, GR_SCALAR, false, false, 0, 0, bits};
+    return o;
+}
+static inline struct gen_opnd gen_null(enum gen_type t)
+{
+    struct gen_opnd o = {GO_NULL, (uint8_t)t, GR_AUTO, false, false, 0, 0, 0};
+    return o;
+}
+
+#endif

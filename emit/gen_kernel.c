@@ -1,0 +1,1166 @@
+/*
+ * gen_kernel.c — the Gen9 kernel ABI: thread payload, pushed constants,
+ * attribute interpolation, sampler and untyped-read messages, the URB
+ * write of a vertex shader and the render target write of a pixel shader,
+ * and the entry point st_gen_compile (SIMD width choice, allocation,
+ * printing).  docs/gen-abi.md states the layout a driver (or the Gen
+ * simulator) must provide; the numbers come from here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "emit.h"
+#include "gen_isel.h"
+#include "passes.h"
+
+uint32_t gen_desc(unsigned mlen, unsigned rlen, bool header, uint32_t fc)
+{
+    return ((uint32_t)mlen << 25) | ((uint32_t)rlen << 20) | (header ? 1u << 19 : 0u) |
+           (fc & 0x7ffffu);
+}
+
+/* ------------------------------------------------------------------ */
+/* Layout.                                                             */
+
+static void widen(int *lo, int *hi, int x)
+{
+    if (*hi < *lo) {
+        *lo = *hi = x;
+        return;
+    }
+    if (x < *lo)
+        *lo = x;
+    if (x > *hi)
+        *hi = x;
+}
+
+static unsigned bary_grf(const struct st_gen_layout *L, unsigned half)
+{
+    /* SIMD32 has r1 and r2 for the two halves' pixel data, then per half 4 GRFs */
+    return L->simd == 32 ? 3 + 4 * half : 2;
+}
+
+/* Input registers relative addressing may reach (the lowering clamps to these). */
+static int input_limit(enum st_shader_type stage, uint16_t ver)
+{
+    return stage == ST_PS ? (ver >= ST_VER(3, 0) ? 10 : 2) : 16;
+}
+
+static bool binding_is(const struct st_arb_binding *b, const char *name)
+{
+    return b->binding && strcmp(b->binding, name) == 0;
+}
+
+/*
+ * ARB programs: slot numbers are indices into the program's input and
+ * output tables; find the outputs' roles, and what the fixed-function
+ * steps of ARB_position_invariant and ARB_fog_* read (they are done in the
+ * kernel: there is no later fixed-function stage on Gen).
+ */
+static bool arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, bool in_read[])
+{
+    const struct st_arb_program *a = ki->sh->arb;
+    st_arb_run_slots(ki->sh, &ki->arb_slots);
+    const struct st_arb_run_slots *S = &ki->arb_slots;
+    for (unsigned j = 0; j < a->num_outputs; j++) {
+        const struct st_arb_binding *b = &a->outputs[j];
+        if (binding_is(b, "result.position"))
+            ki->arb_pos = (int)j;
+        else if (binding_is(b, "result.pointsize"))
+            ki->arb_psize = (int)j;
+        else if (binding_is(b, "result.depth"))
+            ki->arb_depth = (int)j;
+        else if (binding_is(b, "result.color"))
+            ki->arb_color[0] = (int)j;
+        else
+            for (unsigned n = 1; n < 4; n++) {
+                char name[32];
+                snprintf(name, sizeof(name), "result.color[%u]", n);
+                if (binding_is(b, name))
+                    ki->arb_color[n] = (int)j;
+            }
+    }
+    if (S->pos_out >= 0)
+        ki->arb_pos = S->pos_out;
+    for (unsigned i = 0; i < a->num_inputs; i++)
+        if (L->stage == ST_PS && binding_is(&a->inputs[i], "fragment.position")) {
+            st_error(ki->ctx, a->inputs[i].loc, ST_E_NOT_SUPPORTED,
+                     "fragment.position is not supported by the Gen9 back end yet");
+            return false;
+        }
+    if (S->mvp_c >= 0) {
+        widen(&L->c_lo, &L->c_hi, S->mvp_c);
+        widen(&L->c_lo, &L->c_hi, S->mvp_c + 3);
+    }
+    if (S->fog_c >= 0) {
+        widen(&L->c_lo, &L->c_hi, S->fog_c);
+        widen(&L->c_lo, &L->c_hi, S->fog_c + 1);
+    }
+    if (S->pos_in >= 0 && S->pos_in < ST_LL_IN_SLOTS)
+        in_read[S->pos_in] = true;
+    if (S->fog_in >= 0 && S->fog_in < ST_LL_IN_SLOTS)
+        in_read[S->fog_in] = true;
+    return true;
+}
+
+bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_program *p)
+{
+    struct st_gen_layout *L = &p->layout;
+    memset(L, 0, sizeof(*L));
+    L->stage = ki->sh->version.type;
+    L->simd = p->simd;
+    L->c_lo = L->i_lo = L->bump_lo = 0;
+    L->c_hi = L->i_hi = L->bump_hi = -1;
+    bool in_read[ST_LL_IN_SLOTS] = {false};
+    const struct st_shader *sh = ki->sh;
+    ki->arb = sh->dialect == ST_ARB && sh->arb;
+    ki->arb_pos = ki->arb_psize = ki->arb_depth = -1;
+    for (unsigned k = 0; k < 4; k++)
+        ki->arb_color[k] = -1;
+    if (ki->arb && !arb_prepare(ki, L, in_read))
+        return false;
+    LLVMValueRef fn = LLVMGetNamedFunction(m, "st_main");
+    if (!fn)
+        return false;
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+        for (LLVMValueRef v = LLVMGetFirstInstruction(b); v; v = LLVMGetNextInstruction(v)) {
+            if (LLVMGetInstructionOpcode(v) != LLVMLoad)
+                continue;
+            LLVMValueRef ptrs[8];
+            unsigned np = 0;
+            ptrs[np++] = LLVMGetOperand(v, 0);
+            for (unsigned q = 0; q < np; q++) {
+                LLVMValueRef ptr = ptrs[q];
+                if (LLVMIsASelectInst(ptr)) {
+                    /* load (select c, p, q) reads both */
+                    if (np + 2 <= 8) {
+                        ptrs[np++] = LLVMGetOperand(ptr, 1);
+                        ptrs[np++] = LLVMGetOperand(ptr, 2);
+                    }
+                    continue;
+                }
+                int arg;
+                int64_t off;
+                LLVMValueRef dyn, al;
+                unsigned scale;
+                if (!gen_isel_addr(ptr, &arg, &off, &dyn, &scale, &al) || al || off < 0)
+                    continue;
+                if (dyn) {
+                    /* v[aL], v[a0.x]: every input register the index may reach */
+                    if (arg == 0)
+                        for (int k = 0; k < input_limit(L->stage, ki->sh->version.ver); k++)
+                            in_read[ST_LL_IN_V + k] = true;
+                    continue;
+                }
+                switch (arg) {
+                case 0:
+                    /* vPos and vFace come from the thread payload, not the attribute setup */
+                    if (off / 16 < ST_LL_IN_SLOTS &&
+                        !(L->stage == ST_PS && !ki->arb &&
+                          (off / 16 == ST_LL_IN_VPOS || off / 16 == ST_LL_IN_VFACE)))
+                        in_read[off / 16] = true;
+                    break;
+                case 2: widen(&L->c_lo, &L->c_hi, (int)(off / 16)); break;
+                case 3: widen(&L->i_lo, &L->i_hi, (int)(off / 16)); break;
+                case 4: L->has_b = true; break;
+                case 6: widen(&L->bump_lo, &L->bump_hi, (int)(off / 32)); break;
+                default: break;
+                }
+            }
+        }
+    /* constants two to a GRF: start each block on an even register number */
+    if (L->c_hi >= L->c_lo)
+        L->c_lo &= ~1;
+    if (L->i_hi >= L->i_lo)
+        L->i_lo &= ~1;
+    if (L->stage == ST_PS)
+        L->payload_grfs = p->simd == 8 ? 4 : p->simd == 16 ? 6 : 11;
+    else
+        L->payload_grfs = 2;
+    unsigned g = L->payload_grfs;
+    L->curbe_grf = g;
+    if (L->c_hi >= L->c_lo) {
+        L->c_grf = g;
+        g += (unsigned)(L->c_hi - L->c_lo) / 2 + 1;
+    }
+    if (L->i_hi >= L->i_lo) {
+        L->i_grf = g;
+        g += (unsigned)(L->i_hi - L->i_lo) / 2 + 1;
+    }
+    if (L->has_b) {
+        L->b_grf = g;
+        g += 2;
+    }
+    if (L->bump_hi >= L->bump_lo) {
+        L->bump_grf = g;
+        g += (unsigned)(L->bump_hi - L->bump_lo) + 1;
+    }
+    L->curbe_grfs = g - L->curbe_grf;
+    L->input_grf = g;
+    for (unsigned s = 0; s < ST_LL_IN_SLOTS; s++)
+        if (in_read[s])
+            L->in_slot[L->num_inputs++] = (int)s;
+    g += L->num_inputs * (L->stage == ST_VS ? 4 : 2);
+    if (g > 100) {
+        st_error(ki->ctx, ki->sh->version.loc, ST_E_NOT_SUPPORTED,
+                 "the Gen9 back end cannot push this many constants and inputs (%u registers)", g);
+        return false;
+    }
+    for (unsigned s = 0; s < 16; s++)
+        ki->sampler_type[s] = ST_SAMPLER_NONE;
+    for (const struct st_instr *i = ki->sh->first; i; i = i->next)
+        if (i->op == ST_OP_DCL && i->has_dst && i->dst.reg.file == ST_REG_SAMPLER &&
+            i->dst.reg.index < 16)
+            ki->sampler_type[i->dst.reg.index] = i->sampler_type;
+    return true;
+}
+
+void gen_kernel_prologue(struct gen_kernel_info *ki, struct gen_program *p)
+{
+    (void)ki;
+    (void)p;
+}
+
+/* ------------------------------------------------------------------ */
+/* Loads.                                                              */
+
+static int attr_index(const struct st_gen_layout *L, int slot)
+{
+    for (unsigned k = 0; k < L->num_inputs; k++)
+        if (L->in_slot[k] == slot)
+            return (int)k;
+    return -1;
+}
+
+static struct gen_inst *add(struct gen_program *p, enum gen_op op, unsigned exec, unsigned group)
+{
+    struct gen_inst *i = gen_append(p);
+    i->op = (uint8_t)op;
+    i->exec = (uint8_t)exec;
+    i->group = (uint8_t)group;
+    i->nomask = exec == 1;
+    i->jip = i->uip = -1;
+    return i;
+}
+
+/* The half h (0/1) of a SIMD32 operand: per-channel operands move 64 bytes. */
+static struct gen_opnd half_of(struct gen_kernel_info *ki, struct gen_opnd o, unsigned h)
+{
+    if (h && !gen_isel_uniform(ki, &o) && (o.kind == GO_VREG || o.kind == GO_FIXED))
+        o.off += 64;
+    return o;
+}
+
+/* Moves value o into block b at byte offset boff, for every channel. */
+static void to_block(struct gen_kernel_info *ki, struct gen_program *p, uint32_t b, uint32_t boff,
+                     struct gen_opnd o, enum gen_type t, unsigned exec, unsigned h)
+{
+    struct gen_inst *i = add(p, GOP_MOV, exec, 16 * h);
+    i->dst = gen_vr(b, boff, t);
+    i->src[0] = gen_isel_as_type(ki, half_of(ki, o, h), t);
+}
+
+static uint32_t block(struct gen_program *p, uint32_t bytes, bool eot);
+
+/*
+ * An output into the EOT payload.  A value computed in a plain divergent
+ * register whose only other readers come before the send is computed in
+ * its payload slot directly (every reference renamed into the block), so
+ * no copy is needed: the payload copies are most of what separates a
+ * kernel from its arithmetic.  Only for the EOT block (it lives at the
+ * end of the kernel anyway); other blocks and shared values get a mov.
+ */
+static void to_payload(struct gen_kernel_info *ki, struct gen_program *p, uint32_t b, uint32_t boff,
+                       struct gen_opnd o, bool eot)
+{
+    while (o.kind == GO_VREG && p->vreg[o.vreg].alias_of) {
+        o.off += p->vreg[o.vreg].alias_off;
+        o.vreg = p->vreg[o.vreg].alias_of - 1;
+    }
+    if (eot && o.kind == GO_VREG && o.off == 0 && !o.neg && !o.abs && o.region == GR_AUTO &&
+        o.type == GT_F && o.vreg != b) {
+        struct gen_vreg *v = &p->vreg[o.vreg];
+        if (!v->uniform && !v->no_spill && v->size == gen_dsize(p) && v->grf_lo == 0) {
+            for (unsigned k = 0; k < p->ninst; k++) {
+                struct gen_inst *i = &p->inst[k];
+                struct gen_opnd *ops[4] = {&i->dst, &i->src[0], &i->src[1], &i->src[2]};
+                for (unsigned s = 0; s < 4; s++)
+                    if (ops[s]->kind == GO_VREG && ops[s]->vreg == o.vreg) {
+                        ops[s]->vreg = b;
+                        ops[s]->off += boff;
+                    }
+            }
+            /* the value's vreg is now part of the block: later uses of the same operand
+             * (another target, another slot) must read the block too */
+            v->alias_of = b + 1;
+            v->alias_off = boff;
+            for (int s = 0; s < ST_LL_OUT_SLOTS; s++)
+                for (unsigned c = 0; c < 4; c++)
+                    if (ki->out[s][c].kind == GO_VREG && ki->out[s][c].vreg == o.vreg) {
+                        ki->out[s][c].vreg = b;
+                        ki->out[s][c].off += boff;
+                    }
+            if (ki->status.kind == GO_VREG && ki->status.vreg == o.vreg) {
+                ki->status.vreg = b;
+                ki->status.off += boff;
+            }
+            return;
+        }
+    }
+    to_block(ki, p, b, boff, o, GT_F, p->simd, 0);
+}
+
+static uint32_t block(struct gen_program *p, uint32_t bytes, bool eot)
+{
+    uint32_t b = gen_new_vreg(p, bytes, false);
+    p->vreg[b].no_spill = true;
+    if (eot)
+        p->vreg[b].grf_lo = GEN_EOT_FIRST_GRF;
+    return b;
+}
+
+/* A message whose per-channel response is `nch` dwords: SIMD32 sends two
+ * SIMD16 messages and gathers the halves into one vreg per channel. */
+static void gather_halves(struct gen_program *p, const uint32_t resp[2], unsigned nch,
+                          struct gen_opnd out[4])
+{
+    for (unsigned c = 0; c < nch; c++) {
+        uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+        for (unsigned h = 0; h < 2; h++) {
+            struct gen_inst *i = add(p, GOP_MOV, 16, 16 * h);
+            i->dst = gen_vr(v, 64 * h, GT_UD);
+            i->src[0] = gen_vr(resp[h], 64 * c, GT_UD);
+            i->src[0].region = GR_VEC;
+        }
+        out[c] = gen_vr(v, 0, GT_F);
+    }
+}
+
+/* c[index] at a run-time index: untyped surface read from the constant buffer. */
+static bool pull_constant(struct gen_kernel_info *ki, struct gen_program *p, int64_t off,
+                          LLVMValueRef dyn, unsigned scale, unsigned nch, struct gen_opnd out[4])
+{
+    uint32_t ds = gen_dsize(p);
+    uint32_t a = gen_new_vreg(p, ds, false);
+    struct gen_opnd idx = gen_isel_as_type(ki, gen_isel_lane(ki, dyn, 0), GT_D);
+    unsigned sh = 0;
+    while ((1u << sh) < scale)
+        sh++;
+    if ((1u << sh) != scale) {
+        gen_isel_fail(ki, "this relative address scale");
+        return false;
+    }
+    struct gen_inst *i = add(p, sh ? GOP_SHL : GOP_MOV, p->simd, 0);
+    i->dst = gen_vr(a, 0, GT_D);
+    i->src[0] = idx;
+    if (idx.kind == GO_IMM) {
+        i->op = GOP_MOV;
+        i->src[0] = gen_imm(idx.imm << sh, GT_D);
+    } else if (sh) {
+        i->src[1] = gen_imm(sh, GT_D);
+    }
+    if (off) {
+        i = add(p, GOP_ADD, p->simd, 0);
+        i->dst = gen_vr(a, 0, GT_D);
+        i->src[0] = gen_vr(a, 0, GT_D);
+        i->src[1] = gen_imm((uint32_t)off, GT_D);
+    }
+    uint32_t mask = (0xFu << nch) & 0xFu;
+    unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
+    uint32_t resp[2];
+    for (unsigned h = 0; h < halves; h++) {
+        resp[h] = block(p, nch * 4 * exec, false);
+        i = add(p, GOP_SEND, exec, 16 * h);
+        i->dst = gen_vr(resp[h], 0, GT_UD);
+        i->src[0] = gen_vr(a, 64 * h, GT_UD);
+        i->sfid = 0xC;
+        i->exdesc = 0xC;
+        i->mlen = (uint8_t)(exec / 8);
+        i->rlen = (uint8_t)(nch * exec / 8);
+        i->desc = gen_desc(exec / 8, nch * exec / 8, false,
+                           (1u << 14) | ((exec == 8 ? 2u : 1u) << 12) | (mask << 8) |
+                               GEN_BTI_CONSTANTS);
+    }
+    if (halves == 2) {
+        gather_halves(p, resp, nch, out);
+    } else {
+        for (unsigned c = 0; c < nch; c++)
+            out[c] = gen_vr(resp[0], c * ds, GT_F);
+    }
+    return true;
+}
+
+/*
+ * vPos: the pixel's integer (x, y), from the upper-left corner of its
+ * subspan in r1 (r2 for pixels 16-31 of SIMD32: dwords 2-5 = X, Y words
+ * of subspans 0-3) plus (0,1,0,1) / (0,0,1,1) within the subspan; z = 0,
+ * w = 1.  The same region trick as Mesa's fragment coordinates.
+ */
+static void pixel_position(struct gen_program *p, struct gen_opnd out[4])
+{
+    unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
+    for (unsigned c = 0; c < 2; c++) {
+        uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+        for (unsigned h = 0; h < halves; h++) {
+            uint32_t t = gen_new_vreg(p, GEN_GRF_SIZE, false);
+            struct gen_inst *i = add(p, GOP_ADD, exec, 16 * h);
+            i->dst = gen_vr(t, 0, GT_UW);
+            i->src[0] = gen_fixed((1 + h) * GEN_GRF_SIZE + 8 + 2 * c, GT_UW, GR_SUBSPAN);
+            i->src[1] = gen_imm(c == 0 ? 0x10101010u : 0x11001100u, GT_V);
+            i = add(p, GOP_MOV, exec, 16 * h);
+            i->dst = gen_vr(v, 64 * h, GT_F);
+            i->src[0] = gen_vr(t, 0, GT_UW);
+            i->src[0].region = GR_VEC;
+        }
+        out[c] = gen_vr(v, 0, GT_F);
+    }
+    out[2] = gen_imm(0, GT_F);
+    out[3] = gen_imm(0x3f800000u, GT_F);
+}
+
+/*
+ * vFace: +1.0 for a front-facing primitive, -1.0 for a back-facing one:
+ * r0.0 bit 15 is set for back-facing (Mesa's front-facing read); one
+ * value per thread.  (face, 0, 0, 1).
+ */
+static void facing(struct gen_program *p, struct gen_opnd out[4])
+{
+    uint32_t one = gen_new_vreg(p, 4, true), f = gen_new_vreg(p, 4, true);
+    struct gen_inst *i = add(p, GOP_MOV, 1, 0);
+    i->dst = gen_vr(one, 0, GT_F);
+    i->src[0] = gen_imm(0x3f800000u, GT_F);
+    i = add(p, GOP_AND, 1, 0);
+    i->cmod = GC_EQ;
+    i->dst = gen_null(GT_UD);
+    i->src[0] = gen_fixed(0, GT_UD, GR_SCALAR);
+    i->src[1] = gen_imm(0x8000u, GT_UD);
+    i = add(p, GOP_SEL, 1, 0);
+    i->pred = GP_NORMAL;
+    i->dst = gen_vr(f, 0, GT_F);
+    i->src[0] = gen_vr(one, 0, GT_F);
+    i->src[1] = gen_imm(0xbf800000u, GT_F);
+    out[0] = gen_vr(f, 0, GT_F);
+    out[1] = out[2] = gen_imm(0, GT_F);
+    out[3] = gen_imm(0x3f800000u, GT_F);
+}
+
+/* Component c of input attribute a, into dst (predicated by f0.0 when pred). */
+static void input_comp(struct gen_program *p, unsigned a, unsigned c, uint32_t dst, bool pred)
+{
+    const struct st_gen_layout *L = &p->layout;
+    if (L->stage == ST_VS) {
+        struct gen_inst *i = add(p, GOP_MOV, p->simd, 0);
+        i->dst = gen_vr(dst, 0, GT_F);
+        i->src[0] = gen_fixed((L->input_grf + 4 * a + c) * GEN_GRF_SIZE, GT_F, GR_VEC);
+        i->pred = pred ? GP_NORMAL : GP_NONE;
+        return;
+    }
+    uint32_t setup = (L->input_grf + 2 * a + c / 2) * GEN_GRF_SIZE + (c & 1) * 16;
+    unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
+    for (unsigned h = 0; h < halves; h++) {
+        struct gen_inst *i = add(p, GOP_PLN, exec, 16 * h);
+        i->dst = gen_vr(dst, 64 * h, GT_F);
+        i->src[0] = gen_fixed(setup, GT_F, GR_SCALAR);
+        i->src[1] = gen_fixed(bary_grf(L, h) * GEN_GRF_SIZE, GT_F, GR_VEC);
+        i->pred = pred ? GP_NORMAL : GP_NONE;
+    }
+}
+
+/*
+ * v[index]: the inputs are registers, so a run-time index is a chain of
+ * compares and predicated reads over every register it may reach (the
+ * lowering has clamped it to that range).
+ */
+static bool indexed_input(struct gen_kernel_info *ki, struct gen_program *p, int64_t off,
+                          LLVMValueRef dyn, unsigned scale, unsigned n, struct gen_opnd out[4])
+{
+    const struct st_gen_layout *L = &p->layout;
+    if (off % 4 || scale == 0) {
+        gen_isel_fail(ki, "this input index");
+        return false;
+    }
+    struct gen_opnd idx = gen_isel_as_type(ki, gen_isel_lane(ki, dyn, 0), GT_D);
+    if (idx.kind == GO_IMM) {
+        /* folded to a constant after all */
+        uint32_t t = gen_new_vreg(p, 4, true);
+        struct gen_inst *m = add(p, GOP_MOV, 1, 0);
+        m->dst = gen_vr(t, 0, GT_D);
+        m->src[0] = idx;
+        idx = gen_vr(t, 0, GT_D);
+    }
+    uint32_t res[4];
+    for (unsigned k = 0; k < n; k++)
+        res[k] = gen_new_vreg(p, gen_dsize(p), false);
+    bool first = true;
+    for (unsigned a = 0; a < L->num_inputs; a++) {
+        int slot = L->in_slot[a];
+        if (slot < ST_LL_IN_V || slot >= ST_LL_IN_V + input_limit(L->stage, ki->sh->version.ver))
+            continue;
+        /* byte offset of this register's component 0 relative to the load's constant part */
+        int64_t rel = (int64_t)slot * 16 - (off / 16) * 16;
+        if (rel % (int64_t)scale)
+            continue;
+        if (!first) {
+            struct gen_inst *c = add(p, GOP_CMP, p->simd, 0);
+            c->cmod = GC_EQ;
+            c->dst = gen_null(GT_D);
+            c->src[0] = idx;
+            c->src[1] = gen_imm((uint32_t)(int32_t)(rel / (int64_t)scale), GT_D);
+        }
+        for (unsigned k = 0; k < n; k++) {
+            unsigned comp = (unsigned)(off % 16) / 4 + k;
+            input_comp(p, a, comp & 3, res[k], !first);
+        }
+        first = false;
+    }
+    for (unsigned k = 0; k < n; k++)
+        out[k] = gen_vr(res[k], 0, GT_F);
+    return true;
+}
+
+bool gen_kernel_load(struct gen_kernel_info *ki, struct gen_program *p, int arg, int64_t off,
+                     LLVMValueRef dyn, unsigned scale, LLVMTypeRef ty, struct gen_opnd out[4])
+{
+    const struct st_gen_layout *L = &p->layout;
+    unsigned n = LLVMGetTypeKind(ty) == LLVMVectorTypeKind ? LLVMGetVectorSize(ty) : 1;
+    if (n > 4 || off < 0) {
+        gen_isel_fail(ki, "this load");
+        return false;
+    }
+    int slot = (int)(off / 16);
+    unsigned comp0 = (unsigned)(off % 16) / 4;
+    switch (arg) {
+    case 0: { /* shader inputs */
+        if (dyn)
+            return indexed_input(ki, p, off, dyn, scale, n, out);
+        if (L->stage == ST_PS && !ki->arb && (slot == ST_LL_IN_VPOS || slot == ST_LL_IN_VFACE)) {
+            struct gen_opnd v4[4];
+            if (slot == ST_LL_IN_VPOS)
+                pixel_position(p, v4);
+            else
+                facing(p, v4);
+            for (unsigned k = 0; k < n; k++)
+                out[k] = comp0 + k < 4 ? v4[comp0 + k] : gen_imm(0, GT_F);
+            return true;
+        }
+        int a = attr_index(L, slot);
+        if (a < 0) {
+            gen_isel_fail(ki, "this input");
+            return false;
+        }
+        for (unsigned k = 0; k < n; k++) {
+            unsigned c = comp0 + k;
+            if (L->stage == ST_VS) {
+                out[k] = gen_fixed((L->input_grf + 4 * (unsigned)a + c) * GEN_GRF_SIZE, GT_F, GR_VEC);
+                continue;
+            }
+            /* PS: interpolate; the setup group (a, b, -, c0) is pln's src0 */
+            uint32_t setup = (L->input_grf + 2 * (unsigned)a + c / 2) * GEN_GRF_SIZE + (c & 1) * 16;
+            uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+            unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
+            for (unsigned h = 0; h < halves; h++) {
+                struct gen_inst *i = add(p, GOP_PLN, exec, 16 * h);
+                i->dst = gen_vr(v, 64 * h, GT_F);
+                i->src[0] = gen_fixed(setup, GT_F, GR_SCALAR);
+                i->src[1] = gen_fixed(bary_grf(L, h) * GEN_GRF_SIZE, GT_F, GR_VEC);
+            }
+            out[k] = gen_vr(v, 0, GT_F);
+        }
+        return true;
+    }
+    case 2: /* c# */
+        if (dyn)
+            return pull_constant(ki, p, off, dyn, scale, n, out);
+        for (unsigned k = 0; k < n; k++)
+            out[k] = gen_fixed(L->c_grf * GEN_GRF_SIZE + (unsigned)(slot - L->c_lo) * 16 +
+                                   (comp0 + k) * 4,
+                               GT_F, GR_SCALAR);
+        return true;
+    case 3: /* i# */
+        if (dyn)
+            break;
+        for (unsigned k = 0; k < n; k++)
+            out[k] = gen_fixed(L->i_grf * GEN_GRF_SIZE + (unsigned)(slot - L->i_lo) * 16 +
+                                   (comp0 + k) * 4,
+                               GT_D, GR_SCALAR);
+        return true;
+    case 4: /* b# */
+        if (dyn)
+            break;
+        for (unsigned k = 0; k < n; k++)
+            out[k] = gen_fixed(L->b_grf * GEN_GRF_SIZE + (uint32_t)off + 4 * k, GT_D, GR_SCALAR);
+        return true;
+    case 6: { /* bump environment */
+        if (dyn)
+            break;
+        int stage = (int)(off / 32);
+        for (unsigned k = 0; k < n; k++)
+            out[k] = gen_fixed(L->bump_grf * GEN_GRF_SIZE + (unsigned)(stage - L->bump_lo) * 32 +
+                                   (uint32_t)(off % 32) + 4 * k,
+                               GT_F, GR_SCALAR);
+        return true;
+    }
+    case 8:
+        gen_isel_fail(ki, "dsx/dsy (derivatives across the pixel quad)");
+        return false;
+    default:
+        break;
+    }
+    gen_isel_fail(ki, "this load");
+    return false;
+}
+
+bool gen_kernel_store(struct gen_kernel_info *ki, int arg, int64_t off, const struct gen_opnd *c,
+                      unsigned n)
+{
+    if (arg == 1 && off >= 0 && off % 16 == 0 && off / 16 < ST_LL_OUT_SLOTS && n <= 4) {
+        int slot = (int)(off / 16);
+        for (unsigned k = 0; k < 4; k++)
+            ki->out[slot][k] = k < n ? c[k] : gen_imm(0, GT_F);
+        ki->out_set[slot] = true;
+        return true;
+    }
+    if (arg == 5 && off == 0 && n == 1) {
+        ki->status = c[0];
+        ki->has_status = true;
+        return true;
+    }
+    gen_isel_fail(ki, arg == 8 ? "dsx/dsy (derivatives across the pixel quad)" : "this store");
+    return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Sampling.                                                           */
+
+void gen_kernel_sample(struct gen_kernel_info *ki, struct gen_program *p, LLVMValueRef call)
+{
+    LLVMValueRef st = LLVMGetOperand(call, 1);
+    uint64_t code = LLVMIsAConstantInt(st) ? LLVMConstIntGetZExtValue(st) : ~0ull;
+    /* ARB: the stage carries the unit (bits 7:0) and target + 1 (bits 15:8) */
+    unsigned stage = (unsigned)(code & 0xff), target = (unsigned)(code >> 8);
+    if (code == ~0ull || stage >= 16 || (target && !ki->arb) || target > ST_ARB_TEX_SHADOWRECT + 1) {
+        gen_isel_fail(ki, "a texture stage chosen at run time");
+        return;
+    }
+    LLVMValueRef w = LLVMGetOperand(call, 4);
+    unsigned nparams;
+    bool shadow = false;
+    if (target) {
+        switch ((enum st_arb_tex_target)(target - 1)) {
+        case ST_ARB_TEX_3D: case ST_ARB_TEX_CUBE: nparams = 3; break;
+        case ST_ARB_TEX_SHADOW1D: case ST_ARB_TEX_SHADOW2D: case ST_ARB_TEX_SHADOWRECT:
+            shadow = true;
+            nparams = 3; /* reference (r), u, v */
+            break;
+        default: nparams = 2; break;
+        }
+    } else {
+        switch (ki->sampler_type[stage]) {
+        case ST_SAMPLER_2D: nparams = 2; break;
+        case ST_SAMPLER_CUBE: case ST_SAMPLER_VOLUME: nparams = 3; break;
+        default:
+            nparams = LLVMIsAConstantFP(w) || LLVMIsNull(w) ? 2 : 3;
+            break;
+        }
+    }
+    struct gen_opnd prm[3];
+    if (shadow) {
+        prm[0] = gen_isel_lane(ki, LLVMGetOperand(call, 4), 0);
+        prm[1] = gen_isel_lane(ki, LLVMGetOperand(call, 2), 0);
+        prm[2] = gen_isel_lane(ki, LLVMGetOperand(call, 3), 0);
+    } else {
+        for (unsigned k = 0; k < nparams; k++)
+            prm[k] = gen_isel_lane(ki, LLVMGetOperand(call, 2 + k), 0);
+    }
+    /* VS: no derivatives, so LOD 0 (sample_lz / sample_c_lz); PS: sample / sample_c */
+    unsigned type = p->layout.stage == ST_VS ? (shadow ? 25 : 24) : (shadow ? 3 : 0);
+    unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
+    uint32_t resp[2];
+    for (unsigned h = 0; h < halves; h++) {
+        uint32_t pl = block(p, nparams * 4 * exec, false);
+        for (unsigned k = 0; k < nparams; k++)
+            to_block(ki, p, pl, k * 4 * exec, prm[k], GT_F, exec, h);
+        resp[h] = block(p, 16 * exec, false);
+        struct gen_inst *i = add(p, GOP_SEND, exec, 16 * h);
+        i->dst = gen_vr(resp[h], 0, GT_F);
+        i->src[0] = gen_vr(pl, 0, GT_F);
+        i->sfid = 2;
+        i->exdesc = 2;
+        i->mlen = (uint8_t)(nparams * exec / 8);
+        i->rlen = (uint8_t)(4 * exec / 8);
+        i->desc = gen_desc(nparams * exec / 8, 4 * exec / 8, false,
+                           (GEN_BTI_TEXTURE0 + stage) | (stage << 8) | (type << 12) |
+                               ((exec == 8 ? 1u : 2u) << 17));
+    }
+    struct gen_opnd out[4];
+    if (halves == 2) {
+        gather_halves(p, resp, 4, out);
+    } else {
+        for (unsigned c = 0; c < 4; c++)
+            out[c] = gen_vr(resp[0], c * gen_dsize(p), GT_F);
+    }
+    gen_isel_set_texel(ki, LLVMGetOperand(call, 5), out);
+}
+
+/* ------------------------------------------------------------------ */
+/* End of thread.                                                      */
+
+/* A pushed constant component (the range was widened for it). */
+static struct gen_opnd curbe_c(const struct st_gen_layout *L, int idx, unsigned comp)
+{
+    return gen_fixed(L->c_grf * GEN_GRF_SIZE + (unsigned)(idx - L->c_lo) * 16 + comp * 4, GT_F,
+                     GR_SCALAR);
+}
+
+static struct gen_opnd alu2(struct gen_program *p, enum gen_op op, struct gen_opnd a,
+                            struct gen_opnd b, bool sat)
+{
+    uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+    struct gen_inst *i = add(p, op, p->simd, 0);
+    i->dst = gen_vr(v, 0, GT_F);
+    i->src[0] = a;
+    i->src[1] = b;
+    i->sat = sat;
+    return gen_vr(v, 0, GT_F);
+}
+
+/* Component c of input slot s as a divergent value (interpolated in a PS). */
+static struct gen_opnd input_value(struct gen_program *p, int slot, unsigned c)
+{
+    const struct st_gen_layout *L = &p->layout;
+    int a = attr_index(L, slot);
+    if (a < 0)
+        return gen_imm(0, GT_F);
+    if (L->stage == ST_VS)
+        return gen_fixed((L->input_grf + 4 * (unsigned)a + c) * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+    input_comp(p, (unsigned)a, c, v, false);
+    return gen_vr(v, 0, GT_F);
+}
+
+/* ARB_position_invariant: row r of state.matrix.mvp . vertex.position, left to right. */
+static void arb_position_invariant(struct gen_kernel_info *ki, struct gen_program *p)
+{
+    const struct st_arb_run_slots *S = &ki->arb_slots;
+    if (S->pos_out < 0 || S->pos_out >= ST_LL_OUT_SLOTS || S->mvp_c < 0 || S->pos_in < 0)
+        return;
+    for (unsigned r = 0; r < 4; r++) {
+        struct gen_opnd d = alu2(p, GOP_MUL, input_value(p, S->pos_in, 0), curbe_c(&p->layout, S->mvp_c + (int)r, 0), false);
+        for (unsigned k = 1; k < 4; k++) {
+            struct gen_opnd t = alu2(p, GOP_MUL, input_value(p, S->pos_in, k),
+                                     curbe_c(&p->layout, S->mvp_c + (int)r, k), false);
+            d = alu2(p, GOP_ADD, d, t, false);
+        }
+        ki->out[S->pos_out][r] = d;
+    }
+    ki->out_set[S->pos_out] = true;
+}
+
+/*
+ * ARB_fog_*: result.color.rgb = f * (C - Cfog) + Cfog with f clamped to
+ * [0, 1]: linear (end - z) / (end - start), exp e^(-density z), exp2
+ * e^(-(density z)^2); z = fragment.fogcoord.x, state.fog.params and
+ * state.fog.color pushed (OpenGL 1.5 section 3.10, as the interpreter).
+ */
+static void arb_fog(struct gen_kernel_info *ki, struct gen_program *p)
+{
+    const struct st_arb_run_slots *S = &ki->arb_slots;
+    int color = ki->arb_color[0];
+    if (S->fog_c < 0 || S->fog_in < 0 || color < 0 || !ki->out_set[color])
+        return;
+    const struct st_gen_layout *L = &p->layout;
+    uint32_t o = ki->sh->arb->options;
+    struct gen_opnd z = input_value(p, S->fog_in, 0), f;
+    if (o & ST_ARB_OPT_FOG_LINEAR) {
+        struct gen_opnd nz = z;
+        nz.neg = true;
+        f = alu2(p, GOP_ADD, nz, curbe_c(L, S->fog_c, 2), false);      /* end - z */
+        f = alu2(p, GOP_MUL, f, curbe_c(L, S->fog_c, 3), true);        /* * 1/(end - start) */
+    } else {
+        struct gen_opnd t = alu2(p, GOP_MUL, z, curbe_c(L, S->fog_c, 0), false);
+        if (o & ST_ARB_OPT_FOG_EXP2)
+            t = alu2(p, GOP_MUL, t, t, false);
+        /* e^-t = 2^(-t log2 e) */
+        t.neg = true;
+        t = alu2(p, GOP_MUL, t, gen_imm(0x3FB8AA3Bu, GT_F), false);
+        uint32_t e = gen_new_vreg(p, gen_dsize(p), false);
+        struct gen_inst *i = add(p, GOP_MATH, p->simd, 0);
+        i->math = GM_EXP;
+        i->dst = gen_vr(e, 0, GT_F);
+        i->src[0] = t;
+        i->sat = true;
+        f = gen_vr(e, 0, GT_F);
+    }
+    for (unsigned c = 0; c < 3; c++) {
+        struct gen_opnd col = ki->out[color][c];
+        if (col.kind == GO_IMM) {
+            uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+            struct gen_inst *m = add(p, GOP_MOV, p->simd, 0);
+            m->dst = gen_vr(v, 0, GT_F);
+            m->src[0] = col;
+            col = gen_vr(v, 0, GT_F);
+        }
+        struct gen_opnd fc = curbe_c(L, S->fog_c + 1, c);
+        fc.neg = true;
+        struct gen_opnd d = alu2(p, GOP_ADD, col, fc, false); /* C - Cfog */
+        d = alu2(p, GOP_MUL, f, d, false);
+        fc.neg = false;
+        ki->out[color][c] = alu2(p, GOP_ADD, d, fc, false);
+    }
+}
+
+static void vs_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
+{
+    struct st_gen_layout *L = &p->layout;
+    struct gen_opnd slots[ST_LL_OUT_SLOTS + 2][4];
+    unsigned first = 1, n = 0;
+    const struct gen_opnd zero = gen_imm(0, GT_F);
+    if (ki->arb)
+        arb_position_invariant(ki, p);
+    int pos = ki->arb ? ki->arb_pos : ST_LL_OUT_POS;
+    int psize = ki->arb ? ki->arb_psize : ST_LL_OUT_PTS;
+    if (psize >= 0 && ki->out_set[psize]) {
+        first = 0;
+        L->vue_header_psize = true;
+        for (unsigned c = 0; c < 3; c++)
+            slots[n][c] = zero;
+        slots[n][3] = ki->out[psize][0];
+        L->vue_out_slot[n] = psize;
+        n++;
+    }
+    for (unsigned c = 0; c < 4; c++)
+        slots[n][c] = pos >= 0 && ki->out_set[pos] ? ki->out[pos][c] : zero;
+    L->vue_out_slot[n++] = pos;
+    for (int s = 0; s < ST_LL_OUT_SLOTS; s++) {
+        if (s == pos || s == psize || !ki->out_set[s] || (!ki->arb && s >= ST_LL_OUT_C))
+            continue;
+        for (unsigned c = 0; c < 4; c++)
+            slots[n][c] = ki->out[s][c];
+        L->vue_out_slot[n++] = s;
+    }
+    L->num_vue_slots = first + n;
+    if (first == 1) {
+        /* vue_out_slot is indexed by VUE slot: shift past the unwritten header */
+        for (unsigned k = n; k-- > 0;)
+            L->vue_out_slot[k + 1] = L->vue_out_slot[k];
+        L->vue_out_slot[0] = -1;
+    }
+    for (unsigned k = 0; k < n; k += 2) {
+        unsigned ns = n - k < 2 ? n - k : 2;
+        bool last = k + ns == n;
+        uint32_t b = block(p, (1 + 4 * ns) * GEN_GRF_SIZE, last);
+        struct gen_inst *i = add(p, GOP_MOV, 8, 0);
+        i->nomask = true;
+        i->dst = gen_vr(b, 0, GT_UD);
+        i->src[0] = gen_fixed(1 * GEN_GRF_SIZE, GT_UD, GR_VEC);
+        for (unsigned j = 0; j < ns; j++)
+            for (unsigned c = 0; c < 4; c++)
+                to_payload(ki, p, b, (1 + 4 * j + c) * GEN_GRF_SIZE, slots[k + j][c], last);
+        i = add(p, GOP_SEND, 8, 0);
+        i->dst = gen_null(GT_UD);
+        i->src[0] = gen_vr(b, 0, GT_UD);
+        i->sfid = 6;
+        i->exdesc = 6;
+        i->mlen = (uint8_t)(1 + 4 * ns);
+        i->eot = last;
+        i->desc = gen_desc(1 + 4 * ns, 0, true, 7u | ((first + k) << 4));
+    }
+}
+
+static void ps_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
+{
+    struct st_gen_layout *L = &p->layout;
+    int rts[4], rt_slot[4];
+    unsigned nrt = 0;
+    if (ki->arb)
+        arb_fog(ki, p);
+    for (unsigned n = 0; n < 4; n++) {
+        int slot = ki->arb ? ki->arb_color[n] : ST_LL_OUT_C + (int)n;
+        if (slot >= 0 && ki->out_set[slot]) {
+            rt_slot[nrt] = slot;
+            rts[nrt++] = (int)n;
+        }
+    }
+    if (!nrt) {
+        rts[0] = 0;
+        rt_slot[nrt++] = ST_LL_OUT_C;
+        for (unsigned c = 0; c < 4; c++)
+            ki->out[ST_LL_OUT_C][c] = gen_imm(0, GT_F);
+    }
+    L->num_rt = nrt;
+    for (unsigned n = 0; n < 4; n++)
+        L->rt_out_slot[n] = -1;
+    for (unsigned k = 0; k < nrt; k++)
+        L->rt_out_slot[rts[k]] = rt_slot[k];
+    /* D3D9 oDepth is a scalar (x); ARB result.depth is read from z */
+    int depth_slot = ki->arb ? ki->arb_depth : ST_LL_OUT_DEPTH;
+    unsigned depth_comp = ki->arb ? 2 : 0;
+    bool depth = depth_slot >= 0 && ki->out_set[depth_slot];
+    L->writes_depth = depth;
+    bool kill = ki->has_status && !(ki->status.kind == GO_IMM && ki->status.imm == 0);
+    L->uses_kill = kill;
+    unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
+    unsigned nparts = 4 + (depth ? 1 : 0);
+    for (unsigned k = 0; k < nrt; k++) {
+        bool last_rt = k + 1 == nrt;
+        for (unsigned h = 0; h < halves; h++) {
+            bool eot = last_rt && h + 1 == halves;
+            uint32_t b = block(p, nparts * 4 * exec, eot);
+            /* SIMD32 values span both halves' payloads: those are copied */
+            for (unsigned c = 0; c < nparts; c++) {
+                struct gen_opnd o = c < 4 ? ki->out[rt_slot[k]][c] : ki->out[depth_slot][depth_comp];
+                if (halves == 1)
+                    to_payload(ki, p, b, c * 4 * exec, o, eot);
+                else
+                    to_block(ki, p, b, c * 4 * exec, o, GT_F, exec, h);
+            }
+            if (kill) {
+                /* live pixels: status bit 0 (texkill) clear; predicates the write (Mesa's way) */
+                struct gen_opnd st = gen_isel_as_type(ki, half_of(ki, ki->status, h), GT_UD);
+                if (st.kind == GO_IMM) {
+                    uint32_t t = gen_new_vreg(p, 4, true);
+                    struct gen_inst *m = add(p, GOP_MOV, 1, 0);
+                    m->dst = gen_vr(t, 0, GT_UD);
+                    m->src[0] = st;
+                    st = gen_vr(t, 0, GT_UD);
+                }
+                struct gen_inst *a = add(p, GOP_AND, exec, 16 * h);
+                a->cmod = GC_EQ;
+                a->flag = 1;
+                a->dst = gen_null(GT_UD);
+                a->src[0] = st;
+                a->src[1] = gen_imm(1, GT_UD);
+            }
+            struct gen_inst *i = add(p, GOP_SENDC, exec, 16 * h);
+            i->dst = gen_null(GT_UW);
+            i->src[0] = gen_vr(b, 0, GT_F);
+            i->sfid = 5;
+            i->exdesc = 5;
+            i->mlen = (uint8_t)(nparts * exec / 8);
+            i->eot = last_rt && h + 1 == halves;
+            if (kill) {
+                i->pred = GP_NORMAL;
+                i->flag = 1;
+            }
+            unsigned subtype = exec == 8 ? 4 : 0;
+            i->desc = gen_desc(nparts * exec / 8, 0, false,
+                               (12u << 14) | ((last_rt ? 1u : 0u) << 12) | (h << 11) |
+                                   (subtype << 8) | (unsigned)rts[k]);
+        }
+    }
+}
+
+void gen_kernel_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
+{
+    if (p->layout.stage == ST_VS)
+        vs_epilogue(ki, p);
+    else
+        ps_epilogue(ki, p);
+}
+
+/* ------------------------------------------------------------------ */
+/* The entry point.                                                    */
+
+/* Constructs the front end accepts but this back end does not, located. */
+static bool precheck(struct st_ctx *ctx, const struct st_shader *sh)
+{
+    for (const struct st_instr *i = sh->first; i; i = i->next) {
+        for (unsigned k = 0; k < i->nsrc; k++) {
+            const struct st_reg *r = &i->src[k].reg;
+            if (st_opinfo[i->op].flags & OPF_DECL)
+                break;
+            (void)r;
+        }
+    }
+    return true;
+}
+
+static void print_header(const struct gen_program *p, struct st_buf *out)
+{
+    const struct st_gen_layout *L = &p->layout;
+    st_buf_printf(out, "// shadertrans Gen9 %s kernel, SIMD%u (docs/gen-abi.md)\n",
+                  L->stage == ST_VS ? "vertex shader" : "pixel shader", p->simd);
+    if (L->stage == ST_PS)
+        st_buf_printf(out, "// payload: r0 header, r1%s pixel data, perspective barycentrics r%u-r%u%s\n",
+                      p->simd == 32 ? "-r2" : "", p->simd == 32 ? 3u : 2u,
+                      p->simd == 8 ? 3u : p->simd == 16 ? 5u : 10u,
+                      p->simd == 32 ? " (pixels 0-15: r3-r6, 16-31: r7-r10)" : "");
+    else
+        st_buf_printf(out, "// payload: r0 header, r1 URB handles\n");
+    st_buf_printf(out, "// constants (CURBE) from r%u, %u GRFs:", L->curbe_grf, L->curbe_grfs);
+    const char *sep = " ";
+    if (L->c_hi >= L->c_lo) {
+        st_buf_printf(out, "%sc%d-c%d at r%u", sep, L->c_lo, L->c_hi, L->c_grf);
+        sep = "; ";
+    }
+    if (L->i_hi >= L->i_lo) {
+        st_buf_printf(out, "%si%d-i%d at r%u", sep, L->i_lo, L->i_hi, L->i_grf);
+        sep = "; ";
+    }
+    if (L->has_b) {
+        st_buf_printf(out, "%sb0-b15 at r%u", sep, L->b_grf);
+        sep = "; ";
+    }
+    if (L->bump_hi >= L->bump_lo)
+        st_buf_printf(out, "%sbumpenv stages %d-%d at r%u", sep, L->bump_lo, L->bump_hi,
+                      L->bump_grf);
+    st_buf_printf(out, "\n// inputs from r%u (%s per input):", L->input_grf,
+                  L->stage == ST_VS ? "4 GRFs" : "2 setup GRFs");
+    for (unsigned k = 0; k < L->num_inputs; k++)
+        st_buf_printf(out, " %s%u=slot%d", L->stage == ST_VS ? "attr" : "a", k, L->in_slot[k]);
+    st_buf_printf(out, "\n");
+    if (L->stage == ST_VS) {
+        st_buf_printf(out, "// VUE:");
+        for (unsigned k = 0; k < L->num_vue_slots; k++)
+            st_buf_printf(out, " slot%u=%s%d", k, k == 0 ? "header/" : "out", L->vue_out_slot[k]);
+        st_buf_printf(out, "\n");
+    } else {
+        st_buf_printf(out, "// render targets:");
+        for (unsigned n = 0; n < 4; n++)
+            if (L->rt_out_slot[n] >= 0)
+                st_buf_printf(out, " BTI%u=out%d", n, L->rt_out_slot[n]);
+        st_buf_printf(out, "%s%s\n", L->writes_depth ? ", oDepth" : "",
+                      L->uses_kill ? ", texkill (predicated write)" : "");
+    }
+    st_buf_printf(out, "// binding table: render targets 0-3, constant buffer %d, texture s at %d+s "
+                       "(sampler s), scratch %d\n",
+                  GEN_BTI_CONSTANTS, GEN_BTI_TEXTURE0, GEN_BTI_SCRATCH);
+    st_buf_printf(out, "// GRFs used: %u, scratch: %u bytes per thread\n", p->grfs_used,
+                  L->scratch_bytes);
+}
+
+/* One compile at one width; false on errors (reported) or allocation failure (*ra_failed). */
+static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
+                          unsigned simd, struct gen_program *p, bool *ra_failed)
+{
+    memset(p, 0, sizeof(*p));
+    p->simd = simd;
+    *ra_failed = false;
+    struct gen_kernel_info *ki = calloc(1, sizeof(*ki));
+    if (!ki) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
+    ki->ctx = ctx;
+    ki->sh = sh;
+    bool ok = gen_kernel_layout(ki, m, p) && gen_isel(ctx, sh, m, ki, p);
+    free(ki);
+    if (!ok)
+        return false;
+    gen_dce(p);
+    if (!gen_allocate(p)) {
+        if (p->oom) {
+            st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+            return false;
+        }
+        *ra_failed = true;
+        return false;
+    }
+    gen_resolve_flow(p);
+    return true;
+}
+
+/* Whether the selector accepts the module's CFG: a SIMD8 trial whose
+ * diagnostics go to a throwaway context. */
+static bool structured(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m)
+{
+    size_t len = 0;
+    const char *src = st_ctx_source(ctx, &len);
+    struct st_ctx *probe = st_ctx_create(st_ctx_filename(ctx), src, len, 1);
+    if (!probe)
+        return true;
+    struct gen_program p;
+    bool ra_failed;
+    bool ok = compile_width(probe, sh, m, 8, &p, &ra_failed) || ra_failed;
+    gen_program_free(&p);
+    st_ctx_destroy(probe);
+    return ok;
+}
+
+bool st_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
+                    struct st_buf *out, struct st_buf *stats)
+{
+    return st_gen_compile_ex(ctx, sh, simd, ST_FLOAT_IEEE, out, stats, NULL);
+}
+
+bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
+                       enum st_float_rules rules, struct st_buf *out, struct st_buf *stats,
+                       struct st_gen_layout *layout)
+{
+    if (!sh)
+        return false;
+    if (simd != 0 && simd != 8 && simd != 16 && simd != 32) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED, "SIMD width %u (8, 16 or 32)", simd);
+        return false;
+    }
+    if (!precheck(ctx, sh))
+        return false;
+    LLVMContextRef lc = LLVMContextCreate();
+    /* derivatives as calls: the hardware computes them across the subspan */
+    LLVMModuleRef m = st_lower_llvm_ex(ctx, sh, rules, ST_LOWER_DERIV_CALLS, lc);
+    bool ok = m && st_llvm_pipeline(ctx, m, NULL);
+    if (ok && !structured(ctx, sh, m)) {
+        /* what the selector cannot map to if/else/while (a loop left
+         * through two blocks, shared tails): LLVM's GPU structurizer first */
+        LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+        LLVMErrorRef err = LLVMRunPasses(
+            m, "function(fix-irreducible,unify-loop-exits,structurizecfg)", NULL, po);
+        LLVMDisposePassBuilderOptions(po);
+        if (err)
+            LLVMConsumeError(err);
+        ok = st_llvm_verify(ctx, m, "structurizecfg");
+    }
+    if (ok) {
+        unsigned widths[3], nw = 0;
+        if (sh->version.type == ST_VS) {
+            widths[nw++] = 8; /* Gen9 dispatches scalar vertex shaders SIMD8 only */
+        } else if (simd) {
+            widths[nw++] = simd;
+        } else {
+            widths[nw++] = 32;
+            widths[nw++] = 16;
+            widths[nw++] = 8;
+        }
+        ok = false;
+        for (unsigned k = 0; k < nw; k++) {
+            struct gen_program p;
+            bool ra_failed;
+            bool last = k + 1 == nw;
+            if (!compile_width(ctx, sh, m, widths[k], &p, &ra_failed)) {
+                gen_program_free(&p);
+                if (ra_failed && !last)
+                    continue;
+                if (ra_failed)
+                    st_error(ctx, sh->version.loc, ST_E_NOT_SUPPORTED,
+                             "the Gen9 register file cannot hold this shader at SIMD%u, even with spilling",
+                             widths[k]);
+                break;
+            }
+            if (p.spills && !last) {
+                gen_program_free(&p);
+                continue;
+            }
+            if (layout)
+                *layout = p.layout;
+            print_header(&p, out);
+            gen_print(&p, out);
+            if (stats)
+                gen_print_stats(&p, stats);
+            st_buf_printf(out, "// ");
+            gen_print_stats(&p, out);
+            st_buf_printf(out, "\n");
+            gen_program_free(&p);
+            ok = true;
+            break;
+        }
+    }
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMContextDispose(lc);
+    return ok;
+}

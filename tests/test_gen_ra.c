@@ -1,0 +1,456 @@
+/*
+ * test_gen_ra.c — the Gen9 register allocator (emit/gen_ra.c) on small
+ * hand-built programs: register classes and alignment, uniform packing,
+ * contiguous message payloads, the EOT range, interference and reuse,
+ * loops, copy coalescing, and spill/fill placement.
+ *
+ * Every expectation follows from the rules of docs/gen-backend.md (a
+ * dword at 4-byte alignment, a divergent value at GRF alignment, values
+ * alive at the same time never share bytes), checked here by an
+ * independent liveness computation, not by re-reading the allocator.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gen_ir.h"
+
+static void prog_init(struct gen_program *p, unsigned simd)
+{
+    memset(p, 0, sizeof(*p));
+    p->simd = simd;
+}
+
+static struct gen_inst *op(struct gen_program *p, enum gen_op o, unsigned exec)
+{
+    struct gen_inst *i = gen_append(p);
+    i->op = (uint8_t)o;
+    i->exec = (uint8_t)exec;
+    i->nomask = exec == 1;
+    i->jip = i->uip = -1;
+    return i;
+}
+
+/* dst = imm (defines v) */
+static void def_imm(struct gen_program *p, uint32_t v, uint32_t off)
+{
+    struct gen_inst *i = op(p, GOP_MOV, p->vreg[v].uniform ? 1 : p->simd);
+    i->dst = gen_vr(v, off, GT_F);
+    i->src[0] = gen_imm(0x3f800000, GT_F);
+}
+
+/* sink = a + b (uses a and b; sink is a fresh value that is used by a final send) */
+static void use2(struct gen_program *p, uint32_t dst, uint32_t a, uint32_t b)
+{
+    struct gen_inst *i = op(p, GOP_ADD, p->vreg[dst].uniform ? 1 : p->simd);
+    i->dst = gen_vr(dst, 0, GT_F);
+    i->src[0] = gen_vr(a, 0, GT_F);
+    i->src[1] = gen_vr(b, 0, GT_F);
+}
+
+/* An EOT message reading block v: keeps everything it depends on alive. */
+static void eot(struct gen_program *p, uint32_t v)
+{
+    struct gen_inst *i = op(p, GOP_SEND, p->simd > 16 ? 16 : p->simd);
+    i->dst = gen_null(GT_UD);
+    i->src[0] = gen_vr(v, 0, GT_UD);
+    i->eot = true;
+    i->sfid = 5;
+    i->exdesc = 5;
+}
+
+/* First and last instruction referencing each vreg (straight-line programs). */
+static void ranges(const struct gen_program *p, int *first, int *last)
+{
+    for (unsigned v = 0; v < p->nvreg; v++)
+        first[v] = last[v] = -1;
+    for (unsigned k = 0; k < p->ninst; k++) {
+        const struct gen_inst *i = &p->inst[k];
+        const struct gen_opnd *o[4] = {&i->dst, &i->src[0], &i->src[1], &i->src[2]};
+        for (unsigned s = 0; s < 4; s++)
+            if (o[s]->kind == GO_VREG) {
+                if (first[o[s]->vreg] < 0)
+                    first[o[s]->vreg] = (int)k;
+                last[o[s]->vreg] = (int)k;
+            }
+    }
+}
+
+/* No two vregs alive at the same time share a byte; all inside the file, off r0. */
+static void assert_no_conflicts(const struct gen_program *p)
+{
+    int first[4096], last[4096];
+    assert_true(p->nvreg <= 4096);
+    ranges(p, first, last);
+    for (unsigned a = 0; a < p->nvreg; a++) {
+        if (first[a] < 0)
+            continue;
+        const struct gen_vreg *va = &p->vreg[a];
+        assert_true(va->loc >= GEN_GRF_SIZE); /* r0 is the thread header */
+        assert_true(va->loc + (int32_t)va->size <= GEN_FILE_BYTES);
+        assert_int_equal(va->loc % va->align, 0);
+        for (unsigned b = a + 1; b < p->nvreg; b++) {
+            if (first[b] < 0)
+                continue;
+            const struct gen_vreg *vb = &p->vreg[b];
+            bool live_together = !(last[a] < first[b] || last[b] < first[a]);
+            bool overlap = va->loc < vb->loc + (int32_t)vb->size && vb->loc < va->loc + (int32_t)va->size;
+            if (live_together && overlap)
+                fail_msg("vregs %u and %u share bytes while both live", a, b);
+        }
+    }
+}
+
+static void test_classes_and_alignment(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 16);
+    uint32_t u = gen_new_vreg(&p, 4, true);     /* uniform dword */
+    uint32_t d = gen_new_vreg(&p, 64, false);   /* SIMD16 float: two GRFs */
+    uint32_t blk = gen_new_vreg(&p, 96, false); /* 3-GRF payload */
+    p.vreg[blk].no_spill = true;
+    uint32_t out = gen_new_vreg(&p, 64, false);
+    def_imm(&p, u, 0);
+    def_imm(&p, d, 0);
+    def_imm(&p, blk, 0);
+    def_imm(&p, blk, 64);
+    use2(&p, out, d, u);
+    use2(&p, out, out, blk);
+    eot(&p, out);
+    assert_true(gen_allocate(&p));
+    assert_int_equal(p.vreg[u].loc % 4, 0);
+    assert_int_equal(p.vreg[d].loc % 32, 0);
+    assert_int_equal(p.vreg[blk].loc % 32, 0);
+    assert_int_equal(p.spills, 0);
+    assert_no_conflicts(&p);
+    gen_program_free(&p);
+}
+
+static void test_uniform_packing(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t u[8];
+    for (unsigned k = 0; k < 8; k++) {
+        u[k] = gen_new_vreg(&p, 4, true);
+        def_imm(&p, u[k], 0);
+    }
+    uint32_t acc = gen_new_vreg(&p, 32, false);
+    def_imm(&p, acc, 0);
+    for (unsigned k = 0; k < 8; k++)
+        use2(&p, acc, acc, u[k]);
+    eot(&p, acc);
+    assert_true(gen_allocate(&p));
+    /* eight live dwords fill exactly one GRF */
+    int grf = p.vreg[u[0]].loc / GEN_GRF_SIZE;
+    unsigned seen = 0;
+    for (unsigned k = 0; k < 8; k++) {
+        assert_int_equal(p.vreg[u[k]].loc / GEN_GRF_SIZE, grf);
+        seen |= 1u << ((p.vreg[u[k]].loc % GEN_GRF_SIZE) / 4);
+    }
+    assert_int_equal(seen, 0xff);
+    assert_no_conflicts(&p);
+    gen_program_free(&p);
+}
+
+static void test_payload_contiguity_and_eot_range(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t a = gen_new_vreg(&p, 32, false);
+    uint32_t msg = gen_new_vreg(&p, 5 * GEN_GRF_SIZE, false); /* URB write: handles + 4 */
+    p.vreg[msg].no_spill = true;
+    p.vreg[msg].grf_lo = GEN_EOT_FIRST_GRF;
+    def_imm(&p, a, 0);
+    for (unsigned k = 0; k < 5; k++) {
+        struct gen_inst *i = op(&p, GOP_MOV, 8);
+        i->dst = gen_vr(msg, k * GEN_GRF_SIZE, GT_F);
+        i->src[0] = gen_vr(a, 0, GT_F);
+    }
+    eot(&p, msg);
+    assert_true(gen_allocate(&p));
+    assert_true(p.vreg[msg].loc >= GEN_EOT_FIRST_GRF * GEN_GRF_SIZE);
+    assert_true(p.vreg[msg].loc + 5 * GEN_GRF_SIZE <= GEN_FILE_BYTES);
+    assert_int_equal(p.vreg[msg].loc % GEN_GRF_SIZE, 0);
+    assert_true(p.vreg[a].loc < GEN_EOT_FIRST_GRF * GEN_GRF_SIZE);
+    gen_program_free(&p);
+}
+
+static void test_dead_registers_are_reused(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t a = gen_new_vreg(&p, 32, false), b = gen_new_vreg(&p, 32, false);
+    uint32_t x = gen_new_vreg(&p, 32, false), y = gen_new_vreg(&p, 32, false);
+    uint32_t s = gen_new_vreg(&p, 32, false);
+    def_imm(&p, a, 0);
+    def_imm(&p, b, 0);
+    use2(&p, x, a, b); /* a and b die here */
+    def_imm(&p, y, 0);
+    use2(&p, s, x, y);
+    eot(&p, s);
+    assert_true(gen_allocate(&p));
+    assert_true(p.vreg[a].loc != p.vreg[b].loc);
+    /* y starts after a and b died: it takes one of their registers */
+    assert_true(p.vreg[y].loc == p.vreg[a].loc || p.vreg[y].loc == p.vreg[b].loc);
+    assert_no_conflicts(&p);
+    gen_program_free(&p);
+}
+
+static void test_loop_keeps_values_alive(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t a = gen_new_vreg(&p, 32, false), b = gen_new_vreg(&p, 32, false);
+    uint32_t s = gen_new_vreg(&p, 32, false);
+    def_imm(&p, a, 0);
+    def_imm(&p, s, 0);
+    op(&p, GOP_LABEL, 8);
+    use2(&p, s, s, a); /* a's last use in order, but the next iteration reads it again */
+    def_imm(&p, b, 0);
+    use2(&p, s, s, b);
+    op(&p, GOP_WHILE, 8);
+    eot(&p, s);
+    assert_true(gen_allocate(&p));
+    assert_true(p.vreg[a].loc != p.vreg[b].loc);
+    assert_true(p.vreg[a].loc != p.vreg[s].loc);
+    gen_program_free(&p);
+}
+
+static void test_copies_coalesce(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 16);
+    uint32_t a = gen_new_vreg(&p, 64, false), b = gen_new_vreg(&p, 64, false);
+    def_imm(&p, a, 0);
+    struct gen_inst *m = op(&p, GOP_MOV, 16); /* b = a, a dies: a merge that must cost nothing */
+    m->dst = gen_vr(b, 0, GT_F);
+    m->src[0] = gen_vr(a, 0, GT_F);
+    eot(&p, b);
+    unsigned before = p.ninst;
+    assert_true(gen_allocate(&p));
+    assert_int_equal(p.ninst, before - 1);
+    for (unsigned k = 0; k < p.ninst; k++)
+        assert_false(p.inst[k].op == GOP_MOV && p.inst[k].src[0].kind == GO_VREG);
+    gen_program_free(&p);
+}
+
+/* i = i - 1 at the end of a loop body: computed in i's register, no copy */
+static void test_loop_latch_copy_coalesces(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t i = gen_new_vreg(&p, 32, false), n = gen_new_vreg(&p, 32, false);
+    uint32_t s = gen_new_vreg(&p, 32, false);
+    def_imm(&p, i, 0);
+    def_imm(&p, s, 0);
+    op(&p, GOP_LABEL, 8);
+    use2(&p, s, s, i);
+    struct gen_inst *d = op(&p, GOP_ADD, 8);
+    d->dst = gen_vr(n, 0, GT_D);
+    d->src[0] = gen_vr(i, 0, GT_D);
+    d->src[1] = gen_imm((uint32_t)-1, GT_D);
+    struct gen_inst *m = op(&p, GOP_MOV, 8);
+    m->dst = gen_vr(i, 0, GT_D);
+    m->src[0] = gen_vr(n, 0, GT_D);
+    op(&p, GOP_WHILE, 8);
+    eot(&p, s);
+    unsigned before = p.ninst;
+    assert_true(gen_allocate(&p));
+    assert_int_equal(p.ninst, before - 1);
+    /* the decrement now writes i itself */
+    bool found = false;
+    for (unsigned k = 0; k < p.ninst; k++)
+        if (p.inst[k].op == GOP_ADD && p.inst[k].src[1].kind == GO_IMM) {
+            found = true;
+            assert_int_equal(p.inst[k].dst.vreg, p.inst[k].src[0].vreg);
+        }
+    assert_true(found);
+    gen_program_free(&p);
+}
+
+/* The same copy is kept when the loop reads i again after the new value exists. */
+static void test_loop_latch_copy_needs_dead_value(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t i = gen_new_vreg(&p, 32, false), n = gen_new_vreg(&p, 32, false);
+    uint32_t s = gen_new_vreg(&p, 32, false);
+    def_imm(&p, i, 0);
+    def_imm(&p, s, 0);
+    op(&p, GOP_LABEL, 8);
+    struct gen_inst *d = op(&p, GOP_ADD, 8);
+    d->dst = gen_vr(n, 0, GT_D);
+    d->src[0] = gen_vr(i, 0, GT_D);
+    d->src[1] = gen_imm((uint32_t)-1, GT_D);
+    use2(&p, s, s, i); /* old i read after n is defined */
+    struct gen_inst *m = op(&p, GOP_MOV, 8);
+    m->dst = gen_vr(i, 0, GT_D);
+    m->src[0] = gen_vr(n, 0, GT_D);
+    op(&p, GOP_WHILE, 8);
+    eot(&p, s);
+    unsigned before = p.ninst;
+    assert_true(gen_allocate(&p));
+    assert_int_equal(p.ninst, before);
+    assert_true(p.vreg[i].loc != p.vreg[n].loc);
+    gen_program_free(&p);
+}
+
+static void test_copy_of_live_value_stays(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t a = gen_new_vreg(&p, 32, false), b = gen_new_vreg(&p, 32, false);
+    uint32_t s = gen_new_vreg(&p, 32, false);
+    def_imm(&p, a, 0);
+    struct gen_inst *m = op(&p, GOP_MOV, 8);
+    m->dst = gen_vr(b, 0, GT_F);
+    m->src[0] = gen_vr(a, 0, GT_F);
+    def_imm(&p, b, 0); /* b redefined while a still lives: they cannot be one register */
+    use2(&p, s, a, b);
+    eot(&p, s);
+    assert_true(gen_allocate(&p));
+    assert_true(p.vreg[a].loc != p.vreg[b].loc);
+    assert_no_conflicts(&p);
+    gen_program_free(&p);
+}
+
+/* Instructions the allocator inserted: scratch headers and messages. */
+static bool spill_code(const struct gen_program *p, unsigned k)
+{
+    const struct gen_inst *i = &p->inst[k];
+    if (i->spill || i->fill)
+        return true;
+    return i->op == GOP_MOV && i->nomask && i->dst.kind == GO_VREG && p->vreg[i->dst.vreg].no_spill &&
+           (i->src[0].kind == GO_FIXED || (i->src[0].kind == GO_IMM && i->dst.off == 8));
+}
+
+/* 140 SIMD8 values alive at once cannot fit 127 GRFs: spill and fill. */
+static void test_spill_and_fill_placement(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    enum { N = 140 };
+    uint32_t v[N];
+    for (unsigned k = 0; k < N; k++) {
+        v[k] = gen_new_vreg(&p, 32, false);
+        def_imm(&p, v[k], 0);
+    }
+    uint32_t s = gen_new_vreg(&p, 32, false);
+    def_imm(&p, s, 0);
+    for (unsigned k = N; k-- > 0;)
+        use2(&p, s, s, v[k]);
+    eot(&p, s);
+    assert_true(gen_allocate(&p));
+    assert_true(p.spills > 0);
+    assert_true(p.fills > 0);
+    /* every spilled value has its own 32-byte scratch slot */
+    unsigned nspilled = 0;
+    for (unsigned a = 0; a < p.nvreg; a++) {
+        if (p.vreg[a].spill_slot < 0)
+            continue;
+        nspilled++;
+        assert_int_equal(p.vreg[a].spill_slot % 32, 0);
+        for (unsigned b = a + 1; b < p.nvreg; b++)
+            assert_true(p.vreg[b].spill_slot != p.vreg[a].spill_slot);
+    }
+    assert_true(nspilled > 0);
+    assert_true(p.layout.scratch_bytes >= nspilled * 32);
+    unsigned spills = 0, fills = 0;
+    for (unsigned k = 0; k < p.ninst; k++) {
+        const struct gen_inst *i = &p.inst[k];
+        if (i->fill) {
+            fills++;
+            /* the fill lands right before the instruction that uses it (other
+             * fills for the same instruction may come in between) */
+            unsigned j = k + 1;
+            while (j < p.ninst && spill_code(&p, j))
+                j++;
+            assert_true(j < p.ninst);
+            const struct gen_inst *u = &p.inst[j];
+            bool reads = false;
+            for (unsigned s2 = 0; s2 < 3; s2++)
+                reads |= u->src[s2].kind == GO_VREG && u->src[s2].vreg == i->dst.vreg;
+            /* or writes part of it: a value defined more than once is filled
+             * before each definition, so the channels it keeps stay right */
+            reads |= u->dst.kind == GO_VREG && u->dst.vreg == i->dst.vreg;
+            assert_true(reads);
+            assert_int_equal(i->sfid, 0xA);
+            assert_true(i->nomask);
+            /* OWord block read of one GRF from BTI 253, header present, mlen 1, rlen 1 */
+            assert_int_equal(i->desc, 0x021802FDu);
+        }
+        if (i->spill) {
+            spills++;
+            /* the spilled temporary was written just before the spill code */
+            unsigned j = k;
+            while (j > 0 && spill_code(&p, j - 1))
+                j--;
+            assert_true(j > 0);
+            const struct gen_inst *d = &p.inst[j - 1];
+            assert_true(d->dst.kind == GO_VREG && d->dst.vreg == i->src[1].vreg);
+            assert_int_equal(i->op, GOP_SENDS);
+            assert_int_equal(i->desc, 0x020A02FDu);
+            assert_int_equal(i->exdesc, 0x4Au);
+            /* header: a copy of r0 with dword 2 = scratch offset in OWords */
+            assert_int_equal(p.inst[k - 1].dst.off, 8u);
+            assert_int_equal(p.inst[k - 1].src[0].imm % 2, 0u);
+        }
+    }
+    assert_int_equal(spills, p.spills);
+    assert_int_equal(fills, p.fills);
+    assert_no_conflicts(&p);
+    gen_program_free(&p);
+}
+
+static void test_dce_removes_unused(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t a = gen_new_vreg(&p, 32, false), dead = gen_new_vreg(&p, 32, false);
+    def_imm(&p, a, 0);
+    def_imm(&p, dead, 0);
+    struct gen_inst *c = op(&p, GOP_CMP, 8); /* flag nobody reads */
+    c->cmod = GC_LT;
+    c->dst = gen_null(GT_F);
+    c->src[0] = gen_vr(a, 0, GT_F);
+    c->src[1] = gen_imm(0, GT_F);
+    eot(&p, a);
+    gen_dce(&p);
+    assert_int_equal(p.ninst, 2);
+    assert_int_equal(p.inst[0].dst.vreg, a);
+    gen_program_free(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_classes_and_alignment),
+        cmocka_unit_test(test_uniform_packing),
+        cmocka_unit_test(test_payload_contiguity_and_eot_range),
+        cmocka_unit_test(test_dead_registers_are_reused),
+        cmocka_unit_test(test_loop_keeps_values_alive),
+        cmocka_unit_test(test_copies_coalesce),
+        cmocka_unit_test(test_copy_of_live_value_stays),
+        cmocka_unit_test(test_loop_latch_copy_coalesces),
+        cmocka_unit_test(test_loop_latch_copy_needs_dead_value),
+        cmocka_unit_test(test_spill_and_fill_placement),
+        cmocka_unit_test(test_dce_removes_unused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
