@@ -84,6 +84,13 @@ static struct st_src conv_src(struct build *B, const struct mir_src *s)
     case MIR_MOD_NEG: o.mod = ST_SRCMOD_NEG; break;
     case MIR_MOD_ABS: o.mod = ST_SRCMOD_ABS; break;
     case MIR_MOD_ABSNEG: o.mod = ST_SRCMOD_ABSNEG; break;
+    case MIR_MOD_BIAS: o.mod = ST_SRCMOD_BIAS; break;
+    case MIR_MOD_BIASNEG: o.mod = ST_SRCMOD_BIASNEG; break;
+    case MIR_MOD_BX2: o.mod = ST_SRCMOD_SIGN; break;
+    case MIR_MOD_BX2NEG: o.mod = ST_SRCMOD_SIGNNEG; break;
+    case MIR_MOD_COMP: o.mod = ST_SRCMOD_COMP; break;
+    case MIR_MOD_X2: o.mod = ST_SRCMOD_X2; break;
+    case MIR_MOD_X2NEG: o.mod = ST_SRCMOD_X2NEG; break;
     default: o.mod = ST_SRCMOD_NONE; break;
     }
     return o;
@@ -142,6 +149,25 @@ static void build_code(struct build *B)
             }
             continue;
         }
+        if (m->op == MIR_OP_OPAQUE) {
+            /* as written, with the registers allocation gave its values */
+            struct st_instr *in = add(B, m->ast->op);
+            struct st_instr *keep = in->next;
+            *in = *m->ast;
+            in->next = keep;
+            bool writes = m->has_dst;
+            for (unsigned k = 0; k < m->nsrc; k++) {
+                if (m->src[k].kind != MIR_VREG)
+                    continue;
+                struct st_reg *r = !writes && in->has_dst ? (k == 0 ? &in->dst.reg
+                                                                    : &in->src[k - 1].reg)
+                                                          : &in->src[k].reg;
+                r->index = p->phys ? p->phys[m->src[k].vreg] : m->src[k].vreg;
+            }
+            if (writes && m->dst.kind == MIR_VREG)
+                in->dst.reg.index = p->phys ? p->phys[m->dst.vreg] : m->dst.vreg;
+            continue;
+        }
         struct st_instr *in = add(B, (enum st_opcode)m->op);
         if (m->op == ST_OP_TEXKILL) {
             /* the MIR reads it as a source; the assembly names it as dst */
@@ -152,21 +178,43 @@ static void build_code(struct build *B)
             continue;
         }
         in->cmp = m->cmp;
+        in->shift = m->shift;
+        if (m->predicated) {
+            in->predicated = true;
+            in->pred.reg.file = ST_REG_PREDICATE;
+            in->pred.swizzle = m->pred_swz;
+            in->pred.swizzle_len = m->pred_swz == ST_SWIZZLE_IDENTITY ? 0 : 4;
+            in->pred.mod = m->pred_not ? ST_SRCMOD_NOT : ST_SRCMOD_NONE;
+        }
         if (m->sat)
             in->dstmod |= ST_DSTMOD_SAT;
         in->nsrc = m->nsrc;
         for (unsigned k = 0; k < m->nsrc; k++)
             in->src[k] = conv_src(B, &m->src[k]);
+        if (m->op == ST_OP_IF && m->nsrc == 1 && m->pred_not)
+            in->src[0].mod = ST_SRCMOD_NOT; /* if !p0.c */
         if (m->has_dst) {
             in->has_dst = true;
             in->dst = conv_dst(p, &m->dst);
             if (scalar_output(&in->dst)) {
-                /* oFog, oPts, oDepth take the first written lane */
+                /* oFog, oPts, oDepth take the first written lane: a
+                 * component-wise op computes it from that lane of its
+                 * sources; a dot product (or another replicating op)
+                 * has the same value in every lane and keeps its swizzles */
+                unsigned first = 0;
+                while (first < 3 && !((m->dst.mask >> first) & 1))
+                    first++;
                 in->dst.writemask = 0xf;
+                if (mir_op_componentwise(m->op))
+                    for (unsigned k = 0; k < in->nsrc; k++)
+                        in->src[k].swizzle =
+                            (uint8_t)(ST_SWZ_LANE(in->src[k].swizzle, first) * 0x55);
                 for (unsigned k = 0; k < in->nsrc; k++)
-                    in->src[k].swizzle = (uint8_t)(ST_SWZ_LANE(in->src[k].swizzle, 0) * 0x55);
+                    in->src[k].swizzle_len =
+                        in->src[k].swizzle == ST_SWIZZLE_IDENTITY ? 0 : 4;
             }
-            if (m->op == ST_OP_MOV && !m->sat && noop_mov(&in->dst, &in->src[0])) {
+            if (m->op == ST_OP_MOV && !m->sat && !m->shift && !m->predicated &&
+                noop_mov(&in->dst, &in->src[0])) {
                 /* drop it again */
                 struct st_instr *prev = NULL;
                 for (struct st_instr *x = B->sh->first; x && x != in; x = x->next)
@@ -179,6 +227,25 @@ static void build_code(struct build *B)
                 B->sh->num_instrs--;
             }
         }
+    }
+}
+
+/* An else with nothing before its endif (its copies all coalesced away) goes. */
+static void drop_empty_else(struct st_shader *sh)
+{
+    struct st_instr *prev = NULL;
+    for (struct st_instr *i = sh->first; i;) {
+        struct st_instr *next = i->next;
+        if (i->op == ST_OP_ELSE && next && next->op == ST_OP_ENDIF) {
+            if (prev)
+                prev->next = next;
+            else
+                sh->first = next;
+            sh->num_instrs--;
+        } else {
+            prev = i;
+        }
+        i = next;
     }
 }
 
@@ -195,6 +262,11 @@ static unsigned count_temps(const struct st_shader *sh)
 {
     bool used[256] = {false};
     unsigned n = 0;
+    if (sh->version.type == ST_PS && sh->version.ver < ST_VER(2, 0)) {
+        /* ps_1_x: r0 is the colour output, named or not */
+        used[0] = true;
+        n = 1;
+    }
     for (const struct st_instr *i = sh->first; i; i = i->next) {
         if (i->has_dst && i->dst.reg.file == ST_REG_TEMP && i->dst.reg.index < 256 &&
             !used[i->dst.reg.index]) {
@@ -259,14 +331,15 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf 
                  "--emit=vasm supports Direct3D 9 assembly; ARB programs are not done yet");
         return false;
     }
-    if (sh->version.type == ST_PS && sh->version.ver < ST_VER(2, 0)) {
-        st_error(ctx, sh->version.loc, ST_E_NOT_SUPPORTED,
-                 "--emit=vasm needs ps_2_0 or later (ps_1_x texture addressing has no "
-                 "vector form here)");
-        return false;
-    }
     LLVMContextRef llctx = LLVMContextCreate();
-    LLVMModuleRef m = st_lower_llvm(ctx, sh, ST_FLOAT_IEEE, llctx);
+    /* derivatives as calls (the vector machine has them), the ops without an
+     * LLVM-level shape of their own as marker calls */
+    unsigned lflags = ST_LOWER_OP_CALLS;
+    if (sh->version.type == ST_PS)
+        lflags |= ST_LOWER_DERIV_CALLS;
+    if (sh->version.type == ST_PS && sh->version.ver < ST_VER(2, 0))
+        lflags |= ST_LOWER_OPAQUE_TEX;
+    LLVMModuleRef m = st_lower_llvm_ex(ctx, sh, ST_FLOAT_IEEE, lflags, llctx);
     if (!m) {
         LLVMContextDispose(llctx);
         return false;
@@ -289,8 +362,10 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf 
     LLVMContextDispose(llctx);
     if (ok) {
         ok = mir_split_merge_inputs(&prog, &stats);
-        if (ok)
+        if (ok) {
             stats.copies_folded += mir_fold_copies(&prog);
+            stats.copies_folded += mir_sink_predicated(&prog);
+        }
         else
             st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
         ok = ok && mir_coalesce(ctx, &prog, &stats);
@@ -340,6 +415,7 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf 
                 memcpy(c->imm.f, prog.defs[k].f, sizeof(c->imm.f));
             }
             build_code(&B);
+            drop_empty_else(&nsh);
             stats.instrs_out = count_code(&nsh);
             stats.temps_out = count_temps(&nsh);
             struct st_buf text = {0};

@@ -16,6 +16,7 @@
  * an input whose lanes are still read elsewhere after the merge is real
  * interference and keeps exactly one writemasked mov.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,11 +82,13 @@ static void count_uses(const struct mir_prog *p, unsigned *uses, unsigned *defs)
 
 /* Can op's destination be a register of this file (outputs: any ALU op
  * except texture loads in the 2_0 models). */
+static uint32_t pin_of(const struct mir_prog *p, uint32_t v);
+
 static bool dst_ok(const struct mir_prog *p, unsigned op, const struct mir_dst *d)
 {
     if (d->kind == MIR_VREG)
         return true;
-    if (op == ST_OP_TEXLD)
+    if (op == ST_OP_TEXLD || op == ST_OP_CRS || op == ST_OP_SETP)
         return false;
     /* ps outputs are written by mov only in ps_2_0/2_x (and must be whole) */
     if (p->type == ST_PS)
@@ -122,7 +125,13 @@ unsigned mir_fold_copies(struct mir_prog *p)
         if (m->dst.kind == MIR_VREG && defs[m->dst.vreg] != 1)
             continue;
         struct mir_instr *d = &p->ins[defat[v]];
-        if (d->op == MIR_OP_MERGE || d->dst.kind != MIR_VREG || !dst_ok(p, d->op, &m->dst))
+        if (d->op == MIR_OP_MERGE || d->op == MIR_OP_OPAQUE || d->predicated ||
+            d->dst.kind != MIR_VREG || !dst_ok(p, d->op, &m->dst))
+            continue;
+        if (m->predicated || m->shift)
+            continue;
+        /* a pinned vreg keeps its own definition (it names a register) */
+        if (pin_of(p, v) != MIR_NONE)
             continue;
         uint8_t W = m->dst.mask, swz = m->src[0].swz;
         if (mir_op_componentwise(d->op)) {
@@ -168,8 +177,131 @@ unsigned mir_fold_copies(struct mir_prog *p)
     return folded;
 }
 
+static uint32_t pin_of(const struct mir_prog *p, uint32_t v)
+{
+    for (unsigned k = 0; k < p->npins; k++)
+        if (p->pins[k].vreg == v)
+            return p->pins[k].reg;
+    return MIR_NONE;
+}
+
+static bool is_flow(unsigned op)
+{
+    switch (op) {
+    case ST_OP_IF: case ST_OP_IFC: case ST_OP_ELSE: case ST_OP_ENDIF: case ST_OP_REP:
+    case ST_OP_ENDREP: case ST_OP_LOOP: case ST_OP_ENDLOOP: case ST_OP_BREAK: case ST_OP_BREAKC:
+    case ST_OP_BREAKP: case ST_OP_RET:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/*
+ * "(p0) mov D, V" where V's one definition (unpredicated, used only here)
+ * stands earlier in the same straight-line stretch: that definition moves
+ * down to the mov's place and writes D itself under the predicate.  It
+ * then reads its sources later, so nothing in between may write them (nor
+ * p0, nor a0), and no flow instruction may stand in between.
+ */
+unsigned mir_sink_predicated(struct mir_prog *p)
+{
+    unsigned folded = 0;
+    unsigned *uses = malloc(sizeof(unsigned) * (p->nvregs ? p->nvregs : 1));
+    unsigned *defs = malloc(sizeof(unsigned) * (p->nvregs ? p->nvregs : 1));
+    if (!uses || !defs) {
+        free(uses);
+        free(defs);
+        return 0;
+    }
+    count_uses(p, uses, defs);
+    for (unsigned i = 0; i < p->n; i++) {
+        struct mir_instr *m = &p->ins[i];
+        if (m->dead || m->op != ST_OP_MOV || !m->predicated || m->nsrc != 1 || m->shift ||
+            m->src[0].kind != MIR_VREG || m->src[0].mod != MIR_MOD_NONE)
+            continue;
+        uint32_t v = m->src[0].vreg;
+        if (uses[v] != 1 || defs[v] != 1 || pin_of(p, v) != MIR_NONE)
+            continue;
+        unsigned j = i;
+        while (j-- > 0) {
+            const struct mir_instr *x = &p->ins[j];
+            if (!x->dead && x->has_dst && x->dst.kind == MIR_VREG && x->dst.vreg == v)
+                break;
+        }
+        if (j == UINT_MAX || j >= i)
+            continue;
+        struct mir_instr *d = &p->ins[j];
+        if (d->predicated || d->op == MIR_OP_MERGE || d->op == MIR_OP_OPAQUE ||
+            d->op == ST_OP_SETP || d->op == ST_OP_MOVA || d->op == ST_OP_TEXKILL ||
+            !dst_ok(p, d->op, &m->dst))
+            continue;
+        bool ok = true;
+        for (unsigned q = j + 1; q < i && ok; q++) {
+            const struct mir_instr *x = &p->ins[q];
+            if (x->dead)
+                continue;
+            if (is_flow(x->op) || x->op == ST_OP_SETP || x->op == ST_OP_MOVA ||
+                x->op == MIR_OP_OPAQUE)
+                ok = false;
+            for (unsigned k = 0; k < d->nsrc && ok && x->has_dst; k++)
+                if (d->src[k].kind == x->dst.kind &&
+                    (x->dst.kind == MIR_VREG ? d->src[k].vreg == x->dst.vreg
+                                             : d->src[k].file == x->dst.file &&
+                                                   d->src[k].index == x->dst.index))
+                    ok = false;
+        }
+        if (!ok)
+            continue;
+        uint8_t W = m->dst.mask, swz = m->src[0].swz;
+        struct mir_instr nd = *d;
+        if (mir_op_componentwise(d->op)) {
+            for (unsigned l = 0; l < 4; l++)
+                if ((W >> l) & 1 && !((d->dst.mask >> ST_SWZ_LANE(swz, l)) & 1))
+                    ok = false;
+            if (!ok)
+                continue;
+            for (unsigned k = 0; k < nd.nsrc; k++) {
+                uint8_t old = nd.src[k].swz, ns = 0;
+                unsigned any = ST_SWZ_LANE(old, ST_SWZ_LANE(swz, 0));
+                for (unsigned l = 0; l < 4; l++) {
+                    unsigned sl = (W >> l) & 1 ? ST_SWZ_LANE(old, ST_SWZ_LANE(swz, l)) : any;
+                    ns |= (uint8_t)(sl << (2 * l));
+                }
+                nd.src[k].swz = ns;
+            }
+        } else if (mir_op_replicates(d->op)) {
+            for (unsigned l = 0; l < 4; l++)
+                if ((W >> l) & 1 && !((d->dst.mask >> ST_SWZ_LANE(swz, l)) & 1))
+                    ok = false;
+            if (!ok)
+                continue;
+        } else if (W != d->dst.mask || swz != ST_SWIZZLE_IDENTITY) {
+            continue;
+        }
+        nd.dst = m->dst;
+        nd.sat = d->sat || m->sat;
+        nd.predicated = true;
+        nd.pred_swz = m->pred_swz;
+        nd.pred_not = m->pred_not;
+        *m = nd;
+        d->dead = true;
+        folded++;
+        count_uses(p, uses, defs);
+    }
+    free(uses);
+    free(defs);
+    return folded;
+}
+
 static void rename_vreg(struct mir_prog *p, uint32_t from, uint32_t to)
 {
+    for (unsigned k = 0; k < p->npins; k++)
+        if (p->pins[k].vreg == from)
+            p->pins[k].vreg = to;
+    for (unsigned k = 0; k < p->nexit_live; k++)
+        if (p->exit_live[k] == from)
+            p->exit_live[k] = to;
     for (unsigned i = 0; i < p->n; i++) {
         struct mir_instr *in = &p->ins[i];
         if (in->has_dst && in->dst.kind == MIR_VREG && in->dst.vreg == from)
@@ -235,7 +367,8 @@ bool mir_coalesce(struct st_ctx *ctx, struct mir_prog *p, struct st_merge_stats 
                 drop_input(in, k);
                 continue;
             }
-            if (mir_interference(p, &lv, s->vreg, D)) {
+            uint32_t pa = pin_of(p, s->vreg), pb = pin_of(p, D);
+            if (mir_interference(p, &lv, s->vreg, D) || (pa != MIR_NONE && pb != MIR_NONE && pa != pb)) {
                 why[i] |= 1;
                 k++;
                 continue;
@@ -308,7 +441,14 @@ unsigned mir_fold_outputs(struct mir_prog *p)
             const struct mir_instr *d = &p->ins[j];
             if (d->dead || !d->has_dst || d->dst.kind != MIR_VREG || d->dst.vreg != D)
                 continue;
-            if (j > i || !mir_op_shrinkable(d->op) || (d->dst.mask & ~m->dst.mask))
+            if (j > i || !mir_op_shrinkable(d->op) || (d->dst.mask & ~m->dst.mask) ||
+                d->op == ST_OP_CRS)
+                ok = false;
+            /* a scalar output takes the first written lane: only ops whose
+             * lanes are their sources' lanes (or all one value) say which */
+            bool scalar = (m->dst.file == ST_REG_RASTOUT && m->dst.index != ST_RASTOUT_POS) ||
+                          m->dst.file == ST_REG_DEPTHOUT;
+            if (scalar && !mir_op_componentwise(d->op) && !mir_op_replicates(d->op))
                 ok = false;
         }
         if (!ok)
@@ -409,7 +549,7 @@ unsigned mir_fuse_matrices(struct mir_prog *p)
     unsigned fused = 0;
     for (unsigned i = 0; i < p->n; i++) {
         struct mir_instr *a = &p->ins[i];
-        if (a->dead || (a->op != ST_OP_DP3 && a->op != ST_OP_DP4) || a->sat ||
+        if (a->dead || (a->op != ST_OP_DP3 && a->op != ST_OP_DP4) || a->sat || a->predicated ||
             a->dst.mask != 0x1 || a->src[1].kind != MIR_FIXED ||
             a->src[1].file != ST_REG_CONST || a->src[1].rel ||
             a->src[1].swz != ST_SWIZZLE_IDENTITY || a->src[1].mod != MIR_MOD_NONE)
@@ -419,7 +559,7 @@ unsigned mir_fuse_matrices(struct mir_prog *p)
             struct mir_instr *b = &p->ins[j];
             if (b->dead)
                 continue;
-            if (b->op != a->op || b->sat || b->dst.mask != (1u << n) ||
+            if (b->op != a->op || b->sat || b->predicated || b->dst.mask != (1u << n) ||
                 !same_dst_reg(p, &a->dst, &b->dst) || !same_src(p, &a->src[0], &b->src[0]) ||
                 b->src[1].kind != MIR_FIXED || b->src[1].file != ST_REG_CONST ||
                 b->src[1].rel || b->src[1].swz != ST_SWIZZLE_IDENTITY ||

@@ -19,7 +19,8 @@ bool mir_op_componentwise(unsigned op)
     switch (op) {
     case ST_OP_MOV: case ST_OP_ADD: case ST_OP_SUB: case ST_OP_MUL: case ST_OP_MAD:
     case ST_OP_MIN: case ST_OP_MAX: case ST_OP_SLT: case ST_OP_SGE: case ST_OP_LRP:
-    case ST_OP_FRC: case ST_OP_CMP: case ST_OP_ABS: case ST_OP_MOVA:
+    case ST_OP_FRC: case ST_OP_CMP: case ST_OP_ABS: case ST_OP_MOVA: case ST_OP_SGN:
+    case ST_OP_DSX: case ST_OP_DSY: case ST_OP_SETP: case ST_OP_CND:
         return true;
     default:
         return false;
@@ -39,7 +40,23 @@ bool mir_op_replicates(unsigned op)
 
 bool mir_op_shrinkable(unsigned op)
 {
-    return op == MIR_OP_MERGE || mir_op_componentwise(op) || mir_op_replicates(op);
+    /* lit, dst, crs, expp, logp: each lane is its own function of the
+     * sources, so dropping a lane changes no other */
+    return op == MIR_OP_MERGE || mir_op_componentwise(op) || mir_op_replicates(op) ||
+           op == ST_OP_LIT || op == ST_OP_DST || op == ST_OP_CRS || op == ST_OP_EXPP ||
+           op == ST_OP_LOGP;
+}
+
+uint8_t mir_reads_while_writing(const struct mir_instr *in, uint32_t v)
+{
+    /* crs may not write a register it reads; sgn's scratch registers are
+     * clobbered: both must be told apart from the destination whole */
+    if (in->op != ST_OP_CRS && in->op != ST_OP_SGN)
+        return 0;
+    for (unsigned k = 0; k < in->nsrc; k++)
+        if (in->src[k].kind == MIR_VREG && in->src[k].vreg == v)
+            return 0xf;
+    return 0;
 }
 
 /* The lanes of a source selected by swizzle swz for the lanes in `lanes`. */
@@ -59,16 +76,24 @@ uint8_t mir_src_lanes(const struct mir_instr *in, unsigned k)
     uint8_t swz = in->src[k].swz;
     if (in->op == MIR_OP_MERGE)
         return swz_image(swz, in->lanes[k]);
+    if (in->op == MIR_OP_OPAQUE) /* lanes[k]: what the instruction as written reads */
+        return in->lanes[k] ? in->lanes[k] : 0xf;
     if (mir_op_componentwise(in->op))
         return swz_image(swz, in->has_dst ? in->dst.mask : 0xf);
     switch (in->op) {
-    case ST_OP_DP3: case ST_OP_NRM: return swz_image(swz, 0x7);
+    case ST_OP_DP3: return swz_image(swz, 0x7);
+    case ST_OP_NRM: /* the length from xyz, then each written lane scaled */
+        return swz_image(swz, (uint8_t)(0x7 | (in->has_dst ? in->dst.mask : 0xf)));
     case ST_OP_DP4: return swz_image(swz, 0xf);
     case ST_OP_DP2ADD: return swz_image(swz, k == 2 ? 0x1 : 0x3);
     case ST_OP_RCP: case ST_OP_RSQ: case ST_OP_EXP: case ST_OP_LOG: case ST_OP_POW:
     case ST_OP_IFC: case ST_OP_BREAKC:
         return swz_image(swz, 0x1);
     case ST_OP_TEXLD: return k == 0 ? swz_image(swz, 0x7) : 0;
+    case ST_OP_EXPP: case ST_OP_LOGP: return swz_image(swz, 0x1);
+    case ST_OP_LIT: return swz_image(swz, 0xb); /* x, y, w */
+    case ST_OP_DST: return swz_image(swz, k == 0 ? 0x6 : 0xa); /* src0.yz, src1.yw */
+    case ST_OP_CRS: return swz_image(swz, 0x7);
     default: return swz_image(swz, 0xf);
     }
 }
@@ -116,9 +141,10 @@ static unsigned enclosing_loop_end(const struct mir_prog *p, unsigned i)
         unsigned op = p->ins[j].op;
         if (op == ST_OP_IF || op == ST_OP_IFC || op == ST_OP_REP || op == ST_OP_LOOP)
             depth++;
-        else if (op == ST_OP_ENDIF)
-            depth--;
-        else if (op == ST_OP_ENDREP || op == ST_OP_ENDLOOP) {
+        else if (op == ST_OP_ENDIF) {
+            if (depth) /* at 0: the end of an if around the break itself */
+                depth--;
+        } else if (op == ST_OP_ENDREP || op == ST_OP_ENDLOOP) {
             if (depth == 0)
                 return j;
             depth--;
@@ -197,6 +223,10 @@ bool mir_liveness(const struct mir_prog *p, struct mir_live *lv)
     }
     for (unsigned i = 0; i < n; i++)
         nsucc[i] = mir_succ(p, i, &succ[2 * i]);
+    /* ps_1_x's colour is the register r0 at the end */
+    for (unsigned k = 0; k < p->nexit_live; k++)
+        if (p->exit_live[k] < nv)
+            lv->in[(size_t)n * nv + p->exit_live[k]] = 0xf;
 
     bool changed = true;
     while (changed) {
@@ -214,8 +244,13 @@ bool mir_liveness(const struct mir_prog *p, struct mir_live *lv)
             uint8_t tmp_in_changed = 0;
             for (unsigned v = 0; v < nv; v++) {
                 uint8_t x = out[v];
-                if (!in->dead && in->has_dst && in->dst.kind == MIR_VREG && in->dst.vreg == v)
+                if (!in->dead && in->has_dst && in->dst.kind == MIR_VREG && in->dst.vreg == v &&
+                    !in->predicated)
                     x &= (uint8_t)~in->dst.mask;
+                /* a predicated write keeps the old value in the lanes it skips */
+                if (!in->dead && in->predicated && in->has_dst && in->dst.kind == MIR_VREG &&
+                    in->dst.vreg == v)
+                    x |= in->dst.mask;
                 if (!in->dead)
                     for (unsigned k = 0; k < in->nsrc; k++)
                         if (in->src[k].kind == MIR_VREG && in->src[k].vreg == v)
@@ -288,6 +323,7 @@ uint8_t mir_interference(const struct mir_prog *p, const struct mir_live *lv, ui
         uint8_t live = lv->out[(size_t)i * lv->nv + other];
         if (in->op == MIR_OP_MERGE)
             live |= merge_reads(in, other) & (uint8_t)~(in->dst.mask & ~w);
+        live |= mir_reads_while_writing(in, other);
         clash |= (uint8_t)(w & live);
     }
     return clash;

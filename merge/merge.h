@@ -29,6 +29,7 @@ struct st_merge_stats {
     unsigned flow_not_supported;    /* 1 when control flow could not be re-expressed */
 };
 
+
 struct mir_prog;
 struct LLVMOpaqueModule;
 

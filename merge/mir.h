@@ -27,9 +27,18 @@
 #include "translator.h"
 
 enum { MIR_OP_MERGE = ST_OP_COUNT + 1 };
+/* A ps_1_x texture-phase instruction printed again as written (`ast`),
+ * with the registers of its vreg sources (and pinned vreg destination)
+ * filled in by allocation. */
+enum { MIR_OP_OPAQUE = ST_OP_COUNT + 2 };
 enum { MIR_NONE = UINT32_MAX };
 
-enum mir_mod { MIR_MOD_NONE, MIR_MOD_NEG, MIR_MOD_ABS, MIR_MOD_ABSNEG };
+enum mir_mod {
+    MIR_MOD_NONE, MIR_MOD_NEG, MIR_MOD_ABS, MIR_MOD_ABSNEG,
+    /* ps_1_x only: x - 0.5, 2 * (x - 0.5), 1 - x, 2 * x, and negated */
+    MIR_MOD_BIAS, MIR_MOD_BIASNEG, MIR_MOD_BX2, MIR_MOD_BX2NEG, MIR_MOD_COMP, MIR_MOD_X2,
+    MIR_MOD_X2NEG,
+};
 
 enum mir_opnd_kind {
     MIR_VREG,  /* a virtual register (a temporary after regalloc) */
@@ -63,8 +72,15 @@ struct mir_instr {
     struct mir_dst dst;
     unsigned nsrc;
     struct mir_src src[4];
-    uint8_t lanes[4];    /* MIR_OP_MERGE: lanes of the destination input k fills */
+    uint8_t lanes[4];    /* MIR_OP_MERGE: lanes of the destination input k fills;
+                            MIR_OP_OPAQUE: lanes of source k it reads */
     bool phi_copy;       /* MIR_OP_MERGE made for a phi (a copy on a CFG edge) */
+    bool predicated;     /* (p0.swz) / (!p0.swz): lanes whose predicate is false keep
+                            the old value (liveness: the write reads its destination) */
+    uint8_t pred_swz;
+    bool pred_not;
+    int8_t shift;        /* ps_1_x _x2 (1), _x4 (2), _d2 (-1) ... */
+    const struct st_instr *ast; /* MIR_OP_OPAQUE */
 };
 
 struct mir_def { /* def c#, a, b, c, d made for LLVM constants */
@@ -91,6 +107,12 @@ struct mir_prog {
     uint32_t phys_temps; /* after regalloc: temporaries used */
     uint32_t *phys;      /* after regalloc: vreg -> r# (MIR_NONE: unused) */
     struct st_loc loc;   /* where diagnostics about the whole program point (the version) */
+    /* vregs that must get one given temporary (ps_1_4 texld r#, ps_1_x's
+     * final r0) and vregs live at the exit (ps_1_x's final r0) */
+    struct { uint32_t vreg, reg; } pins[16];
+    unsigned npins;
+    uint32_t exit_live[4];
+    unsigned nexit_live;
 };
 
 /* Building (mir.c lives in select.c). */
@@ -115,6 +137,9 @@ bool mir_op_componentwise(unsigned op);
 bool mir_op_replicates(unsigned op);
 /* True when the op's writemask may shrink to the live lanes. */
 bool mir_op_shrinkable(unsigned op);
+/* 0xf when the instruction's destination must not share a register with v,
+ * a vreg it reads (crs sources, sgn scratch registers), else 0. */
+uint8_t mir_reads_while_writing(const struct mir_instr *in, uint32_t v);
 
 /*
  * Lane liveness: out[i * nv + v] is the mask of lanes of vreg v live just
@@ -147,6 +172,8 @@ bool mir_shrink(struct mir_prog *p, const struct mir_live *lv);
 bool mir_split_merge_inputs(struct mir_prog *p, struct st_merge_stats *stats);
 /* Folds "mov D, V" into V's definition when V has no other use. */
 unsigned mir_fold_copies(struct mir_prog *p);
+/* "(p0) mov D, V": V's definition moves down and writes D under the predicate. */
+unsigned mir_sink_predicated(struct mir_prog *p);
 /* Vertex shaders: the definitions of a value only copied to an output write it. */
 unsigned mir_fold_outputs(struct mir_prog *p);
 /* Eliminates the merges lane liveness allows; counts in stats. */

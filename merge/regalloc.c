@@ -72,6 +72,7 @@ bool mir_regalloc(struct st_ctx *ctx, struct mir_prog *p, unsigned max_temps)
                         live |= mir_src_lanes(in, k); /* read by a later mov of this merge */
                 }
             }
+            live |= mir_reads_while_writing(in, v);
             if (live & w) {
                 SET(d, v);
                 SET(v, d);
@@ -90,12 +91,29 @@ bool mir_regalloc(struct st_ctx *ctx, struct mir_prog *p, unsigned max_temps)
     bool ok = true;
     for (uint32_t v = 0; v < nv; v++)
         p->phys[v] = MIR_NONE;
+    /* pinned vregs first: they name their register */
+    for (unsigned k = 0; k < p->npins && ok; k++) {
+        uint32_t v = p->pins[k].vreg, r = p->pins[k].reg;
+        if (v >= nv)
+            continue;
+        for (uint32_t u = 0; u < nv; u++)
+            if (p->phys[u] == r && GET(v, u) && u != v) {
+                st_error(ctx, p->loc, ST_E_NOT_SUPPORTED,
+                         "two values the shader model puts in r%u are live together",
+                         (unsigned)r);
+                ok = false;
+            }
+        p->phys[v] = r;
+        if (r + 1 > used)
+            used = r + 1;
+    }
     for (unsigned o = 0; o < norder && ok; o++) {
         uint32_t v = order[o];
+        if (p->phys[v] != MIR_NONE)
+            continue;
         for (uint32_t r = 0;; r++) {
             bool free_r = true;
-            for (unsigned q = 0; q < o && free_r; q++) {
-                uint32_t u = order[q];
+            for (uint32_t u = 0; u < nv && free_r; u++) {
                 if (p->phys[u] == r && GET(v, u))
                     free_r = false;
             }

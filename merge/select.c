@@ -83,6 +83,11 @@ enum vkind {
     VK_TEXEL,  /* load of the sampling result */
     VK_MOVA,   /* the a0 conversion of mova: written to a0 where it stands */
     VK_KILL,   /* the status update of texkill: a texkill where it stands */
+    VK_SETP,   /* a vector fcmp some predicate reads: setp p0 where it stands */
+    VK_PSEL,   /* select on a predicate: a copy, then a predicated write */
+    VK_OPAQUE, /* @st_opaque: a ps_1_x texture instruction printed as written */
+    VK_MODVIEW, /* ps_1_x source modifier arithmetic (_bias, _bx2, 1-x, _x2) */
+    VK_OPQVIEW, /* the shift/_sat of an @st_opaque result: printed with it */
     VK_OTHER,  /* not expressible (reported when needed) */
 };
 
@@ -92,6 +97,7 @@ struct vinfo {
     uint8_t home;   /* scalar defs: the lane they are computed in */
     uint8_t kind;
     bool needed, have_op, needing, mark;
+    uint8_t plan; /* VK_SETP: the lanes of p0 it writes */
     struct mir_src op;
 };
 
@@ -99,6 +105,7 @@ enum pat_kind { P_NONE, P_ALU };
 struct pat {
     unsigned op;
     bool sat;
+    int8_t shift; /* ps_1_x destination shift */
     unsigned n;
     LLVMValueRef leaf[4];
     bool scalar_src[4]; /* leaf is a scalar */
@@ -114,7 +121,7 @@ struct sel {
     struct vinfo *tab;
     size_t cap;
     uint16_t ver;
-    bool ps, v3;
+    bool ps, v3, ps1x;
     struct mir_src last_texel;
     bool have_texel;
     /* output slot -> register, from the shader's own writes */
@@ -131,12 +138,26 @@ struct sel {
         LLVMValueRef al; /* the aL phi (loop), or NULL (rep) */
     } loops[8];
     unsigned nloops;
+    /* p0: which setp (fcmp) each lane holds at the current emission point,
+     * and the nesting depth it was written at (a lane written inside a
+     * construct is unknown once the construct closes or its else starts) */
+    LLVMValueRef pstate[4];
+    unsigned pdepth[4];
+    unsigned depth;
+    /* a0 the same way: the mova (fptosi) each lane holds */
+    LLVMValueRef astate[4];
+    unsigned adepth[4];
+    /* ps_1_4: the MIR index of the phase marker (MIR_NONE before it) */
+    unsigned phase_at;
     /* blocks */
     LLVMBasicBlockRef *bbs;
     unsigned nbb;
     uint8_t *visited;
     uint64_t *pdom; /* nbb x words */
     unsigned words;
+    /* handed out by emit() once memory ran out, so callers can keep filling
+     * fields (per selection: the library has no globals) */
+    struct mir_instr oom_scratch;
 };
 
 static void fail(struct sel *S, const char *fmt, const char *what)
@@ -313,6 +334,51 @@ static uint8_t zero_lanes(LLVMValueRef v)
 static int out_slot_of_store(struct sel *S, LLVMValueRef st);
 static LLVMValueRef texldp_coords(LLVMValueRef call);
 
+static bool agrees(uint8_t a, uint8_t b, uint8_t lanes);
+
+/* The AST instruction number k of the shader. */
+static const struct st_instr *ast_at(const struct st_shader *sh, long long k)
+{
+    const struct st_instr *i = sh->first;
+    for (; i && k > 0; k--)
+        i = i->next;
+    return k == 0 ? i : NULL;
+}
+
+/*
+ * Lanes of the register an @st_opaque instruction reads through its
+ * operand j (1: the first register after the index): texld/texcrd read
+ * x, y, z (w too under _dw or a .xyw swizzle), texdepth x and y, texkill
+ * x, y, z; the rest, everything.
+ */
+static uint8_t opaque_lanes(const struct st_shader *sh, LLVMValueRef call, unsigned j)
+{
+    long long k;
+    const struct st_instr *a = NULL;
+    if (const_int(op_(call, 0), &k))
+        a = ast_at(sh, k);
+    if (!a)
+        return 0xf;
+    bool writes = !(a->op == ST_OP_TEXKILL || a->op == ST_OP_TEXDEPTH || a->op == ST_OP_PHASE) &&
+                  a->has_dst;
+    if (a->op == ST_OP_TEXDEPTH)
+        return 0x3;
+    if (a->op == ST_OP_TEXKILL)
+        return 0x7;
+    if (writes && (a->op == ST_OP_TEXLD || a->op == ST_OP_TEXCRD) && j >= 1 && j - 1 < a->nsrc) {
+        const struct st_src *s = &a->src[j - 1];
+        uint8_t m = 0;
+        for (unsigned l = 0; l < 3; l++)
+            m |= (uint8_t)(1u << ST_SWZ_LANE(s->swizzle, l));
+        if (s->mod == ST_SRCMOD_DZ)
+            m |= 0x4;
+        if (s->mod == ST_SRCMOD_DW)
+            m |= 0x8;
+        return m;
+    }
+    return 0xf;
+}
+
 static void demand_inst(struct sel *S, LLVMValueRef I, bool *changed)
 {
     unsigned o = opc(I);
@@ -338,6 +404,37 @@ static void demand_inst(struct sel *S, LLVMValueRef I, bool *changed)
             add_demand(S, LLVMGetCondition(I), 1, changed);
         return;
     case LLVMCall:
+        if (strcmp(callee_name(I), "st_opaque") == 0) {
+            unsigned n = (unsigned)LLVMGetNumArgOperands(I);
+            for (unsigned j = 1; j < n; j++)
+                add_demand(S, op_(I, j), opaque_lanes(S->sh, I, j), changed);
+            return;
+        }
+        if (strncmp(callee_name(I), "st_op.", 6) == 0) {
+            /* lanes of the (already swizzled) sources each op reads */
+            const char *nm = callee_name(I) + 6;
+            int op = st_opcode_lookup(nm, strlen(nm));
+            unsigned n = (unsigned)LLVMGetNumArgOperands(I);
+            for (unsigned k = 0; k < n && d; k++) {
+                uint8_t dd = 0xf;
+                switch (op) {
+                case ST_OP_SGN: dd = d; break;
+                case ST_OP_LIT: dd = 0xb; break;
+                case ST_OP_DST:
+                    dd = (uint8_t)((d & 0x2) | (k == 0 ? (d & 0x4) : (d & 0x8)));
+                    break;
+                case ST_OP_CRS: dd = 0x7; break;
+                case ST_OP_EXPP: case ST_OP_LOGP: dd = 0x1; break;
+                default: break;
+                }
+                add_demand(S, op_(I, k), dd, changed);
+            }
+            return;
+        }
+        if (strcmp(callee_name(I), "st_dsx") == 0 || strcmp(callee_name(I), "st_dsy") == 0) {
+            add_demand(S, op_(I, 0), d, changed);
+            return;
+        }
         if (strcmp(callee_name(I), ST_LL_SAMPLE_FN) == 0) {
             for (unsigned k = 2; k < 5; k++)
                 add_demand(S, op_(I, k), 1, changed);
@@ -536,6 +633,9 @@ static void pat_set(struct pat *p, unsigned op, unsigned n, LLVMValueRef a, LLVM
     p->leaf[2] = c;
 }
 
+static bool modview_of(struct sel *S, LLVMValueRef I, LLVMValueRef *x, unsigned *mod);
+static enum vkind classify(struct sel *S, LLVMValueRef I);
+
 /* One D3D9 instruction for the value I, or false. */
 static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
 {
@@ -554,7 +654,8 @@ static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
                 return true;
             }
             unsigned lane;
-            if (S->ps && dot_chain(l, 2, &P) && opc(P) == LLVMFMul && ext_of(r, &x, &lane)) {
+            if (S->ps && dot_chain(l, 2, &P) && opc(P) == LLVMFMul &&
+                (ext_of(r, &x, &lane) || (is_fconst(r) && !is_vec(r)))) {
                 pat_set(p, ST_OP_DP2ADD, 3, op_(P, 0), op_(P, 1), r);
                 p->scalar_src[2] = true;
                 return true;
@@ -570,7 +671,10 @@ static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
         /* mad: the product is rounded first, as in the interpreter */
         for (int s = 0; s < 2; s++) {
             LLVMValueRef m = s ? r : l, c = s ? l : r;
-            if (opc(m) == LLVMFMul && LLVMGetFirstUse(m) && !LLVMGetNextUse(LLVMGetFirstUse(m))) {
+            LLVMValueRef mx;
+            unsigned mmod;
+            if (opc(m) == LLVMFMul && LLVMGetFirstUse(m) && !LLVMGetNextUse(LLVMGetFirstUse(m)) &&
+                !modview_of(S, m, &mx, &mmod)) {
                 pat_set(p, ST_OP_MAD, 3, op_(m, 0), op_(m, 1), c);
                 return true;
             }
@@ -588,6 +692,26 @@ static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
         return true;
     }
     case LLVMFMul: {
+        /* ps_1_x destination shift: the result times 2, 4, 8, 1/2, 1/4, 1/8 */
+        if (S->ps1x && is_vec(I) && is_inst(op_(I, 0))) {
+            static const double sc[6] = {2, 4, 8, 0.5, 0.25, 0.125};
+            static const int8_t sh[6] = {1, 2, 3, -1, -2, -3};
+            for (unsigned q = 0; q < 6; q++)
+                if (const_is(op_(I, 1), sc[q])) {
+                    LLVMValueRef x, v = op_(I, 0);
+                    unsigned mod;
+                    bool single = LLVMGetFirstUse(v) && !LLVMGetNextUse(LLVMGetFirstUse(v));
+                    if (single && !modview_of(S, v, &x, &mod) && classify(S, v) == VK_ALU &&
+                        match_alu(S, v, p) && !p->shift && !p->sat) {
+                        p->shift = sh[q];
+                        return true;
+                    }
+                    /* mov_x2 r0, t0: the shift of a plain copy */
+                    pat_set(p, ST_OP_MOV, 1, v, NULL, NULL);
+                    p->shift = sh[q];
+                    return true;
+                }
+        }
         /* nrm: a * splat(1 / sqrt(dot3(a, a))) */
         LLVMValueRef A = op_(I, 0), Vv = op_(I, 1);
         if (is_vec(I) && opc(Vv) == LLVMShuffleVector && is_poison(op_(Vv, 1)) &&
@@ -638,6 +762,10 @@ static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
         }
         if (is_fcmp(c, LLVMRealOGE, &a, &b) && const_is(b, 0.0) && S->ps && is_vec(I)) {
             pat_set(p, ST_OP_CMP, 3, a, t, f);
+            return true;
+        }
+        if (is_fcmp(c, LLVMRealOGT, &a, &b) && const_is(b, 0.5) && S->ps1x && is_vec(I)) {
+            pat_set(p, ST_OP_CND, 3, a, t, f);
             return true;
         }
         if (!S->ps && const_is(t, 1.0) && const_is(f, 0.0)) {
@@ -718,6 +846,20 @@ static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
     case LLVMCall:
         if (is_call_to(I, "llvm.fabs") && !S->v3 && (S->ver >= ST_VER(2, 0))) {
             pat_set(p, ST_OP_ABS, 1, op_(I, 0), NULL, NULL);
+            return true;
+        }
+        if (is_call_to(I, "st_op.")) {
+            /* lit, dst, sgn, expp, logp, crs: the lowering's marker calls */
+            const char *nm = callee_name(I) + 6;
+            int op = st_opcode_lookup(nm, strlen(nm));
+            unsigned n = (unsigned)LLVMGetNumArgOperands(I);
+            if (op < 0 || n < 1 || n > 2)
+                return false;
+            pat_set(p, (unsigned)op, n, op_(I, 0), n > 1 ? op_(I, 1) : NULL, NULL);
+            return true;
+        }
+        if (S->ps && (is_call_to(I, "st_dsx") || is_call_to(I, "st_dsy"))) {
+            pat_set(p, is_call_to(I, "st_dsx") ? ST_OP_DSX : ST_OP_DSY, 1, op_(I, 0), NULL, NULL);
             return true;
         }
         return false;
@@ -878,6 +1020,243 @@ static bool rel_read(struct sel *S, LLVMValueRef I, struct relinfo *ri)
     return false;
 }
 
+static bool is_i1(LLVMValueRef v)
+{
+    LLVMTypeRef t = LLVMTypeOf(v);
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+        t = LLVMGetElementType(t);
+    return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 1;
+}
+
+/* Lane l of an i1 constant is true. */
+static bool i1_lane_true(LLVMValueRef c, unsigned l)
+{
+    if (LLVMIsAConstantInt(c))
+        return LLVMConstIntGetZExtValue(c) == 1;
+    if (!LLVMIsConstant(c) || !is_vec(c))
+        return false;
+    LLVMValueRef e = LLVMGetAggregateElement(c, l);
+    return e && LLVMIsAConstantInt(e) && LLVMConstIntGetZExtValue(e) == 1;
+}
+
+/*
+ * Lane l of a predicate value back to the setp that made it: through the
+ * lowering's swizzles (shufflevector, extractelement) and "!" (xor with
+ * true) down to a vector fcmp whose comparison setp has.  F, its lane k,
+ * and whether the lane is negated; false otherwise (a phi of p0, ...).
+ */
+static bool pred_lane(LLVMValueRef P, unsigned l, LLVMValueRef *F, unsigned *k, bool *neg)
+{
+    *neg = false;
+    for (int g = 0; g < 32 && is_inst(P); g++) {
+        long long x;
+        switch (opc(P)) {
+        case LLVMXor:
+            if (!i1_lane_true(op_(P, 1), l))
+                return false;
+            *neg = !*neg;
+            P = op_(P, 0);
+            continue;
+        case LLVMShuffleVector: {
+            int m = mask_elem(P, l);
+            if (m < 0)
+                return false;
+            P = op_(P, m < 4 ? 0 : 1);
+            l = (unsigned)m & 3;
+            continue;
+        }
+        case LLVMExtractElement:
+            if (!const_int(op_(P, 1), &x) || x < 0 || x > 3)
+                return false;
+            P = op_(P, 0);
+            l = (unsigned)x;
+            continue;
+        case LLVMFCmp:
+            if (!is_vec(P))
+                return false;
+            switch (LLVMGetFCmpPredicate(P)) {
+            case LLVMRealOGT: case LLVMRealOEQ: case LLVMRealOGE: case LLVMRealOLT:
+            case LLVMRealUNE: case LLVMRealOLE:
+                break;
+            default:
+                return false;
+            }
+            *F = P;
+            *k = l;
+            return true;
+        default:
+            return false;
+        }
+    }
+    return false;
+}
+
+static void need(struct sel *S, LLVMValueRef v);
+
+/* The setps the lanes `lanes` of predicate P read: needed, writing those lanes. */
+static bool need_pred(struct sel *S, LLVMValueRef P, uint8_t lanes)
+{
+    bool ok = true;
+    for (unsigned l = 0; l < 4; l++) {
+        LLVMValueRef F;
+        unsigned k;
+        bool neg;
+        if (!((lanes >> l) & 1))
+            continue;
+        if (!pred_lane(P, l, &F, &k, &neg)) {
+            ok = false;
+            continue;
+        }
+        struct vinfo *e = vi(S, F);
+        e->kind = VK_SETP;
+        e->plan |= (uint8_t)(1u << k);
+        if (!e->needed) {
+            e->needed = true;
+            need(S, op_(F, 0));
+            need(S, op_(F, 1));
+        }
+    }
+    return ok;
+}
+
+/* A branch condition that reads p0 (if p0.c, breakp, callnz on p0). */
+/*
+ * select(P, A, B) as "copy B, then (P) write N": A is either the new value
+ * N whole, or the lowering's merge shufflevector(B, N) under a writemask,
+ * whose lanes taken from B need no write.  N, the lanes written, and for
+ * each lane the lane of N it takes.
+ */
+static void psel_parts(struct sel *S, LLVMValueRef I, LLVMValueRef *N, uint8_t *w, int map[4])
+{
+    LLVMValueRef A = op_(I, 1), B = op_(I, 2);
+    uint8_t d = vi(S, I)->demand;
+    *N = A;
+    *w = d;
+    for (unsigned l = 0; l < 4; l++)
+        map[l] = (int)l;
+    if (opc(A) != LLVMShuffleVector || op_(A, 0) != B)
+        return;
+    uint8_t ww = 0;
+    int mm[4] = {0, 1, 2, 3};
+    for (unsigned l = 0; l < 4; l++) {
+        int m = mask_elem(A, l);
+        if (!((d >> l) & 1) || m == (int)l)
+            continue;
+        if (m < 4)
+            return; /* another lane of B: write A whole */
+        ww |= (uint8_t)(1u << l);
+        mm[l] = m - 4;
+    }
+    *N = op_(A, 1);
+    *w = ww;
+    memcpy(map, mm, sizeof(mm));
+}
+
+static bool is_pred_cond(LLVMValueRef c)
+{
+    LLVMValueRef F;
+    unsigned k;
+    bool neg;
+    return is_i1(c) && !is_vec(c) && opc(c) != LLVMFCmp && pred_lane(c, 0, &F, &k, &neg);
+}
+
+/* No modifier anywhere down a chain of views (a ps_1_x modifier takes a plain register). */
+static bool mod_free(LLVMValueRef x)
+{
+    for (int g = 0; g < 16 && is_inst(x); g++) {
+        switch (opc(x)) {
+        case LLVMFNeg: case LLVMFSub: return false;
+        case LLVMFMul: return false;
+        case LLVMCall: return !is_call_to(x, "llvm.fabs");
+        case LLVMShuffleVector: case LLVMExtractElement:
+            x = op_(x, 0);
+            continue;
+        default: return true;
+        }
+    }
+    return true;
+}
+
+/* ps_1_x source modifiers as the lowering spells them: x and the modifier. */
+static bool modview_of(struct sel *S, LLVMValueRef I, LLVMValueRef *x, unsigned *mod)
+{
+    if (!S->ps1x || !is_vec(I))
+        return false;
+    LLVMValueRef a = op_(I, 0), b;
+    switch (opc(I)) {
+    case LLVMFSub:
+        b = op_(I, 1);
+        if (const_is(b, 0.5) && mod_free(a)) {
+            *x = a;
+            *mod = MIR_MOD_BIAS;
+            return true;
+        }
+        if (const_is(a, 1.0) && mod_free(b)) {
+            *x = b;
+            *mod = MIR_MOD_COMP;
+            return true;
+        }
+        return false;
+    case LLVMFMul:
+        b = op_(I, 1);
+        if ((const_is(a, 2.0) || const_is(a, -2.0)) && opc(b) == LLVMFSub &&
+            const_is(op_(b, 1), 0.5) && mod_free(op_(b, 0))) {
+            *x = op_(b, 0);
+            *mod = const_is(a, 2.0) ? MIR_MOD_BX2 : MIR_MOD_BX2NEG;
+            return true;
+        }
+        if ((const_is(a, 2.0) || const_is(a, -2.0)) && S->ver >= ST_VER(1, 4) && mod_free(b)) {
+            *x = b;
+            *mod = const_is(a, 2.0) ? MIR_MOD_X2 : MIR_MOD_X2NEG;
+            return true;
+        }
+        return false;
+    default:
+        return false;
+    }
+}
+
+/*
+ * v is exactly the lowering's write of an @st_opaque result: the shift and
+ * the _sat of that very instruction (its register then holds v, printed
+ * with the modifiers).  The call, or NULL, also for a later instruction's
+ * own shift or _sat of the register (mov_x2 r0, t0 is an instruction).
+ */
+static LLVMValueRef opaque_root(struct sel *S, LLVMValueRef v)
+{
+    LLVMValueRef x = v, y, C = NULL;
+    for (int g = 0; g < 2 && is_inst(x) && !C; g++) {
+        if (strcmp(callee_name(x), "st_opaque") == 0)
+            C = x;
+        else if (match_sat(x, &y))
+            x = y;
+        else if (opc(x) == LLVMFMul && is_fconst(op_(x, 1)))
+            x = op_(x, 0);
+        else
+            return NULL;
+    }
+    if (!C && is_inst(x) && strcmp(callee_name(x), "st_opaque") == 0)
+        C = x;
+    long long k;
+    const struct st_instr *a = C && const_int(op_(C, 0), &k) ? ast_at(S->sh, k) : NULL;
+    if (!a || C == v)
+        return NULL;
+    /* from the outside in: _sat, then the shift, then the call */
+    x = v;
+    if (a->dstmod & ST_DSTMOD_SAT) {
+        if (!match_sat(x, &y))
+            return NULL;
+        x = y;
+    }
+    if (a->shift) {
+        double sc = a->shift > 0 ? (double)(1 << a->shift) : 1.0 / (double)(1 << -a->shift);
+        if (opc(x) != LLVMFMul || !const_is(op_(x, 1), sc))
+            return NULL;
+        x = op_(x, 0);
+    }
+    return x == C ? C : NULL;
+}
+
 static enum vkind classify(struct sel *S, LLVMValueRef I)
 {
     struct vinfo *e = vi(S, I);
@@ -886,6 +1265,10 @@ static enum vkind classify(struct sel *S, LLVMValueRef I)
     enum vkind k = VK_OTHER;
     struct pat pt;
     uint8_t d = e->demand;
+    if (S->ps1x && (opc(I) == LLVMFMul || opc(I) == LLVMSelect) && opaque_root(S, I)) {
+        e->kind = VK_OPQVIEW;
+        return VK_OPQVIEW;
+    }
     switch (opc(I)) {
     case LLVMShuffleVector: {
         bool fa = false, fb = false;
@@ -916,6 +1299,16 @@ static enum vkind classify(struct sel *S, LLVMValueRef I)
     case LLVMFNeg:
         k = VK_VIEW;
         break;
+    case LLVMFSub: case LLVMFMul: {
+        LLVMValueRef x;
+        unsigned mod;
+        if (modview_of(S, I, &x, &mod)) {
+            k = VK_MODVIEW;
+            break;
+        }
+        k = match_alu(S, I, &pt) ? VK_ALU : VK_OTHER;
+        break;
+    }
     case LLVMPHI:
         k = LLVMGetTypeKind(LLVMTypeOf(I)) == LLVMFloatTypeKind || is_vec(I) ? VK_PHI : VK_OTHER;
         if (is_vec(I) && LLVMGetTypeKind(LLVMGetElementType(LLVMTypeOf(I))) != LLVMFloatTypeKind)
@@ -944,12 +1337,32 @@ static enum vkind classify(struct sel *S, LLVMValueRef I)
             k = VK_VIEW;
             break;
         }
-        k = match_alu(S, I, &pt) ? VK_ALU : VK_OTHER;
+        if (match_alu(S, I, &pt)) {
+            k = VK_ALU;
+            break;
+        }
+        /* a predicated write: select(p0.swz, new, old) of float vectors */
+        k = is_vec(I) && is_vec(op_(I, 0)) && is_i1(op_(I, 0)) &&
+                    LLVMGetTypeKind(LLVMGetElementType(LLVMTypeOf(I))) == LLVMFloatTypeKind &&
+                    (S->ver >= ST_VER_2X)
+                ? VK_PSEL
+                : VK_OTHER;
+        for (unsigned l = 0; l < 4 && k == VK_PSEL; l++) {
+            LLVMValueRef F;
+            unsigned kk;
+            bool neg;
+            if ((d >> l) & 1 && !pred_lane(op_(I, 0), l, &F, &kk, &neg))
+                k = VK_OTHER; /* not p0 (a relative destination's lane select...) */
+        }
         break;
     }
     case LLVMCall:
         if (is_call_to(I, "llvm.fabs") && S->v3) {
             k = VK_VIEW;
+            break;
+        }
+        if (strcmp(callee_name(I), "st_opaque") == 0) {
+            k = VK_OPAQUE;
             break;
         }
         /* fall through */
@@ -964,8 +1377,6 @@ static enum vkind classify(struct sel *S, LLVMValueRef I)
 
 /* ------------------------------------------------------------------ */
 /* 2. Need.                                                            */
-
-static void need(struct sel *S, LLVMValueRef v);
 
 static void need_ops(struct sel *S, LLVMValueRef I)
 {
@@ -1011,6 +1422,34 @@ static void need(struct sel *S, LLVMValueRef v)
         need(S, op_(v, 0));
         need(S, op_(v, 1));
         return;
+    case VK_MODVIEW: {
+        LLVMValueRef x;
+        unsigned mod;
+        modview_of(S, v, &x, &mod);
+        need(S, x);
+        return;
+    }
+    case VK_OPQVIEW:
+        need(S, opaque_root(S, v));
+        return;
+    case VK_OPAQUE: {
+        unsigned n = (unsigned)LLVMGetNumArgOperands(v);
+        for (unsigned k = 1; k < n; k++)
+            need(S, op_(v, k));
+        return;
+    }
+    case VK_PSEL: {
+        LLVMValueRef N;
+        uint8_t w;
+        int map[4];
+        psel_parts(S, v, &N, &w, map);
+        need(S, op_(v, 2));
+        if (w) {
+            need(S, N);
+            need_pred(S, op_(v, 0), w);
+        }
+        return;
+    }
     case VK_PHI:
         for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
             need(S, LLVMGetIncomingValue(v, k));
@@ -1095,6 +1534,46 @@ static struct mir_src const_opnd(struct sel *S, LLVMValueRef c, uint8_t demand)
     if (n == 1) {
         val[1] = val[2] = val[3] = val[0];
         def = def ? 0xf : 0;
+    }
+    for (unsigned l = 0; l < 4; l++)
+        if ((def & (1u << l)) && !isfinite(val[l])) {
+            /* def has no spelling for these (the printer would write 0 or FLT_MAX) */
+            fail(S, "a NaN or infinite constant, which def cannot state%s", "");
+            return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+        }
+    if (S->ps1x) {
+        /* ps_1_1..1_3 constants take no swizzle: whole def registers */
+        for (unsigned l = 0; l < 4; l++)
+            if (!(def & (1u << l)))
+                val[l] = 0;
+        for (unsigned i = 0; i < p->ndefs; i++) {
+            bool ok = true;
+            for (unsigned l = 0; l < 4; l++)
+                if ((def & (1u << l)) && !same_bits(p->defs[i].f[l], val[l]))
+                    ok = false;
+            if (ok)
+                return mir_src_fixed(ST_REG_CONST, p->defs[i].index, ST_SWIZZLE_IDENTITY);
+        }
+        if (p->ndefs == p->capdefs) {
+            unsigned cap = p->capdefs ? p->capdefs * 2 : 8;
+            struct mir_def *nd = realloc(p->defs, sizeof(*nd) * cap);
+            if (!nd) {
+                fail(S, "out of memory%s", "");
+                return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+            }
+            p->defs = nd;
+            p->capdefs = cap;
+        }
+        uint32_t idx = alloc_c(S);
+        if (idx == MIR_NONE) {
+            fail(S, "the vector program needs more constant registers than the model has%s", "");
+            return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+        }
+        struct mir_def *d = &p->defs[p->ndefs++];
+        memset(d, 0, sizeof(*d));
+        d->index = idx;
+        memcpy(d->f, val, sizeof(val));
+        return mir_src_fixed(ST_REG_CONST, idx, ST_SWIZZLE_IDENTITY);
     }
     bool splat = true;
     float first = 0;
@@ -1193,7 +1672,14 @@ static unsigned mod_neg(unsigned m)
     case MIR_MOD_NONE: return MIR_MOD_NEG;
     case MIR_MOD_NEG: return MIR_MOD_NONE;
     case MIR_MOD_ABS: return MIR_MOD_ABSNEG;
-    default: return MIR_MOD_ABS;
+    case MIR_MOD_ABSNEG: return MIR_MOD_ABS;
+    case MIR_MOD_BIAS: return MIR_MOD_BIASNEG;
+    case MIR_MOD_BIASNEG: return MIR_MOD_BIAS;
+    case MIR_MOD_BX2: return MIR_MOD_BX2NEG;
+    case MIR_MOD_BX2NEG: return MIR_MOD_BX2;
+    case MIR_MOD_X2: return MIR_MOD_X2NEG;
+    case MIR_MOD_X2NEG: return MIR_MOD_X2;
+    default: return 0xff; /* -(1 - x): no such modifier */
     }
 }
 
@@ -1240,6 +1726,10 @@ static struct mir_src view_opnd(struct sel *S, LLVMValueRef I)
         return opnd(S, op_(I, 1));
     case LLVMFNeg:
         r = opnd(S, op_(I, 0));
+        if (mod_neg(r.mod) == 0xff) {
+            fail(S, "a negated complement (no such source modifier)%s", "");
+            return r;
+        }
         r.mod = (uint8_t)mod_neg(r.mod);
         return r;
     case LLVMSelect: {
@@ -1259,6 +1749,11 @@ static struct mir_src view_opnd(struct sel *S, LLVMValueRef I)
         } else {
             if (!vi(S, ri.F)->have_op) {
                 fail(S, "a relative address through a0 before its mova%s", "");
+                return r;
+            }
+            /* a view is read where it is used: a0 must still hold that mova */
+            if (S->astate[ri.comp & 3] != ri.F) {
+                fail(S, "a relative read through a0 used after a0 changed%s", "");
                 return r;
             }
             r.rel = (uint8_t)(2 + ri.comp);
@@ -1305,6 +1800,18 @@ static struct mir_src opnd(struct sel *S, LLVMValueRef v)
     struct vinfo *e = vi(S, v);
     if (e->have_op)
         return e->op;
+    if (classify(S, v) == VK_OPQVIEW)
+        return opnd(S, opaque_root(S, v));
+    if (classify(S, v) == VK_MODVIEW) {
+        LLVMValueRef x;
+        unsigned mod;
+        modview_of(S, v, &x, &mod);
+        struct mir_src r = opnd(S, x);
+        if (r.mod != MIR_MOD_NONE)
+            fail(S, "two source modifiers on one operand%s", "");
+        r.mod = (uint8_t)mod;
+        return r;
+    }
     if (classify(S, v) == VK_VIEW) {
         struct mir_src r = view_opnd(S, v);
         /* constants depend on the demand of each use: do not cache those */
@@ -1323,12 +1830,56 @@ static struct mir_instr *emit(struct sel *S, unsigned op)
     struct mir_instr *in = mir_append(S->p);
     if (!in) {
         fail(S, "out of memory%s", "");
-        static struct mir_instr dummy;
-        memset(&dummy, 0, sizeof(dummy));
-        return &dummy;
+        memset(&S->oom_scratch, 0, sizeof(S->oom_scratch));
+        return &S->oom_scratch;
     }
     in->op = (uint16_t)op;
+    /* p0 lanes written inside a construct are unknown after it */
+    if (op == ST_OP_ELSE || op == ST_OP_ENDIF || op == ST_OP_ENDREP || op == ST_OP_ENDLOOP)
+        for (unsigned l = 0; l < 4; l++) {
+            if (S->pstate[l] && S->pdepth[l] >= S->depth)
+                S->pstate[l] = NULL;
+            if (S->astate[l] && S->adepth[l] >= S->depth)
+                S->astate[l] = NULL;
+        }
+    if (op == ST_OP_IF || op == ST_OP_IFC || op == ST_OP_REP || op == ST_OP_LOOP)
+        S->depth++;
+    else if ((op == ST_OP_ENDIF || op == ST_OP_ENDREP || op == ST_OP_ENDLOOP) && S->depth)
+        S->depth--;
     return in;
+}
+
+/*
+ * The predicate source for lanes `lanes` of P: p0 with a swizzle, and "!".
+ * Every lane must come from the setp p0 holds in that lane right here.
+ */
+static bool pred_src(struct sel *S, LLVMValueRef P, uint8_t lanes, uint8_t *swz, bool *not)
+{
+    int first = -1;
+    uint8_t sw = 0;
+    bool have_neg = false, neg0 = false;
+    for (unsigned l = 0; l < 4; l++) {
+        LLVMValueRef F;
+        unsigned k;
+        bool neg;
+        if (!((lanes >> l) & 1))
+            continue;
+        if (!pred_lane(P, l, &F, &k, &neg) || S->pstate[k] != F)
+            return false;
+        if (have_neg && neg != neg0)
+            return false; /* one "!" for the whole predicate */
+        have_neg = true;
+        neg0 = neg;
+        if (first < 0)
+            first = (int)k;
+        sw |= (uint8_t)(k << (2 * l));
+    }
+    for (unsigned l = 0; l < 4; l++)
+        if (!((lanes >> l) & 1))
+            sw |= (uint8_t)((unsigned)(first < 0 ? 0 : first) << (2 * l));
+    *swz = sw;
+    *not = neg0;
+    return true;
 }
 
 static uint8_t lanes_of(struct sel *S, LLVMValueRef v)
@@ -1373,6 +1924,7 @@ static void emit_alu(struct sel *S, LLVMValueRef I)
         src[0] = plain(S, src[0], 0xf);
     struct mir_instr *in = emit(S, pt.op);
     in->sat = pt.sat;
+    in->shift = pt.shift;
     in->has_dst = true;
     in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = lanes_of(S, I), .vreg = d};
     if (pt.op == ST_OP_NRM && S->ps)
@@ -1380,6 +1932,13 @@ static void emit_alu(struct sel *S, LLVMValueRef I)
     in->nsrc = pt.n;
     for (unsigned k = 0; k < pt.n; k++)
         in->src[k] = src[k];
+    if (pt.op == ST_OP_SGN && S->ver < ST_VER(3, 0)) {
+        /* the 2_x models name two scratch temporaries sgn may clobber:
+         * registers of their own (liveness keeps them apart from the rest) */
+        in->nsrc = 3;
+        in->src[1] = mir_src_vreg(mir_new_vreg(S->p), ST_SWIZZLE_IDENTITY);
+        in->src[2] = mir_src_vreg(mir_new_vreg(S->p), ST_SWIZZLE_IDENTITY);
+    }
     if (pt.op == ST_OP_SINCOS && S->ver < ST_VER(3, 0)) {
         /* D3DSINCOSCONST1/2: the 2_0 models name them (the values are the
          * documented ones; the result does not depend on them here) */
@@ -1523,10 +2082,18 @@ static void emit_sample(struct sel *S, LLVMValueRef call)
         S->have_texel = true;
         return;
     }
-    /* coordinates: lanes 0..2 of one vector, else gathered with movs */
+    /* coordinates: lanes 0..2 of one vector, else gathered with movs; a 2D
+     * sampler reads x and y only (the interpreter's rule), so z is free */
+    bool two_d = false;
+    for (const struct st_instr *i = S->sh->first; i && S->ps; i = i->next)
+        if (i->op == ST_OP_DCL && i->dst.reg.file == ST_REG_SAMPLER &&
+            i->dst.reg.index == (uint32_t)stage && i->sampler_type == ST_SAMPLER_2D)
+            two_d = true;
     struct mir_src c[3];
     for (unsigned k = 0; k < 3; k++)
-        c[k] = opnd(S, op_(call, 2 + k));
+        c[k] = opnd(S, op_(call, 2 + (two_d && k == 2 ? 1 : k)));
+    if (two_d)
+        c[2].swz = c[1].swz;
     struct mir_src coord;
     bool one = true;
     for (unsigned k = 0; k < 3; k++)
@@ -1537,14 +2104,16 @@ static void emit_sample(struct sel *S, LLVMValueRef call)
         coord = c[0];
         unsigned l0 = ST_SWZ_LANE(c[0].swz, 0), l1 = ST_SWZ_LANE(c[1].swz, 0),
                  l2 = ST_SWZ_LANE(c[2].swz, 0);
+        if (two_d && l0 == 0 && l1 == 1)
+            l2 = 2; /* any lane: the one that keeps .xyz plain */
         coord.swz = (uint8_t)(l0 | (l1 << 2) | (l2 << 4) | (l2 << 6));
     } else {
         uint32_t t = mir_new_vreg(S->p);
         struct mir_instr *in = emit(S, MIR_OP_MERGE);
         in->has_dst = true;
-        in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0x7, .vreg = t};
-        in->nsrc = 3;
-        for (unsigned k = 0; k < 3; k++) {
+        in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = two_d ? 0x3 : 0x7, .vreg = t};
+        in->nsrc = two_d ? 2 : 3;
+        for (unsigned k = 0; k < in->nsrc; k++) {
             in->src[k] = c[k];
             unsigned l = ST_SWZ_LANE(c[k].swz, 0);
             in->src[k].swz = (uint8_t)(l * 0x55);
@@ -1561,7 +2130,7 @@ static void emit_sample(struct sel *S, LLVMValueRef call)
         uint32_t t = mir_new_vreg(S->p);
         struct mir_instr *in = emit(S, ST_OP_MOV);
         in->has_dst = true;
-        in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0xf, .vreg = t};
+        in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = two_d ? 0x3 : 0xf, .vreg = t};
         in->nsrc = 1;
         in->src[0] = coord;
         coord = mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
@@ -1636,6 +2205,28 @@ static void emit_store(struct sel *S, LLVMValueRef st)
         fail(S, "a store the vector back end does not know%s", "");
         return;
     }
+    if (S->ps1x && slot == ST_LL_OUT_DEPTH)
+        return; /* texdepth / texm3x2depth, printed as written, write it */
+    if (S->ps1x && slot == ST_LL_OUT_C) {
+        /* ps_1_x: the colour is r0 at the end: a vreg pinned to r0, live at the exit */
+        if (S->p->npins >= 16 || S->p->nexit_live >= 4) {
+            fail(S, "too many pinned registers%s", "");
+            return;
+        }
+        uint32_t d = mir_new_vreg(S->p);
+        S->p->pins[S->p->npins].vreg = d;
+        S->p->pins[S->p->npins++].reg = 0;
+        S->p->exit_live[S->p->nexit_live++] = d;
+        if (zero_lanes(val) == 0xf)
+            return; /* r0 never written: it still holds its first value, 0 */
+        struct mir_src v = opnd(S, val);
+        struct mir_instr *in = emit(S, ST_OP_MOV);
+        in->has_dst = true;
+        in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0xf, .vreg = d};
+        in->nsrc = 1;
+        in->src[0] = v;
+        return;
+    }
     if (!S->out_known[slot]) {
         fail(S, "an output slot the shader never names%s", "");
         return;
@@ -1656,6 +2247,109 @@ static void emit_store(struct sel *S, LLVMValueRef st)
     tmp.src[0] = opnd(S, val);
     struct mir_instr *in = emit(S, ST_OP_MOV);
     *in = tmp;
+}
+
+static bool fcmp_to_d3d(LLVMRealPredicate p, enum st_compare *c);
+
+/*
+ * A ps_1_x texture-phase instruction, printed again as written: its t#
+ * registers stay (the texture stage is the register number), a temporary
+ * it writes (ps_1_4 texld r#) is a vreg pinned to that register, and the
+ * temporaries it reads are the vregs holding those values.
+ */
+static void emit_opaque(struct sel *S, LLVMValueRef I)
+{
+    long long k;
+    const struct st_instr *a = NULL;
+    if (const_int(op_(I, 0), &k))
+        a = ast_at(S->sh, k);
+    if (!a || a->predicated || a->coissue) {
+        fail(S, "a ps_1_x texture instruction with modifiers the vector back end keeps%s", "");
+        return;
+    }
+    bool writes = !(a->op == ST_OP_TEXKILL || a->op == ST_OP_TEXDEPTH || a->op == ST_OP_PHASE) &&
+                  a->has_dst;
+    unsigned n = (unsigned)LLVMGetNumArgOperands(I);
+    struct mir_instr tmp = {0};
+    tmp.op = MIR_OP_OPAQUE;
+    tmp.ast = a;
+    for (unsigned j = 1; j < n && tmp.nsrc < 4; j++) {
+        const struct st_reg *r = !writes && a->has_dst ? (j == 1 ? &a->dst.reg : &a->src[j - 2].reg)
+                                                       : &a->src[j - 1].reg;
+        struct mir_src s = mir_src_fixed(r->file, r->index, ST_SWIZZLE_IDENTITY);
+        uint8_t rl = opaque_lanes(S->sh, I, j);
+        tmp.lanes[tmp.nsrc] = rl;
+        if (r->file == ST_REG_TEMP && zero_lanes(op_(I, j)) == 0xf) {
+            /* the register's first value (+0.0): a vreg nothing writes,
+             * in that register, read before anything else uses it */
+            uint32_t t = mir_new_vreg(S->p);
+            if (S->p->npins >= 16) {
+                fail(S, "too many pinned registers%s", "");
+                return;
+            }
+            S->p->pins[S->p->npins].vreg = t;
+            S->p->pins[S->p->npins++].reg = r->index;
+            s = mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
+        } else if (r->file == ST_REG_TEMP) {
+            s = opnd(S, op_(I, j));
+            bool pin5 = a->op == ST_OP_TEXDEPTH; /* texdepth names r5 only */
+            if (s.kind != MIR_VREG || s.mod != MIR_MOD_NONE || !agrees(s.swz, ST_SWIZZLE_IDENTITY, rl) ||
+                pin5) {
+                /* a value that is not a whole register: give it one (before
+                 * the phase marker: ps_1_4 texture instructions come first) */
+                uint32_t t = mir_new_vreg(S->p);
+                struct mir_instr *mv = emit(S, ST_OP_MOV);
+                if (S->phase_at != MIR_NONE && S->phase_at < S->p->n - 1) {
+                    struct mir_instr *ins = S->p->ins;
+                    unsigned at = S->phase_at, last = S->p->n - 1;
+                    struct mir_instr keep = ins[last];
+                    memmove(&ins[at + 1], &ins[at], sizeof(*ins) * (last - at));
+                    ins[at] = keep;
+                    mv = &ins[at];
+                    S->phase_at++;
+                }
+                if (pin5) {
+                    if (S->p->npins >= 16) {
+                        fail(S, "too many pinned registers%s", "");
+                        return;
+                    }
+                    S->p->pins[S->p->npins].vreg = t;
+                    S->p->pins[S->p->npins++].reg = r->index;
+                }
+                mv->has_dst = true;
+                mv->dst = (struct mir_dst){.kind = MIR_VREG, .mask = rl, .vreg = t};
+                mv->nsrc = 1;
+                mv->src[0] = s;
+                s = mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
+            }
+        }
+        tmp.src[tmp.nsrc++] = s;
+    }
+    if (writes) {
+        tmp.has_dst = true;
+        uint8_t m = a->dst.writemask ? a->dst.writemask : 0xf;
+        if (a->dst.reg.file == ST_REG_TEMP) {
+            if (S->p->npins >= 16) {
+                fail(S, "too many ps_1_4 texture results%s", "");
+                return;
+            }
+            uint32_t d = mir_new_vreg(S->p);
+            S->p->pins[S->p->npins].vreg = d;
+            S->p->pins[S->p->npins++].reg = a->dst.reg.index;
+            tmp.dst = (struct mir_dst){.kind = MIR_VREG, .mask = m, .vreg = d};
+            set_result(S, I, d);
+        } else {
+            tmp.dst = (struct mir_dst){.kind = MIR_FIXED, .mask = m, .file = a->dst.reg.file,
+                                       .index = a->dst.reg.index, .vreg = MIR_NONE};
+            struct vinfo *e = vi(S, I);
+            e->op = mir_src_fixed(a->dst.reg.file, a->dst.reg.index, ST_SWIZZLE_IDENTITY);
+            e->have_op = true;
+        }
+    }
+    struct mir_instr *in = emit(S, MIR_OP_OPAQUE);
+    *in = tmp;
+    if (a->op == ST_OP_PHASE)
+        S->phase_at = S->p->n - 1;
 }
 
 static void emit_inst(struct sel *S, LLVMValueRef I)
@@ -1684,7 +2378,10 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
     if (!e->needed)
         return;
     switch (classify(S, I)) {
-    case VK_VIEW:
+    case VK_VIEW: case VK_MODVIEW: case VK_OPQVIEW:
+        return;
+    case VK_OPAQUE:
+        emit_opaque(S, I);
         return;
     case VK_ALU:
         emit_alu(S, I);
@@ -1692,6 +2389,80 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
     case VK_MERGE:
         emit_merge(S, I);
         return;
+    case VK_SETP: {
+        enum st_compare cmp;
+        if (S->ver < ST_VER_2X || !fcmp_to_d3d(LLVMGetFCmpPredicate(I), &cmp)) {
+            fail(S, "a predicate this shader model cannot set%s", "");
+            return;
+        }
+        struct mir_src a = opnd(S, op_(I, 0)), b = opnd(S, op_(I, 1));
+        struct mir_instr *in = emit(S, ST_OP_SETP);
+        in->cmp = cmp;
+        in->has_dst = true;
+        in->dst = (struct mir_dst){.kind = MIR_FIXED, .mask = e->plan, .file = ST_REG_PREDICATE,
+                                   .index = 0, .vreg = MIR_NONE};
+        in->nsrc = 2;
+        in->src[0] = a;
+        in->src[1] = b;
+        for (unsigned l = 0; l < 4; l++)
+            if ((e->plan >> l) & 1) {
+                S->pstate[l] = I;
+                S->pdepth[l] = S->depth;
+            }
+        return;
+    }
+    case VK_PSEL: {
+        LLVMValueRef N;
+        uint8_t w, swz = 0;
+        bool not = false;
+        int map[4];
+        psel_parts(S, I, &N, &w, map);
+        if (w && !pred_src(S, op_(I, 0), w, &swz, &not)) {
+            fail(S, "a predicated write whose predicate p0 does not hold here%s", "");
+            return;
+        }
+        /* the old value, copied: the predicated write then keeps its lanes */
+        uint32_t dv = mir_new_vreg(S->p);
+        struct mir_instr tmp = {0};
+        tmp.op = MIR_OP_MERGE;
+        tmp.has_dst = true;
+        tmp.phi_copy = true;
+        tmp.dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0, .vreg = dv};
+        int ident[4] = {0, 1, 2, 3};
+        merge_input(S, &tmp, op_(I, 2), e->demand, ident);
+        struct mir_src ns = {0};
+        if (w) {
+            if (is_fconst(N) || is_poison(N)) {
+                LLVMValueRef c[4];
+                LLVMTypeRef ft = LLVMFloatTypeInContext(LLVMGetTypeContext(LLVMTypeOf(N)));
+                for (unsigned l = 0; l < 4; l++) {
+                    double dd = 0;
+                    if ((w >> l) & 1)
+                        const_lane(N, (unsigned)map[l], &dd);
+                    c[l] = LLVMConstReal(ft, dd);
+                }
+                ns = const_opnd(S, LLVMConstVector(c, 4), w);
+            } else {
+                ns = opnd(S, N);
+                ns.swz = swz_compose(ns.swz, map);
+            }
+        }
+        struct mir_instr *cp = emit(S, MIR_OP_MERGE);
+        *cp = tmp;
+        S->stats->merges_in++;
+        if (w) {
+            struct mir_instr *in = emit(S, ST_OP_MOV);
+            in->has_dst = true;
+            in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = w, .vreg = dv};
+            in->nsrc = 1;
+            in->src[0] = ns;
+            in->predicated = true;
+            in->pred_swz = swz;
+            in->pred_not = not;
+        }
+        set_result(S, I, dv);
+        return;
+    }
     case VK_KILL: {
         /* texkill names a register, no swizzle, no modifier */
         struct mir_src v = opnd(S, kill_source(I));
@@ -1711,7 +2482,32 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
         return;
     }
     case VK_MOVA: {
-        /* a0 is one register, written where the shader wrote it */
+        /* a0 is one register, written where the shader wrote it.  Relative
+         * reads of the a0 value it replaces are views read where they are
+         * used: the ones not read yet are copied to a register first (a
+         * copy nobody reads is dropped as dead later). */
+        uint8_t wm = e->demand ? e->demand : 1;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(S->fn); bb;
+             bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef R = LLVMGetFirstInstruction(bb); R; R = LLVMGetNextInstruction(R)) {
+                struct relinfo ri;
+                if (opc(R) != LLVMSelect || !rel_read(S, R, &ri) || !ri.F)
+                    continue;
+                struct vinfo *re = vi(S, R);
+                if (!re->needed || re->have_op || !((wm >> (ri.comp & 3)) & 1) ||
+                    S->astate[ri.comp & 3] != ri.F)
+                    continue;
+                struct mir_src rs = view_opnd(S, R);
+                uint32_t t = mir_new_vreg(S->p);
+                struct mir_instr *mv = emit(S, ST_OP_MOV);
+                mv->has_dst = true;
+                mv->dst = (struct mir_dst){.kind = MIR_VREG, .mask = re->demand ? re->demand : 0xf,
+                                           .vreg = t};
+                mv->nsrc = 1;
+                mv->src[0] = rs;
+                re->op = mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
+                re->have_op = true;
+            }
         struct mir_src v = opnd(S, mova_source(I));
         struct mir_instr *in = emit(S, S->ver >= ST_VER(2, 0) ? ST_OP_MOVA : ST_OP_MOV);
         in->has_dst = true;
@@ -1720,11 +2516,18 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
         in->nsrc = 1;
         in->src[0] = v;
         e->have_op = true; /* "written": relative reads may use it */
+        for (unsigned l = 0; l < 4; l++)
+            if ((in->dst.mask >> l) & 1) {
+                S->astate[l] = I;
+                S->adepth[l] = S->depth;
+            }
         return;
     }
     case VK_OTHER:
         if (o == LLVMFCmp || o == LLVMICmp || (o == LLVMXor && !is_vec(I)))
             return; /* branch conditions: the flow code reads them */
+        if (LLVMGetTypeKind(LLVMTypeOf(I)) == LLVMIntegerTypeKind)
+            return; /* loop counts and the like: the flow code reads them, or refuses */
         if (o == LLVMLoad)
             return; /* b# reads: the flow code reads them */
         if (!S->failed) {
@@ -1835,6 +2638,30 @@ static LLVMBasicBlockRef ipdom(struct sel *S, LLVMBasicBlockRef b)
     return bi < 0 ? NULL : S->bbs[bi];
 }
 
+/* The copy phi I <- v (a MERGE with one input). */
+static void phi_copy_one(struct sel *S, LLVMValueRef I, LLVMValueRef v)
+{
+    struct vinfo *e = vi(S, I);
+    uint8_t lanes = lanes_of(S, I);
+    struct mir_instr tmp = {0};
+    tmp.op = MIR_OP_MERGE;
+    tmp.has_dst = true;
+    tmp.phi_copy = true;
+    tmp.dst = (struct mir_dst){.kind = MIR_VREG, .mask = lanes, .vreg = e->op.vreg};
+    tmp.nsrc = 1;
+    if (is_fconst(v) || is_poison(v)) {
+        tmp.src[0] = const_opnd(S, v, is_vec(v) ? lanes : 1);
+        if (!is_vec(v))
+            tmp.src[0].swz = swz_rep(ST_SWZ_LANE(tmp.src[0].swz, 0));
+    } else {
+        tmp.src[0] = opnd(S, v);
+    }
+    tmp.lanes[0] = lanes;
+    struct mir_instr *in = emit(S, MIR_OP_MERGE);
+    *in = tmp;
+    S->stats->merges_in++;
+}
+
 /* Copies for the phis of `to` on the edge from `from`. */
 static void phi_copies(struct sel *S, LLVMBasicBlockRef from, LLVMBasicBlockRef to)
 {
@@ -1851,24 +2678,7 @@ static void phi_copies(struct sel *S, LLVMBasicBlockRef from, LLVMBasicBlockRef 
                 fail(S, "a phi reading a phi of the same block (a loop)%s", "");
                 return;
             }
-            uint8_t lanes = lanes_of(S, I);
-            struct mir_instr tmp = {0};
-            tmp.op = MIR_OP_MERGE;
-            tmp.has_dst = true;
-            tmp.phi_copy = true;
-            tmp.dst = (struct mir_dst){.kind = MIR_VREG, .mask = lanes, .vreg = e->op.vreg};
-            tmp.nsrc = 1;
-            if (is_fconst(v) || is_poison(v)) {
-                tmp.src[0] = const_opnd(S, v, is_vec(v) ? lanes : 1);
-                if (!is_vec(v))
-                    tmp.src[0].swz = swz_rep(ST_SWZ_LANE(tmp.src[0].swz, 0));
-            } else {
-                tmp.src[0] = opnd(S, v);
-            }
-            tmp.lanes[0] = lanes;
-            struct mir_instr *in = emit(S, MIR_OP_MERGE);
-            *in = tmp;
-            S->stats->merges_in++;
+            phi_copy_one(S, I, v);
             break;
         }
     }
@@ -1914,6 +2724,17 @@ static bool emit_cond(struct sel *S, LLVMValueRef c)
             in->src[0] = mir_src_fixed(ST_REG_CONSTBOOL, (uint32_t)k, ST_SWIZZLE_IDENTITY);
             return true;
         }
+    }
+    if (is_pred_cond(c)) {
+        uint8_t swz;
+        bool not;
+        if (S->ver < ST_VER_2X || !pred_src(S, c, 1, &swz, &not))
+            return false;
+        struct mir_instr *in = emit(S, ST_OP_IF);
+        in->nsrc = 1;
+        in->src[0] = mir_src_fixed(ST_REG_PREDICATE, 0, (uint8_t)(ST_SWZ_LANE(swz, 0) * 0x55));
+        in->pred_not = not;
+        return true;
     }
     enum st_compare cmp;
     if (opc(c) == LLVMFCmp && fcmp_to_d3d(LLVMGetFCmpPredicate(c), &cmp) && !is_vec(op_(c, 0)) &&
@@ -2035,6 +2856,27 @@ static bool try_loop(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef *next
         fail(S, "loops nested this deep%s", "");
         return true;
     }
+    /*
+     * Phis of the exit block fed from the header (the loop ran out): the
+     * value is the header's on the last check, so it is copied before the
+     * loop (zero trips) and at the end of every iteration; breaks copy
+     * their own values on their edge.
+     */
+    LLVMBasicBlockRef exit_bb = LLVMGetSuccessor(t, 1);
+    for (LLVMValueRef X = LLVMGetFirstInstruction(exit_bb); X && opc(X) == LLVMPHI;
+         X = LLVMGetNextInstruction(X)) {
+        struct vinfo *xe = vi(S, X);
+        LLVMValueRef V = incoming_from(X, b);
+        if (!xe->needed || !xe->have_op || !V)
+            continue;
+        /* a header phi already holds its value here (its copies stand at
+         * the end of the preheader): copying from its register keeps the
+         * two the same value, which lets them share one */
+        if (opc(V) == LLVMPHI && LLVMGetInstructionParent(V) == b && !vi(S, V)->have_op)
+            V = incoming_from(V, pre);
+        if (V)
+            phi_copy_one(S, X, V);
+    }
     struct mir_instr *in = emit(S, al ? ST_OP_LOOP : ST_OP_REP);
     if (al) {
         in->nsrc = 2;
@@ -2047,6 +2889,18 @@ static bool try_loop(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef *next
     LLVMBasicBlockRef body = LLVMGetSuccessor(t, 0), exit = LLVMGetSuccessor(t, 1);
     S->loops[S->nloops++] = (struct sel_loop){.header = b, .exit = exit, .al = al};
     walk(S, body, b);
+    for (LLVMValueRef X = LLVMGetFirstInstruction(exit_bb); X && opc(X) == LLVMPHI && !S->failed;
+         X = LLVMGetNextInstruction(X)) {
+        struct vinfo *xe = vi(S, X);
+        LLVMValueRef V = incoming_from(X, b);
+        if (!xe->needed || !xe->have_op || !V || opc(V) != LLVMPHI ||
+            LLVMGetInstructionParent(V) != b)
+            continue;
+        /* after the latch's copies: the header phi holds the next value */
+        LLVMValueRef W = vi(S, V)->have_op ? V : incoming_from(V, latch);
+        if (W)
+            phi_copy_one(S, X, W);
+    }
     S->nloops--;
     emit(S, al ? ST_OP_ENDLOOP : ST_OP_ENDREP);
     *next = exit;
@@ -2110,6 +2964,24 @@ static void walk(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef stop)
             T = E;
             E = x;
         }
+        /* an arm that is only "break" (if c / break / endif): the edge
+         * through that empty block is the loop exit */
+        LLVMBasicBlockRef from = b;
+        if (lexit && T != lexit && E != lexit) {
+            for (unsigned side = 0; side < 2; side++) {
+                LLVMBasicBlockRef x = side ? E : T;
+                LLVMValueRef xt = LLVMGetBasicBlockTerminator(x);
+                if (LLVMGetFirstInstruction(x) == xt && opc(xt) == LLVMBr &&
+                    !LLVMIsConditional(xt) && LLVMGetSuccessor(xt, 0) == lexit) {
+                    from = x;
+                    if (side)
+                        E = lexit;
+                    else
+                        T = lexit;
+                    break;
+                }
+            }
+        }
         if (lexit && (T == lexit || E == lexit)) {
             /* a conditional break: if c break endif (or its else arm) */
             if (!emit_cond(S, c)) {
@@ -2119,7 +2991,7 @@ static void walk(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef stop)
             }
             if (E == lexit)
                 emit(S, ST_OP_ELSE);
-            phi_copies(S, b, lexit);
+            phi_copies(S, from, lexit);
             emit(S, ST_OP_BREAK);
             emit(S, ST_OP_ENDIF);
             LLVMBasicBlockRef other = T == lexit ? E : T;
@@ -2128,20 +3000,58 @@ static void walk(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef stop)
             continue;
         }
         LLVMBasicBlockRef J = ipdom(S, b);
+        if (J && J != lexit) {
+            /* an if whose arms do nothing (both reach the join with no
+             * instruction and no phi copy): no if at all */
+            bool empty = true;
+            for (unsigned side = 0; side < 2 && empty; side++) {
+                LLVMBasicBlockRef x = side ? E : T;
+                if (x == J)
+                    continue;
+                LLVMValueRef xt = LLVMGetBasicBlockTerminator(x);
+                if (LLVMGetFirstInstruction(x) != xt || opc(xt) != LLVMBr ||
+                    LLVMIsConditional(xt) || LLVMGetSuccessor(xt, 0) != J)
+                    empty = false;
+            }
+            for (LLVMValueRef P = LLVMGetFirstInstruction(J); P && opc(P) == LLVMPHI && empty;
+                 P = LLVMGetNextInstruction(P))
+                if (vi(S, P)->needed && vi(S, P)->have_op)
+                    empty = false;
+            if (empty) {
+                b = J;
+                continue;
+            }
+        }
         if (!J) {
             S->stats->flow_not_supported = 1;
             fail(S, "a branch with no join%s", "");
             return;
+        }
+        /* an empty then-arm on a p0 test: the other arm under "if !p0" */
+        bool flip = T == J && E != J && is_pred_cond(c);
+        if (flip) {
+            T = E;
+            E = J;
         }
         if (!emit_cond(S, c)) {
             S->stats->flow_not_supported = 1;
             fail(S, "a branch condition this shader model cannot test%s", "");
             return;
         }
+        if (flip)
+            S->p->ins[S->p->n - 1].pred_not = !S->p->ins[S->p->n - 1].pred_not;
         arm(S, b, T, J);
         if (E != J || T == J) {
             emit(S, ST_OP_ELSE);
             arm(S, b, E, J);
+        } else {
+            /* the false edge goes straight to the join (callnz): its phi
+             * copies need an else arm of their own */
+            emit(S, ST_OP_ELSE);
+            unsigned n0 = S->p->n;
+            phi_copies(S, b, J);
+            if (S->p->n == n0)
+                S->p->n--; /* nothing to copy: no else */
         }
         emit(S, ST_OP_ENDIF);
         b = J;
@@ -2154,7 +3064,7 @@ static void walk(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef stop)
 static void scan_shader(struct sel *S)
 {
     const struct st_shader *sh = S->sh;
-    S->max_c = !S->ps ? 256 : S->ver >= ST_VER(3, 0) ? 224 : 32;
+    S->max_c = !S->ps ? 256 : S->ver >= ST_VER(3, 0) ? 224 : S->ver >= ST_VER(2, 0) ? 32 : 8;
     for (const struct st_instr *i = sh->first; i; i = i->next) {
         if (i->op == ST_OP_DEF) {
             /* def values were inlined as LLVM constants: found again here, at
@@ -2294,6 +3204,8 @@ bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleR
     S->ver = sh->version.ver;
     S->ps = sh->version.type == ST_PS;
     S->v3 = S->ver >= ST_VER(3, 0);
+    S->ps1x = S->ps && S->ver < ST_VER(2, 0);
+    S->phase_at = MIR_NONE;
     out->type = sh->version.type;
     out->ver = sh->version.ver;
     out->loc = sh->version.loc;
@@ -2351,8 +3263,17 @@ bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleR
                 for (unsigned k = 2; k < 5; k++)
                     need(S, op_(I, k));
             }
-            else if (o == LLVMBr && LLVMIsConditional(I))
-                need(S, LLVMGetCondition(I));
+            else if (o == LLVMBr && LLVMIsConditional(I)) {
+                LLVMValueRef c = LLVMGetCondition(I);
+                while (opc(c) == LLVMXor && !is_vec(c) && i1_lane_true(op_(c, 1), 0))
+                    c = op_(c, 0);
+                if (is_pred_cond(c))
+                    need_pred(S, c, 1);
+                else
+                    need(S, LLVMGetCondition(I));
+            }
+            else if (o == LLVMCall && strcmp(callee_name(I), "st_opaque") == 0)
+                need(S, I);
             else if (o == LLVMSelect && kill_source(I))
                 need(S, I);
         }
@@ -2397,16 +3318,24 @@ static uint8_t swz_lanes_used(const struct mir_instr *in, unsigned k)
 {
     if (in->op == MIR_OP_MERGE)
         return in->lanes[k];
+    if (in->op == MIR_OP_OPAQUE)
+        return in->lanes[k]; /* printed with the swizzles as written */
     if (mir_op_componentwise(in->op))
         return in->has_dst ? in->dst.mask : 0xf;
     switch (in->op) {
-    case ST_OP_DP3: case ST_OP_NRM: case ST_OP_TEXLD: return k == 0 ? 0x7 : 0;
+    case ST_OP_DP3: return 0x7; /* both sources */
+    case ST_OP_TEXLD: return k == 0 ? 0x7 : 0;
+    case ST_OP_NRM: /* the length from xyz, then each written lane scaled */
+        return k == 0 ? (uint8_t)(0x7 | (in->has_dst ? in->dst.mask : 0xf)) : 0;
     case ST_OP_TEXLDP: case ST_OP_TEXLDL: case ST_OP_TEXLDB: case ST_OP_TEXLDD:
         return k == 0 ? 0xf : 0;
     case ST_OP_TEXKILL: return 0xf;
     case ST_OP_DP4: return 0xf;
     case ST_OP_DP2ADD: return k == 2 ? 0x1 : 0x3;
     case ST_OP_SINCOS: return k == 0 ? 0x1 : 0xf;
+    case ST_OP_LIT: return 0xb;
+    case ST_OP_DST: return k == 0 ? 0x6 : 0xa;
+    case ST_OP_CRS: return 0x7;
     default: return 0x1; /* scalar sources, if_cmp */
     }
 }
@@ -2419,8 +3348,91 @@ static bool agrees(uint8_t a, uint8_t b, uint8_t lanes)
     return true;
 }
 
+/*
+ * ps_1_1..1_3: sources take no swizzle but the .b/.a replicates, and
+ * writemasks are .rgb, .a or whole.  A replicated read of a dp3/dp4 (whose
+ * every written lane holds the same value) becomes a plain read with the
+ * dot product writing those lanes too; a writemask grows to .rgb or whole
+ * when the lanes it adds are dead.  Anything else is left for the check of
+ * the printed text (a refusal, never a different program).
+ */
+static bool legalize_ps13(struct mir_prog *p)
+{
+    unsigned *defs = calloc(p->nvregs ? p->nvregs : 1, sizeof(unsigned));
+    unsigned *defat = calloc(p->nvregs ? p->nvregs : 1, sizeof(unsigned));
+    if (!defs || !defat) {
+        free(defs);
+        free(defat);
+        return false;
+    }
+    for (unsigned i = 0; i < p->n; i++) {
+        const struct mir_instr *in = &p->ins[i];
+        if (!in->dead && in->has_dst && in->dst.kind == MIR_VREG) {
+            defs[in->dst.vreg]++;
+            defat[in->dst.vreg] = i;
+        }
+    }
+    for (unsigned i = 0; i < p->n; i++) {
+        struct mir_instr *in = &p->ins[i];
+        if (in->dead || in->op == MIR_OP_OPAQUE)
+            continue;
+        for (unsigned k = 0; k < in->nsrc; k++) {
+            struct mir_src *s = &in->src[k];
+            uint8_t used = swz_lanes_used(in, k);
+            if (agrees(s->swz, ST_SWIZZLE_IDENTITY, used)) {
+                s->swz = ST_SWIZZLE_IDENTITY;
+                continue;
+            }
+            if (agrees(s->swz, 0xff, used) && s->kind == MIR_VREG) {
+                s->swz = 0xff;
+                continue;
+            }
+            if (s->kind != MIR_VREG || defs[s->vreg] != 1)
+                continue;
+            struct mir_instr *d = &p->ins[defat[s->vreg]];
+            if (d->op != ST_OP_DP3 && d->op != ST_OP_DP4)
+                continue;
+            /* lanes read all hold the dot product */
+            bool same = true;
+            for (unsigned l = 0; l < 4; l++)
+                if ((used >> l) & 1 && !((d->dst.mask >> ST_SWZ_LANE(s->swz, l)) & 1))
+                    same = false;
+            if (!same)
+                continue;
+            d->dst.mask |= used;
+            s->swz = ST_SWIZZLE_IDENTITY;
+        }
+    }
+    free(defs);
+    free(defat);
+    struct mir_live lv;
+    if (!mir_liveness(p, &lv))
+        return false;
+    for (unsigned i = 0; i < p->n; i++) {
+        struct mir_instr *in = &p->ins[i];
+        if (in->dead || !in->has_dst || in->dst.kind != MIR_VREG || in->op == MIR_OP_MERGE ||
+            in->op == MIR_OP_OPAQUE || in->predicated)
+            continue;
+        uint8_t m = in->dst.mask;
+        bool dot = in->op == ST_OP_DP3 || in->op == ST_OP_DP4;
+        if (m == 0x7 || m == 0xf || (m == 0x8 && !dot))
+            continue;
+        uint8_t want = (m & 0x8) ? 0xf : 0x7;
+        uint8_t extra = (uint8_t)(want & ~m);
+        if (lv.out[(size_t)i * lv.nv + in->dst.vreg] & extra)
+            continue;
+        if (!mir_op_componentwise(in->op) && !mir_op_replicates(in->op))
+            continue;
+        in->dst.mask = want;
+    }
+    mir_live_free(&lv);
+    return true;
+}
+
 bool mir_legalize_swizzles(struct mir_prog *p)
 {
+    if (p->type == ST_PS && p->ver < ST_VER(1, 4))
+        return legalize_ps13(p);
     bool strict = p->type == ST_PS && p->ver <= ST_VER_2X;
     static const uint8_t cand[8] = {ST_SWIZZLE_IDENTITY, 0x00, 0x55, 0xaa, 0xff,
                                     ST_SWIZZLE(1, 2, 0, 3), ST_SWIZZLE(2, 0, 1, 3),

@@ -165,13 +165,123 @@ static void test_interfering_merge_keeps_one_mov(void **state)
     free(out);
 }
 
-/* Something the version cannot express is a located error, not output. */
-static void test_not_supported_is_an_error(void **state)
+/* ps_1_x: the texture instruction is printed as written, the colour is
+ * r0 at the end; nothing else is needed. */
+static void test_ps11_texture_kept(void **state)
 {
     (void)state;
     const char *src_text = "ps_1_1\n"
                            "tex t0\n"
                            "mov r0, t0\n";
+    struct st_merge_stats st;
+    unsigned nerr = 0;
+    char *out = vasm_of(src_text, &st, &nerr);
+    assert_non_null(out);
+    assert_int_equal(nerr, 0);
+    assert_string_equal(out, src_text);
+    assert_int_equal(st.merges_in, 0);
+    assert_int_equal(st.temps_out, 1);
+    free(out);
+}
+
+/* ps_1_x co-issue: the colour pair writes r0.rgb and r0.a; the merge of the
+ * two halves goes away, the pair comes back as two writemasked writes. */
+static void test_ps11_coissue_merge(void **state)
+{
+    (void)state;
+    const char *src_text = "ps_1_1\n"
+                           "tex t0\n"
+                           "mul r0.rgb, t0, v0\n"
+                           "+mov r0.a, v0\n";
+    struct st_merge_stats st;
+    unsigned nerr = 0;
+    char *out = vasm_of(src_text, &st, &nerr);
+    assert_non_null(out);
+    assert_int_equal(nerr, 0);
+    assert_string_equal(out, "ps_1_1\n"
+                             "tex t0\n"
+                             "mul r0.xyz, t0, v0\n"
+                             "mov r0.w, v0\n");
+    assert_int_equal(st.merges_in, 1);
+    assert_int_equal(st.merges_eliminated, 1);
+    assert_int_equal(st.moves_left, 0);
+    free(out);
+}
+
+/* Predication: setp where it stands; at the select, the copy of the old
+ * value and then the predicated write of the new one.  By the rules of
+ * docs/merge.md: the copy's constant input becomes a mov into the merged
+ * register (coalesced), and since that register is only copied to oPos,
+ * both of its definitions write oPos: no temporary is left. */
+static void test_predicated_write(void **state)
+{
+    (void)state;
+    const char *src_text = "vs_2_x\n"
+                           "dcl_position v0\n"
+                           "mov r0, c0\n"
+                           "setp_gt p0, v0, c1\n"
+                           "(p0) mov r0, c2\n"
+                           "mov oPos, r0\n";
+    struct st_merge_stats st;
+    unsigned nerr = 0;
+    char *out = vasm_of(src_text, &st, &nerr);
+    assert_non_null(out);
+    assert_int_equal(nerr, 0);
+    assert_string_equal(out, "vs_2_x\n"
+                             "dcl_position v0\n"
+                             "setp_gt p0, v0, c1\n"
+                             "mov oPos, c0\n"
+                             "(p0) mov oPos, c2\n");
+    assert_int_equal(st.merges_in, 1);
+    assert_int_equal(st.merges_eliminated, 1);
+    assert_int_equal(st.temps_out, 0);
+    free(out);
+}
+
+/* Instructions with no LLVM shape of their own come back as one
+ * instruction each (the lowering's marker calls, docs/merge.md):
+ * lit's result only goes to oPos, so lit writes oPos (fold outputs); crs
+ * may only write a temporary, so its merge with v0.w stays in r0 and is
+ * copied out; sgn's two scratch registers are temporaries of its own. */
+static void test_marker_ops(void **state)
+{
+    (void)state;
+    struct {
+        const char *in, *out;
+    } cases[] = {
+        {"vs_1_1\ndcl_position v0\nlit r0, v0\nmov oPos, r0\n",
+         "vs_1_1\ndcl_position v0\nlit oPos, v0\n"},
+        {"vs_2_0\ndcl_position v0\ncrs r0.xyz, v0, c0\nmov r0.w, v0.w\nmov oPos, r0\n",
+         "vs_2_0\ndcl_position v0\ncrs r0.xyz, v0, c0\nmov r0.w, v0.w\nmov oPos, r0\n"},
+        {"vs_2_0\ndcl_position v0\nmov r5, c0\nmov r6, c0\nsgn r1, v0, r5, r6\nmov oPos, r1\n",
+         "vs_2_0\ndcl_position v0\nsgn oPos, v0, r0, r1\n"},
+        {"ps_2_x\ndcl t0\ndsx r0, t0\nmov oC0, r0\n",
+         "ps_2_x\ndcl t0\ndsx r0, t0\nmov oC0, r0\n"},
+    };
+    for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        struct st_merge_stats st;
+        unsigned nerr = 0;
+        char *out = vasm_of(cases[k].in, &st, &nerr);
+        assert_non_null(out);
+        assert_int_equal(nerr, 0);
+        assert_string_equal(out, cases[k].out);
+        assert_int_equal(st.merges_in, st.merges_eliminated);
+        free(out);
+    }
+}
+
+/* Something the version cannot express is a located error, not output:
+ * a relatively addressed output register. */
+static void test_not_supported_is_an_error(void **state)
+{
+    (void)state;
+    const char *src_text = "vs_3_0\n"
+                           "dcl_position o0\n"
+                           "dcl_texcoord0 o1\n"
+                           "defi i0, 2, 0, 1, 0\n"
+                           "loop aL, i0\n"
+                           "mov o[aL], c0\n"
+                           "endloop\n";
     struct st_merge_stats st;
     unsigned nerr = 0;
     char *out = vasm_of(src_text, &st, &nerr);
@@ -788,6 +898,10 @@ int main(void)
         cmocka_unit_test(test_seed),
         cmocka_unit_test(test_interfering_merge_keeps_one_mov),
         cmocka_unit_test(test_not_supported_is_an_error),
+        cmocka_unit_test(test_ps11_texture_kept),
+        cmocka_unit_test(test_ps11_coissue_merge),
+        cmocka_unit_test(test_predicated_write),
+        cmocka_unit_test(test_marker_ops),
         cmocka_unit_test(test_disjoint_lanes_share),
         cmocka_unit_test(test_overlapping_lanes_clash),
         cmocka_unit_test(test_merge_input_live_elsewhere),

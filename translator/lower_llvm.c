@@ -34,12 +34,6 @@
 
 #include "translator.h"
 
-/* Opt-in for the merge stage (merge/merge.h names the same bit): see op_call().
- * Belongs in translator.h's enum st_lower_flags as ST_LOWER_OP_CALLS. */
-#define ST_LOWER_OP_CALLS_ (1u << 15)
-/* The same for ps_1_x texture-phase instructions: see opaque_call(). */
-#define ST_LOWER_OPAQUE_TEX_ (1u << 14)
-
 /* 256: the TEMP limit of ARB programs (Direct3D 9 files stay below 32). */
 enum { MAX_REG_INDEX = 256, MAX_FLOW = 64, MAX_CALL_DEPTH = 16 };
 /* Inlining calls multiplies code: past this many instructions, give up. */
@@ -1125,7 +1119,7 @@ static LLVMValueRef coord_dot(struct lower *L, const struct st_instr *ins)
 }
 
 /*
- * ST_LOWER_OP_CALLS_ (the merge stage's --emit=vasm, never the JIT): lit,
+ * ST_LOWER_OP_CALLS (the merge stage's --emit=vasm, never the JIT): lit,
  * dst, sgn, expp, logp and crs become one call <4 x float> @st_op.NAME on
  * the read sources, so a vector back end can give them back as one
  * instruction instead of recognizing their expansion.  NULL for every
@@ -1235,7 +1229,7 @@ static LLVMValueRef arb_compute(struct lower *L, const struct st_instr *ins)
 static unsigned instr_index(const struct st_shader *sh, const struct st_instr *ins);
 
 /*
- * ST_LOWER_OPAQUE_TEX_ (the merge stage only): a ps_1_x texture-phase
+ * ST_LOWER_OPAQUE_TEX (the merge stage only): a ps_1_x texture-phase
  * instruction (tex*, texcrd, texld, texkill, texdepth, bem, phase) is
  * call <4 x float> (i32, ...) @st_opaque(i32 K, the raw registers it reads)
  * with K its index in the shader's list; a vector back end prints that
@@ -1274,12 +1268,12 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
 {
     *opmask = op_mask(ins);
     const uint32_t didx = ins->dst.reg.index;
-    if (L->flags & ST_LOWER_OP_CALLS_) {
+    if (L->flags & ST_LOWER_OP_CALLS) {
         LLVMValueRef c = op_call(L, ins);
         if (c)
             return c;
     }
-    if ((L->flags & ST_LOWER_OPAQUE_TEX_) && L->ps1x) {
+    if ((L->flags & ST_LOWER_OPAQUE_TEX) && L->ps1x) {
         bool writes = false;
         LLVMValueRef c = opaque_call(L, ins, &writes);
         if (c) {

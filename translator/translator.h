@@ -436,7 +436,16 @@ struct LLVMOpaqueModule *st_lower_llvm(struct st_ctx *ctx, const struct st_shade
  * source value instead of the resumable stops; the JIT cannot run that
  * form.
  */
-enum st_lower_flags { ST_LOWER_DERIV_CALLS = 1u << 0 };
+enum st_lower_flags {
+    ST_LOWER_DERIV_CALLS = 1u << 0, /* dsx/dsy as convergent @st_dsx/@st_dsy calls (not the JIT) */
+    /* The merge stage only (never the JIT): lit, dst, sgn, expp, logp and crs
+     * as marker calls @st_op.NAME, which the selector gives back as one
+     * instruction each ... */
+    ST_LOWER_OP_CALLS = 1u << 15,
+    /* ... and ps_1_x texture-phase instructions as @st_opaque calls, printed
+     * again as written. */
+    ST_LOWER_OPAQUE_TEX = 1u << 14,
+};
 struct LLVMOpaqueModule *st_lower_llvm_ex(struct st_ctx *ctx, const struct st_shader *sh,
                                           enum st_float_rules rules, unsigned flags,
                                           struct LLVMOpaqueContext *llctx);
