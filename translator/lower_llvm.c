@@ -1410,8 +1410,10 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
         LLVMValueRef lg = bld_intrin1(L, "llvm.log2", bld_fabs(L, bld_to_f64(L, x)));
         LLVMValueRef prod = LLVMBuildFMul(L->b, bld_to_f64(L, y), lg, "");
         if (L->rules == ST_FLOAT_D3D9) {
+            /* log2|x| is 0 when |x| == 1: the product is then 0 * y */
             LLVMValueRef z = LLVMBuildOr(L->b, bld_fcmp(L, LLVMRealOEQ, y, bld_f(L, 0.0f)),
-                                         bld_fcmp(L, LLVMRealOEQ, x, bld_f(L, 1.0f)), "");
+                                         bld_fcmp(L, LLVMRealOEQ, bld_fabs(L, x), bld_f(L, 1.0f)),
+                                         "");
             prod = bld_select(L, z, LLVMConstReal(LLVMDoubleTypeInContext(L->c), 0.0), prod);
         }
         return bld_splat(L, bld_to_f32(L, bld_intrin1(L, "llvm.exp2", prod)));
