@@ -83,10 +83,16 @@ struct isel {
     uint64_t *pd; /* (nb + 3) x pwords */
     unsigned pwords;
 
-    /* the last st_sample result: texel alloca -> components */
-    LLVMValueRef texel_ptr;
-    struct gen_opnd texel[4];
-    bool has_texel;
+    /*
+     * st_sample results: the texel alloca is memory, written by every
+     * sample call (the passes may merge the calls of both sides of a
+     * branch into one alloca and one load after it), so each alloca is a
+     * variable of 4 divergent vregs, written by a masked mov after each
+     * sample (only the channels that sampled) and copied by each load.
+     */
+    LLVMValueRef texel_ptr[8];
+    uint32_t texel_var[8][4];
+    unsigned ntexel;
 };
 
 static void fail(struct isel *I, const char *what)
@@ -626,7 +632,10 @@ static void emit_select(struct isel *I, LLVMValueRef v)
         if (d.kind != GO_VREG)
             continue;
         if (issat[k]) {
-            alu(I, GOP_MOV, d, satsrc[k], gen_imm(0, GT_F), true);
+            /* x + 0 before the clamp: -0 becomes +0 as the interpreter's
+             * saturate gives, whatever (sat) does with -0 (the simulator
+             * keeps it); every other x is unchanged by the add */
+            alu(I, GOP_ADD, d, satsrc[k], gen_imm(0, GT_F), true);
             continue;
         }
         unsigned ck = vec_cond ? k : 0;
@@ -636,7 +645,14 @@ static void emit_select(struct isel *I, LLVMValueRef v)
             (ci.cmod == GC_LT || ci.cmod == GC_GE || ci.cmod == GC_GT || ci.cmod == GC_LE)) {
             struct gen_opnd a = as_type(I, lane(I, LLVMGetOperand(c, 0), ck), t);
             struct gen_opnd b = as_type(I, lane(I, LLVMGetOperand(c, 1), ck), t);
-            if (opnd_eq(&a, &x[k]) && opnd_eq(&b, &y[k]) && x[k].kind != GO_IMM) {
+            /* a float sel.cmod returns the non-NaN source (maxnum), where
+             * select(fcmp ordered) gives b whenever either is NaN: the
+             * same only when b cannot be NaN */
+            float bf = 0.0f;
+            if (t == GT_F && y[k].kind == GO_IMM)
+                memcpy(&bf, &y[k].imm, sizeof(bf));
+            bool nan_safe = t != GT_F || (y[k].kind == GO_IMM && !y[k].neg && !y[k].abs && !isnan(bf));
+            if (nan_safe && opnd_eq(&a, &x[k]) && opnd_eq(&b, &y[k]) && x[k].kind != GO_IMM) {
                 struct gen_inst *i = emit(I, GOP_SEL, I->p->vreg[d.vreg].uniform);
                 i->cmod = (uint8_t)ci.cmod;
                 i->dst = d;
@@ -856,8 +872,19 @@ static void emit_cast(struct isel *I, LLVMValueRef v, LLVMOpcode opc)
  * bottom-left, bottom-right): dsx = right - left of the pixel's row, one
  * instruction with <2;2,0> regions; dsy = bottom - top of its column, one
  * SIMD4 instruction per subspan with <0;2,1> regions.  These are the fine
- * derivatives the interpreter computes.  A uniform source has none.
+ * derivatives the interpreter computes.  A uniform source gives x - x.
  */
+/* d &= both (bitwise, all channels of the instruction) */
+static void deriv_mask(struct isel *I, struct gen_opnd d, uint32_t both)
+{
+    struct gen_inst *i = emit(I, GOP_AND, false);
+    i->dst = d;
+    i->dst.type = GT_UD;
+    i->src[0] = d;
+    i->src[0].type = GT_UD;
+    i->src[1] = gen_vr(both, 0, GT_UD);
+}
+
 static void emit_deriv(struct isel *I, LLVMValueRef v, bool ddx)
 {
     unsigned n = lanes_of(LLVMTypeOf(v));
@@ -877,14 +904,76 @@ static void emit_deriv(struct isel *I, LLVMValueRef v, bool ddx)
         }
     }
     struct vmap *m = def(I, v, uni);
+    /*
+     * The hardware reads the neighbour's register whether or not that
+     * channel runs this instruction; the interpreter's derivative is 0
+     * unless both pixels of the pair stand at this derivative (divergent
+     * flow, a partial subspan).  live = all ones in the channels running
+     * here (a (W) clear, then a masked write); a derivative is ANDed with
+     * live(left) & live(right) through the same regions, giving +0 where
+     * a neighbour is absent.
+     */
+    uint32_t live = 0, both = 0;
+    for (unsigned k = 0; m && k < n; k++) {
+        if (m->c[k].kind != GO_VREG || live)
+            continue;
+        live = new_val(I, false);
+        struct gen_inst *i = emit(I, GOP_MOV, false);
+        i->nomask = true;
+        i->dst = gen_vr(live, 0, GT_UD);
+        i->src[0] = gen_imm(0, GT_UD);
+        i = emit(I, GOP_MOV, false);
+        i->dst = gen_vr(live, 0, GT_UD);
+        i->src[0] = gen_imm(0xffffffffu, GT_UD);
+        both = new_val(I, false);
+        struct gen_opnd lv = gen_vr(live, 0, GT_UD), bd = gen_vr(both, 0, GT_UD);
+        if (ddx) {
+            i = emit(I, GOP_AND, false);
+            i->dst = bd;
+            i->src[0] = lv;
+            i->src[0].region = GR_DDX;
+            i->src[0].off += 4;
+            i->src[1] = lv;
+            i->src[1].region = GR_DDX;
+        } else {
+            for (unsigned s4 = 0; s4 < I->p->simd / 4; s4++) {
+                i = emit(I, GOP_AND, false);
+                i->exec = 4;
+                i->group = (uint8_t)(4 * s4);
+                i->dst = bd;
+                i->dst.off += 16 * s4;
+                i->src[0] = lv;
+                i->src[0].region = GR_DDY;
+                i->src[0].off += 16 * s4 + 8;
+                i->src[1] = lv;
+                i->src[1].region = GR_DDY;
+                i->src[1].off += 16 * s4;
+            }
+        }
+    }
     for (unsigned k = 0; m && k < n; k++) {
         struct gen_opnd d = m->c[k];
         if (d.kind != GO_VREG)
             continue;
         if (opnd_uniform(I, &src[k])) {
-            struct gen_inst *i = emit(I, GOP_MOV, false);
+            /* the same value in every pixel: right - left = x - x, which is
+             * +0, or NaN for an infinite or NaN x (as the interpreter) */
+            float f = 0.0f;
+            if (src[k].kind == GO_IMM)
+                memcpy(&f, &src[k].imm, sizeof(f));
+            if (src[k].kind == GO_IMM && isfinite(f)) {
+                struct gen_inst *i = emit(I, GOP_MOV, false);
+                i->dst = d;
+                i->src[0] = gen_imm(0, GT_F);
+                continue;
+            }
+            struct gen_opnd x = materialize(I, src[k]);
+            struct gen_inst *i = emit(I, GOP_ADD, false);
             i->dst = d;
-            i->src[0] = gen_imm(0, GT_F);
+            i->src[0] = x;
+            i->src[1] = x;
+            i->src[1].neg = !x.neg;
+            deriv_mask(I, d, both);
             continue;
         }
         if (ddx) {
@@ -896,6 +985,7 @@ static void emit_deriv(struct isel *I, LLVMValueRef v, bool ddx)
             i->src[1] = src[k];
             i->src[1].region = GR_DDX;
             i->src[1].neg = true;
+            deriv_mask(I, d, both);
             continue;
         }
         for (unsigned s4 = 0; s4 < I->p->simd / 4; s4++) {
@@ -912,6 +1002,7 @@ static void emit_deriv(struct isel *I, LLVMValueRef v, bool ddx)
             i->src[1].off += 16 * s4;
             i->src[1].neg = true;
         }
+        deriv_mask(I, d, both);
     }
 }
 
@@ -1121,12 +1212,21 @@ static bool load_from(struct isel *I, LLVMValueRef ptr, LLVMTypeRef ty, struct g
         return false;
     }
     if (al) {
-        if (!I->has_texel || I->texel_ptr != al) {
+        unsigned v = 0;
+        while (v < I->ntexel && I->texel_ptr[v] != al)
+            v++;
+        if (v == I->ntexel) {
             fail(I, "this memory access");
             return false;
         }
-        for (unsigned k = 0; k < n && k < 4; k++)
-            c[k] = I->texel[k];
+        for (unsigned k = 0; k < n && k < 4; k++) {
+            /* a copy: a later sample rewrites the variable */
+            uint32_t t = new_val(I, false);
+            struct gen_inst *i = emit(I, GOP_MOV, false);
+            i->dst = gen_vr(t, 0, GT_F);
+            i->src[0] = gen_vr(I->texel_var[v][k], 0, GT_F);
+            c[k] = gen_vr(t, 0, GT_F);
+        }
         return true;
     }
     if (!gen_kernel_load(I->ki, I->p, arg, off, dyn, scale, ty, c)) {
@@ -1745,10 +1845,24 @@ struct gen_opnd gen_isel_as_type(struct gen_kernel_info *ki, struct gen_opnd o, 
 void gen_isel_set_texel(struct gen_kernel_info *ki, LLVMValueRef ptr, const struct gen_opnd c[4])
 {
     struct isel *I = ki->isel;
-    I->texel_ptr = ptr;
-    I->has_texel = true;
-    for (unsigned k = 0; k < 4; k++)
-        I->texel[k] = c[k];
+    unsigned v = 0;
+    while (v < I->ntexel && I->texel_ptr[v] != ptr)
+        v++;
+    if (v == I->ntexel) {
+        if (v == sizeof(I->texel_ptr) / sizeof(I->texel_ptr[0])) {
+            fail(I, "more than 8 texel variables");
+            return;
+        }
+        I->texel_ptr[v] = ptr;
+        for (unsigned k = 0; k < 4; k++)
+            I->texel_var[v][k] = new_val(I, false);
+        I->ntexel++;
+    }
+    for (unsigned k = 0; k < 4; k++) {
+        struct gen_inst *i = emit(I, GOP_MOV, false);
+        i->dst = gen_vr(I->texel_var[v][k], 0, GT_F);
+        i->src[0] = c[k];
+    }
 }
 
 void gen_isel_fail(struct gen_kernel_info *ki, const char *what)

@@ -796,15 +796,29 @@ static void arb_fog(struct gen_kernel_info *ki, struct gen_program *p)
         i->sat = true;
         f = gen_vr(e, 0, GT_F);
     }
-    for (unsigned c = 0; c < 3; c++) {
+    /* "fog applied to the program's final clamped color": all four
+     * components clamped to [0, 1] first (NaN -> 0, as (sat)), as
+     * st_arb_run_finish does */
+    for (unsigned c = 0; c < 4; c++) {
+        uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
         struct gen_opnd col = ki->out[color][c];
         if (col.kind == GO_IMM) {
-            uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+            uint32_t w = gen_new_vreg(p, gen_dsize(p), false);
             struct gen_inst *m = add(p, GOP_MOV, p->simd, 0);
-            m->dst = gen_vr(v, 0, GT_F);
+            m->dst = gen_vr(w, 0, GT_F);
             m->src[0] = col;
-            col = gen_vr(v, 0, GT_F);
+            col = gen_vr(w, 0, GT_F);
         }
+        /* + 0 turns -0 into +0 before the clamp (the interpreter's saturate) */
+        struct gen_inst *m = add(p, GOP_ADD, p->simd, 0);
+        m->dst = gen_vr(v, 0, GT_F);
+        m->src[0] = col;
+        m->src[1] = gen_imm(0, GT_F);
+        m->sat = true;
+        ki->out[color][c] = gen_vr(v, 0, GT_F);
+    }
+    for (unsigned c = 0; c < 3; c++) {
+        struct gen_opnd col = ki->out[color][c];
         struct gen_opnd fc = curbe_c(L, S->fog_c + 1, c);
         fc.neg = true;
         struct gen_opnd d = alu2(p, GOP_ADD, col, fc, false); /* C - Cfog */
@@ -1148,6 +1162,10 @@ bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned 
             if (layout)
                 *layout = p.layout;
             print_header(&p, out);
+            /* cr0.0 bit 7: keep f32 denormals.  The reset value flushes them,
+             * while the lowering's IEEE and D3D9 rules both keep them (the
+             * interpreter and the JIT do); IGC sets the same bit. */
+            st_buf_printf(out, "(W)       or (1|M0)      cr0.0<1>:ud cr0.0<0;1,0>:ud 0x80:ud {Switch}\n");
             gen_print(&p, out);
             if (stats)
                 gen_print_stats(&p, stats);

@@ -20,7 +20,6 @@
 #include <math.h>
 
 #include "emit.h"
-#include "gensim.h"
 #include "translator.h"
 
 struct gen_out {
@@ -194,7 +193,12 @@ static void test_modifiers_and_math(void **state)
     assert_non_null(strstr(r.text, "(sat)"));
     assert_non_null(strstr(r.text, "(abs)"));
     assert_non_null(strstr(r.text, " -r"));
-    assert_non_null(strstr(r.text, "sel (8|M0)     (ge)f0.0")); /* max */
+    /* max = (a >= b) ? a : b: a compare and a predicated sel, because
+     * sel.ge returns the non-NaN operand where the spec returns b */
+    assert_non_null(strstr(r.text, "cmp (8|M0)     (ge)f0.0"));
+    assert_non_null(strstr(r.text, "(f0.0)    sel (8|M0)"));
+    /* -0 + 0 = +0 before the clamp: _sat gives +0 for -0 */
+    assert_non_null(strstr(r.text, "add (8|M0)     (sat)"));
     out_free(&r);
 }
 
@@ -411,258 +415,44 @@ static void test_spill_at_simd8(void **state)
 
 /* ------------------------------------------------------------------ */
 /*
- * Differential: every sample with NAME.in.json runs through the Gen
- * simulator (emit/gensim*.c) with a payload built from the kernel's
- * header comment as docs/gen-abi.md describes it, and its URB / render
- * target writes must match the reference interpreter's outputs.  Pixel
- * shaders run one pixel per thread (channel 0, and channel 16 at SIMD32)
- * with constant attribute setup (a = b = 0, c0 = the input), so shaders
- * with dsx/dsy are left out (their neighbours are not set up).
+ * Differential on the samples' own inputs: every sample with NAME.in.json
+ * runs through the Gen engine (emit/gen_run.c: the payload of
+ * docs/gen-abi.md, the Gen simulator, the outputs back) at SIMD8, 16 and
+ * 32 and must match the reference interpreter: bit for bit, or within
+ * the math tolerance of docs/gensim.md for shaders using exp/log/pow/
+ * sin/cos.  tests/test_diff_gen.c does the same on random inputs.
  */
 
-struct sim {
-    bool arb;
-    int hdr_slot;   /* output slot in the VUE header's dword 3 (point size) */
-    int rt_of[ST_LL_OUT_SLOTS]; /* output slot -> BTI, -1 */
-    struct st_run_inputs in;
-    int vue2out[40];
-    float vs_out[8][ST_LL_OUT_SLOTS][4];
-    bool vs_got[ST_LL_OUT_SLOTS];
-    float ps_out[2][5][4];
-    bool ps_got[2][5];
-    uint8_t cbuf[4096];
-};
-
-static int sim_urb(void *u, const gensim_urb_write *w, char *e, size_t n)
+static bool inexact_shader(const struct st_shader *sh)
 {
-    (void)e;
-    (void)n;
-    struct sim *S = u;
-    for (unsigned k = 0; k < w->ndata; k++) {
-        unsigned vs = w->global_offset + k / 4, c = k % 4;
-        int os = vs < 40 ? S->vue2out[vs] : -1;
-        if (os == -2 && c == 3)
-            os = S->hdr_slot, c = 0; /* point size in the VUE header */
-        if (os < 0)
-            continue;
-        S->vs_got[os] = true;
-        for (int v = 0; v < 8; v++)
-            memcpy(&S->vs_out[v][os][c], &w->data[k][v], 4);
-    }
-    return 0;
-}
-
-static int sim_rt(void *u, const gensim_rt_write *w, char *e, size_t n)
-{
-    (void)e;
-    (void)n;
-    struct sim *S = u;
-    static const unsigned chans[2] = {0, 16};
-    for (int h = 0; h < 2; h++) {
-        unsigned ch = chans[h];
-        if (ch < w->first_pixel || ch >= w->first_pixel + w->simd || w->bti > 3)
-            continue;
-        unsigned lc = ch - w->first_pixel;
-        if (!(w->mask >> lc & 1))
-            continue;
-        S->ps_got[h][w->bti] = true;
-        for (int c = 0; c < 4; c++)
-            memcpy(&S->ps_out[h][w->bti][c], &w->color[c][lc], 4);
-        if (w->has_depth) {
-            S->ps_got[h][4] = true;
-            memcpy(&S->ps_out[h][4][0], &w->depth[lc], 4);
+    for (const struct st_instr *i = sh->first; i; i = i->next)
+        switch (i->op) {
+        case ST_OP_EXP: case ST_OP_EXPP: case ST_OP_LOG: case ST_OP_LOGP: case ST_OP_POW:
+        case ST_OP_LIT: case ST_OP_SINCOS: case ST_OP_ARB_SIN: case ST_OP_ARB_COS:
+        case ST_OP_ARB_SCS: case ST_OP_ARB_LIT:
+            return true;
+        default:
+            break;
         }
-    }
-    return 0;
+    return sh->dialect == ST_ARB && sh->arb &&
+           (sh->arb->options & (ST_ARB_OPT_FOG_EXP | ST_ARB_OPT_FOG_EXP2));
 }
 
-/* The interpreter's texture model (docs/run-json.md): level 0, nearest, repeat. */
-static uint32_t wrap_index(float u, uint32_t n)
+/* docs/gensim.md "Tolerances of the Gen engine" */
+static bool close_enough(float want, float got, bool inexact)
 {
-    if (!isfinite(u))
-        return 0;
-    double x = fmod(floor((double)u * n), (double)n);
-    if (x < 0)
-        x += n;
-    uint32_t i = (uint32_t)x;
-    return i < n ? i : n - 1;
+    if (isnan(want) || isnan(got))
+        return isnan(want) && isnan(got);
+    if (memcmp(&want, &got, sizeof(want)) == 0)
+        return true;
+    if (!inexact || isinf(want) || isinf(got))
+        return false;
+    double m = fmax(fabs((double)want), fabs((double)got));
+    return fabs((double)want - (double)got) <= fmax(m * 0x1p-14, 0x1p-24);
 }
 
-static uint32_t clamp_index(float u, uint32_t n)
-{
-    if (isnan(u))
-        return 0;
-    double x = floor((double)u * n);
-    return x < 0 ? 0 : x >= n ? n - 1 : (uint32_t)x;
-}
-
-static int sim_sample(void *u, const gensim_sample_msg *m, uint32_t r[4][16], char *e, size_t n)
-{
-    (void)e;
-    (void)n;
-    struct sim *S = u;
-    for (unsigned ch = 0; ch < m->simd; ch++) {
-        float c[3] = {0, 0, 0}, out[4] = {0, 0, 0, 1};
-        for (unsigned k = 0; k < m->nparams && k < 3; k++)
-            memcpy(&c[k], &m->param[k][ch], 4);
-        const struct st_run_texture *t = &S->in.tex[m->sampler & 15];
-        if (S->arb) {
-            /* sample_c / sample_c_lz carry (ref, u, v): ARB shadow targets compare r */
-            bool shadow = m->msg_type == 3 || m->msg_type == 25;
-            float cc[4] = {c[0], c[1], c[2], 1.0f};
-            if (shadow) {
-                cc[0] = c[1];
-                cc[1] = c[2];
-                cc[2] = c[0];
-            }
-            enum st_arb_tex_target tg = shadow ? ST_ARB_TEX_SHADOW2D
-                                        : t->type == ST_SAMPLER_CUBE ? ST_ARB_TEX_CUBE
-                                        : t->type == ST_SAMPLER_VOLUME ? ST_ARB_TEX_3D
-                                                                       : ST_ARB_TEX_2D;
-            st_arb_sample(t->texels ? t : NULL, tg, cc, out);
-        } else if (t->type != ST_SAMPLER_NONE && t->texels) {
-            size_t at;
-            if (t->type == ST_SAMPLER_2D) {
-                at = (size_t)wrap_index(c[1], t->height) * t->width + wrap_index(c[0], t->width);
-            } else if (t->type == ST_SAMPLER_VOLUME) {
-                at = ((size_t)wrap_index(c[2], t->depth) * t->height + wrap_index(c[1], t->height)) *
-                         t->width + wrap_index(c[0], t->width);
-            } else {
-                float x = c[0], y = c[1], z = c[2], ax = fabsf(x), ay = fabsf(y), az = fabsf(z);
-                float ma, sc, tc;
-                unsigned face;
-                if (ax >= ay && ax >= az) {
-                    ma = ax, face = x >= 0 ? 0 : 1, sc = x >= 0 ? -z : z, tc = -y;
-                } else if (ay >= az) {
-                    ma = ay, face = y >= 0 ? 2 : 3, sc = x, tc = y >= 0 ? z : -z;
-                } else {
-                    ma = az, face = z >= 0 ? 4 : 5, sc = z >= 0 ? x : -x, tc = -y;
-                }
-                float ss = (sc / ma + 1.0f) * 0.5f, tt = (tc / ma + 1.0f) * 0.5f;
-                at = ((size_t)face * t->height + clamp_index(tt, t->height)) * t->width +
-                     clamp_index(ss, t->width);
-            }
-            memcpy(out, t->texels[at], 16);
-        }
-        for (int k = 0; k < 4; k++)
-            memcpy(&r[k][ch], &out[k], 4);
-    }
-    return 0;
-}
-
-static uint8_t *sim_surface(void *u, unsigned sfid, unsigned bti, size_t *size)
-{
-    (void)sfid;
-    struct sim *S = u;
-    if (bti != 4)
-        return NULL;
-    *size = sizeof(S->cbuf);
-    return S->cbuf;
-}
-
-struct header {
-    int hdr_slot;
-    unsigned cg, ig, bg, bumpg, ing, na;
-    int clo, chi, ilo, ihi, blo, bhi;
-    bool hasb;
-    int attr[32];
-};
-
-/* The layout the kernel's header comment states (docs/gen-abi.md). */
-static void parse_header(const char *t, struct header *H, int vue2out[40])
-{
-    memset(H, 0, sizeof(*H));
-    H->chi = H->ihi = H->bhi = -1;
-    const char *l = strstr(t, "constants (CURBE) from r");
-    assert_non_null(l);
-    const char *e = strchr(l, '\n');
-    for (const char *q = l; q < e; q++) {
-        if (q[-1] != ' ')
-            continue;
-        sscanf(q, "c%d-c%d at r%u", &H->clo, &H->chi, &H->cg);
-        sscanf(q, "i%d-i%d at r%u", &H->ilo, &H->ihi, &H->ig);
-        if (sscanf(q, "b0-b15 at r%u", &H->bg) == 1)
-            H->hasb = true;
-        sscanf(q, "bumpenv stages %d-%d at r%u", &H->blo, &H->bhi, &H->bumpg);
-    }
-    l = strstr(t, "// inputs from r");
-    assert_non_null(l);
-    assert_int_equal(sscanf(l, "// inputs from r%u", &H->ing), 1);
-    e = strchr(l, '\n');
-    for (const char *q = strchr(l, ':'); q && q < e; q = strchr(q + 1, ' ')) {
-        unsigned k;
-        int s;
-        if ((sscanf(q, " attr%u=slot%d", &k, &s) == 2 || sscanf(q, " a%u=slot%d", &k, &s) == 2) &&
-            k < 32) {
-            H->attr[k] = s;
-            H->na = k + 1;
-        }
-    }
-    for (int k = 0; k < 40; k++)
-        vue2out[k] = -1;
-    l = strstr(t, "// VUE:");
-    if (!l)
-        return;
-    e = strchr(l, '\n');
-    for (const char *q = strchr(l, ':'); q && q < e; q = strchr(q + 1, ' ')) {
-        unsigned k;
-        int s;
-        if (sscanf(q, " slot%u=out%d", &k, &s) == 2 && k < 40)
-            vue2out[k] = s;
-        else if (sscanf(q, " slot%u=header/%d", &k, &s) == 2 && k < 40 && s >= 0) {
-            vue2out[k] = -2;
-            H->hdr_slot = s;
-        }
-    }
-}
-
-/* "render targets: BTI0=out25 ...": output slot -> BTI */
-static void parse_targets(const char *t, int rt_of[ST_LL_OUT_SLOTS])
-{
-    for (int k = 0; k < ST_LL_OUT_SLOTS; k++)
-        rt_of[k] = -1;
-    const char *l = strstr(t, "// render targets:");
-    if (!l)
-        return;
-    const char *e = strchr(l, '\n');
-    for (const char *q = strchr(l, ':'); q && q < e; q = strchr(q + 1, ' ')) {
-        unsigned bti;
-        int slot;
-        if (sscanf(q, " BTI%u=out%d", &bti, &slot) == 2 && slot >= 0 && slot < ST_LL_OUT_SLOTS)
-            rt_of[slot] = (int)bti;
-    }
-}
-
-static void fill_curbe(gensim_thread *th, const struct header *H, const struct st_run_inputs *in)
-{
-    for (int c = H->clo; c <= H->chi; c++)
-        for (int j = 0; j < 4; j++)
-            gensim_set_f32(th, H->cg + (unsigned)(c - H->clo) / 2, (unsigned)((c - H->clo) % 2) * 4 + j,
-                           in->c[c][j]);
-    for (int c = H->ilo; c <= H->ihi; c++)
-        for (int j = 0; j < 4; j++)
-            gensim_set_u32(th, H->ig + (unsigned)(c - H->ilo) / 2, (unsigned)((c - H->ilo) % 2) * 4 + j,
-                           (uint32_t)in->i[c][j]);
-    if (H->hasb)
-        for (unsigned k = 0; k < 16; k++)
-            gensim_set_u32(th, H->bg + k / 8, k % 8, in->b[k]);
-    for (int s = H->blo; s <= H->bhi; s++) {
-        const struct st_run_bumpenv *b = &in->bumpenv[s];
-        const float v[8] = {b->mat[0], b->mat[1], b->mat[2], b->mat[3], b->lscale, b->loffset, 0, 0};
-        for (unsigned j = 0; j < 8; j++)
-            gensim_set_f32(th, H->bumpg + (unsigned)(s - H->blo), j, v[j]);
-    }
-}
-
-static bool close_enough(float want, float got)
-{
-    /* Gen9 math (rsq, exp, log, pow, sin, cos) is not correctly rounded */
-    return fabsf(want - got) <= 2e-3f * fabsf(want) + 2e-4f || (isnan(want) && isnan(got)) ||
-           (isinf(want) && want == got);
-}
-
-/* Returns the number of mismatching components (printed). */
-static unsigned run_sample(const char *path, unsigned simd, unsigned *compared)
+/* Returns the number of mismatching components (printed); -1: not supported. */
+static int run_sample(const char *path, unsigned simd, unsigned *compared)
 {
     char jpath[1024];
     const char *dot = strrchr(path, '.');
@@ -678,118 +468,181 @@ static unsigned run_sample(const char *path, unsigned simd, unsigned *compared)
     size_t sn = fread(src, 1, sizeof(src) - 1, f);
     fclose(f);
     src[sn] = 0;
-    if (strstr(src, "dsx") || strstr(src, "dsy"))
-        return 0;
-    struct sim *S = calloc(1, sizeof(*S));
-    assert_non_null(S);
     struct st_ctx *ctx = st_ctx_create(path, src, sn, 50);
     struct st_arena *a = st_arena_create();
-    S->arb = strncmp(src, "!!ARB", 5) == 0;
-    struct st_shader *sh = S->arb ? st_parse_arb(ctx, a) : st_parse_d3d9(ctx, a);
-    assert_true(sh && (S->arb ? st_check_arb(ctx, sh) : st_check(ctx, sh)));
-    struct st_buf out = {0}, stats = {0};
-    assert_true(st_gen_compile(ctx, sh, simd, &out, &stats));
-    assert_true(st_run_inputs_parse(ctx, sh, "in", json, jn, a, &S->in));
-    struct st_run_outputs *ref = calloc(S->in.num_invocations + 1, sizeof(*ref));
+    bool arb = strncmp(src, "!!ARB", 5) == 0;
+    struct st_shader *sh = arb ? st_parse_arb(ctx, a) : st_parse_d3d9(ctx, a);
+    assert_true(sh && (arb ? st_check_arb(ctx, sh) : st_check(ctx, sh)));
+    struct st_run_inputs in;
+    assert_true(st_run_inputs_parse(ctx, sh, "in", json, jn, a, &in));
+    struct st_run_outputs *ref = calloc(in.num_invocations + 1, sizeof(*ref));
+    struct st_run_outputs *gen = calloc(in.num_invocations + 1, sizeof(*gen));
     assert_non_null(ref);
-    assert_true(st_interp_execute(ctx, sh, &S->in, ST_FLOAT_IEEE, ref));
-    bool vs = sh->version.type == ST_VS;
-    struct header H;
-    parse_header(out.data, &H, S->vue2out);
-    S->hdr_slot = H.hdr_slot;
-    parse_targets(out.data, S->rt_of);
-    char err[GENSIM_ERR_LEN];
-    gensim_program *prog = gensim_parse(out.data, path, err, sizeof(err));
-    if (!prog)
-        fail_msg("%s", err);
-    for (unsigned i = 0; i < 256; i++)
-        memcpy(S->cbuf + 16 * i, S->in.c[i], 16);
-    static uint8_t scratch[1 << 18];
-    unsigned bad = 0, per = vs ? 8 : 1;
-    for (unsigned base = 0; base < S->in.num_invocations; base += per) {
-        unsigned cnt = S->in.num_invocations - base < per ? S->in.num_invocations - base : per;
-        gensim_config cfg;
-        memset(&cfg, 0, sizeof(cfg));
-        cfg.dispatch_mask = vs ? (1u << cnt) - 1 : simd == 32 ? 0x10001u : 1u;
-        cfg.scratch = scratch;
-        cfg.scratch_size = sizeof(scratch);
-        cfg.rt_has_depth = strstr(out.data, "oDepth") != NULL;
-        cfg.cb.user = S;
-        cfg.cb.urb_write = sim_urb;
-        cfg.cb.rt_write = sim_rt;
-        cfg.cb.sample = sim_sample;
-        cfg.cb.surface = sim_surface;
-        gensim_thread *th = gensim_thread_new(prog, &cfg);
-        assert_non_null(th);
-        fill_curbe(th, &H, &S->in);
-        if (vs) {
-            for (unsigned v = 0; v < 8; v++)
-                gensim_set_u32(th, 1, v, 100 + v);
-            for (unsigned k = 0; k < H.na; k++)
-                for (unsigned c = 0; c < 4; c++)
-                    for (unsigned v = 0; v < cnt; v++)
-                        gensim_set_f32(th, H.ing + 4 * k + c, v, S->in.inv[base + v].in[H.attr[k]][c]);
-        } else {
-            const float *in = S->in.inv[base].in[0];
-            const float *vpos = in + 4 * ST_LL_IN_VPOS;
-            for (unsigned h = 0; h < (simd == 32 ? 2u : 1u); h++)
-                gensim_set_u32(th, 1 + h, 2, (uint32_t)(int)vpos[0] | (uint32_t)(int)vpos[1] << 16);
-            if (in[4 * ST_LL_IN_VFACE] < 0)
-                gensim_set_u32(th, 0, 0, 0x8000);
-            for (unsigned k = 0; k < H.na; k++)
-                for (unsigned c = 0; c < 4; c++) {
-                    unsigned g = H.ing + 2 * k + c / 2, o = (c & 1) * 4;
-                    gensim_set_f32(th, g, o + 3, in[4 * H.attr[k] + c]);
-                }
-        }
-        memset(S->vs_got, 0, sizeof(S->vs_got));
-        memset(S->ps_got, 0, sizeof(S->ps_got));
-        if (gensim_run(th, 2000000) != GENSIM_OK)
-            fail_msg("%s SIMD%u: %s", path, simd, gensim_error(th));
-        for (unsigned v = 0; v < cnt; v++) {
-            const struct st_run_outputs *o = &ref[base + v];
-            for (unsigned h = 0; h < (vs || simd != 32 ? 1u : 2u); h++) {
-                if (o->discarded) {
-                    for (int b = 0; b < 5; b++)
-                        if (S->ps_got[h][b]) {
-                            printf("%s SIMD%u inv %u: discarded but written\n", path, simd, base + v);
-                            bad++;
-                        }
-                    continue;
-                }
-                for (unsigned r = 0; r < o->count; r++) {
-                    int s = S->arb ? (int)o->reg[r].index
-                                   : st_run_out_slot(o->reg[r].file, o->reg[r].index);
-                    if (s < 0 || s >= ST_LL_OUT_SLOTS)
-                        continue;
-                    /* a pixel shader's scalar output that is no colour is the depth */
-                    int b = S->rt_of[s] >= 0 ? S->rt_of[s] : o->reg[r].ncomp == 1 ? 4 : -1;
-                    if (!vs && (b < 0 || b > 4))
-                        continue;
-                    bool got = vs ? S->vs_got[s] : S->ps_got[h][b];
-                    for (unsigned c = 0; c < o->reg[r].ncomp; c++) {
-                        float want = o->reg[r].v[c];
-                        float have = !got ? NAN : vs ? S->vs_out[v][s][c] : S->ps_out[h][b][c];
-                        (*compared)++;
-                        if (!close_enough(want, have)) {
-                            printf("%s SIMD%u inv %u output slot %d.%u: interpreter %g, Gen %g\n",
-                                   path, simd, base + v, s, c, (double)want, (double)have);
-                            bad++;
-                        }
+    assert_non_null(gen);
+    assert_true(st_interp_execute(ctx, sh, &in, ST_FLOAT_IEEE, ref));
+    int bad = 0;
+    if (!st_gen_execute(ctx, sh, simd, &in, ST_FLOAT_IEEE, gen, NULL)) {
+        bad = -1;
+    } else {
+        bool inexact = inexact_shader(sh);
+        for (unsigned v = 0; v < in.num_invocations; v++) {
+            if (ref[v].discarded != gen[v].discarded || ref[v].count != gen[v].count) {
+                printf("%s SIMD%u inv %u: discarded/outputs differ\n", path, simd, v);
+                bad++;
+                continue;
+            }
+            if (ref[v].discarded)
+                continue;
+            for (unsigned r = 0; r < ref[v].count; r++)
+                for (unsigned c = 0; c < ref[v].reg[r].ncomp; c++) {
+                    float want = ref[v].reg[r].v[c], have = gen[v].reg[r].v[c];
+                    (*compared)++;
+                    if (!close_enough(want, have, inexact)) {
+                        printf("%s SIMD%u inv %u output %u.%u: interpreter %g, Gen %g\n", path, simd, v, r,
+                               c, (double)want, (double)have);
+                        bad++;
                     }
                 }
-            }
         }
-        gensim_thread_free(th);
     }
-    gensim_program_free(prog);
     free(ref);
-    st_buf_free(&out);
-    st_buf_free(&stats);
+    free(gen);
     st_arena_destroy(a);
     st_ctx_destroy(ctx);
-    free(S);
     return bad;
+}
+
+/* Runs src on the inputs JSON through the Gen engine at `simd`; out[inv][c] = oC0. */
+static void gen_run_oc0(const char *src, const char *json, unsigned simd, float out[][4], unsigned n)
+{
+    struct st_ctx *ctx = st_ctx_create("d.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    assert_true(sh && st_check(ctx, sh));
+    struct st_run_inputs in;
+    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+    assert_int_equal(in.num_invocations, n);
+    struct st_run_outputs o[8];
+    struct st_gen_run_stats stats;
+    assert_true(st_gen_execute(ctx, sh, simd, &in, ST_FLOAT_IEEE, o, &stats));
+    assert_int_equal(stats.packed_pixels, n); /* the inputs lie on one plane */
+    for (unsigned k = 0; k < n; k++) {
+        assert_false(o[k].discarded);
+        assert_int_equal(o[k].count, 1);
+        memcpy(out[k], o[k].reg[0].v, sizeof(out[k]));
+    }
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+}
+
+static void test_derivative_in_divergent_flow(void **state)
+{
+    (void)state;
+    /* dsx inside a branch only the right pixels of the quad take: their
+     * left neighbours do not run the dsx, so it is 0 (the interpreter's
+     * rule, docs/interpreter.md), not right - left of a stale register */
+    const char *src = "ps_3_0\n"
+                      "def c0, 0.5, 0, 0, 0\n"
+                      "dcl_texcoord0 v0\n"
+                      "mov r0, c0.y\n"
+                      "if_gt v0.x, c0.x\n"
+                      "  dsx r0, v0.y\n"
+                      "endif\n"
+                      "mov oC0, r0\n";
+    /* quad 0 1 / 2 3: v0.x = 0 1 / 0 1, v0.y = 10 20 / 30 40 (a plane) */
+    const char *split = "{\"invocations\": [{\"v0\": [0, 10, 0, 0]}, {\"v0\": [1, 20, 0, 0]}, "
+                        "{\"v0\": [0, 30, 0, 0]}, {\"v0\": [1, 40, 0, 0]}]}";
+    /* every pixel takes the branch: dsx = 20 - 10 = 40 - 30 = 10 */
+    const char *all = "{\"invocations\": [{\"v0\": [1, 10, 0, 0]}, {\"v0\": [1, 20, 0, 0]}, "
+                      "{\"v0\": [1, 30, 0, 0]}, {\"v0\": [1, 40, 0, 0]}]}";
+    for (unsigned simd = 8; simd <= 32; simd *= 2) {
+        float o[4][4];
+        gen_run_oc0(src, split, simd, o, 4);
+        for (unsigned k = 0; k < 4; k++)
+            for (unsigned c = 0; c < 4; c++) {
+                assert_true(o[k][c] == 0.0f);
+                assert_false(signbit(o[k][c]));
+            }
+        gen_run_oc0(src, all, simd, o, 4);
+        for (unsigned k = 0; k < 4; k++)
+            for (unsigned c = 0; c < 4; c++)
+                assert_true(o[k][c] == 10.0f);
+    }
+}
+
+/* Runs src (D3D9) on the inputs JSON through the Gen engine; o[k] = invocation k. */
+static void gen_run_json(const char *src, const char *json, unsigned simd, struct st_run_outputs *o,
+                         unsigned n)
+{
+    struct st_ctx *ctx = st_ctx_create("r.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    assert_true(sh && st_check(ctx, sh));
+    struct st_run_inputs in;
+    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+    assert_int_equal(in.num_invocations, n);
+    assert_true(st_gen_execute(ctx, sh, simd, &in, ST_FLOAT_IEEE, o, NULL));
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+}
+
+static void test_regressions_from_random_shaders(void **state)
+{
+    (void)state;
+    struct st_run_outputs o[4];
+    /* 1. Two texldl into one register on both sides of a branch: the passes
+     * merge them into one texel alloca loaded after the branch; the vertex
+     * that skips the branch keeps the first sample (s0 = (1,2,3,4)), the
+     * other gets s1 = (5,6,7,8). */
+    const char *tex = "vs_3_0\n"
+                      "dcl_position v0\n"
+                      "dcl_texcoord0 v1\n"
+                      "dcl_position o0\n"
+                      "dcl_2d s0\n"
+                      "dcl_2d s1\n"
+                      "def c0, 0, 0, 0, 0\n"
+                      "texldl r0, v1, s0\n"
+                      "if_gt v0.x, c0.x\n"
+                      "  texldl r0, v1, s1\n"
+                      "endif\n"
+                      "mov o0, r0\n";
+    const char *texin = "{\"textures\": {\"s0\": {\"type\": \"2d\", \"width\": 1, \"height\": 1, "
+                        "\"texels\": [[1, 2, 3, 4]]}, \"s1\": {\"type\": \"2d\", \"width\": 1, "
+                        "\"height\": 1, \"texels\": [[5, 6, 7, 8]]}}, \"invocations\": ["
+                        "{\"v0\": [-1, 0, 0, 1], \"v1\": [0.5, 0.5, 0, 0]}, "
+                        "{\"v0\": [1, 0, 0, 1], \"v1\": [0.5, 0.5, 0, 0]}]}";
+    gen_run_json(tex, texin, 8, o, 2);
+    for (unsigned c = 0; c < 4; c++) {
+        assert_true(o[0].reg[0].v[c] == (float)(1 + c));
+        assert_true(o[1].reg[0].v[c] == (float)(5 + c));
+    }
+    /* 2. dsx of a constant: right - left = x - x: +0, or NaN for inf/NaN */
+    const char *dsx = "ps_3_0\n"
+                      "dsx r0, c1\n"
+                      "mov oC0, r0\n";
+    const char *dsxin = "{\"constants\": {\"c1\": [\"inf\", 1, \"-inf\", \"nan\"]}, "
+                        "\"invocations\": [{}, {}, {}, {}]}";
+    for (unsigned simd = 8; simd <= 32; simd *= 2) {
+        gen_run_json(dsx, dsxin, simd, o, 4);
+        for (unsigned k = 0; k < 4; k++) {
+            assert_true(isnan(o[k].reg[0].v[0]));
+            assert_true(o[k].reg[0].v[1] == 0.0f && !signbit(o[k].reg[0].v[1]));
+            assert_true(isnan(o[k].reg[0].v[2]));
+            assert_true(isnan(o[k].reg[0].v[3]));
+        }
+    }
+    /* 3. max = (a >= b) ? a : b: a NaN b gives NaN (sel.ge would give a) */
+    const char *mx = "vs_3_0\n"
+                     "dcl_position v0\n"
+                     "dcl_position o0\n"
+                     "max o0, v0, c1\n";
+    const char *mxin = "{\"constants\": {\"c1\": [\"nan\", 1, \"nan\", 1]}, "
+                       "\"invocations\": [{\"v0\": [2, 0, \"nan\", 5]}]}";
+    gen_run_json(mx, mxin, 8, o, 1);
+    assert_true(isnan(o[0].reg[0].v[0]));
+    assert_true(o[0].reg[0].v[1] == 1.0f);
+    assert_true(isnan(o[0].reg[0].v[2]));
+    assert_true(o[0].reg[0].v[3] == 5.0f);
 }
 
 static void test_samples_match_interpreter_in_simulator(void **state)
@@ -798,7 +651,7 @@ static void test_samples_match_interpreter_in_simulator(void **state)
     const char *root = getenv("ST_ROOT");
     char dir[1024];
     snprintf(dir, sizeof(dir), "%s/samples", root ? root : ".");
-    unsigned bad = 0, shaders = 0, compared = 0;
+    unsigned bad = 0, shaders = 0, compared = 0, unsupported = 0;
     for (int pass = 0; pass < 2; pass++) {
         char sub[1100];
         snprintf(sub, sizeof(sub), "%s%s", dir, pass ? "/arb" : "");
@@ -810,22 +663,26 @@ static void test_samples_match_interpreter_in_simulator(void **state)
             if (len < 4 || (strcmp(de->d_name + len - 4, ".asm") && strcmp(de->d_name + len - 3, ".vp") &&
                             strcmp(de->d_name + len - 3, ".fp")))
                 continue;
-            /* 14 and 16 read fragment.position (not supported yet); 11 samples
-             * SHADOW1D/SHADOWRECT textures, whose target and unnormalised
-             * coordinates are sampler state this harness does not model */
-            if (pass && (strstr(de->d_name, "14-draw") || strstr(de->d_name, "16-coord") ||
-                         strstr(de->d_name, "11-shadow")))
-                continue;
             char path[1536];
             snprintf(path, sizeof(path), "%s/%s", sub, de->d_name);
             shaders++;
-            for (unsigned simd = 8; simd <= 32; simd *= 2)
-                bad += run_sample(path, simd, &compared);
+            for (unsigned simd = 8; simd <= 32; simd *= 2) {
+                int b = run_sample(path, simd, &compared);
+                if (b < 0) {
+                    /* open defect: 14-draw-buffers and 16-coord-conventions read
+                     * fragment.position, which the back end does not support yet */
+                    printf("not supported by the Gen back end: %s\n", de->d_name);
+                    assert_true(strstr(de->d_name, "14-draw") || strstr(de->d_name, "16-coord"));
+                    unsupported++;
+                    break;
+                }
+                bad += (unsigned)b;
+            }
         }
         closedir(d);
     }
-    printf("gen differential: %u samples, %u components compared, %u mismatching\n", shaders,
-           compared, bad);
+    printf("gen differential: %u samples (%u not supported), %u components compared, %u mismatching\n",
+           shaders, unsupported, compared, bad);
     assert_true(compared > 1000);
     assert_int_equal(bad, 0);
 }
@@ -847,6 +704,8 @@ int main(void)
         cmocka_unit_test(test_vpos_vface),
         cmocka_unit_test(test_pressure_falls_back_to_simd8),
         cmocka_unit_test(test_spill_at_simd8),
+        cmocka_unit_test(test_derivative_in_divergent_flow),
+        cmocka_unit_test(test_regressions_from_random_shaders),
         cmocka_unit_test(test_samples_match_interpreter_in_simulator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -45,9 +45,10 @@ static const char usage_text[] =
     "\n"
     "run options:\n"
     "  --inputs FILE       the inputs JSON (docs/run-json.md)\n"
-    "  --engine=interp|llvm\n"
+    "  --engine=interp|llvm|gen\n"
     "                      the execution engine: interp is the reference,\n"
-    "                      llvm runs the optimized IR through LLVM's JIT\n";
+    "                      llvm runs the optimized IR through LLVM's JIT,\n"
+    "                      gen runs the Gen9 kernel (--simd) in the simulator\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -277,6 +278,7 @@ int main(int argc, char **argv)
         ropts.inputs_filename = inputs;
         ropts.inputs_json = in_json;
         ropts.inputs_len = in_len;
+        ropts.simd_width = opts.simd_width; /* --simd applies to --engine=gen */
     }
 
     struct st_result *res = NULL;

@@ -181,8 +181,8 @@ int st_run(const struct st_run_options *ro, struct st_result **result)
                         ro->float_rules, &s.out);
             break;
         case ST_ENGINE_GEN:
-            st_error(s.ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
-                     "engine 'gen' is not available in this build");
+            st_gen_run(s.ctx, sh, ro->simd_width, ro->inputs_filename, ro->inputs_json,
+                       ro->inputs_len, ro->float_rules, &s.out);
             break;
         }
     }

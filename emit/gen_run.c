@@ -1,0 +1,674 @@
+/*
+ * gen_run.c — `shadertrans run --engine=gen`: the Gen9 kernel of
+ * st_gen_compile_ex executed by the functional simulator (emit/gensim*.c),
+ * with the run inputs turned into thread payloads exactly as
+ * docs/gen-abi.md tells a driver to, and the kernel's URB / render target
+ * writes turned back into the run outputs.  Same JSON in and out as the
+ * interpreter (translator/run_io.c does both ends).
+ *
+ * Pixel shaders: invocations are the interpreter's 2x2 quads in input
+ * order (invocation 4q+k is pixel k of quad q: 0 1 / 2 3), packed
+ * SIMD-width pixels to a thread.  A real rasteriser only ever hands a
+ * thread attribute values that lie on one plane per component
+ * (a*X + b*Y + c at the pixel's barycentrics), so the inputs are fitted to
+ * such planes at barycentrics of our choosing (st_gen_run_barycentric);
+ * when they do not fit (arbitrary per-invocation JSON), the group is run
+ * again as smaller threads: one quad, then (shaders without derivatives)
+ * one pixel, where any value is a constant plane.  "Gen engine" section of
+ * docs/gen-abi.md.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+#include "gensim.h"
+
+/* Enough for the loop limits the interpreter enforces in all shapes we run. */
+#define GEN_RUN_MAX_STEPS 50000000u
+
+struct gen_run {
+    struct st_ctx *ctx;
+    const struct st_shader *sh;
+    const struct st_run_inputs *in;
+    const struct st_gen_layout *L;
+    bool arb;
+    enum st_arb_tex_target arb_target[ST_RUN_NUM_SAMPLERS];
+    bool missing[ST_RUN_NUM_SAMPLERS];
+    int depth_slot;       /* output slot of oDepth / result.depth, -1 */
+    unsigned depth_comp;  /* D3D9: x; ARB result.depth: z */
+    uint8_t cbuf[ST_RUN_NUM_CONSTS * 16];
+    /* per channel of the running thread */
+    float out[GENSIM_MAX_CHANNELS][ST_LL_OUT_SLOTS][4];
+    bool written[GENSIM_MAX_CHANNELS];
+};
+
+void st_gen_run_barycentric(unsigned invocation, float *x, float *y)
+{
+    /* Quad q at (2*(q mod 8), 2*((q/8) mod 4)) of a 16x8 pixel tile, pixel
+     * k at (k&1, k>>1) in it; barycentrics are the position / 16 and / 8:
+     * a real triangle's barycentrics are affine in the pixel position, and
+     * these are exact dyadic numbers. */
+    unsigned q = invocation / 4, k = invocation % 4;
+    unsigned px = 2 * (q % 8) + (k & 1), py = 2 * ((q / 8) % 4) + (k >> 1);
+    *x = (float)px / 16.0f;
+    *y = (float)py / 8.0f;
+}
+
+/* ------------------------------------------------------------------ */
+/* Messages.                                                           */
+
+static int cb_rt(void *u, const gensim_rt_write *w, char *err, size_t n)
+{
+    struct gen_run *R = u;
+    if (w->bti > 3 || R->L->rt_out_slot[w->bti] < 0) {
+        snprintf(err, n, "render target write to binding table index %u, which the layout has no output for",
+                 w->bti);
+        return 1;
+    }
+    int slot = R->L->rt_out_slot[w->bti];
+    for (unsigned lc = 0; lc < w->simd; lc++) {
+        if (!(w->mask >> lc & 1))
+            continue;
+        unsigned ch = w->first_pixel + lc;
+        R->written[ch] = true;
+        for (int c = 0; c < 4; c++)
+            memcpy(&R->out[ch][slot][c], &w->color[c][lc], 4);
+        if (w->has_depth && R->depth_slot >= 0)
+            memcpy(&R->out[ch][R->depth_slot][R->depth_comp], &w->depth[lc], 4);
+    }
+    return 0;
+}
+
+static int cb_urb(void *u, const gensim_urb_write *w, char *err, size_t n)
+{
+    struct gen_run *R = u;
+    for (unsigned k = 0; k < w->ndata; k++) {
+        unsigned vue = w->global_offset + k / 4, c = k % 4;
+        if (vue >= R->L->num_vue_slots) {
+            snprintf(err, n, "URB write to VUE slot %u past the layout's %u", vue, R->L->num_vue_slots);
+            return 1;
+        }
+        int slot = R->L->vue_out_slot[vue];
+        if (vue == 0) {
+            /* the VUE header: dword 3 is the point size, the rest is ours to ignore */
+            if (!R->L->vue_header_psize || c != 3 || slot < 0)
+                continue;
+            c = 0;
+        }
+        if (slot < 0 || slot >= ST_LL_OUT_SLOTS)
+            continue;
+        for (unsigned v = 0; v < 8; v++)
+            if (w->mask >> v & 1) {
+                R->written[v] = true;
+                memcpy(&R->out[v][slot][c], &w->data[k][v], 4);
+            }
+    }
+    return 0;
+}
+
+/* The interpreter's texture model (docs/run-json.md): level 0, nearest,
+ * repeat; cube maps pick the face by the major axis and clamp. */
+static uint32_t wrap_index(float u, uint32_t n)
+{
+    if (!isfinite(u))
+        return 0;
+    double x = fmod(floor((double)u * n), (double)n);
+    if (x < 0)
+        x += n;
+    uint32_t i = (uint32_t)x;
+    return i < n ? i : n - 1;
+}
+
+static uint32_t clamp_index(float u, uint32_t n)
+{
+    if (isnan(u))
+        return 0;
+    double x = floor((double)u * n);
+    return x < 0 ? 0 : x >= n ? n - 1 : (uint32_t)x;
+}
+
+static void sample_d3d9(const struct st_run_texture *t, const float c[3], float out[4])
+{
+    size_t at;
+    if (t->type == ST_SAMPLER_2D) {
+        at = (size_t)wrap_index(c[1], t->height) * t->width + wrap_index(c[0], t->width);
+    } else if (t->type == ST_SAMPLER_VOLUME) {
+        at = ((size_t)wrap_index(c[2], t->depth) * t->height + wrap_index(c[1], t->height)) * t->width +
+             wrap_index(c[0], t->width);
+    } else {
+        float x = c[0], y = c[1], z = c[2], ax = fabsf(x), ay = fabsf(y), az = fabsf(z);
+        float ma, sc, tc;
+        unsigned face;
+        if (ax >= ay && ax >= az) {
+            ma = ax, face = x >= 0 ? 0 : 1, sc = x >= 0 ? -z : z, tc = -y;
+        } else if (ay >= az) {
+            ma = ay, face = y >= 0 ? 2 : 3, sc = x, tc = y >= 0 ? z : -z;
+        } else {
+            ma = az, face = z >= 0 ? 4 : 5, sc = z >= 0 ? x : -x, tc = -y;
+        }
+        float ss = (sc / ma + 1.0f) * 0.5f, tt = (tc / ma + 1.0f) * 0.5f;
+        at = ((size_t)face * t->height + clamp_index(tt, t->height)) * t->width +
+             clamp_index(ss, t->width);
+    }
+    memcpy(out, t->texels[at], 16);
+}
+
+static int cb_sample(void *u, const gensim_sample_msg *m, uint32_t r[4][16], char *err, size_t n)
+{
+    struct gen_run *R = u;
+    unsigned s = m->sampler;
+    if (s >= ST_RUN_NUM_SAMPLERS || m->bti != 5 + s) {
+        snprintf(err, n, "sampler %u with binding table index %u (expected 5 + sampler)", s, m->bti);
+        return 1;
+    }
+    const struct st_run_texture *t = &R->in->tex[s];
+    bool none = t->type == ST_SAMPLER_NONE || !t->texels;
+    if (none)
+        R->missing[s] = true;
+    /* sample_c / sample_c_lz carry (ref, u, v); the others (u, v, r) */
+    bool shadow = m->msg_type == 3 || m->msg_type == 25;
+    for (unsigned ch = 0; ch < m->simd; ch++) {
+        if (!(m->mask >> ch & 1))
+            continue;
+        float c[3] = {0, 0, 0}, out[4] = {0, 0, 0, 1};
+        for (unsigned k = 0; k < m->nparams && k < 3; k++)
+            memcpy(&c[k], &m->param[k][ch], 4);
+        if (R->arb) {
+            float cc[4] = {c[0], c[1], c[2], 1.0f};
+            if (shadow) {
+                cc[0] = c[1];
+                cc[1] = c[2];
+                cc[2] = c[0];
+            }
+            st_arb_sample(none ? NULL : t, R->arb_target[s], cc, out);
+        } else if (!none) {
+            sample_d3d9(t, c, out);
+        }
+        for (int k = 0; k < 4; k++)
+            memcpy(&r[k][ch], &out[k], 4);
+    }
+    return 0;
+}
+
+static uint8_t *cb_surface(void *u, unsigned sfid, unsigned bti, size_t *size)
+{
+    (void)sfid;
+    struct gen_run *R = u;
+    if (bti != 4)
+        return NULL;
+    *size = sizeof(R->cbuf);
+    return R->cbuf;
+}
+
+/* ------------------------------------------------------------------ */
+/* Payload.                                                            */
+
+static void fill_curbe(gensim_thread *th, const struct st_gen_layout *L, const struct st_run_inputs *in)
+{
+    /* c_lo and i_lo are rounded down to even numbers (docs/gen-abi.md) */
+    for (int c = L->c_lo; c <= L->c_hi; c++)
+        for (unsigned j = 0; j < 4; j++)
+            if (c >= 0 && c < ST_RUN_NUM_CONSTS)
+                gensim_set_f32(th, L->c_grf + (unsigned)(c - L->c_lo) / 2,
+                               (unsigned)((c - L->c_lo) % 2) * 4 + j, in->c[c][j]);
+    for (int c = L->i_lo; c <= L->i_hi; c++)
+        for (unsigned j = 0; j < 4; j++)
+            if (c >= 0 && c < ST_RUN_NUM_ICONSTS)
+                gensim_set_u32(th, L->i_grf + (unsigned)(c - L->i_lo) / 2,
+                               (unsigned)((c - L->i_lo) % 2) * 4 + j, (uint32_t)in->i[c][j]);
+    if (L->has_b)
+        for (unsigned k = 0; k < 16; k++)
+            gensim_set_u32(th, L->b_grf + k / 8, k % 8, in->b[k] ? 1u : 0u);
+    for (int s = L->bump_lo; s <= L->bump_hi; s++) {
+        if (s < 0 || s >= ST_RUN_NUM_SAMPLERS)
+            continue;
+        const struct st_run_bumpenv *b = &in->bumpenv[s];
+        const float v[8] = {b->mat[0], b->mat[1], b->mat[2], b->mat[3], b->lscale, b->loffset, 0, 0};
+        for (unsigned j = 0; j < 8; j++)
+            gensim_set_f32(th, L->bump_grf + (unsigned)(s - L->bump_lo), j, v[j]);
+    }
+}
+
+static bool same_bits(float a, float b)
+{
+    return memcmp(&a, &b, sizeof(a)) == 0;
+}
+
+/* pln's value: fmaf(a, X, fmaf(b, Y, c)) (gensim's pln, the PRM's order) */
+static float plane_at(const float p[3], float x, float y)
+{
+    return fmaf(p[0], x, fmaf(p[1], y, p[2]));
+}
+
+/*
+ * A plane (a, b, c) through the values v[i] at barycentrics (x[i], y[i]),
+ * i < n, reproducing every value bit for bit under pln; false when there
+ * is none we can find.  Equal values are the constant plane (with zero
+ * slopes of the value's sign, so that -0 stays -0).
+ */
+static bool fit_plane(const float *v, const float *x, const float *y, unsigned n, float p[3])
+{
+    bool equal = true;
+    for (unsigned i = 1; i < n; i++)
+        equal = equal && same_bits(v[i], v[0]);
+    if (equal) {
+        p[0] = p[1] = copysignf(0.0f, v[0]);
+        p[2] = v[0];
+        return true;
+    }
+    for (unsigned i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return false;
+    /* slopes from a neighbour in the same row and in the same column of pixel 0 */
+    int i1 = -1, i2 = -1;
+    for (unsigned i = 1; i < n; i++) {
+        if (i1 < 0 && y[i] == y[0] && x[i] != x[0])
+            i1 = (int)i;
+        if (i2 < 0 && x[i] == x[0] && y[i] != y[0])
+            i2 = (int)i;
+    }
+    double a = i1 >= 0 ? ((double)v[i1] - v[0]) / ((double)x[i1] - x[0]) : 0.0;
+    double b = i2 >= 0 ? ((double)v[i2] - v[0]) / ((double)y[i2] - y[0]) : 0.0;
+    p[0] = (float)a;
+    p[1] = (float)b;
+    p[2] = (float)((double)v[0] - a * x[0] - b * y[0]);
+    for (unsigned i = 0; i < n; i++)
+        if (!same_bits(plane_at(p, x[i], y[i]), v[i]))
+            return false;
+    return true;
+}
+
+/* Does the shader read vPos / vFace (D3D9 misc registers)? */
+static void misc_reads(const struct st_shader *sh, bool *vpos, bool *vface)
+{
+    *vpos = *vface = false;
+    if (sh->dialect == ST_ARB)
+        return;
+    for (const struct st_instr *i = sh->first; i; i = i->next)
+        for (unsigned s = 0; s < i->nsrc && s < 5; s++)
+            if (i->src[s].reg.file == ST_REG_MISC) {
+                if (i->src[s].reg.index == 0)
+                    *vpos = true;
+                else
+                    *vface = true;
+            }
+}
+
+struct ps_group {
+    unsigned first, count; /* invocations first .. first+count-1 */
+    bool single;           /* one pixel, at channel 0 of subspan 0 */
+};
+
+enum fit { FIT_OK, FIT_NO, FIT_ERROR };
+
+/*
+ * Builds the payload of one pixel shader thread for a group of invocations
+ * (docs/gen-abi.md "Pixel shaders" and "Gen engine").  FIT_NO: the inputs
+ * of the group cannot come from one primitive (a smaller group may work).
+ */
+static enum fit ps_payload(struct gen_run *R, gensim_thread *th, const struct ps_group *g,
+                           bool read_vpos, bool read_vface, uint32_t mask)
+{
+    const struct st_gen_layout *L = R->L;
+    const struct st_run_invocation *inv = &R->in->inv[g->first];
+    unsigned n = g->count;
+    float bx[32], by[32];
+    for (unsigned p = 0; p < n; p++) {
+        if (g->single)
+            bx[p] = by[p] = 0.0f;
+        else
+            st_gen_run_barycentric(g->first + p, &bx[p], &by[p]);
+    }
+    /* facing is per thread (r0.0 bit 15) */
+    bool back = inv[0].in[ST_LL_IN_VFACE][0] < 0;
+    if (read_vface) {
+        for (unsigned p = 0; p < n; p++) {
+            float f = inv[p].in[ST_LL_IN_VFACE][0];
+            if ((f < 0) != back)
+                return FIT_NO;
+            if (f != 1.0f && f != -1.0f) {
+                st_error(R->ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
+                         "Gen engine: invocation %u: vFace is %g; a rasteriser gives +1 or -1",
+                         g->first + p, (double)f);
+                return FIT_ERROR;
+            }
+        }
+    }
+    if (back)
+        gensim_set_u32(th, 0, 0, 0x8000u);
+    /* subspan corners: pixel k of a quad is at corner + (k&1, k>>1) */
+    unsigned nsub = g->single ? 1 : (n + 3) / 4;
+    for (unsigned s = 0; s < nsub; s++) {
+        int cx = 2 * (int)s, cy = 0;
+        if (read_vpos) {
+            const float *v0 = inv[4 * s].in[ST_LL_IN_VPOS];
+            cx = (int)v0[0];
+            cy = (int)v0[1];
+            for (unsigned k = 0; k < 4 && 4 * s + k < n; k++) {
+                const float *v = inv[4 * s + k].in[ST_LL_IN_VPOS];
+                unsigned dx = g->single ? 0 : k & 1, dy = g->single ? 0 : k >> 1;
+                if (v[0] != (float)(cx + (int)dx) || v[1] != (float)(cy + (int)dy))
+                    goto nofit;
+            }
+            if (cx < 0 || cy < 0 || cx > 65534 || cy > 65534)
+                goto nofit;
+        }
+        unsigned reg = s < 4 ? 1 : 2, d = 2 + s % 4;
+        gensim_set_u32(th, reg, d, (uint32_t)cx | (uint32_t)cy << 16);
+    }
+    gensim_set_u32(th, 1, 7, mask & 0xffffu);
+    if (L->simd == 32)
+        gensim_set_u32(th, 2, 7, mask >> 16);
+    /* barycentrics: SIMD8 r2 X, r3 Y; SIMD16 r2-r5; SIMD32 r3-r10 */
+    unsigned base = L->simd == 32 ? 3 : 2;
+    for (unsigned p = 0; p < n; p++) {
+        unsigned half = p / 16, q = p % 16;
+        unsigned gx = base + 4 * half + (q / 8) * 2;
+        gensim_set_f32(th, gx, q % 8, bx[p]);
+        gensim_set_f32(th, gx + 1, q % 8, by[p]);
+    }
+    /* attribute setup (a, b, -, c0) per component */
+    for (unsigned k = 0; k < L->num_inputs; k++) {
+        int slot = L->in_slot[k];
+        for (unsigned c = 0; c < 4; c++) {
+            float v[32] = {0}, pl[3];
+            for (unsigned p = 0; p < n; p++)
+                v[p] = slot >= 0 && slot < ST_LL_IN_SLOTS ? inv[p].in[slot][c] : 0.0f;
+            if (!fit_plane(v, bx, by, n, pl))
+                goto nofit;
+            unsigned grf = L->input_grf + 2 * k + c / 2, o = (c & 1) * 4;
+            gensim_set_f32(th, grf, o + 0, pl[0]);
+            gensim_set_f32(th, grf, o + 1, pl[1]);
+            gensim_set_f32(th, grf, o + 3, pl[2]);
+        }
+    }
+    return FIT_OK;
+nofit:
+    return FIT_NO;
+}
+
+static bool has_derivatives(const struct st_shader *sh)
+{
+    if (sh->version.type != ST_PS)
+        return false;
+    for (const struct st_instr *i = sh->first; i; i = i->next)
+        if (i->op == ST_OP_DSX || i->op == ST_OP_DSY)
+            return true;
+    return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Threads.                                                            */
+
+struct gen_exec {
+    struct gen_run *R;
+    const gensim_program *prog;
+    struct st_run_output regs[ST_RUN_MAX_OUTPUTS];
+    unsigned nregs;
+    uint8_t *scratch;
+    size_t scratch_size;
+    struct st_run_outputs *outs;
+    struct st_gen_run_stats *stats;
+};
+
+static bool thread_run(struct gen_exec *E, gensim_thread *th, unsigned first, unsigned count,
+                       unsigned ch0)
+{
+    struct gen_run *R = E->R;
+    memset(E->scratch, 0, E->scratch_size);
+    if (E->stats)
+        E->stats->threads++;
+    gensim_status st = gensim_run(th, GEN_RUN_MAX_STEPS);
+    if (st != GENSIM_OK) {
+        st_error(R->ctx, (struct st_loc){0, 0}, ST_E_RUNTIME,
+                 "Gen engine: invocations %u-%u: %s", first, first + count - 1,
+                 st == GENSIM_STEP_LIMIT ? "the thread did not end within the step limit"
+                                         : gensim_error(th));
+        return false;
+    }
+    for (unsigned p = 0; p < count; p++) {
+        unsigned ch = ch0 + p;
+        /* a pixel no render target write reached was discarded (texkill);
+         * a vertex always ends with its URB writes */
+        bool killed = R->L->stage == ST_PS && !R->written[ch];
+        st_run_collect(R->sh, E->regs, E->nregs, (const float(*)[4])R->out[ch], killed,
+                       &E->outs[first + p]);
+    }
+    return true;
+}
+
+static gensim_thread *thread_new(struct gen_exec *E, uint32_t mask)
+{
+    gensim_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.dispatch_mask = mask;
+    cfg.scratch = E->scratch;
+    cfg.scratch_size = E->scratch_size;
+    cfg.rt_has_depth = E->R->L->writes_depth;
+    cfg.cb.user = E->R;
+    cfg.cb.rt_write = cb_rt;
+    cfg.cb.urb_write = cb_urb;
+    cfg.cb.sample = cb_sample;
+    cfg.cb.surface = cb_surface;
+    gensim_thread *th = gensim_thread_new(E->prog, &cfg);
+    if (!th)
+        st_error(E->R->ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+    memset(E->R->out, 0, sizeof(E->R->out));
+    memset(E->R->written, 0, sizeof(E->R->written));
+    return th;
+}
+
+static bool run_vs(struct gen_exec *E)
+{
+    struct gen_run *R = E->R;
+    const struct st_gen_layout *L = R->L;
+    for (unsigned base = 0; base < R->in->num_invocations; base += 8) {
+        unsigned cnt = R->in->num_invocations - base < 8 ? R->in->num_invocations - base : 8;
+        gensim_thread *th = thread_new(E, (1u << cnt) - 1);
+        if (!th)
+            return false;
+        fill_curbe(th, L, R->in);
+        for (unsigned v = 0; v < 8; v++)
+            gensim_set_u32(th, 1, v, 0x100u + v); /* URB handles: any distinct values */
+        for (unsigned k = 0; k < L->num_inputs; k++)
+            for (unsigned c = 0; c < 4; c++)
+                for (unsigned v = 0; v < cnt; v++) {
+                    int slot = L->in_slot[k];
+                    gensim_set_f32(th, L->input_grf + 4 * k + c, v,
+                                   slot >= 0 && slot < ST_LL_IN_SLOTS ? R->in->inv[base + v].in[slot][c]
+                                                                      : 0.0f);
+                }
+        bool ok = thread_run(E, th, base, cnt, 0);
+        gensim_thread_free(th);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* One pixel shader thread for group g; FIT_NO: the caller splits it. */
+static enum fit run_ps_group(struct gen_exec *E, const struct ps_group *g, bool vpos, bool vface)
+{
+    /* pixels 0 .. count-1 of the thread; the rest are not dispatched */
+    uint32_t mask = g->count >= 32 ? 0xffffffffu : (1u << g->count) - 1;
+    gensim_thread *th = thread_new(E, mask);
+    if (!th)
+        return FIT_ERROR;
+    fill_curbe(th, E->R->L, E->R->in);
+    enum fit f = ps_payload(E->R, th, g, vpos, vface, mask);
+    if (f == FIT_OK)
+        f = thread_run(E, th, g->first, g->count, 0) ? FIT_OK : FIT_ERROR;
+    gensim_thread_free(th);
+    return f;
+}
+
+static bool run_ps(struct gen_exec *E)
+{
+    struct gen_run *R = E->R;
+    unsigned simd = R->L->simd, n = R->in->num_invocations;
+    bool vpos, vface, deriv = has_derivatives(R->sh);
+    misc_reads(R->sh, &vpos, &vface);
+    for (unsigned base = 0; base < n; base += simd) {
+        struct ps_group g = {base, n - base < simd ? n - base : simd, false};
+        enum fit f = run_ps_group(E, &g, vpos, vface);
+        if (f == FIT_ERROR)
+            return false;
+        if (f == FIT_OK) {
+            if (E->stats)
+                E->stats->packed_pixels += g.count;
+            continue;
+        }
+        /* split: quads, then single pixels */
+        for (unsigned q = base; q < base + g.count; q += 4) {
+            struct ps_group gq = {q, base + g.count - q < 4 ? base + g.count - q : 4, false};
+            f = run_ps_group(E, &gq, vpos, vface);
+            if (f == FIT_ERROR)
+                return false;
+            if (f == FIT_OK) {
+                if (E->stats)
+                    E->stats->quad_pixels += gq.count;
+                continue;
+            }
+            if (deriv) {
+                st_error(R->ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
+                         "Gen engine: invocations %u-%u are not one rasterised quad (their inputs lie "
+                         "on no plane, or vPos/vFace disagree; docs/gen-abi.md), which the shader's "
+                         "derivatives need",
+                         gq.first, gq.first + gq.count - 1);
+                return false;
+            }
+            for (unsigned p = 0; p < gq.count; p++) {
+                struct ps_group gp = {gq.first + p, 1, true};
+                f = run_ps_group(E, &gp, vpos, vface);
+                if (f == FIT_NO)
+                    st_error(R->ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
+                             "Gen engine: invocation %u: vPos.xy must be integers in 0..65534 (a pixel's "
+                             "position)",
+                             gp.first);
+                if (f != FIT_OK)
+                    return false;
+                if (E->stats)
+                    E->stats->single_pixels++;
+            }
+        }
+    }
+    return true;
+}
+
+/* The warning the interpreter gives for a sampler without a texture. */
+static void missing_warnings(struct gen_run *R)
+{
+    for (unsigned s = 0; s < ST_RUN_NUM_SAMPLERS; s++)
+        if (R->missing[s])
+            st_warning(R->ctx, (struct st_loc){0, 0}, ST_W_IGNORED,
+                       R->arb ? "no texture texture[%u] in the inputs: sampling it gives (0,0,0,1)"
+                              : "no texture s%u in the inputs: sampling it gives (0,0,0,1)",
+                       s);
+}
+
+bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
+                    const struct st_run_inputs *in, enum st_float_rules rules,
+                    struct st_run_outputs *outs, struct st_gen_run_stats *stats)
+{
+    struct st_buf text = {0};
+    struct st_gen_layout L;
+    memset(&L, 0, sizeof(L));
+    if (stats)
+        memset(stats, 0, sizeof(*stats));
+    if (!st_gen_compile_ex(ctx, sh, simd, rules, &text, NULL, &L)) {
+        st_buf_free(&text);
+        return false;
+    }
+    if (text.oom) {
+        st_buf_free(&text);
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
+    if (stats)
+        stats->simd = L.simd;
+    char err[GENSIM_ERR_LEN];
+    gensim_program *prog = gensim_parse(text.data, "gen", err, sizeof(err));
+    st_buf_free(&text);
+    if (!prog) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED, "Gen engine: the kernel: %s", err);
+        return false;
+    }
+    struct gen_run *R = calloc(1, sizeof(*R));
+    struct gen_exec E;
+    memset(&E, 0, sizeof(E));
+    E.scratch_size = L.scratch_bytes ? L.scratch_bytes : 64;
+    E.scratch = calloc(1, E.scratch_size);
+    bool ok = R && E.scratch;
+    if (!ok) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+    } else {
+        R->ctx = ctx;
+        R->sh = sh;
+        R->in = in;
+        R->L = &L;
+        R->arb = sh->dialect == ST_ARB && sh->arb;
+        R->depth_slot = -1;
+        if (R->arb) {
+            for (unsigned j = 0; j < sh->arb->num_outputs; j++)
+                if (sh->arb->outputs[j].binding &&
+                    strcmp(sh->arb->outputs[j].binding, "result.depth") == 0) {
+                    R->depth_slot = (int)j;
+                    R->depth_comp = 2;
+                }
+            for (unsigned s = 0; s < ST_RUN_NUM_SAMPLERS; s++)
+                R->arb_target[s] = ST_ARB_TEX_2D;
+            for (const struct st_instr *i = sh->first; i; i = i->next)
+                if ((i->op == ST_OP_ARB_TEX || i->op == ST_OP_ARB_TXP || i->op == ST_OP_ARB_TXB) &&
+                    i->arb && i->arb->tex_unit < ST_RUN_NUM_SAMPLERS)
+                    R->arb_target[i->arb->tex_unit] = i->arb->tex_target;
+        } else {
+            R->depth_slot = ST_LL_OUT_DEPTH;
+        }
+        if (R->depth_slot >= ST_LL_OUT_SLOTS)
+            R->depth_slot = -1;
+        for (unsigned i = 0; i < ST_RUN_NUM_CONSTS; i++)
+            memcpy(R->cbuf + 16 * i, in->c[i], 16);
+        E.R = R;
+        E.prog = prog;
+        E.outs = outs;
+        E.stats = stats;
+        E.nregs = st_run_output_regs(sh, E.regs);
+        ok = L.stage == ST_VS ? run_vs(&E) : run_ps(&E);
+        if (ok)
+            missing_warnings(R);
+    }
+    free(E.scratch);
+    free(R);
+    gensim_program_free(prog);
+    return ok;
+}
+
+bool st_gen_run(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd, const char *inputs_name,
+                const char *json, size_t len, enum st_float_rules rules, struct st_buf *out)
+{
+    struct st_arena *arena = st_arena_create();
+    struct st_run_inputs *in = malloc(sizeof(*in));
+    struct st_run_outputs *outs = NULL;
+    bool ok = arena && in;
+    if (!ok)
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+    if (ok)
+        ok = st_run_inputs_parse(ctx, sh, inputs_name, json, len, arena, in);
+    if (ok) {
+        outs = calloc(in->num_invocations ? in->num_invocations : 1, sizeof(*outs));
+        if (!outs) {
+            st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+            ok = false;
+        }
+    }
+    if (ok)
+        ok = st_gen_execute(ctx, sh, simd, in, rules, outs, NULL);
+    if (ok)
+        st_run_outputs_write_sh(sh, outs, in->num_invocations, out);
+    free(outs);
+    free(in);
+    st_arena_destroy(arena);
+    return ok;
+}
