@@ -32,3 +32,12 @@ check "good input with -o writes the file, nothing on stdout" bash -c "[ -z \"\$
 check "unwritable -o is exit 2" bash -c "'$bin' -o '$tmp/no/such/dir/x' '$tmp/good.vs.asm' 2>/dev/null; [ \$? -eq 2 ]"
 check "--max-errors caps the list" bash -c "for i in \$(seq 20); do echo 'foo r0'; done | sed '1i vs_1_1' > '$tmp/many.asm'; [ \"\$('$bin' --max-errors=5 '$tmp/many.asm' 2>&1 | grep -c ': error: ')\" -eq 6 ]"
 check "run without --inputs is a usage error" bash -c "'$bin' run '$tmp/good.vs.asm' 2>/dev/null; [ \$? -eq 2 ]"
+
+printf 'vs_2_0\ndcl_position v0\nmul r0.xy, v0, c0\nadd r0.zw, v0, c1\nsub oPos, r0, c2\n' > "$tmp/seed.vs.asm"
+printf '{"constants": {"c0": [2, 2, 2, 2], "c1": [1, 1, 1, 1], "c2": [0.5, 0.5, 0.5, 0.5]}, "invocations": [{"v0": [1, 2, 3, 4]}]}' > "$tmp/seed.in.json"
+printf '{"invocations": [{"v0": [1, 2, "x"]}]}' > "$tmp/bad.in.json"
+check "default output is a Gen9 kernel ending in the shader-db stats line" bash -c "out=\$('$bin' '$tmp/seed.vs.asm') && echo \"\$out\" | head -1 | grep -q 'Gen9' && echo \"\$out\" | tail -1 | grep -Eq '^// SIMD8 shader: [0-9]+ instructions\\. [0-9]+ loops\\. [0-9]+ cycles\\. [0-9]+:[0-9]+ spills:fills, [0-9]+ sends\$'"
+check "--emit=vasm of the seed case: three instructions, no move" bash -c "[ \"\$('$bin' --emit=vasm '$tmp/seed.vs.asm' | grep -Ec '^(mul r0.xy|add r0.zw|sub oPos, r0)')\" -eq 3 ] && ! '$bin' --emit=vasm '$tmp/seed.vs.asm' | grep -q '^mov'"
+check "--emit=llvm --stats reports the merges" bash -c "'$bin' --emit=llvm --stats '$tmp/seed.vs.asm' 2>&1 >/dev/null | grep -q 'merges raw 1'"
+check "run: interp, llvm and gen print the same outputs" bash -c "a=\$('$bin' run '$tmp/seed.vs.asm' --inputs '$tmp/seed.in.json') && b=\$('$bin' run --engine=llvm '$tmp/seed.vs.asm' --inputs '$tmp/seed.in.json') && c=\$('$bin' run --engine=gen --simd=8 '$tmp/seed.vs.asm' --inputs '$tmp/seed.in.json') && [ \"\$a\" = \"\$b\" ] && [ \"\$a\" = \"\$c\" ] && echo \"\$a\" | grep -q '\"oPos\": \\[1.5, 3.5, 3.5, 4.5\\]'"
+check "run: a bad inputs file names the JSON path, exit 1, nothing on stdout" bash -c "out=\$('$bin' run '$tmp/seed.vs.asm' --inputs '$tmp/bad.in.json' 2>'$tmp/e'); rc=\$?; [ \$rc -eq 1 ] && [ -z \"\$out\" ] && grep -q 'invocations\\[0\\].v0\\[2\\]' '$tmp/e'"
