@@ -32,29 +32,6 @@ struct tex_state {
     bool missing[ST_RUN_NUM_SAMPLERS];
 };
 
-static uint32_t wrap_index(float u, uint32_t n)
-{
-    if (!isfinite(u))
-        return 0;
-    double x = fmod(floor((double)u * n), (double)n);
-    if (x < 0)
-        x += n;
-    uint32_t i = (uint32_t)x;
-    return i < n ? i : n - 1;
-}
-
-static uint32_t clamp_index(float u, uint32_t n)
-{
-    if (isnan(u))
-        return 0;
-    double x = floor((double)u * n);
-    if (x < 0)
-        return 0;
-    if (x >= n)
-        return n - 1;
-    return (uint32_t)x;
-}
-
 /* The callback the JIT'd code calls: void st_sample(tex, stage, u, v, w, out[4]). */
 static void jit_sample(void *state, int32_t stage, float u, float v, float w, float *out)
 {
@@ -80,38 +57,8 @@ static void jit_sample(void *state, int32_t stage, float u, float v, float w, fl
         out[3] = 1.0f;
         return;
     }
-    size_t at;
-    if (t->type == ST_SAMPLER_2D) {
-        at = (size_t)wrap_index(v, t->height) * t->width + wrap_index(u, t->width);
-    } else if (t->type == ST_SAMPLER_VOLUME) {
-        at = ((size_t)wrap_index(w, t->depth) * t->height + wrap_index(v, t->height)) * t->width +
-             wrap_index(u, t->width);
-    } else {
-        /* Cube: the major axis picks the face (x before y before z on ties). */
-        float x = u, y = v, z = w;
-        float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), ma, sc, tc;
-        unsigned face;
-        if (ax >= ay && ax >= az) {
-            ma = ax;
-            face = x >= 0 ? 0 : 1;
-            sc = x >= 0 ? -z : z;
-            tc = -y;
-        } else if (ay >= az) {
-            ma = ay;
-            face = y >= 0 ? 2 : 3;
-            sc = x;
-            tc = y >= 0 ? z : -z;
-        } else {
-            ma = az;
-            face = z >= 0 ? 4 : 5;
-            sc = z >= 0 ? x : -x;
-            tc = -y;
-        }
-        float s = (sc / ma + 1.0f) * 0.5f, tt = (tc / ma + 1.0f) * 0.5f;
-        at = ((size_t)face * t->height + clamp_index(tt, t->height)) * t->width +
-             clamp_index(s, t->width);
-    }
-    memcpy(out, t->texels[at], 4 * sizeof(float));
+    const float c[3] = {u, v, w};
+    st_run_texel(t, c, out);
 }
 
 static bool jit_error(struct st_ctx *ctx, LLVMErrorRef err, const char *what)

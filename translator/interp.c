@@ -447,30 +447,7 @@ static void write_dst(struct run *R, struct lane *L, unsigned pc, const struct s
 }
 
 /* ------------------------------------------------------------------ */
-/* Textures: level 0, nearest, repeat (cube maps: clamp on the face).  */
-
-static uint32_t wrap_index(float u, uint32_t n)
-{
-    if (!isfinite(u))
-        return 0;
-    double x = fmod(floor((double)u * n), (double)n);
-    if (x < 0)
-        x += n;
-    uint32_t i = (uint32_t)x;
-    return i < n ? i : n - 1;
-}
-
-static uint32_t clamp_index(float u, uint32_t n)
-{
-    if (isnan(u))
-        return 0;
-    double x = floor((double)u * n);
-    if (x < 0)
-        return 0;
-    if (x >= n)
-        return n - 1;
-    return (uint32_t)x;
-}
+/* Textures: the shared model of run_io.c (st_run_texel).              */
 
 static void sample(struct run *R, const struct st_instr *in, uint32_t stage,
                    const float c[4], float out[4])
@@ -487,39 +464,7 @@ static void sample(struct run *R, const struct st_instr *in, uint32_t stage,
         out[3] = 1.0f;
         return;
     }
-    size_t at;
-    if (t->type == ST_SAMPLER_2D) {
-        at = (size_t)wrap_index(c[1], t->height) * t->width + wrap_index(c[0], t->width);
-    } else if (t->type == ST_SAMPLER_VOLUME) {
-        at = ((size_t)wrap_index(c[2], t->depth) * t->height + wrap_index(c[1], t->height)) *
-                 t->width + wrap_index(c[0], t->width);
-    } else {
-        /* Cube: the major axis picks the face (x before y before z on
-         * ties); sc/tc as in the Direct3D/OpenGL cube-map table. */
-        float x = c[0], y = c[1], z = c[2];
-        float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), ma, sc, tc;
-        unsigned face;
-        if (ax >= ay && ax >= az) {
-            ma = ax;
-            face = x >= 0 ? 0 : 1;
-            sc = x >= 0 ? -z : z;
-            tc = -y;
-        } else if (ay >= az) {
-            ma = ay;
-            face = y >= 0 ? 2 : 3;
-            sc = x;
-            tc = y >= 0 ? z : -z;
-        } else {
-            ma = az;
-            face = z >= 0 ? 4 : 5;
-            sc = z >= 0 ? x : -x;
-            tc = -y;
-        }
-        float s = (sc / ma + 1.0f) * 0.5f, tt = (tc / ma + 1.0f) * 0.5f;
-        at = ((size_t)face * t->height + clamp_index(tt, t->height)) * t->width +
-             clamp_index(s, t->width);
-    }
-    memcpy(out, t->texels[at], 4 * sizeof(float));
+    st_run_texel(t, c, out);
 }
 
 /* The texture coordinates of set k (ps t# inputs), not the register. */

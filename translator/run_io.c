@@ -1040,7 +1040,7 @@ void st_arb_run_finish(const struct st_shader *sh, const struct st_run_inputs *i
 
 /* ---- sampling ---- */
 
-static uint32_t arb_wrap(float u, uint32_t n)
+static uint32_t texel_wrap(float u, uint32_t n)
 {
     if (!isfinite(u))
         return 0;
@@ -1051,9 +1051,9 @@ static uint32_t arb_wrap(float u, uint32_t n)
     return i < n ? i : n - 1;
 }
 
-/* Rectangle textures: unnormalized coordinates, GL_CLAMP_TO_EDGE (their
- * initial wrap mode). */
-static uint32_t arb_clamp_texel(double x, uint32_t n)
+/* Texel index of an unnormalized coordinate, clamped to the edge (cube
+ * faces; rectangle textures, whose initial wrap is GL_CLAMP_TO_EDGE). */
+static uint32_t texel_clamp(double x, uint32_t n)
 {
     if (isnan(x))
         return 0;
@@ -1063,6 +1063,45 @@ static uint32_t arb_clamp_texel(double x, uint32_t n)
     if (x >= n)
         return n - 1;
     return (uint32_t)x;
+}
+
+/* Cube maps: the major axis picks the face (x before y before z on ties),
+ * sc/tc as in the Direct3D/OpenGL cube-map table; clamped on the face. */
+static size_t cube_texel(const struct st_run_texture *t, const float c[3])
+{
+    float x = c[0], y = c[1], z = c[2];
+    float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), ma, sc, tc;
+    unsigned face;
+    if (ax >= ay && ax >= az) {
+        ma = ax, face = x >= 0 ? 0 : 1, sc = x >= 0 ? -z : z, tc = -y;
+    } else if (ay >= az) {
+        ma = ay, face = y >= 0 ? 2 : 3, sc = x, tc = y >= 0 ? z : -z;
+    } else {
+        ma = az, face = z >= 0 ? 4 : 5, sc = z >= 0 ? x : -x, tc = -y;
+    }
+    float s = (sc / ma + 1.0f) * 0.5f, tt = (tc / ma + 1.0f) * 0.5f;
+    return ((size_t)face * t->height + texel_clamp((double)tt * t->height, t->height)) *
+               t->width +
+           texel_clamp((double)s * t->width, t->width);
+}
+
+void st_run_texel(const struct st_run_texture *t, const float c[3], float out[4])
+{
+    if (!t || t->type == ST_SAMPLER_NONE || !t->texels) {
+        out[0] = out[1] = out[2] = 0.0f;
+        out[3] = 1.0f;
+        return;
+    }
+    size_t at;
+    if (t->type == ST_SAMPLER_2D)
+        at = (size_t)texel_wrap(c[1], t->height) * t->width + texel_wrap(c[0], t->width);
+    else if (t->type == ST_SAMPLER_VOLUME)
+        at = ((size_t)texel_wrap(c[2], t->depth) * t->height + texel_wrap(c[1], t->height)) *
+                 t->width +
+             texel_wrap(c[0], t->width);
+    else
+        at = cube_texel(t, c);
+    memcpy(out, t->texels[at], 4 * sizeof(float));
 }
 
 void st_arb_sample(const struct st_run_texture *t, enum st_arb_tex_target target, const float c[4],
@@ -1078,44 +1117,31 @@ void st_arb_sample(const struct st_run_texture *t, enum st_arb_tex_target target
     case ST_ARB_TEX_SHADOW1D:
         if (t->type != ST_SAMPLER_2D)
             return;
-        at = arb_wrap(c[0], t->width);
+        at = texel_wrap(c[0], t->width);
         break;
     case ST_ARB_TEX_2D:
     case ST_ARB_TEX_SHADOW2D:
         if (t->type != ST_SAMPLER_2D)
             return;
-        at = (size_t)arb_wrap(c[1], t->height) * t->width + arb_wrap(c[0], t->width);
+        at = (size_t)texel_wrap(c[1], t->height) * t->width + texel_wrap(c[0], t->width);
         break;
     case ST_ARB_TEX_RECT:
     case ST_ARB_TEX_SHADOWRECT:
         if (t->type != ST_SAMPLER_2D)
             return;
-        at = (size_t)arb_clamp_texel(c[1], t->height) * t->width +
-             arb_clamp_texel(c[0], t->width);
+        at = (size_t)texel_clamp(c[1], t->height) * t->width +
+             texel_clamp(c[0], t->width);
         break;
     case ST_ARB_TEX_3D:
         if (t->type != ST_SAMPLER_VOLUME)
             return;
-        at = ((size_t)arb_wrap(c[2], t->depth) * t->height + arb_wrap(c[1], t->height)) *
-                 t->width + arb_wrap(c[0], t->width);
+        at = ((size_t)texel_wrap(c[2], t->depth) * t->height + texel_wrap(c[1], t->height)) *
+                 t->width + texel_wrap(c[0], t->width);
         break;
     case ST_ARB_TEX_CUBE: {
         if (t->type != ST_SAMPLER_CUBE)
             return;
-        /* The interpreter's cube rule: the major axis picks the face. */
-        float x = c[0], y = c[1], z = c[2];
-        float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), ma, sc, tc;
-        unsigned face;
-        if (ax >= ay && ax >= az) {
-            ma = ax, face = x >= 0 ? 0 : 1, sc = x >= 0 ? -z : z, tc = -y;
-        } else if (ay >= az) {
-            ma = ay, face = y >= 0 ? 2 : 3, sc = x, tc = y >= 0 ? z : -z;
-        } else {
-            ma = az, face = z >= 0 ? 4 : 5, sc = z >= 0 ? x : -x, tc = -y;
-        }
-        float s = (sc / ma + 1.0f) * 0.5f, tt = (tc / ma + 1.0f) * 0.5f;
-        at = ((size_t)face * t->height + arb_clamp_texel((double)tt * t->height, t->height)) *
-                 t->width + arb_clamp_texel((double)s * t->width, t->width);
+        at = cube_texel(t, c);
         break;
     }
     default:

@@ -753,6 +753,12 @@ void st_run_outputs_write_sh(const struct st_shader *sh, const struct st_run_out
  * red (GL_LEQUAL, depth mode GL_LUMINANCE). */
 void st_arb_sample(const struct st_run_texture *t, enum st_arb_tex_target target, const float c[4],
                    float out[4]);
+/*
+ * The texture model of docs/run-json.md, shared by every engine: level 0,
+ * nearest texel, repeat for 2D and volume textures, cube maps by major axis
+ * and clamped on the face.  c holds u, v, w.  No texture: (0,0,0,1).
+ */
+void st_run_texel(const struct st_run_texture *t, const float c[3], float out[4]);
 /* ---- end of ARB programs ---- */
 
 #endif
