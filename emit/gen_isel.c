@@ -458,6 +458,7 @@ struct cmpinfo {
     enum gen_cmod cmod;
     bool invert; /* the LLVM predicate is the negation of cmod */
     bool self;   /* uno/ord: compare operand 0 with itself */
+    bool diff;   /* one/ueq: compare |a - b| > 0 (cmod GC_GT) */
     enum gen_type type;
 };
 
@@ -473,8 +474,14 @@ static bool cmp_info(LLVMValueRef c, struct cmpinfo *ci)
         case LLVMRealOLT: ci->cmod = GC_LT; break;
         case LLVMRealOLE: ci->cmod = GC_LE; break;
         case LLVMRealUNE: ci->cmod = GC_NE; break;
-        case LLVMRealONE: ci->cmod = GC_NE; break; /* NaN: approximated */
-        case LLVMRealUEQ: ci->cmod = GC_EQ; break;
+        /* cmp.ne is true and cmp.eq false when a source is NaN, the
+         * opposite of one/ueq (instcombine makes fabs(x) > 0 into
+         * x one 0: sgn of NaN gave 1, fuzz seed 2565).  With denormals
+         * kept a - b is 0 only for equal a and b, and NaN when either is
+         * NaN or both are the same infinity, so one is |a - b| > 0 and
+         * ueq its negation. */
+        case LLVMRealONE: ci->cmod = GC_GT; ci->diff = true; break;
+        case LLVMRealUEQ: ci->cmod = GC_GT; ci->diff = true; ci->invert = true; break;
         case LLVMRealUGT: ci->cmod = GC_LE; ci->invert = true; break;
         case LLVMRealUGE: ci->cmod = GC_LT; ci->invert = true; break;
         case LLVMRealULT: ci->cmod = GC_GE; ci->invert = true; break;
@@ -528,6 +535,14 @@ static struct gen_inst *emit_cmp(struct isel *I, LLVMValueRef c, unsigned k, str
     struct gen_opnd a = as_type(I, lane(I, LLVMGetOperand(c, 0), k), ci.type);
     struct gen_opnd b = ci.self ? a : as_type(I, lane(I, LLVMGetOperand(c, 1), k), ci.type);
     enum gen_cmod cm = ci.cmod;
+    if (ci.diff) {
+        struct gen_opnd t = gen_vr(new_val(I, uniform), 0, GT_F), nb = b;
+        nb.neg = !nb.neg;
+        alu(I, GOP_ADD, t, a, nb, false);
+        a = t;
+        a.abs = true;
+        b = gen_imm(0, GT_F);
+    }
     if (a.kind == GO_IMM && b.kind != GO_IMM) {
         struct gen_opnd t = a;
         a = b;
@@ -626,9 +641,12 @@ static void emit_select(struct isel *I, LLVMValueRef v)
     struct vmap *m = def(I, v, uni);
     if (!m)
         return;
+    /* a copy: lane() below may grow the value map and move *m (ASan, fuzz) */
+    struct gen_opnd dv[4];
+    memcpy(dv, m->c, sizeof(dv));
     bool flag_set = false, flag_uniform = false, flag_inv = false;
     for (unsigned k = 0; k < n; k++) {
-        struct gen_opnd d = m->c[k];
+        struct gen_opnd d = dv[k];
         if (d.kind != GO_VREG)
             continue;
         if (issat[k]) {
@@ -641,7 +659,7 @@ static void emit_select(struct isel *I, LLVMValueRef v)
         unsigned ck = vec_cond ? k : 0;
         /* min/max: sel with a conditional modifier on the selected operands */
         struct cmpinfo ci;
-        if (LLVMIsAInstruction(c) && cmp_info(c, &ci) && !ci.invert && !ci.self && ci.type == t &&
+        if (LLVMIsAInstruction(c) && cmp_info(c, &ci) && !ci.invert && !ci.self && !ci.diff && ci.type == t &&
             (ci.cmod == GC_LT || ci.cmod == GC_GE || ci.cmod == GC_GT || ci.cmod == GC_LE)) {
             struct gen_opnd a = as_type(I, lane(I, LLVMGetOperand(c, 0), ck), t);
             struct gen_opnd b = as_type(I, lane(I, LLVMGetOperand(c, 1), ck), t);
@@ -1609,9 +1627,13 @@ static unsigned ipdom(struct isel *I, const struct ctxf *c, unsigned b)
 static void edge_moves(struct isel *I, unsigned from, unsigned to, uint8_t pred)
 {
     LLVMBasicBlockRef fb = I->bb[from];
+    /* one entry per demanded lane of every phi of `to`: a loop's flow block
+     * after structurizecfg carries every live temp (17 vec4 phis and the
+     * exit flag in fuzz seed 2282), so 64 was too few; overflowing is a
+     * located failure, never a dropped move */
     struct mv {
         struct gen_opnd d, s;
-    } mv[64];
+    } mv[256];
     unsigned n = 0;
     for (LLVMValueRef phi = LLVMGetFirstInstruction(I->bb[to]);
          phi && LLVMGetInstructionOpcode(phi) == LLVMPHI; phi = LLVMGetNextInstruction(phi)) {
@@ -1634,9 +1656,13 @@ static void edge_moves(struct isel *I, unsigned from, unsigned to, uint8_t pred)
                                          : gen_imm(0, gtype(LLVMTypeOf(phi)));
             m->done = true;
         }
-        for (unsigned k = 0; k < lanes && n < 64; k++) {
+        for (unsigned k = 0; k < lanes; k++) {
             if (m->c[k].kind != GO_VREG)
                 continue;
+            if (n == sizeof(mv) / sizeof(mv[0])) {
+                fail(I, "more than 256 phi moves on one edge");
+                return;
+            }
             mv[n].d = m->c[k];
             mv[n].s = as_type(I, lane(I, in, k), (enum gen_type)m->c[k].type);
             n++;

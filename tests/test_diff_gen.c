@@ -34,6 +34,7 @@
 
 #include "emit.h"
 #include "translator.h"
+#include "tolerance.h"
 
 enum { INVOCATIONS = 70 /* two SIMD32 blocks, a partial thread, a partial quad */ };
 enum { SAMPLE_BATCHES = 6, CORPUS_BATCHES = 2 };
@@ -229,54 +230,7 @@ static void make_inputs(struct rng *r, const struct st_shader *sh, struct st_run
     }
 }
 
-/* ------------------------------------------------------------------ */
-/* Tolerances (docs/gensim.md "Tolerances of the Gen engine").          */
-
-/*
- * The instructions whose Gen result may differ from the interpreter's:
- * the interpreter computes them in double and rounds once, the kernel with
- * float `math` (exp2f, log2f, sinf, cosf; pow as exp2(y * log2 x)).
- */
-static bool inexact_op(const struct st_shader *sh, const struct st_instr *i)
-{
-    (void)sh;
-    switch (i->op) {
-    case ST_OP_EXP: case ST_OP_EXPP: case ST_OP_LOG: case ST_OP_LOGP: case ST_OP_POW:
-    case ST_OP_LIT: case ST_OP_SINCOS:
-    /* ARB: EX2, LG2, POW, EXP, LOG are the D3D9 opcodes above (docs/arb.md) */
-    case ST_OP_ARB_SIN: case ST_OP_ARB_COS: case ST_OP_ARB_SCS: case ST_OP_ARB_LIT:
-        return true;
-    default:
-        return false;
-    }
-}
-
-static bool shader_inexact(const struct st_shader *sh)
-{
-    for (const struct st_instr *i = sh->first; i; i = i->next)
-        if (inexact_op(sh, i))
-            return true;
-    /* ARB_fog_exp/exp2 use math.exp in the kernel */
-    return sh->dialect == ST_ARB && sh->arb &&
-           (sh->arb->options & (ST_ARB_OPT_FOG_EXP | ST_ARB_OPT_FOG_EXP2));
-}
-
-/* |want - got| within the tolerance of docs/gensim.md: 2^-14 of the larger
- * magnitude (512 ulps), or 2^-24 absolute for results near zero, where a
- * difference of rounding in a cancelling sum is absolute, not relative. */
-static bool within(float want, float got, bool inexact)
-{
-    if (isnan(want) || isnan(got))
-        return isnan(want) && isnan(got);
-    if (memcmp(&want, &got, sizeof(want)) == 0)
-        return true;
-    if (!inexact)
-        return false;
-    if (isinf(want) || isinf(got))
-        return false;
-    double w = want, g = got, m = fmax(fabs(w), fabs(g));
-    return fabs(w - g) <= fmax(m * 0x1p-14, 0x1p-24);
-}
+/* Tolerances: tests/tolerance.h (shared with test_fuzz.c). */
 
 /* ------------------------------------------------------------------ */
 

@@ -11,7 +11,15 @@
  *   any NaN";
  * - the --emit=vasm text of the shader, run by the interpreter, prints the
  *   same outputs as the shader itself (both float rules).  Shaders the
- *   vasm emitter does not support (ST3001) are counted, not failed.
+ *   vasm emitter does not support (ST3001) are counted, not failed;
+ * - the Gen9 kernel run in the Gen simulator (st_gen_execute) gives the
+ *   interpreter's outputs (IEEE rules) at SIMD8, and for pixel shaders also
+ *   at SIMD16 and SIMD32, within the tolerance of docs/gensim.md
+ *   (tests/tolerance.h, the rule test_diff_gen applies).  Shaders the back
+ *   end does not support, and pixel shaders with derivatives whose random
+ *   inputs are not one rasterised quad (the Gen engine cannot form such a
+ *   thread; docs/gen-abi.md "Gen engine") or whose vPos is not an integer
+ *   pixel position, are counted apart, not failed.
  *
  * Environment:
  *   ST_FUZZ_COUNT    shaders to generate (default below; CI runs that)
@@ -36,6 +44,9 @@
 #include <cmocka.h>
 
 #include "shadertrans.h"
+#include "emit.h"
+#include "translator.h"
+#include "tolerance.h"
 
 #include "shadergen.c"
 
@@ -47,6 +58,7 @@ struct totals {
     unsigned shaders, rejected, jit_runs, jit_mismatch, jit_unsupported, jit_failed;
     unsigned interp_failed, vasm_emitted, vasm_unsupported, vasm_failed, vasm_runs,
         vasm_mismatch;
+    unsigned gen_runs, gen_mismatch, gen_unsupported, gen_not_quad, gen_not_pixel, gen_failed, gen_tolerated;
     unsigned per_version[SG_NUM_VERSIONS];
     unsigned failures_printed;
 };
@@ -159,6 +171,113 @@ static void report(struct totals *t, uint64_t seed, const struct sg_shader *sh, 
     if (t->failures_printed++ < 3)
         fprintf(stderr, "--- shader\n%s--- inputs\n%s---\n", sh->text, sh->inputs);
     dump(seed, sh);
+}
+
+/* The first error of ctx: its code, and its message copied into msg. */
+static unsigned first_error(struct st_ctx *ctx, char *msg, size_t n)
+{
+    struct st_result res;
+    memset(&res, 0, sizeof(res));
+    st_ctx_export(ctx, &res);
+    unsigned code = 0;
+    snprintf(msg, n, "?");
+    for (size_t k = 0; k < res.num_diagnostics; k++) {
+        if (!code && res.diagnostics[k].severity == ST_SEVERITY_ERROR) {
+            code = res.diagnostics[k].code;
+            snprintf(msg, n, "%s", res.diagnostics[k].message ? res.diagnostics[k].message : "?");
+        }
+        free((char *)res.diagnostics[k].message);
+        free((char *)res.diagnostics[k].source_line);
+    }
+    if (res.num_diagnostics)
+        free((char *)res.diagnostics[0].file);
+    free((void *)res.diagnostics);
+    return code;
+}
+
+/* Interpreter against the Gen engine on the shader's own inputs (IEEE). */
+static void gen_compare(struct totals *t, uint64_t seed, const struct sg_shader *gs)
+{
+    size_t len = strlen(gs->text);
+    struct st_arena *arena = st_arena_create();
+    struct st_ctx *ctx = st_ctx_create("fuzz.asm", gs->text, len, 1000);
+    struct st_shader *sh = st_parse_d3d9(ctx, arena);
+    struct st_run_inputs *in = calloc(1, sizeof(*in));
+    struct st_run_outputs *ref = NULL, *gen = NULL;
+    assert_non_null(in);
+    if (!sh || st_error_count(ctx) || !st_check(ctx, sh) ||
+        !st_run_inputs_parse(ctx, sh, "fuzz.in.json", gs->inputs, strlen(gs->inputs), arena, in) ||
+        !st_interp_execute(ctx, sh, in, ST_FLOAT_IEEE, (ref = calloc(in->num_invocations + 1, sizeof(*ref)))))
+        goto done; /* the checks above already count these */
+    gen = calloc(in->num_invocations + 1, sizeof(*gen));
+    assert_non_null(gen);
+    bool inexact = shader_inexact(sh), vs = sh->version.type == ST_VS;
+    for (unsigned simd = 8; simd <= 32 && !(vs && simd > 8); simd *= 2) {
+        struct st_ctx *c2 = st_ctx_create("fuzz.asm", gs->text, len, 1000);
+        struct st_gen_run_stats stats;
+        memset(gen, 0, (in->num_invocations + 1) * sizeof(*gen));
+        bool ok = st_gen_execute(c2, sh, simd, in, ST_FLOAT_IEEE, gen, &stats);
+        if (!ok) {
+            char msg[512];
+            unsigned code = first_error(c2, msg, sizeof(msg));
+            st_ctx_destroy(c2);
+            if (code == ST_E_NOT_SUPPORTED && strstr(msg, "not one rasterised quad")) {
+                t->gen_not_quad++;
+            } else if (code == ST_E_NOT_SUPPORTED && strstr(msg, "vPos.xy must be integers")) {
+                /* the generator's vPos are pixel centres (x.5): no Gen payload holds those */
+                t->gen_not_pixel++;
+            } else if (code == ST_E_NOT_SUPPORTED && strncmp(msg, "Gen engine", 10) != 0) {
+                t->gen_unsupported++;
+                if (verbose())
+                    fprintf(stderr, "gen not supported: seed %llu: %s\n", (unsigned long long)seed, msg);
+            } else {
+                t->gen_failed++;
+                char what[640];
+                snprintf(what, sizeof(what), "the Gen engine fails at SIMD%u: %s", simd, msg);
+                report(t, seed, gs, what, NULL, NULL);
+            }
+            break; /* the other widths would say the same */
+        }
+        st_ctx_destroy(c2);
+        t->gen_runs++;
+        unsigned bad = 0;
+        for (unsigned k = 0; k < in->num_invocations; k++) {
+            const struct st_run_outputs *a = &ref[k], *b = &gen[k];
+            bool same = a->discarded == b->discarded && (a->discarded || a->count == b->count);
+            for (unsigned r = 0; same && !a->discarded && r < a->count; r++)
+                for (unsigned c = 0; c < a->reg[r].ncomp; c++) {
+                    float w = a->reg[r].v[c], g = b->reg[r].v[c];
+                    if (within(w, g, false))
+                        continue;
+                    if (within(w, g, inexact)) {
+                        t->gen_tolerated++;
+                        continue;
+                    }
+                    if (!bad) {
+                        char nb[8];
+                        fprintf(stderr, "  gen SIMD%u inv %u %s.%c: interp %.9g, gen %.9g\n", stats.simd, k,
+                                st_run_output_label(sh, &a->reg[r], nb), "xyzw"[c], (double)w, (double)g);
+                    }
+                    same = false;
+                }
+            if (!same && !bad++ && a->discarded != b->discarded)
+                fprintf(stderr, "  gen SIMD%u inv %u: %s discards\n", stats.simd, k,
+                        a->discarded ? "only the interpreter" : "only Gen");
+        }
+        if (bad) {
+            t->gen_mismatch++;
+            char what[96];
+            snprintf(what, sizeof(what), "interp and gen differ at SIMD%u in %u invocations", simd, bad);
+            report(t, seed, gs, what, NULL, NULL);
+            break;
+        }
+    }
+done:
+    free(gen);
+    free(ref);
+    free(in);
+    st_ctx_destroy(ctx);
+    st_arena_destroy(arena);
 }
 
 static void fuzz_one(struct totals *t, uint64_t seed, int version)
@@ -274,6 +393,7 @@ static void fuzz_one(struct totals *t, uint64_t seed, int version)
         free(ref);
         free(vasm);
     }
+    gen_compare(t, seed, &sh);
     sg_shader_free(&sh);
 }
 
@@ -330,12 +450,18 @@ static void test_fuzz(void **state)
     printf("fuzz: interp vs vasm: %u emitted, %u not supported (per shader and rule), %u runs, %u mismatches, "
            "%u failures; %.1f s\n",
            t.vasm_emitted, t.vasm_unsupported, t.vasm_runs, t.vasm_mismatch, t.vasm_failed, secs);
+    printf("fuzz: interp vs gen (SIMD8; pixel shaders also 16, 32): %u runs, %u mismatches, "
+           "%u not supported, %u not one rasterised quad, %u vPos not a pixel, %u failures, %u components within math "
+           "tolerance\n",
+           t.gen_runs, t.gen_mismatch, t.gen_unsupported, t.gen_not_quad, t.gen_not_pixel, t.gen_failed, t.gen_tolerated);
     assert_int_equal(t.rejected, 0);
     assert_int_equal(t.interp_failed, 0);
     assert_int_equal(t.jit_failed, 0);
     assert_int_equal(t.jit_mismatch, 0);
     assert_int_equal(t.vasm_failed, 0);
     assert_int_equal(t.vasm_mismatch, 0);
+    assert_int_equal(t.gen_failed, 0);
+    assert_int_equal(t.gen_mismatch, 0);
     assert_true(t.shaders == count);
 }
 
