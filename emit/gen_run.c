@@ -108,53 +108,6 @@ static int cb_urb(void *u, const gensim_urb_write *w, char *err, size_t n)
     return 0;
 }
 
-/* The interpreter's texture model (docs/run-json.md): level 0, nearest,
- * repeat; cube maps pick the face by the major axis and clamp. */
-static uint32_t wrap_index(float u, uint32_t n)
-{
-    if (!isfinite(u))
-        return 0;
-    double x = fmod(floor((double)u * n), (double)n);
-    if (x < 0)
-        x += n;
-    uint32_t i = (uint32_t)x;
-    return i < n ? i : n - 1;
-}
-
-static uint32_t clamp_index(float u, uint32_t n)
-{
-    if (isnan(u))
-        return 0;
-    double x = floor((double)u * n);
-    return x < 0 ? 0 : x >= n ? n - 1 : (uint32_t)x;
-}
-
-static void sample_d3d9(const struct st_run_texture *t, const float c[3], float out[4])
-{
-    size_t at;
-    if (t->type == ST_SAMPLER_2D) {
-        at = (size_t)wrap_index(c[1], t->height) * t->width + wrap_index(c[0], t->width);
-    } else if (t->type == ST_SAMPLER_VOLUME) {
-        at = ((size_t)wrap_index(c[2], t->depth) * t->height + wrap_index(c[1], t->height)) * t->width +
-             wrap_index(c[0], t->width);
-    } else {
-        float x = c[0], y = c[1], z = c[2], ax = fabsf(x), ay = fabsf(y), az = fabsf(z);
-        float ma, sc, tc;
-        unsigned face;
-        if (ax >= ay && ax >= az) {
-            ma = ax, face = x >= 0 ? 0 : 1, sc = x >= 0 ? -z : z, tc = -y;
-        } else if (ay >= az) {
-            ma = ay, face = y >= 0 ? 2 : 3, sc = x, tc = y >= 0 ? z : -z;
-        } else {
-            ma = az, face = z >= 0 ? 4 : 5, sc = z >= 0 ? x : -x, tc = -y;
-        }
-        float ss = (sc / ma + 1.0f) * 0.5f, tt = (tc / ma + 1.0f) * 0.5f;
-        at = ((size_t)face * t->height + clamp_index(tt, t->height)) * t->width +
-             clamp_index(ss, t->width);
-    }
-    memcpy(out, t->texels[at], 16);
-}
-
 static int cb_sample(void *u, const gensim_sample_msg *m, uint32_t r[4][16], char *err, size_t n)
 {
     struct gen_run *R = u;
@@ -184,7 +137,7 @@ static int cb_sample(void *u, const gensim_sample_msg *m, uint32_t r[4][16], cha
             }
             st_arb_sample(none ? NULL : t, R->arb_target[s], cc, out);
         } else if (!none) {
-            sample_d3d9(t, c, out);
+            st_run_texel(t, c, out);
         }
         for (int k = 0; k < 4; k++)
             memcpy(&r[k][ch], &out[k], 4);
