@@ -26,6 +26,7 @@
 #include <cmocka.h>
 
 #include "translator.h"
+#include "test_util.h"
 
 /* One front-end run over a text: parse, check, print. */
 struct run {
@@ -448,27 +449,6 @@ static bool round_trips(const struct run *r, char *why, size_t why_len)
     }
     run_free(&r2);
     return ok;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = '\0';
-        *len = (size_t)n;
-    }
-    return buf;
 }
 
 static int cmp_names(const void *a, const void *b)

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "shadertrans.h"
+#include "test_util.h"
 
 struct row {
     char path[512];
@@ -47,27 +48,6 @@ static bool piglit_stage_mismatch(const struct row *r, const char *src)
     const char *base = strrchr(r->path, '/');
     base = base ? base + 1 : r->path;
     return strncmp(base, "ARBvp1_0_", 9) == 0 && strncmp(src, "!!ARBfp", 7) == 0;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = '\0';
-        *len = (size_t)n;
-    }
-    return buf;
 }
 
 struct defect {

@@ -34,6 +34,7 @@
 
 #include "emit.h"
 #include "translator.h"
+#include "test_util.h"
 #include "tolerance.h"
 
 enum { INVOCATIONS = 70 /* two SIMD32 blocks, a partial thread, a partial quad */ };
@@ -91,27 +92,6 @@ static float rnd_float(struct rng *r)
         float f;
     } any = {rnd(r)};
     return any.f;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = '\0';
-        *len = (size_t)n;
-    }
-    return buf;
 }
 
 static void rnd_texture(struct rng *r, struct st_run_texture *t, enum st_sampler_type type, bool one_row,

@@ -33,6 +33,7 @@
 #include "emit.h"
 #include "passes.h"
 #include "translator.h"
+#include "test_util.h"
 
 /* Input batches per shader and rule (samples get more: they are the
  * shaders written to cover the instruction set); $ST_DIFF_BATCHES
@@ -90,27 +91,6 @@ static void rnd_vec(struct rng *r, float v[4])
 {
     for (int k = 0; k < 4; k++)
         v[k] = rnd_float(r);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = '\0';
-        *len = (size_t)n;
-    }
-    return buf;
 }
 
 /* Inputs for a checked shader: random values, then the shader's defs. */

@@ -23,6 +23,7 @@
 #include "emit.h"
 #include "merge.h"
 #include "mir.h"
+#include "test_util.h"
 #include "translator.h"
 
 /* ------------------------------------------------------------------ */
@@ -729,27 +730,6 @@ struct diff_totals {
     unsigned bad_accounting;
     struct st_merge_stats sum;
 };
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = 0;
-        *len = (size_t)n;
-    }
-    return buf;
-}
 
 static void diff_one(const char *path, struct diff_totals *t)
 {

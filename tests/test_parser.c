@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include "translator.h"
+#include "test_util.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
@@ -1216,35 +1217,6 @@ static void check_round_trip(const char *name, const struct st_shader *sh)
     free(t1);
     free(t2);
     done(p2);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = cap ? cap * 2 : 8192;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, 4096, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
 }
 
 static const char *corpus_dir(void)

@@ -1,0 +1,37 @@
+/*
+ * test_util.h — small helpers the cmocka programs share (header-only: every
+ * tests/test_*.c is its own program).
+ */
+#ifndef ST_TEST_UTIL_H
+#define ST_TEST_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The whole file, NUL-terminated, malloc'd; NULL when it cannot be read.
+ * *len (when len is not NULL) gets the size without the NUL. */
+static inline char *slurp(const char *path, size_t *len)
+{
+    if (len)
+        *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0)
+        buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = '\0';
+        if (len)
+            *len = (size_t)n;
+    }
+    return buf;
+}
+
+#endif
