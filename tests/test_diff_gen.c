@@ -34,6 +34,7 @@
 
 #include "emit.h"
 #include "translator.h"
+#include "test_rng.h"
 #include "test_util.h"
 #include "tolerance.h"
 
@@ -45,54 +46,6 @@ static const char *const known_unsupported[] = {
     "14-draw-buffers.fp",     /* fragment.position: no source depth/W in the payload yet */
     "16-coord-conventions.fp", /* the same */
 };
-
-static unsigned batches(unsigned dflt)
-{
-    const char *e = getenv("ST_DIFF_BATCHES");
-    return e && atoi(e) > 0 ? (unsigned)atoi(e) : dflt;
-}
-
-struct rng {
-    uint64_t s;
-};
-
-static uint32_t rnd(struct rng *r)
-{
-    /* xorshift64*: a fixed, portable sequence */
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return (uint32_t)((r->s * 0x2545f4914f6cdd1dull) >> 32);
-}
-
-/* Values of every class: normal, signed zeros, infinities, NaN, huge, denormal, any bits. */
-static float rnd_float(struct rng *r)
-{
-    unsigned k = rnd(r) % 100;
-    if (k < 65)
-        return (float)((int)(rnd(r) % 8001) - 4000) / 1000.0f;
-    if (k < 72)
-        return (float)((int)(rnd(r) % 5) - 2);
-    if (k < 76)
-        return -0.0f;
-    if (k < 79)
-        return 0.5f;
-    if (k < 82)
-        return INFINITY;
-    if (k < 85)
-        return -INFINITY;
-    if (k < 88)
-        return NAN;
-    if (k < 91)
-        return 1e30f * (rnd(r) & 1 ? 1.0f : -1.0f);
-    if (k < 94)
-        return 1e-40f * (rnd(r) & 1 ? 1.0f : -1.0f);
-    union {
-        uint32_t u;
-        float f;
-    } any = {rnd(r)};
-    return any.f;
-}
 
 static void rnd_texture(struct rng *r, struct st_run_texture *t, enum st_sampler_type type, bool one_row,
                         float (*texels)[4], size_t *used, size_t max)

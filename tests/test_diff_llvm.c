@@ -33,59 +33,13 @@
 #include "emit.h"
 #include "passes.h"
 #include "translator.h"
+#include "test_rng.h"
 #include "test_util.h"
 
 /* Input batches per shader and rule (samples get more: they are the
  * shaders written to cover the instruction set); $ST_DIFF_BATCHES
  * overrides both. */
 enum { SAMPLE_BATCHES = 12, CORPUS_BATCHES = 3, INVOCATIONS = 18 /* four quads and a partial one */ };
-
-static unsigned batches(unsigned dflt)
-{
-    const char *e = getenv("ST_DIFF_BATCHES");
-    return e && atoi(e) > 0 ? (unsigned)atoi(e) : dflt;
-}
-
-struct rng {
-    uint64_t s;
-};
-
-static uint32_t rnd(struct rng *r)
-{
-    /* xorshift64*: a fixed, portable sequence */
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return (uint32_t)((r->s * 0x2545f4914f6cdd1dull) >> 32);
-}
-
-static float rnd_float(struct rng *r)
-{
-    unsigned k = rnd(r) % 100;
-    if (k < 65)
-        return (float)((int)(rnd(r) % 8001) - 4000) / 1000.0f; /* [-4, 4] */
-    if (k < 72)
-        return (float)((int)(rnd(r) % 5) - 2);
-    if (k < 76)
-        return -0.0f;
-    if (k < 79)
-        return 0.5f;
-    if (k < 82)
-        return INFINITY;
-    if (k < 85)
-        return -INFINITY;
-    if (k < 88)
-        return NAN;
-    if (k < 91)
-        return 1e30f * (rnd(r) & 1 ? 1.0f : -1.0f);
-    if (k < 94)
-        return 1e-40f * (rnd(r) & 1 ? 1.0f : -1.0f); /* denormal */
-    union {
-        uint32_t u;
-        float f;
-    } any = {rnd(r)}; /* any bit pattern */
-    return any.f;
-}
 
 static void rnd_vec(struct rng *r, float v[4])
 {

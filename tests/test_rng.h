@@ -1,0 +1,62 @@
+/*
+ * test_rng.h — what the differential tests (test_diff_llvm, test_diff_gen)
+ * share: the batch count and a fixed, portable random sequence.
+ */
+#ifndef ST_TEST_RNG_H
+#define ST_TEST_RNG_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Differential tests: how many random batches ($ST_DIFF_BATCHES or dflt),
+ * and a fixed, portable random sequence with values of every float class. */
+static inline unsigned batches(unsigned dflt)
+{
+    const char *e = getenv("ST_DIFF_BATCHES");
+    return e && atoi(e) > 0 ? (unsigned)atoi(e) : dflt;
+}
+
+struct rng {
+    uint64_t s;
+};
+
+static inline uint32_t rnd(struct rng *r)
+{
+    /* xorshift64*: a fixed, portable sequence */
+    r->s ^= r->s >> 12;
+    r->s ^= r->s << 25;
+    r->s ^= r->s >> 27;
+    return (uint32_t)((r->s * 0x2545f4914f6cdd1dull) >> 32);
+}
+
+static inline float rnd_float(struct rng *r)
+{
+    unsigned k = rnd(r) % 100;
+    if (k < 65)
+        return (float)((int)(rnd(r) % 8001) - 4000) / 1000.0f; /* [-4, 4] */
+    if (k < 72)
+        return (float)((int)(rnd(r) % 5) - 2);
+    if (k < 76)
+        return -0.0f;
+    if (k < 79)
+        return 0.5f;
+    if (k < 82)
+        return INFINITY;
+    if (k < 85)
+        return -INFINITY;
+    if (k < 88)
+        return NAN;
+    if (k < 91)
+        return 1e30f * (rnd(r) & 1 ? 1.0f : -1.0f);
+    if (k < 94)
+        return 1e-40f * (rnd(r) & 1 ? 1.0f : -1.0f); /* denormal */
+    union {
+        uint32_t u;
+        float f;
+    } any = {rnd(r)}; /* any bit pattern */
+    return any.f;
+}
+
+#endif
