@@ -120,8 +120,8 @@ static void test_errors_syntax(void **state)
 static void test_errors_names(void **state)
 {
     (void)state;
-    expect_error("!!ARBvp1.0\nMOV result.color, foo;\nEND\n", ST_E_UNKNOWN_REGISTER, 2, 19);
-    expect_error("!!ARBvp1.0\nADDRESS A0;\nTEMP A0;\nEND\n", ST_E_DUP_DEF, 3, 6);
+    expect_error("!!ARBvp1.0\nMOV result.color, foo;\nEND\n", ST_E_ARB_UNDECLARED, 2, 19);
+    expect_error("!!ARBvp1.0\nADDRESS A0;\nTEMP A0;\nEND\n", ST_E_ARB_DUP_NAME, 3, 6);
     expect_error("!!ARBvp1.0\nFOO result.color, vertex.color;\nEND\n", ST_E_UNKNOWN_OPCODE, 2, 1);
     expect_error("!!ARBvp1.0\nCOS result.color, vertex.color.x;\nEND\n", ST_E_OPCODE_VERSION, 2, 1);
     expect_error("!!ARBvp1.0\nMOV_SAT result.color, vertex.color;\nEND\n", ST_E_BAD_MODIFIER, 2, 1);
@@ -140,12 +140,12 @@ static void test_errors_bindings(void **state)
 {
     (void)state;
     /* state.light needs a light number: reported at the "." before "ambient". */
-    expect_error("!!ARBvp1.0\nPARAM p = state.light.ambient;\nEND\n", ST_E_UNKNOWN_REGISTER, 2, 22);
+    expect_error("!!ARBvp1.0\nPARAM p = state.light.ambient;\nEND\n", ST_E_ARB_BINDING, 2, 22);
     expect_error("!!ARBvp1.0\nATTRIB a = vertex.attrib[16];\nEND\n", ST_E_REG_INDEX, 2, 25);
     expect_error("!!ARBvp1.0\nPARAM m = state.matrix.mvp;\nEND\n", ST_E_OPERAND_KIND, 2, 11);
     expect_error("!!ARBvp1.0\nPARAM m[] = { state.matrix.mvp.row[2..1] };\nEND\n", ST_E_REG_INDEX, 2, 35);
     expect_error("!!ARBfp1.0\nMOV result.color.front, fragment.color;\nEND\n", ST_E_BAD_WRITEMASK, 2, 17);
-    expect_error("!!ARBfp1.0\nMOV result.position, fragment.color;\nEND\n", ST_E_UNKNOWN_REGISTER, 2, 11);
+    expect_error("!!ARBfp1.0\nMOV result.position, fragment.color;\nEND\n", ST_E_ARB_BINDING, 2, 11);
     expect_error("!!ARBfp1.0\nMOV result.color[1], fragment.color;\nEND\n", ST_E_REG_INDEX, 2, 17);
     expect_error("!!ARBvp1.0\nOPTION ARB_position_invariant;\nMOV result.position, vertex.position;\nEND\n",
                  ST_E_DST_REG, 3, 11);
@@ -200,14 +200,28 @@ static void test_errors_program(void **state)
     assert_non_null(strstr(d->message, "not supported"));
     run_free(&r);
 
-    expect_error("!!ARBvp1.0\nOPTION ARB_fog_exp;\nEND\n", ST_E_NOT_SUPPORTED, 2, 8);
-    expect_error("!!ARBfp1.0\nOPTION ARB_fog_exp;\nOPTION ARB_fog_linear;\nEND\n", ST_E_NOT_SUPPORTED, 3, 8);
+    expect_error("!!ARBvp1.0\nOPTION ARB_fog_exp;\nEND\n", ST_E_ARB_OPTION, 2, 8);
+    expect_error("!!ARBfp1.0\nOPTION ARB_fog_exp;\nOPTION ARB_fog_linear;\nEND\n", ST_E_ARB_OPTION, 3, 8);
     expect_error("!!ARBfp1.0\nOPTION ARB_precision_hint_nicest;\nOPTION ARB_precision_hint_fastest;\nEND\n",
-                 ST_E_NOT_SUPPORTED, 3, 8);
+                 ST_E_ARB_OPTION, 3, 8);
     expect_error("!!ARBfp1.0\nTEX result.color, fragment.texcoord[0], texture[1], 2D;\n"
                  "TEX result.depth, fragment.texcoord[1], texture[1], 3D;\nEND\n",
                  ST_E_TEX_RULE, 3, 41);
-    expect_error("!!ARBvp1.0\nADDRESS A0, A1;\nEND\n", ST_E_NOT_SUPPORTED, 3, 1);
+    expect_error("!!ARBvp1.0\nADDRESS A0, A1;\nEND\n", ST_E_ARB_LIMIT, 3, 1);
+    /* An option no extension defines is an error of the program; an
+     * ARB_-prefixed name that no ARB extension has is one too. */
+    expect_error("!!ARBfp1.0\nOPTION fast_math;\nEND\n", ST_E_ARB_OPTION, 2, 8);
+    expect_error("!!ARBvp1.0\nOPTION ARB_fog_everything;\nEND\n", ST_E_ARB_OPTION, 2, 8);
+    /* Other vendors' options: "not supported", like NV_. */
+    expect_error("!!ARBfp1.0\nOPTION ATI_draw_buffers;\nEND\n", ST_E_NOT_SUPPORTED, 2, 8);
+    expect_error("!!ARBvp1.0\nOPTION MESA_texture_array;\nEND\n", ST_E_NOT_SUPPORTED, 2, 8);
+    /* ALIAS of a name nobody declared. */
+    expect_error("!!ARBvp1.0\nALIAS b = a;\nEND\n", ST_E_ARB_UNDECLARED, 2, 11);
+    /* A PARAM redeclaring an ATTRIB's name. */
+    expect_error("!!ARBvp1.0\nATTRIB p = vertex.normal;\nPARAM p = program.env[1];\nEND\n",
+                 ST_E_ARB_DUP_NAME, 3, 7);
+    /* state.material has no "glow". */
+    expect_error("!!ARBvp1.0\nPARAM p = state.material.glow;\nEND\n", ST_E_ARB_BINDING, 2, 25);
     expect_error("!!ARBvp1.0\nADDRESS A0;\nPARAM a[2] = { program.env[0], program.env[0] };\n"
                  "ARL A0.x, vertex.position.x;\nMOV result.color, a[A0.x];\nEND\n",
                  ST_E_DCL_RULE, 3, 32);
@@ -218,7 +232,7 @@ static void test_errors_program(void **state)
     for (int i = 0; i < 257; i++)
         st_buf_printf(&b, "TEMP t%d;\n", i);
     st_buf_printf(&b, "END\n");
-    expect_error(b.data, ST_E_NOT_SUPPORTED, 259, 1);
+    expect_error(b.data, ST_E_ARB_LIMIT, 259, 1);
     st_buf_free(&b);
 
     /* Text after END is ignored, with a warning. */

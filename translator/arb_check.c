@@ -69,13 +69,13 @@ static void check_options(struct st_ctx *ctx, const struct st_arb_program *a)
                                               (a->option_loc[i].line == last.line &&
                                                a->option_loc[i].column > last.column)))
                 last = a->option_loc[i];
-        st_error(ctx, last, ST_E_NOT_SUPPORTED,
+        st_error(ctx, last, ST_E_ARB_OPTION,
                  "only one of ARB_fog_exp, ARB_fog_exp2 and ARB_fog_linear may be given");
     }
     if ((a->options & ST_ARB_OPT_PRECISION_FASTEST) && (a->options & ST_ARB_OPT_PRECISION_NICEST)) {
         struct st_loc l4 = a->option_loc[4], l5 = a->option_loc[5];
         bool later4 = l4.line > l5.line || (l4.line == l5.line && l4.column > l5.column);
-        st_error(ctx, later4 ? l4 : l5, ST_E_NOT_SUPPORTED,
+        st_error(ctx, later4 ? l4 : l5, ST_E_ARB_OPTION,
                  "ARB_precision_hint_fastest and ARB_precision_hint_nicest exclude each other");
     }
 }
@@ -218,7 +218,7 @@ static void limit(struct st_ctx *ctx, struct st_loc loc, const char *what, unsig
                   unsigned max, const char *why)
 {
     if (used > max)
-        st_error(ctx, loc, ST_E_NOT_SUPPORTED, "the program uses %u %s; the limit is %u%s", used,
+        st_error(ctx, loc, ST_E_ARB_LIMIT, "the program uses %u %s; the limit is %u%s", used,
                  what, max, why);
 }
 

@@ -453,7 +453,7 @@ static bool fresh_name(struct arb_state *ps, const struct arb_tok *name)
     if (d < 0)
         return true;
     struct st_loc prev = ps->arb->decls[d].loc;
-    st_error(ps->ctx, name->loc, ST_E_DUP_DEF, "'%s' is already declared (line %u)", name->s,
+    st_error(ps->ctx, name->loc, ST_E_ARB_DUP_NAME, "'%s' is already declared (line %u)", name->s,
              prev.line);
     return false;
 }
@@ -596,7 +596,7 @@ static bool take_index(struct cur *c, bool required, uint32_t max, const char *w
 {
     if (!c->s || c->s->kind == SUF_DOT) {
         if (required)
-            return bind_fail(c, ST_E_UNKNOWN_REGISTER, "expected '[' and a number");
+            return bind_fail(c, ST_E_ARB_BINDING, "expected '[' and a number");
         return true;
     }
     if (c->s->kind != SUF_INDEX) {
@@ -682,7 +682,7 @@ static bool bind_vertex(struct cur *c, struct bind *b)
             return false;
         b->name = st_arena_printf(ar, "vertex.attrib[%u]", n);
     } else {
-        return bind_fail(c, ST_E_UNKNOWN_REGISTER, "not a vertex attribute binding "
+        return bind_fail(c, ST_E_ARB_BINDING, "not a vertex attribute binding "
                          "(position, weight, normal, color, fogcoord, texcoord, matrixindex, attrib)");
     }
     return true;
@@ -708,7 +708,7 @@ static bool bind_fragment(struct cur *c, struct bind *b)
     } else if (dot_is(c, "position")) {
         b->name = "fragment.position";
     } else {
-        return bind_fail(c, ST_E_UNKNOWN_REGISTER,
+        return bind_fail(c, ST_E_ARB_BINDING,
                          "not a fragment attribute binding (color, texcoord, fogcoord, position)");
     }
     return true;
@@ -743,7 +743,7 @@ static bool bind_result(struct cur *c, struct bind *b)
                 return false;
             b->name = st_arena_printf(ar, "result.texcoord[%u]", n);
         } else {
-            return bind_fail(c, ST_E_UNKNOWN_REGISTER, "not a vertex program result "
+            return bind_fail(c, ST_E_ARB_BINDING, "not a vertex program result "
                              "(position, color, fogcoord, pointsize, texcoord)");
         }
     } else {
@@ -758,7 +758,7 @@ static bool bind_result(struct cur *c, struct bind *b)
         } else if (dot_is(c, "depth")) {
             b->name = "result.depth";
         } else {
-            return bind_fail(c, ST_E_UNKNOWN_REGISTER, "not a fragment program result (color, depth)");
+            return bind_fail(c, ST_E_ARB_BINDING, "not a fragment program result (color, depth)");
         }
     }
     return true;
@@ -790,7 +790,7 @@ static bool bind_matrix(struct cur *c, bool multi, struct bind *b)
             return false;
         base = st_arena_printf(ar, "state.matrix.program[%u]", n);
     } else {
-        return bind_fail(c, ST_E_UNKNOWN_REGISTER,
+        return bind_fail(c, ST_E_ARB_BINDING,
                          "not a matrix (modelview, projection, mvp, texture, palette, program)");
     }
     static const char *const mods[] = {"inverse", "transpose", "invtrans"};
@@ -826,7 +826,7 @@ static bool bind_state(struct cur *c, bool multi, struct bind *b)
                 b->name = st_arena_printf(ar, "state.material%s.%s", face, props[i]);
                 return true;
             }
-        return bind_fail(c, ST_E_UNKNOWN_REGISTER,
+        return bind_fail(c, ST_E_ARB_BINDING,
                          "expected ambient, diffuse, specular, emission or shininess");
     }
     if (dot_is(c, "light")) {
@@ -844,9 +844,9 @@ static bool bind_state(struct cur *c, bool multi, struct bind *b)
                 b->name = st_arena_printf(ar, "state.light[%u].spot.direction", n);
                 return true;
             }
-            return bind_fail(c, ST_E_UNKNOWN_REGISTER, "expected .direction");
+            return bind_fail(c, ST_E_ARB_BINDING, "expected .direction");
         }
-        return bind_fail(c, ST_E_UNKNOWN_REGISTER,
+        return bind_fail(c, ST_E_ARB_BINDING,
                          "expected ambient, diffuse, specular, position, attenuation, spot.direction or half");
     }
     if (dot_is(c, "lightmodel")) {
@@ -859,7 +859,7 @@ static bool bind_state(struct cur *c, bool multi, struct bind *b)
             b->name = st_arena_printf(ar, "state.lightmodel%s.scenecolor", face);
             return true;
         }
-        return bind_fail(c, ST_E_UNKNOWN_REGISTER, "expected ambient or scenecolor");
+        return bind_fail(c, ST_E_ARB_BINDING, "expected ambient or scenecolor");
     }
     if (dot_is(c, "lightprod")) {
         if (!take_index(c, true, ARB_MAX_LIGHTS, "light", &n))
@@ -871,21 +871,21 @@ static bool bind_state(struct cur *c, bool multi, struct bind *b)
                 b->name = st_arena_printf(ar, "state.lightprod[%u]%s.%s", n, face, props[i]);
                 return true;
             }
-        return bind_fail(c, ST_E_UNKNOWN_REGISTER, "expected ambient, diffuse or specular");
+        return bind_fail(c, ST_E_ARB_BINDING, "expected ambient, diffuse or specular");
     }
     if (vp && dot_is(c, "texgen")) {
         if (!take_index(c, false, ARB_MAX_TEXTURE_COORDS, "texture unit", &n))
             return false;
         const char *type = dot_is(c, "eye") ? "eye" : dot_is(c, "object") ? "object" : NULL;
         if (!type)
-            return bind_fail(c, ST_E_UNKNOWN_REGISTER, "expected eye or object");
+            return bind_fail(c, ST_E_ARB_BINDING, "expected eye or object");
         static const char *const coords[] = {"s", "t", "r", "q"};
         for (int i = 0; i < 4; i++)
             if (dot_is(c, coords[i])) {
                 b->name = st_arena_printf(ar, "state.texgen[%u].%s.%s", n, type, coords[i]);
                 return true;
             }
-        return bind_fail(c, ST_E_UNKNOWN_REGISTER, "expected s, t, r or q");
+        return bind_fail(c, ST_E_ARB_BINDING, "expected s, t, r or q");
     }
     if (dot_is(c, "fog")) {
         if (dot_is(c, "color"))
@@ -893,14 +893,14 @@ static bool bind_state(struct cur *c, bool multi, struct bind *b)
         else if (dot_is(c, "params"))
             b->name = "state.fog.params";
         else
-            return bind_fail(c, ST_E_UNKNOWN_REGISTER, "expected color or params");
+            return bind_fail(c, ST_E_ARB_BINDING, "expected color or params");
         return true;
     }
     if (vp && dot_is(c, "clip")) {
         if (!take_index(c, true, ARB_MAX_CLIP_PLANES, "clip plane", &n))
             return false;
         if (!dot_is(c, "plane"))
-            return bind_fail(c, ST_E_UNKNOWN_REGISTER, "expected .plane");
+            return bind_fail(c, ST_E_ARB_BINDING, "expected .plane");
         b->name = st_arena_printf(ar, "state.clip[%u].plane", n);
         return true;
     }
@@ -910,26 +910,26 @@ static bool bind_state(struct cur *c, bool multi, struct bind *b)
         else if (dot_is(c, "attenuation"))
             b->name = "state.point.attenuation";
         else
-            return bind_fail(c, ST_E_UNKNOWN_REGISTER, "expected size or attenuation");
+            return bind_fail(c, ST_E_ARB_BINDING, "expected size or attenuation");
         return true;
     }
     if (!vp && dot_is(c, "texenv")) {
         if (!take_index(c, false, ARB_MAX_TEXTURE_UNITS, "texture unit", &n))
             return false;
         if (!dot_is(c, "color"))
-            return bind_fail(c, ST_E_UNKNOWN_REGISTER, "expected .color");
+            return bind_fail(c, ST_E_ARB_BINDING, "expected .color");
         b->name = st_arena_printf(ar, "state.texenv[%u].color", n);
         return true;
     }
     if (!vp && dot_is(c, "depth")) {
         if (!dot_is(c, "range"))
-            return bind_fail(c, ST_E_UNKNOWN_REGISTER, "expected .range");
+            return bind_fail(c, ST_E_ARB_BINDING, "expected .range");
         b->name = "state.depth.range";
         return true;
     }
     if (dot_is(c, "matrix"))
         return bind_matrix(c, multi, b);
-    return bind_fail(c, ST_E_UNKNOWN_REGISTER,
+    return bind_fail(c, ST_E_ARB_BINDING,
                      vp ? "not a vertex program state binding (material, light, lightmodel, "
                           "lightprod, texgen, fog, clip, point, matrix)"
                         : "not a fragment program state binding (material, light, lightmodel, "
@@ -947,7 +947,7 @@ static bool bind_program(struct cur *c, bool multi, struct bind *b)
         b->pkind = ST_ARB_PARAM_LOCAL;
         return take_range(c, multi, ARB_MAX_LOCAL_PARAMS, "local parameter", &b->first, &b->count);
     }
-    return bind_fail(c, ST_E_UNKNOWN_REGISTER, "expected env or local");
+    return bind_fail(c, ST_E_ARB_BINDING, "expected env or local");
 }
 
 /* Matches a binding at the start of o; *rest is what follows it.  `multi`
@@ -1166,7 +1166,7 @@ static bool resolve(struct arb_state *ps, const struct arb_opnd *o, struct resol
     case ATOM_WORD: {
         int d = find_decl(ps->arb, o->word.s);
         if (d < 0) {
-            st_error(ps->ctx, o->atom_loc, ST_E_UNKNOWN_REGISTER, "'%s' is not declared", o->word.s);
+            st_error(ps->ctx, o->atom_loc, ST_E_ARB_UNDECLARED, "'%s' is not declared", o->word.s);
             return false;
         }
         r->ao.var = ps->arb->decls[d].name;
@@ -1460,7 +1460,7 @@ void arb_option(struct arb_state *ps, const struct arb_tok *name)
         if (strcmp(name->s, known[i].name) != 0)
             continue;
         if (known[i].vp != ps->vp) {
-            st_error(ps->ctx, name->loc, ST_E_NOT_SUPPORTED, "OPTION %s is a %s program option",
+            st_error(ps->ctx, name->loc, ST_E_ARB_OPTION, "OPTION %s is a %s program option",
                      name->s, known[i].vp ? "vertex" : "fragment");
             return;
         }
@@ -1473,14 +1473,21 @@ void arb_option(struct arb_state *ps, const struct arb_tok *name)
         }
         return;
     }
-    bool vendor = name->len > 3 && name->s[2] == '_' &&
-                  (strncmp(name->s, "NV", 2) == 0 || strncmp(name->s, "ATI", 3) == 0);
-    if (strncmp(name->s, "NV_", 3) == 0 || strncmp(name->s, "ATI_", 4) == 0 || vendor)
+    /* An extension prefix ("NV_", "ATI_", "MESA_") other than ARB_ names an
+     * option of a vendor's extension: valid for drivers that have it, so
+     * "not supported" rather than an error of the program.  Anything else
+     * (an ARB_ name no ARB extension defines, a name without a prefix) is
+     * an unknown option, which the specifications make an error. */
+    size_t pre = 0;
+    while (pre < name->len && name->s[pre] >= 'A' && name->s[pre] <= 'Z')
+        pre++;
+    bool vendor = pre >= 2 && pre < name->len && name->s[pre] == '_' &&
+                  !(pre == 3 && strncmp(name->s, "ARB", 3) == 0);
+    if (vendor)
         st_error(ps->ctx, name->loc, ST_E_NOT_SUPPORTED,
                  "OPTION %s is not supported: shadertrans implements the ARB options only", name->s);
     else
-        st_error(ps->ctx, name->loc, ST_E_NOT_SUPPORTED, "OPTION %s is not supported "
-                 "(unknown program option)", name->s);
+        st_error(ps->ctx, name->loc, ST_E_ARB_OPTION, "unknown program option %s", name->s);
 }
 
 static const struct st_arb_opinfo *lookup_op(const char *s, size_t len)
@@ -1630,7 +1637,7 @@ void arb_decl_alias(struct arb_state *ps, const struct arb_tok *name, const stru
 {
     int d = find_decl(ps->arb, target->s);
     if (d < 0) {
-        st_error(ps->ctx, target->loc, ST_E_UNKNOWN_REGISTER, "'%s' is not declared", target->s);
+        st_error(ps->ctx, target->loc, ST_E_ARB_UNDECLARED, "'%s' is not declared", target->s);
         return;
     }
     if (ps->arb->decls[d].kind == ST_ARB_DECL_ALIAS)

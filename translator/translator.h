@@ -97,6 +97,12 @@ enum st_diag_code {
     ST_E_OPERAND_KIND = 2019,    /* wrong kind of operand for this slot */
     ST_E_TEX_RULE = 2020,        /* ps_1_x texture-op rules */
     ST_E_DUP_DEF = 2021,
+    /* 21xx: rules only ARB programs have (docs/arb.md) */
+    ST_E_ARB_BINDING = 2101,     /* no such binding, or a binding member that does not exist */
+    ST_E_ARB_UNDECLARED = 2102,  /* a name used before any TEMP/PARAM/ATTRIB/... declares it */
+    ST_E_ARB_DUP_NAME = 2103,    /* a name declared twice */
+    ST_E_ARB_OPTION = 2104,      /* unknown OPTION, one of the other program type, options that exclude each other */
+    ST_E_ARB_LIMIT = 2105,       /* more instructions, temporaries, parameters, ... than the limits reported */
     /* 3xxx: limits of this implementation */
     ST_E_NOT_SUPPORTED = 3001,
     /* 4xxx: inputs of shadertrans run */
