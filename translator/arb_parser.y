@@ -19,6 +19,11 @@
 %define api.pure full
 %define api.prefix {arb_yy}
 %define parse.error verbose
+/* Lookahead correction: without it, a default reduction runs its action
+ * (arb_instruction, which counts operands) before a bad lookahead is seen,
+ * so "MOV R0 R0;" first reported "MOV takes 2 operands, not 1".  LAC also
+ * makes the "expecting ..." lists exact. */
+%define parse.lac full
 %locations
 %lex-param {void *scanner}
 %parse-param {struct arb_state *ps} {void *scanner}
@@ -83,6 +88,7 @@ struct arb_state {
     uint32_t line, col;
     bool after_dot; /* the last token was "." : the next word is never a keyword */
     bool after_end; /* "END" seen: the rest is skipped */
+    bool stmt_start; /* the next token starts a statement (after ';' or the header) */
     bool last_reserved; /* the last token was a keyword, instruction or binding word */
     bool trailing_warned;
     char last_text[40];
@@ -372,12 +378,17 @@ void arb_yyerror(ARB_YYLTYPE *loc, struct arb_state *ps, void *scanner, const ch
     const char *m = msg;
     if (strncmp(m, "syntax error, ", 14) == 0)
         m += 14;
+    char quoted[sizeof(ps->last_text) + 2];
+    snprintf(quoted, sizeof(quoted), "'%s'", ps->last_text);
     if (ps->last_reserved && strstr(m, "expecting identifier"))
         st_error(ps->ctx, L(loc), ST_E_SYNTAX, "'%s' is a reserved word and cannot name a variable",
                  ps->last_text);
-    else if (ps->last_text[0])
+    else if (strcmp(m, "unexpected end of file") == 0)
+        /* bison names no expected token where a statement or END may go */
+        st_error(ps->ctx, L(loc), ST_E_SYNTAX, "unexpected end of file: an ARB program ends with END");
+    else if (ps->last_text[0] && !strstr(m, quoted))
         st_error(ps->ctx, L(loc), ST_E_SYNTAX, "%s (at '%s')", m, ps->last_text);
-    else
+    else /* the message already shows the token (';') or there is none (end of file) */
         st_error(ps->ctx, L(loc), ST_E_SYNTAX, "%s", m);
 }
 
