@@ -610,11 +610,13 @@ static bool take_index(struct cur *c, bool required, uint32_t max, const char *w
             return bind_fail(c, ST_E_ARB_BINDING, "expected '[' and a number");
         return true;
     }
-    if (c->s->kind != SUF_INDEX) {
-        return bind_fail(c, c->s->kind == SUF_REL ? ST_E_RELADDR_RULE : ST_E_REG_INDEX,
-                         c->s->kind == SUF_REL ? "relative addressing is only allowed on PARAM arrays"
-                                               : "a range is only allowed in a PARAM array");
-    }
+    if (c->s->kind == SUF_REL)
+        return bind_fail(c, ST_E_RELADDR_RULE,
+                         c->ps->vp ? "relative addressing is only allowed on PARAM arrays"
+                                   : "fragment programs have no relative addressing: the index "
+                                     "must be a number");
+    if (c->s->kind != SUF_INDEX)
+        return bind_fail(c, ST_E_REG_INDEX, "a range is only allowed in a PARAM array");
     if (c->s->a >= max) {
         char msg[96];
         snprintf(msg, sizeof(msg), "%s %lld is out of range (0..%u)", what, (long long)c->s->a,
@@ -865,12 +867,16 @@ static bool bind_state(struct cur *c, bool multi, struct bind *b)
             b->name = "state.lightmodel.ambient";
             return true;
         }
+        const struct arb_suffix *before_face = c->s;
         const char *face = face_suffix(c);
         if (dot_is(c, "scenecolor")) {
             b->name = st_arena_printf(ar, "state.lightmodel%s.scenecolor", face);
             return true;
         }
-        return bind_fail(c, ST_E_ARB_BINDING, "expected ambient or scenecolor");
+        /* Only scenecolor has a front and a back. */
+        return bind_fail(c, ST_E_ARB_BINDING, c->s != before_face
+                         ? "expected scenecolor (the light model ambient has no face)"
+                         : "expected ambient or scenecolor");
     }
     if (dot_is(c, "lightprod")) {
         if (!take_index(c, true, ARB_MAX_LIGHTS, "light", &n))
@@ -1265,8 +1271,11 @@ static bool one_suffix(struct arb_state *ps, const struct arb_opnd *o, struct ar
 {
     *out = rest;
     if (rest && rest->next) {
-        st_error(ps->ctx, rest->next->loc, ST_E_SYNTAX, "unexpected '%s' after %s",
-                 rest->next->kind == SUF_DOT ? "." : "[", opnd_text(ps, o, rest->next));
+        /* ".x.y" is a syntax error; "[n]" after a complete operand indexes
+         * something that is no array, as resolve() reports it. */
+        bool dot = rest->next->kind == SUF_DOT;
+        st_error(ps->ctx, rest->next->loc, dot ? ST_E_SYNTAX : ST_E_OPERAND_KIND,
+                 "unexpected '%s' after %s", dot ? "." : "[", opnd_text(ps, o, rest->next));
         return false;
     }
     if (rest && rest->kind != SUF_DOT) {
@@ -1531,8 +1540,24 @@ void arb_instruction(struct arb_state *ps, const struct arb_tok *op, bool known,
             st_error(ps->ctx, op->loc, ST_E_OPCODE_VERSION, "%.*s is not an %s instruction",
                      (int)(sat_written ? len - 4 : len), op->s,
                      ps->vp ? "ARB_vertex_program" : "ARB_fragment_program");
+        } else if (!ps->vp && strcmp(op->s, "ADDRESS") == 0) {
+            /* not reserved in fragment programs, so it arrives here */
+            st_error(ps->ctx, op->loc, ST_E_OPCODE_VERSION,
+                     "ADDRESS registers exist only in vertex programs");
         } else {
-            st_error(ps->ctx, op->loc, ST_E_UNKNOWN_OPCODE, "unknown instruction '%s'", op->s);
+            /* D3D9 habit: "mov".  Mnemonics are case-sensitive upper case. */
+            char up[16];
+            size_t n = 0;
+            for (; n < op->len && n < sizeof(up) - 1; n++)
+                up[n] = (char)(op->s[n] >= 'a' && op->s[n] <= 'z' ? op->s[n] - 'a' + 'A' : op->s[n]);
+            up[n] = '\0';
+            const struct st_arb_opinfo *u = n == op->len ? lookup_op(up, n) : NULL;
+            if (u && (ps->vp ? u->vp : u->fp))
+                st_error(ps->ctx, op->loc, ST_E_UNKNOWN_OPCODE,
+                         "unknown instruction '%s' (ARB instruction names are upper case: %s)",
+                         op->s, u->name);
+            else
+                st_error(ps->ctx, op->loc, ST_E_UNKNOWN_OPCODE, "unknown instruction '%s'", op->s);
         }
         return;
     }
@@ -1687,8 +1712,12 @@ static int param_item(struct arb_state *ps, struct arb_opnd *o, bool multi, int 
         if (!parse_binding(ps, o, multi, &b, &rest))
             return -1;
         if (rest) {
-            st_error(ps->ctx, rest->loc, ST_E_OPERAND_KIND, "unexpected '%s' after %s",
-                     rest->kind == SUF_DOT ? "." : "[", opnd_text(ps, o, rest));
+            if (rest->kind == SUF_DOT)
+                st_error(ps->ctx, rest->loc, ST_E_OPERAND_KIND,
+                         "a binding in a declaration takes no suffix");
+            else
+                st_error(ps->ctx, rest->loc, ST_E_OPERAND_KIND, "unexpected '[' after %s",
+                         opnd_text(ps, o, rest));
             return -1;
         }
         for (uint32_t i = 0; i < b.count; i++) {
