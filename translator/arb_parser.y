@@ -670,10 +670,12 @@ static bool bind_vertex(struct cur *c, struct bind *b)
         b->name = "vertex.position";
     } else if (dot_is(c, "weight") || dot_is(c, "matrixindex")) {
         bool weight = strcmp(c->o->suf->word.s, "weight") == 0;
+        /* Checked before take_index moves past "[n]", so the message
+         * points at the number, not at the start of the operand. */
+        if (c->s && c->s->kind == SUF_INDEX && c->s->a < ARB_MAX_VERTEX_UNITS && c->s->a % 4)
+            return bind_fail(c, ST_E_REG_INDEX, "the number must be a multiple of four");
         if (!take_index(c, false, ARB_MAX_VERTEX_UNITS, weight ? "weight" : "matrix index", &n))
             return false;
-        if (n % 4)
-            return bind_fail(c, ST_E_REG_INDEX, "the number must be a multiple of four");
         b->name = st_arena_printf(ar, "vertex.%s[%u]", weight ? "weight" : "matrixindex", n);
     } else if (dot_is(c, "normal")) {
         b->name = "vertex.normal";
