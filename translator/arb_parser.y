@@ -50,6 +50,8 @@ struct arb_suffix {
     bool rel_comp_written;   /* SUF_REL: "A0.x" rather than "A0" */
     struct arb_tok rel_comp; /* SUF_REL: "x" */
     int64_t a, b;            /* SUF_INDEX: a; SUF_RANGE: a .. b; SUF_REL: signed offset */
+    const char *a_text, *b_text; /* a, b as written (no sign): messages quote these, as
+                                  * a and b saturate at 2^31 - 1 */
     struct st_loc loc;       /* of "." or "[" */
     struct st_loc off_loc;   /* SUF_REL: of the offset number */
     struct arb_suffix *next;
@@ -114,8 +116,8 @@ void arb_decl_binding(struct arb_state *ps, bool output, const struct arb_tok *n
                       struct arb_opnd *b);
 void arb_decl_alias(struct arb_state *ps, const struct arb_tok *name, const struct arb_tok *target);
 void arb_decl_param(struct arb_state *ps, const struct arb_tok *name, struct arb_opnd *init);
-void arb_decl_array(struct arb_state *ps, const struct arb_tok *name, bool size_written,
-                    int64_t size, struct st_loc size_loc, struct arb_list *items);
+void arb_decl_array(struct arb_state *ps, const struct arb_tok *name,
+                    const struct arb_tok *size, struct st_loc size_loc, struct arb_list *items);
 }
 
 %code {
@@ -307,27 +309,34 @@ const_list
     ;
 
 index
-    : T_INT                         { $$ = (struct arb_suffix){.kind = SUF_INDEX, .a = tok_int(&$1)}; }
+    : T_INT                         {
+          $$ = (struct arb_suffix){.kind = SUF_INDEX, .a = tok_int(&$1), .a_text = $1.s};
+      }
     | T_INT T_DOTDOT T_INT          {
-          $$ = (struct arb_suffix){.kind = SUF_RANGE, .a = tok_int(&$1), .b = tok_int(&$3)};
+          $$ = (struct arb_suffix){.kind = SUF_RANGE, .a = tok_int(&$1), .b = tok_int(&$3),
+                                   .a_text = $1.s, .b_text = $3.s};
       }
     | T_WORD                        { $$ = (struct arb_suffix){.kind = SUF_REL, .word = $1}; }
     | T_WORD '+' T_INT              {
-          $$ = (struct arb_suffix){.kind = SUF_REL, .word = $1, .a = tok_int(&$3), .off_loc = L(&@3)};
+          $$ = (struct arb_suffix){.kind = SUF_REL, .word = $1, .a = tok_int(&$3), .a_text = $3.s,
+                                   .off_loc = L(&@3)};
       }
     | T_WORD '-' T_INT              {
-          $$ = (struct arb_suffix){.kind = SUF_REL, .word = $1, .a = -tok_int(&$3), .off_loc = L(&@3)};
+          $$ = (struct arb_suffix){.kind = SUF_REL, .word = $1, .a = -tok_int(&$3), .a_text = $3.s,
+                                   .off_loc = L(&@3)};
       }
     | T_WORD '.' T_WORD             {
           $$ = (struct arb_suffix){.kind = SUF_REL, .word = $1, .rel_comp_written = true, .rel_comp = $3};
       }
     | T_WORD '.' T_WORD '+' T_INT   {
           $$ = (struct arb_suffix){.kind = SUF_REL, .word = $1, .rel_comp_written = true,
-                                   .rel_comp = $3, .a = tok_int(&$5), .off_loc = L(&@5)};
+                                   .rel_comp = $3, .a = tok_int(&$5), .a_text = $5.s,
+                                   .off_loc = L(&@5)};
       }
     | T_WORD '.' T_WORD '-' T_INT   {
           $$ = (struct arb_suffix){.kind = SUF_REL, .word = $1, .rel_comp_written = true,
-                                   .rel_comp = $3, .a = -tok_int(&$5), .off_loc = L(&@5)};
+                                   .rel_comp = $3, .a = -tok_int(&$5), .a_text = $5.s,
+                                   .off_loc = L(&@5)};
       }
     ;
 
@@ -339,10 +348,10 @@ declaration
     | T_ALIAS T_WORD '=' T_WORD     { arb_decl_alias(ps, &$2, &$4); }
     | T_PARAM T_WORD '=' operand    { arb_decl_param(ps, &$2, $4); }
     | T_PARAM T_WORD '[' ']' '=' '{' items '}' {
-          arb_decl_array(ps, &$2, false, 0, L(&@3), &$7);
+          arb_decl_array(ps, &$2, NULL, L(&@3), &$7);
       }
     | T_PARAM T_WORD '[' T_INT ']' '=' '{' items '}' {
-          arb_decl_array(ps, &$2, true, tok_int(&$4), $4.loc, &$8);
+          arb_decl_array(ps, &$2, &$4, $4.loc, &$8);
       }
     ;
 
@@ -525,13 +534,13 @@ static void suffix_text(struct st_buf *b, const struct arb_suffix *s)
 {
     switch (s->kind) {
     case SUF_DOT: st_buf_printf(b, ".%s", s->word.s); break;
-    case SUF_INDEX: st_buf_printf(b, "[%lld]", (long long)s->a); break;
-    case SUF_RANGE: st_buf_printf(b, "[%lld..%lld]", (long long)s->a, (long long)s->b); break;
+    case SUF_INDEX: st_buf_printf(b, "[%s]", s->a_text); break;
+    case SUF_RANGE: st_buf_printf(b, "[%s..%s]", s->a_text, s->b_text); break;
     case SUF_REL:
         st_buf_printf(b, "[%s%s%s", s->word.s, s->rel_comp_written ? "." : "",
                       s->rel_comp_written ? s->rel_comp.s : "");
         if (s->a)
-            st_buf_printf(b, " %c %lld", s->a < 0 ? '-' : '+', (long long)(s->a < 0 ? -s->a : s->a));
+            st_buf_printf(b, " %c %s", s->a < 0 ? '-' : '+', s->a_text);
         st_buf_putc(b, ']');
         break;
     }
@@ -619,8 +628,7 @@ static bool take_index(struct cur *c, bool required, uint32_t max, const char *w
         return bind_fail(c, ST_E_REG_INDEX, "a range is only allowed in a PARAM array");
     if (c->s->a >= max) {
         char msg[96];
-        snprintf(msg, sizeof(msg), "%s %lld is out of range (0..%u)", what, (long long)c->s->a,
-                 max - 1);
+        snprintf(msg, sizeof(msg), "%s %s is out of range (0..%u)", what, c->s->a_text, max - 1);
         return bind_fail(c, ST_E_REG_INDEX, msg);
     }
     *n = (uint32_t)c->s->a;
@@ -639,8 +647,7 @@ static bool take_range(struct cur *c, bool multi, uint32_t max, const char *what
             return bind_fail(c, ST_E_REG_INDEX, "the first number of a range must not exceed the second");
         if (c->s->b >= max) {
             char msg[96];
-            snprintf(msg, sizeof(msg), "%s %lld is out of range (0..%u)", what, (long long)c->s->b,
-                     max - 1);
+            snprintf(msg, sizeof(msg), "%s %s is out of range (0..%u)", what, c->s->b_text, max - 1);
             return bind_fail(c, ST_E_REG_INDEX, msg);
         }
         *first = (uint32_t)c->s->a;
@@ -1128,8 +1135,8 @@ static bool resolve_array_index(struct arb_state *ps, const struct arb_opnd *o, 
     if (s->kind == SUF_INDEX) {
         if (s->a >= a->count) {
             st_error(ps->ctx, s->loc, ST_E_REG_INDEX,
-                     "'%s[%lld]' is out of bounds: the array has %u element%s", o->word.s,
-                     (long long)s->a, a->count, a->count == 1 ? "" : "s");
+                     "'%s[%s]' is out of bounds: the array has %u element%s", o->word.s,
+                     s->a_text, a->count, a->count == 1 ? "" : "s");
             return false;
         }
         r->ao.offset = (int32_t)s->a;
@@ -1159,8 +1166,8 @@ static bool resolve_array_index(struct arb_state *ps, const struct arb_opnd *o, 
     }
     if (s->a > ARB_MAX_ADDRESS_OFFSET - 1 || s->a < -ARB_MAX_ADDRESS_OFFSET) {
         st_error(ps->ctx, s->off_loc, ST_E_BAD_RELADDR,
-                 "the offset of a relative address must be in +0..%d or -0..%d (got %lld)",
-                 ARB_MAX_ADDRESS_OFFSET - 1, ARB_MAX_ADDRESS_OFFSET, (long long)s->a);
+                 "the offset of a relative address must be in +0..%d or -0..%d (got %s%s)",
+                 ARB_MAX_ADDRESS_OFFSET - 1, ARB_MAX_ADDRESS_OFFSET, s->a < 0 ? "-" : "", s->a_text);
         return false;
     }
     a->relative = true;
@@ -1691,15 +1698,25 @@ static int param_item(struct arb_state *ps, struct arb_opnd *o, bool multi, int 
     struct st_arb_param p = {.kind = ST_ARB_PARAM_CONST, .array = array, .loc = o->loc};
     switch (o->kind) {
     case ATOM_NUMBER:
-        if (o->suf)
-            break;
+        if (o->suf) {
+            st_error(ps->ctx, o->suf->loc, ST_E_OPERAND_KIND, "a binding in a declaration takes no suffix");
+            return -1;
+        }
         for (int i = 0; i < 4; i++)
             p.value[i] = o->sign < 0 ? -o->vec[0] : o->vec[0];
         add_param(ps, &p);
         return 1;
     case ATOM_VECTOR:
-        if (o->suf || o->sign)
-            break;
+        if (o->sign) {
+            /* the grammar signs the components: {-1, -2} */
+            st_error(ps->ctx, o->loc, ST_E_OPERAND_KIND,
+                     "a constant vector in a declaration takes no sign: sign its components");
+            return -1;
+        }
+        if (o->suf) {
+            st_error(ps->ctx, o->suf->loc, ST_E_OPERAND_KIND, "a binding in a declaration takes no suffix");
+            return -1;
+        }
         p.value[0] = o->vec[0];
         p.value[1] = o->nvec > 1 ? o->vec[1] : 0.0f;
         p.value[2] = o->nvec > 2 ? o->vec[2] : 0.0f;
@@ -1707,8 +1724,12 @@ static int param_item(struct arb_state *ps, struct arb_opnd *o, bool multi, int 
         add_param(ps, &p);
         return 1;
     case ATOM_ROOT: {
-        if (o->sign || (strcmp(o->word.s, "state") != 0 && strcmp(o->word.s, "program") != 0))
+        if (strcmp(o->word.s, "state") != 0 && strcmp(o->word.s, "program") != 0)
             break;
+        if (o->sign) {
+            st_error(ps->ctx, o->loc, ST_E_OPERAND_KIND, "a binding in a declaration takes no sign");
+            return -1;
+        }
         struct bind b;
         struct arb_suffix *rest;
         if (!parse_binding(ps, o, multi, &b, &rest))
@@ -1748,9 +1769,11 @@ void arb_decl_param(struct arb_state *ps, const struct arb_tok *name, struct arb
         add_decl(ps, ST_ARB_DECL_PARAM, name, slot);
 }
 
-void arb_decl_array(struct arb_state *ps, const struct arb_tok *name, bool size_written,
-                    int64_t size, struct st_loc size_loc, struct arb_list *items)
+void arb_decl_array(struct arb_state *ps, const struct arb_tok *name,
+                    const struct arb_tok *size_tok, struct st_loc size_loc, struct arb_list *items)
 {
+    bool size_written = size_tok != NULL;
+    int64_t size = size_tok ? tok_int(size_tok) : 0;
     struct st_arb_program *a = ps->arb;
     if (!fresh_name(ps, name))
         return;
@@ -1780,8 +1803,8 @@ void arb_decl_array(struct arb_state *ps, const struct arb_tok *name, bool size_
         return;
     if (size_written && (uint64_t)size != ar->count) {
         st_error(ps->ctx, size_loc, ST_E_DCL_RULE,
-                 "'%s' is declared with %lld element%s but initialized with %u", name->s,
-                 (long long)size, size == 1 ? "" : "s", ar->count);
+                 "'%s' is declared with %s element%s but initialized with %u", name->s,
+                 size_tok->s, size == 1 ? "" : "s", ar->count);
         return;
     }
     add_decl(ps, ST_ARB_DECL_ARRAY, name, (uint32_t)arr);
