@@ -98,6 +98,7 @@ struct arb_state {
     /* Capacities of the growing tables in *arb. */
     unsigned cap_decls, cap_temps, cap_addrs, cap_inputs, cap_outputs, cap_params, cap_arrays;
     bool seen_statement; /* an OPTION after this is out of place */
+    unsigned errors_at_limit; /* error count when the limit was first reached */
 
     jmp_buf oom; /* flex's fatal errors land here */
 };
@@ -186,7 +187,18 @@ static float tok_float(struct arb_state *ps, const struct arb_tok *t)
     return (float)d;
 }
 
-#define STOP_AT_LIMIT() do { if (st_error_limit_reached(ps->ctx)) YYABORT; } while (0)
+/* Stop once an error beyond the limit has been counted: that one becomes
+ * the "too many errors" notice (ST1013), so the user learns that the list
+ * is cut.  Stopping as soon as the limit is reached printed no notice. */
+#define STOP_AT_LIMIT()                                                     \
+    do {                                                                    \
+        if (st_error_limit_reached(ps->ctx)) {                              \
+            if (!ps->errors_at_limit)                                       \
+                ps->errors_at_limit = st_error_count(ps->ctx);              \
+            else if (st_error_count(ps->ctx) > ps->errors_at_limit)         \
+                YYABORT;                                                    \
+        }                                                                   \
+    } while (0)
 }
 
 %union {
