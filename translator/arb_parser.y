@@ -100,6 +100,11 @@ struct arb_state {
     bool seen_statement; /* an OPTION after this is out of place */
     unsigned errors_at_limit; /* error count when the limit was first reached */
 
+    /* Names whose declaration had an error: using them reports nothing
+     * more (the declaration's error says it all). */
+    const char **failed;
+    unsigned num_failed, cap_failed;
+
     jmp_buf oom; /* flex's fatal errors land here */
 };
 }
@@ -487,6 +492,23 @@ static bool fresh_name(struct arb_state *ps, const struct arb_tok *name)
     struct st_loc prev = ps->arb->decls[d].loc;
     st_error(ps->ctx, name->loc, ST_E_ARB_DUP_NAME, "'%s' is already declared (line %u)", name->s,
              prev.line);
+    return false;
+}
+
+/* A declaration of `name` failed (and was reported): remember the name,
+ * unless it was declared before (then uses resolve to that one). */
+static void failed_decl(struct arb_state *ps, const struct arb_tok *name)
+{
+    if (find_decl(ps->arb, name->s) >= 0 || !PUSH(ps, ps->failed, ps->num_failed, cap_failed))
+        return;
+    ps->failed[ps->num_failed++] = name->s;
+}
+
+static bool is_failed_decl(const struct arb_state *ps, const char *name)
+{
+    for (unsigned i = 0; i < ps->num_failed; i++)
+        if (strcmp(ps->failed[i], name) == 0)
+            return true;
     return false;
 }
 
@@ -1165,6 +1187,8 @@ static bool resolve_array_index(struct arb_state *ps, const struct arb_opnd *o, 
     int d = find_decl(ps->arb, s->word.s);
     if (d >= 0 && ps->arb->decls[d].kind == ST_ARB_DECL_ALIAS)
         d = (int)ps->arb->decls[d].index;
+    if (d < 0 && is_failed_decl(ps, s->word.s))
+        return false;
     if (d < 0 || ps->arb->decls[d].kind != ST_ARB_DECL_ADDRESS) {
         st_error(ps->ctx, s->word.loc, ST_E_BAD_RELADDR,
                  d < 0 ? "'%s' is not declared (expected an ADDRESS register)"
@@ -1204,7 +1228,8 @@ static bool resolve(struct arb_state *ps, const struct arb_opnd *o, struct resol
     case ATOM_WORD: {
         int d = find_decl(ps->arb, o->word.s);
         if (d < 0) {
-            st_error(ps->ctx, o->atom_loc, ST_E_ARB_UNDECLARED, "'%s' is not declared", o->word.s);
+            if (!is_failed_decl(ps, o->word.s))
+                st_error(ps->ctx, o->atom_loc, ST_E_ARB_UNDECLARED, "'%s' is not declared", o->word.s);
             return false;
         }
         r->ao.var = ps->arb->decls[d].name;
@@ -1677,13 +1702,17 @@ void arb_decl_binding(struct arb_state *ps, bool output, const struct arb_tok *n
     if (b->kind != ATOM_ROOT || strcmp(b->word.s, want) != 0 || b->sign) {
         st_error(ps->ctx, b->loc, ST_E_OPERAND_KIND, "%s needs a %s.* binding, not '%s'",
                  output ? "OUTPUT" : "ATTRIB", want, opnd_text(ps, b, NULL));
+        failed_decl(ps, name);
         return;
     }
     struct resolved r;
-    if (!resolve(ps, b, &r))
+    if (!resolve(ps, b, &r)) {
+        failed_decl(ps, name);
         return;
+    }
     if (r.rest) {
         st_error(ps->ctx, r.rest->loc, ST_E_OPERAND_KIND, "a binding in a declaration takes no suffix");
+        failed_decl(ps, name);
         return;
     }
     if (fresh_name(ps, name))
@@ -1694,7 +1723,9 @@ void arb_decl_alias(struct arb_state *ps, const struct arb_tok *name, const stru
 {
     int d = find_decl(ps->arb, target->s);
     if (d < 0) {
-        st_error(ps->ctx, target->loc, ST_E_ARB_UNDECLARED, "'%s' is not declared", target->s);
+        if (!is_failed_decl(ps, target->s))
+            st_error(ps->ctx, target->loc, ST_E_ARB_UNDECLARED, "'%s' is not declared", target->s);
+        failed_decl(ps, name);
         return;
     }
     if (ps->arb->decls[d].kind == ST_ARB_DECL_ALIAS)
@@ -1779,6 +1810,8 @@ void arb_decl_param(struct arb_state *ps, const struct arb_tok *name, struct arb
     int n = param_item(ps, init, false, -1);
     if (n == 1)
         add_decl(ps, ST_ARB_DECL_PARAM, name, slot);
+    else
+        failed_decl(ps, name);
 }
 
 void arb_decl_array(struct arb_state *ps, const struct arb_tok *name,
@@ -1791,6 +1824,7 @@ void arb_decl_array(struct arb_state *ps, const struct arb_tok *name,
         return;
     if (size_written && size < 1) {
         st_error(ps->ctx, size_loc, ST_E_REG_INDEX, "an array has at least one element");
+        failed_decl(ps, name);
         return;
     }
     if (!PUSH(ps, a->arrays, a->num_arrays, cap_arrays))
@@ -1811,12 +1845,15 @@ void arb_decl_array(struct arb_state *ps, const struct arb_tok *name,
     }
     ar = &a->arrays[arr];
     ar->count = a->num_params - ar->first;
-    if (!ok)
+    if (!ok) {
+        failed_decl(ps, name);
         return;
+    }
     if (size_written && (uint64_t)size != ar->count) {
         st_error(ps->ctx, size_loc, ST_E_DCL_RULE,
                  "'%s' is declared with %s element%s but initialized with %u", name->s,
                  size_tok->s, size == 1 ? "" : "s", ar->count);
+        failed_decl(ps, name);
         return;
     }
     add_decl(ps, ST_ARB_DECL_ARRAY, name, (uint32_t)arr);
