@@ -274,6 +274,12 @@ static void test_errors_large_limits(void **state)
 {
     (void)state;
     expect_error("MOV result.color, vertex.color;\nEND\n", ST_E_NO_VERSION, 1, 1);
+    /* A comment or a byte order mark before the header: the header is
+     * misplaced (st_parse_arb is reached this way with -x arb). */
+    expect_message("# comment\n!!ARBvp1.0\nEND\n", ST_E_NO_VERSION, 2, 1,
+                   "the !!ARBvp1.0 / !!ARBfp1.0 header must be the first characters of the program");
+    expect_message("\xef\xbb\xbf!!ARBfp1.0\nEND\n", ST_E_NO_VERSION, 1, 2,
+                   "the !!ARBvp1.0 / !!ARBfp1.0 header must be the first characters of the program");
 
     struct st_buf b = {0};
     /* vertex program: 16385 instructions, END on line 16388 */
