@@ -91,6 +91,7 @@ struct arb_state {
     bool after_dot; /* the last token was "." : the next word is never a keyword */
     bool after_end; /* "END" seen: the rest is skipped */
     bool stmt_start; /* the next token starts a statement (after ';' or the header) */
+    bool line_start; /* no token yet on this line */
     bool last_reserved; /* the last token was a keyword, instruction or binding word */
     bool trailing_warned;
     char last_text[40];
