@@ -242,6 +242,86 @@ static void test_errors_program(void **state)
     run_free(&r);
 }
 
+/* Some error (not only the first) has this code, position and text. */
+static void expect_message(const char *src, unsigned code, unsigned line, unsigned column,
+                           const char *text)
+{
+    struct run r;
+    run(&r, src);
+    bool found = false;
+    for (size_t i = 0; i < r.res.num_diagnostics && !found; i++) {
+        const struct st_diagnostic *d = &r.res.diagnostics[i];
+        found = d->severity == ST_SEVERITY_ERROR && d->code == code && d->line == line &&
+                d->column == column && d->message && strcmp(d->message, text) == 0;
+    }
+    if (!found) {
+        print_error("wanted ST%04u at %u:%u \"%s\"; got:\n", code, line, column, text);
+        for (size_t i = 0; i < r.res.num_diagnostics; i++)
+            print_error("  ST%04u at %u:%u: %s\n", r.res.diagnostics[i].code,
+                        r.res.diagnostics[i].line, r.res.diagnostics[i].column,
+                        r.res.diagnostics[i].message ? r.res.diagnostics[i].message : "");
+        run_free(&r);
+        fail();
+    }
+    run_free(&r);
+}
+
+/* The limits a tests/bad file cannot reach under 100 KB (each needs more
+ * than 16384 instructions of at least 8 characters), and the header
+ * message only st_parse_arb() itself can give (the driver picks the ARB
+ * front end only for a text starting with "!!ARB"). */
+static void test_errors_large_limits(void **state)
+{
+    (void)state;
+    expect_error("MOV result.color, vertex.color;\nEND\n", ST_E_NO_VERSION, 1, 1);
+    /* A comment or a byte order mark before the header: the header is
+     * misplaced (st_parse_arb is reached this way with -x arb). */
+    expect_message("# comment\n!!ARBvp1.0\nEND\n", ST_E_NO_VERSION, 2, 1,
+                   "the !!ARBvp1.0 / !!ARBfp1.0 header must be the first characters of the program");
+    expect_message("\xef\xbb\xbf!!ARBfp1.0\nEND\n", ST_E_NO_VERSION, 1, 2,
+                   "the !!ARBvp1.0 / !!ARBfp1.0 header must be the first characters of the program");
+
+    struct st_buf b = {0};
+    /* vertex program: 16385 instructions, END on line 16388 */
+    st_buf_printf(&b, "!!ARBvp1.0\nTEMP R;\n");
+    for (int i = 0; i < 16385; i++)
+        st_buf_printf(&b, "ABS R, R;\n");
+    st_buf_printf(&b, "END\n");
+    expect_message(b.data, ST_E_ARB_LIMIT, 16388, 1,
+                   "the program uses 16385 instructions; the limit is 16384");
+    st_buf_free(&b);
+
+    /* ARB_position_invariant: 16381 against 16384 - 4; END on line 16385 */
+    st_buf_printf(&b, "!!ARBvp1.0\nOPTION ARB_position_invariant;\nTEMP R;\n");
+    for (int i = 0; i < 16381; i++)
+        st_buf_printf(&b, "ABS R, R;\n");
+    st_buf_printf(&b, "END\n");
+    expect_message(b.data, ST_E_ARB_LIMIT, 16385, 1,
+                   "the program uses 16381 instructions; the limit is 16380 (minus 4 with "
+                   "ARB_position_invariant)");
+    st_buf_free(&b);
+
+    /* fragment program: 16385 ALU instructions; END on line 16388 */
+    st_buf_printf(&b, "!!ARBfp1.0\nTEMP R;\n");
+    for (int i = 0; i < 16385; i++)
+        st_buf_printf(&b, "ABS R, R;\n");
+    st_buf_printf(&b, "END\n");
+    expect_message(b.data, ST_E_ARB_LIMIT, 16388, 1,
+                   "the program uses 16385 ALU instructions; the limit is 16384");
+    st_buf_free(&b);
+
+    /* A MOV writes R, then 16384 TEX each read the R the one before wrote:
+     * 16385 texture indirection nodes (ARB_fragment_program 3.11.6).
+     * END on line 16388. */
+    st_buf_printf(&b, "!!ARBfp1.0\nTEMP R;\nMOV R, fragment.texcoord;\n");
+    for (int i = 0; i < 16384; i++)
+        st_buf_printf(&b, "TEX R, R, texture, 2D;\n");
+    st_buf_printf(&b, "END\n");
+    expect_message(b.data, ST_E_ARB_LIMIT, 16388, 1,
+                   "the program uses 16385 texture indirections; the limit is 16384");
+    st_buf_free(&b);
+}
+
 /* ------------------------------------------------------------------ */
 /* The AST.                                                            */
 
@@ -665,6 +745,7 @@ int main(void)
         cmocka_unit_test(test_errors_bindings),
         cmocka_unit_test(test_errors_operands),
         cmocka_unit_test(test_errors_program),
+        cmocka_unit_test(test_errors_large_limits),
         cmocka_unit_test(test_ast_vertex),
         cmocka_unit_test(test_ast_fragment),
         cmocka_unit_test(test_opcode_mapping),

@@ -19,6 +19,11 @@
 %define api.pure full
 %define api.prefix {arb_yy}
 %define parse.error verbose
+/* Lookahead correction: without it, a default reduction runs its action
+ * (arb_instruction, which counts operands) before a bad lookahead is seen,
+ * so "MOV R0 R0;" first reported "MOV takes 2 operands, not 1".  LAC also
+ * makes the "expecting ..." lists exact. */
+%define parse.lac full
 %locations
 %lex-param {void *scanner}
 %parse-param {struct arb_state *ps} {void *scanner}
@@ -45,6 +50,8 @@ struct arb_suffix {
     bool rel_comp_written;   /* SUF_REL: "A0.x" rather than "A0" */
     struct arb_tok rel_comp; /* SUF_REL: "x" */
     int64_t a, b;            /* SUF_INDEX: a; SUF_RANGE: a .. b; SUF_REL: signed offset */
+    const char *a_text, *b_text; /* a, b as written (no sign): messages quote these, as
+                                  * a and b saturate at 2^31 - 1 */
     struct st_loc loc;       /* of "." or "[" */
     struct st_loc off_loc;   /* SUF_REL: of the offset number */
     struct arb_suffix *next;
@@ -83,6 +90,8 @@ struct arb_state {
     uint32_t line, col;
     bool after_dot; /* the last token was "." : the next word is never a keyword */
     bool after_end; /* "END" seen: the rest is skipped */
+    bool stmt_start; /* the next token starts a statement (after ';' or the header) */
+    bool line_start; /* no token yet on this line */
     bool last_reserved; /* the last token was a keyword, instruction or binding word */
     bool trailing_warned;
     char last_text[40];
@@ -90,6 +99,12 @@ struct arb_state {
     /* Capacities of the growing tables in *arb. */
     unsigned cap_decls, cap_temps, cap_addrs, cap_inputs, cap_outputs, cap_params, cap_arrays;
     bool seen_statement; /* an OPTION after this is out of place */
+    unsigned errors_at_limit; /* error count when the limit was first reached */
+
+    /* Names whose declaration had an error: using them reports nothing
+     * more (the declaration's error says it all). */
+    const char **failed;
+    unsigned num_failed, cap_failed;
 
     jmp_buf oom; /* flex's fatal errors land here */
 };
@@ -108,8 +123,8 @@ void arb_decl_binding(struct arb_state *ps, bool output, const struct arb_tok *n
                       struct arb_opnd *b);
 void arb_decl_alias(struct arb_state *ps, const struct arb_tok *name, const struct arb_tok *target);
 void arb_decl_param(struct arb_state *ps, const struct arb_tok *name, struct arb_opnd *init);
-void arb_decl_array(struct arb_state *ps, const struct arb_tok *name, bool size_written,
-                    int64_t size, struct st_loc size_loc, struct arb_list *items);
+void arb_decl_array(struct arb_state *ps, const struct arb_tok *name,
+                    const struct arb_tok *size, struct st_loc size_loc, struct arb_list *items);
 }
 
 %code {
@@ -178,7 +193,18 @@ static float tok_float(struct arb_state *ps, const struct arb_tok *t)
     return (float)d;
 }
 
-#define STOP_AT_LIMIT() do { if (st_error_limit_reached(ps->ctx)) YYABORT; } while (0)
+/* Stop once an error beyond the limit has been counted: that one becomes
+ * the "too many errors" notice (ST1013), so the user learns that the list
+ * is cut.  Stopping as soon as the limit is reached printed no notice. */
+#define STOP_AT_LIMIT()                                                     \
+    do {                                                                    \
+        if (st_error_limit_reached(ps->ctx)) {                              \
+            if (!ps->errors_at_limit)                                       \
+                ps->errors_at_limit = st_error_count(ps->ctx);              \
+            else if (st_error_count(ps->ctx) > ps->errors_at_limit)         \
+                YYABORT;                                                    \
+        }                                                                   \
+    } while (0)
 }
 
 %union {
@@ -301,27 +327,34 @@ const_list
     ;
 
 index
-    : T_INT                         { $$ = (struct arb_suffix){.kind = SUF_INDEX, .a = tok_int(&$1)}; }
+    : T_INT                         {
+          $$ = (struct arb_suffix){.kind = SUF_INDEX, .a = tok_int(&$1), .a_text = $1.s};
+      }
     | T_INT T_DOTDOT T_INT          {
-          $$ = (struct arb_suffix){.kind = SUF_RANGE, .a = tok_int(&$1), .b = tok_int(&$3)};
+          $$ = (struct arb_suffix){.kind = SUF_RANGE, .a = tok_int(&$1), .b = tok_int(&$3),
+                                   .a_text = $1.s, .b_text = $3.s};
       }
     | T_WORD                        { $$ = (struct arb_suffix){.kind = SUF_REL, .word = $1}; }
     | T_WORD '+' T_INT              {
-          $$ = (struct arb_suffix){.kind = SUF_REL, .word = $1, .a = tok_int(&$3), .off_loc = L(&@3)};
+          $$ = (struct arb_suffix){.kind = SUF_REL, .word = $1, .a = tok_int(&$3), .a_text = $3.s,
+                                   .off_loc = L(&@3)};
       }
     | T_WORD '-' T_INT              {
-          $$ = (struct arb_suffix){.kind = SUF_REL, .word = $1, .a = -tok_int(&$3), .off_loc = L(&@3)};
+          $$ = (struct arb_suffix){.kind = SUF_REL, .word = $1, .a = -tok_int(&$3), .a_text = $3.s,
+                                   .off_loc = L(&@3)};
       }
     | T_WORD '.' T_WORD             {
           $$ = (struct arb_suffix){.kind = SUF_REL, .word = $1, .rel_comp_written = true, .rel_comp = $3};
       }
     | T_WORD '.' T_WORD '+' T_INT   {
           $$ = (struct arb_suffix){.kind = SUF_REL, .word = $1, .rel_comp_written = true,
-                                   .rel_comp = $3, .a = tok_int(&$5), .off_loc = L(&@5)};
+                                   .rel_comp = $3, .a = tok_int(&$5), .a_text = $5.s,
+                                   .off_loc = L(&@5)};
       }
     | T_WORD '.' T_WORD '-' T_INT   {
           $$ = (struct arb_suffix){.kind = SUF_REL, .word = $1, .rel_comp_written = true,
-                                   .rel_comp = $3, .a = -tok_int(&$5), .off_loc = L(&@5)};
+                                   .rel_comp = $3, .a = -tok_int(&$5), .a_text = $5.s,
+                                   .off_loc = L(&@5)};
       }
     ;
 
@@ -333,10 +366,10 @@ declaration
     | T_ALIAS T_WORD '=' T_WORD     { arb_decl_alias(ps, &$2, &$4); }
     | T_PARAM T_WORD '=' operand    { arb_decl_param(ps, &$2, $4); }
     | T_PARAM T_WORD '[' ']' '=' '{' items '}' {
-          arb_decl_array(ps, &$2, false, 0, L(&@3), &$7);
+          arb_decl_array(ps, &$2, NULL, L(&@3), &$7);
       }
     | T_PARAM T_WORD '[' T_INT ']' '=' '{' items '}' {
-          arb_decl_array(ps, &$2, true, tok_int(&$4), $4.loc, &$8);
+          arb_decl_array(ps, &$2, &$4, $4.loc, &$8);
       }
     ;
 
@@ -372,12 +405,17 @@ void arb_yyerror(ARB_YYLTYPE *loc, struct arb_state *ps, void *scanner, const ch
     const char *m = msg;
     if (strncmp(m, "syntax error, ", 14) == 0)
         m += 14;
+    char quoted[sizeof(ps->last_text) + 2];
+    snprintf(quoted, sizeof(quoted), "'%s'", ps->last_text);
     if (ps->last_reserved && strstr(m, "expecting identifier"))
         st_error(ps->ctx, L(loc), ST_E_SYNTAX, "'%s' is a reserved word and cannot name a variable",
                  ps->last_text);
-    else if (ps->last_text[0])
+    else if (strcmp(m, "unexpected end of file") == 0)
+        /* bison names no expected token where a statement or END may go */
+        st_error(ps->ctx, L(loc), ST_E_SYNTAX, "unexpected end of file: an ARB program ends with END");
+    else if (ps->last_text[0] && !strstr(m, quoted))
         st_error(ps->ctx, L(loc), ST_E_SYNTAX, "%s (at '%s')", m, ps->last_text);
-    else
+    else /* the message already shows the token (';') or there is none (end of file) */
         st_error(ps->ctx, L(loc), ST_E_SYNTAX, "%s", m);
 }
 
@@ -458,6 +496,23 @@ static bool fresh_name(struct arb_state *ps, const struct arb_tok *name)
     return false;
 }
 
+/* A declaration of `name` failed (and was reported): remember the name,
+ * unless it was declared before (then uses resolve to that one). */
+static void failed_decl(struct arb_state *ps, const struct arb_tok *name)
+{
+    if (find_decl(ps->arb, name->s) >= 0 || !PUSH(ps, ps->failed, ps->num_failed, cap_failed))
+        return;
+    ps->failed[ps->num_failed++] = name->s;
+}
+
+static bool is_failed_decl(const struct arb_state *ps, const char *name)
+{
+    for (unsigned i = 0; i < ps->num_failed; i++)
+        if (strcmp(ps->failed[i], name) == 0)
+            return true;
+    return false;
+}
+
 static int add_input(struct arb_state *ps, const char *binding, struct st_loc loc)
 {
     struct st_arb_program *a = ps->arb;
@@ -514,13 +569,13 @@ static void suffix_text(struct st_buf *b, const struct arb_suffix *s)
 {
     switch (s->kind) {
     case SUF_DOT: st_buf_printf(b, ".%s", s->word.s); break;
-    case SUF_INDEX: st_buf_printf(b, "[%lld]", (long long)s->a); break;
-    case SUF_RANGE: st_buf_printf(b, "[%lld..%lld]", (long long)s->a, (long long)s->b); break;
+    case SUF_INDEX: st_buf_printf(b, "[%s]", s->a_text); break;
+    case SUF_RANGE: st_buf_printf(b, "[%s..%s]", s->a_text, s->b_text); break;
     case SUF_REL:
         st_buf_printf(b, "[%s%s%s", s->word.s, s->rel_comp_written ? "." : "",
                       s->rel_comp_written ? s->rel_comp.s : "");
         if (s->a)
-            st_buf_printf(b, " %c %lld", s->a < 0 ? '-' : '+', (long long)(s->a < 0 ? -s->a : s->a));
+            st_buf_printf(b, " %c %s", s->a < 0 ? '-' : '+', s->a_text);
         st_buf_putc(b, ']');
         break;
     }
@@ -599,15 +654,16 @@ static bool take_index(struct cur *c, bool required, uint32_t max, const char *w
             return bind_fail(c, ST_E_ARB_BINDING, "expected '[' and a number");
         return true;
     }
-    if (c->s->kind != SUF_INDEX) {
-        return bind_fail(c, c->s->kind == SUF_REL ? ST_E_RELADDR_RULE : ST_E_REG_INDEX,
-                         c->s->kind == SUF_REL ? "relative addressing is only allowed on PARAM arrays"
-                                               : "a range is only allowed in a PARAM array");
-    }
+    if (c->s->kind == SUF_REL)
+        return bind_fail(c, ST_E_RELADDR_RULE,
+                         c->ps->vp ? "relative addressing is only allowed on PARAM arrays"
+                                   : "fragment programs have no relative addressing: the index "
+                                     "must be a number");
+    if (c->s->kind != SUF_INDEX)
+        return bind_fail(c, ST_E_REG_INDEX, "a range is only allowed in a PARAM array");
     if (c->s->a >= max) {
         char msg[96];
-        snprintf(msg, sizeof(msg), "%s %lld is out of range (0..%u)", what, (long long)c->s->a,
-                 max - 1);
+        snprintf(msg, sizeof(msg), "%s %s is out of range (0..%u)", what, c->s->a_text, max - 1);
         return bind_fail(c, ST_E_REG_INDEX, msg);
     }
     *n = (uint32_t)c->s->a;
@@ -626,8 +682,7 @@ static bool take_range(struct cur *c, bool multi, uint32_t max, const char *what
             return bind_fail(c, ST_E_REG_INDEX, "the first number of a range must not exceed the second");
         if (c->s->b >= max) {
             char msg[96];
-            snprintf(msg, sizeof(msg), "%s %lld is out of range (0..%u)", what, (long long)c->s->b,
-                     max - 1);
+            snprintf(msg, sizeof(msg), "%s %s is out of range (0..%u)", what, c->s->b_text, max - 1);
             return bind_fail(c, ST_E_REG_INDEX, msg);
         }
         *first = (uint32_t)c->s->a;
@@ -657,10 +712,12 @@ static bool bind_vertex(struct cur *c, struct bind *b)
         b->name = "vertex.position";
     } else if (dot_is(c, "weight") || dot_is(c, "matrixindex")) {
         bool weight = strcmp(c->o->suf->word.s, "weight") == 0;
+        /* Checked before take_index moves past "[n]", so the message
+         * points at the number, not at the start of the operand. */
+        if (c->s && c->s->kind == SUF_INDEX && c->s->a < ARB_MAX_VERTEX_UNITS && c->s->a % 4)
+            return bind_fail(c, ST_E_REG_INDEX, "the number must be a multiple of four");
         if (!take_index(c, false, ARB_MAX_VERTEX_UNITS, weight ? "weight" : "matrix index", &n))
             return false;
-        if (n % 4)
-            return bind_fail(c, ST_E_REG_INDEX, "the number must be a multiple of four");
         b->name = st_arena_printf(ar, "vertex.%s[%u]", weight ? "weight" : "matrixindex", n);
     } else if (dot_is(c, "normal")) {
         b->name = "vertex.normal";
@@ -854,12 +911,16 @@ static bool bind_state(struct cur *c, bool multi, struct bind *b)
             b->name = "state.lightmodel.ambient";
             return true;
         }
+        const struct arb_suffix *before_face = c->s;
         const char *face = face_suffix(c);
         if (dot_is(c, "scenecolor")) {
             b->name = st_arena_printf(ar, "state.lightmodel%s.scenecolor", face);
             return true;
         }
-        return bind_fail(c, ST_E_ARB_BINDING, "expected ambient or scenecolor");
+        /* Only scenecolor has a front and a back. */
+        return bind_fail(c, ST_E_ARB_BINDING, c->s != before_face
+                         ? "expected scenecolor (the light model ambient has no face)"
+                         : "expected ambient or scenecolor");
     }
     if (dot_is(c, "lightprod")) {
         if (!take_index(c, true, ARB_MAX_LIGHTS, "light", &n))
@@ -1109,8 +1170,8 @@ static bool resolve_array_index(struct arb_state *ps, const struct arb_opnd *o, 
     if (s->kind == SUF_INDEX) {
         if (s->a >= a->count) {
             st_error(ps->ctx, s->loc, ST_E_REG_INDEX,
-                     "'%s[%lld]' is out of bounds: the array has %u element%s", o->word.s,
-                     (long long)s->a, a->count, a->count == 1 ? "" : "s");
+                     "'%s[%s]' is out of bounds: the array has %u element%s", o->word.s,
+                     s->a_text, a->count, a->count == 1 ? "" : "s");
             return false;
         }
         r->ao.offset = (int32_t)s->a;
@@ -1127,6 +1188,8 @@ static bool resolve_array_index(struct arb_state *ps, const struct arb_opnd *o, 
     int d = find_decl(ps->arb, s->word.s);
     if (d >= 0 && ps->arb->decls[d].kind == ST_ARB_DECL_ALIAS)
         d = (int)ps->arb->decls[d].index;
+    if (d < 0 && is_failed_decl(ps, s->word.s))
+        return false;
     if (d < 0 || ps->arb->decls[d].kind != ST_ARB_DECL_ADDRESS) {
         st_error(ps->ctx, s->word.loc, ST_E_BAD_RELADDR,
                  d < 0 ? "'%s' is not declared (expected an ADDRESS register)"
@@ -1140,8 +1203,8 @@ static bool resolve_array_index(struct arb_state *ps, const struct arb_opnd *o, 
     }
     if (s->a > ARB_MAX_ADDRESS_OFFSET - 1 || s->a < -ARB_MAX_ADDRESS_OFFSET) {
         st_error(ps->ctx, s->off_loc, ST_E_BAD_RELADDR,
-                 "the offset of a relative address must be in +0..%d or -0..%d (got %lld)",
-                 ARB_MAX_ADDRESS_OFFSET - 1, ARB_MAX_ADDRESS_OFFSET, (long long)s->a);
+                 "the offset of a relative address must be in +0..%d or -0..%d (got %s%s)",
+                 ARB_MAX_ADDRESS_OFFSET - 1, ARB_MAX_ADDRESS_OFFSET, s->a < 0 ? "-" : "", s->a_text);
         return false;
     }
     a->relative = true;
@@ -1166,7 +1229,8 @@ static bool resolve(struct arb_state *ps, const struct arb_opnd *o, struct resol
     case ATOM_WORD: {
         int d = find_decl(ps->arb, o->word.s);
         if (d < 0) {
-            st_error(ps->ctx, o->atom_loc, ST_E_ARB_UNDECLARED, "'%s' is not declared", o->word.s);
+            if (!is_failed_decl(ps, o->word.s))
+                st_error(ps->ctx, o->atom_loc, ST_E_ARB_UNDECLARED, "'%s' is not declared", o->word.s);
             return false;
         }
         r->ao.var = ps->arb->decls[d].name;
@@ -1254,8 +1318,11 @@ static bool one_suffix(struct arb_state *ps, const struct arb_opnd *o, struct ar
 {
     *out = rest;
     if (rest && rest->next) {
-        st_error(ps->ctx, rest->next->loc, ST_E_SYNTAX, "unexpected '%s' after %s",
-                 rest->next->kind == SUF_DOT ? "." : "[", opnd_text(ps, o, rest->next));
+        /* ".x.y" is a syntax error; "[n]" after a complete operand indexes
+         * something that is no array, as resolve() reports it. */
+        bool dot = rest->next->kind == SUF_DOT;
+        st_error(ps->ctx, rest->next->loc, dot ? ST_E_SYNTAX : ST_E_OPERAND_KIND,
+                 "unexpected '%s' after %s", dot ? "." : "[", opnd_text(ps, o, rest->next));
         return false;
     }
     if (rest && rest->kind != SUF_DOT) {
@@ -1520,8 +1587,24 @@ void arb_instruction(struct arb_state *ps, const struct arb_tok *op, bool known,
             st_error(ps->ctx, op->loc, ST_E_OPCODE_VERSION, "%.*s is not an %s instruction",
                      (int)(sat_written ? len - 4 : len), op->s,
                      ps->vp ? "ARB_vertex_program" : "ARB_fragment_program");
+        } else if (!ps->vp && strcmp(op->s, "ADDRESS") == 0) {
+            /* not reserved in fragment programs, so it arrives here */
+            st_error(ps->ctx, op->loc, ST_E_OPCODE_VERSION,
+                     "ADDRESS registers exist only in vertex programs");
         } else {
-            st_error(ps->ctx, op->loc, ST_E_UNKNOWN_OPCODE, "unknown instruction '%s'", op->s);
+            /* D3D9 habit: "mov".  Mnemonics are case-sensitive upper case. */
+            char up[16];
+            size_t n = 0;
+            for (; n < op->len && n < sizeof(up) - 1; n++)
+                up[n] = (char)(op->s[n] >= 'a' && op->s[n] <= 'z' ? op->s[n] - 'a' + 'A' : op->s[n]);
+            up[n] = '\0';
+            const struct st_arb_opinfo *u = n == op->len ? lookup_op(up, n) : NULL;
+            if (u && (ps->vp ? u->vp : u->fp))
+                st_error(ps->ctx, op->loc, ST_E_UNKNOWN_OPCODE,
+                         "unknown instruction '%s' (ARB instruction names are upper case: %s)",
+                         op->s, u->name);
+            else
+                st_error(ps->ctx, op->loc, ST_E_UNKNOWN_OPCODE, "unknown instruction '%s'", op->s);
         }
         return;
     }
@@ -1620,13 +1703,17 @@ void arb_decl_binding(struct arb_state *ps, bool output, const struct arb_tok *n
     if (b->kind != ATOM_ROOT || strcmp(b->word.s, want) != 0 || b->sign) {
         st_error(ps->ctx, b->loc, ST_E_OPERAND_KIND, "%s needs a %s.* binding, not '%s'",
                  output ? "OUTPUT" : "ATTRIB", want, opnd_text(ps, b, NULL));
+        failed_decl(ps, name);
         return;
     }
     struct resolved r;
-    if (!resolve(ps, b, &r))
+    if (!resolve(ps, b, &r)) {
+        failed_decl(ps, name);
         return;
+    }
     if (r.rest) {
         st_error(ps->ctx, r.rest->loc, ST_E_OPERAND_KIND, "a binding in a declaration takes no suffix");
+        failed_decl(ps, name);
         return;
     }
     if (fresh_name(ps, name))
@@ -1637,7 +1724,9 @@ void arb_decl_alias(struct arb_state *ps, const struct arb_tok *name, const stru
 {
     int d = find_decl(ps->arb, target->s);
     if (d < 0) {
-        st_error(ps->ctx, target->loc, ST_E_ARB_UNDECLARED, "'%s' is not declared", target->s);
+        if (!is_failed_decl(ps, target->s))
+            st_error(ps->ctx, target->loc, ST_E_ARB_UNDECLARED, "'%s' is not declared", target->s);
+        failed_decl(ps, name);
         return;
     }
     if (ps->arb->decls[d].kind == ST_ARB_DECL_ALIAS)
@@ -1653,15 +1742,25 @@ static int param_item(struct arb_state *ps, struct arb_opnd *o, bool multi, int 
     struct st_arb_param p = {.kind = ST_ARB_PARAM_CONST, .array = array, .loc = o->loc};
     switch (o->kind) {
     case ATOM_NUMBER:
-        if (o->suf)
-            break;
+        if (o->suf) {
+            st_error(ps->ctx, o->suf->loc, ST_E_OPERAND_KIND, "a binding in a declaration takes no suffix");
+            return -1;
+        }
         for (int i = 0; i < 4; i++)
             p.value[i] = o->sign < 0 ? -o->vec[0] : o->vec[0];
         add_param(ps, &p);
         return 1;
     case ATOM_VECTOR:
-        if (o->suf || o->sign)
-            break;
+        if (o->sign) {
+            /* the grammar signs the components: {-1, -2} */
+            st_error(ps->ctx, o->loc, ST_E_OPERAND_KIND,
+                     "a constant vector in a declaration takes no sign: sign its components");
+            return -1;
+        }
+        if (o->suf) {
+            st_error(ps->ctx, o->suf->loc, ST_E_OPERAND_KIND, "a binding in a declaration takes no suffix");
+            return -1;
+        }
         p.value[0] = o->vec[0];
         p.value[1] = o->nvec > 1 ? o->vec[1] : 0.0f;
         p.value[2] = o->nvec > 2 ? o->vec[2] : 0.0f;
@@ -1669,15 +1768,23 @@ static int param_item(struct arb_state *ps, struct arb_opnd *o, bool multi, int 
         add_param(ps, &p);
         return 1;
     case ATOM_ROOT: {
-        if (o->sign || (strcmp(o->word.s, "state") != 0 && strcmp(o->word.s, "program") != 0))
+        if (strcmp(o->word.s, "state") != 0 && strcmp(o->word.s, "program") != 0)
             break;
+        if (o->sign) {
+            st_error(ps->ctx, o->loc, ST_E_OPERAND_KIND, "a binding in a declaration takes no sign");
+            return -1;
+        }
         struct bind b;
         struct arb_suffix *rest;
         if (!parse_binding(ps, o, multi, &b, &rest))
             return -1;
         if (rest) {
-            st_error(ps->ctx, rest->loc, ST_E_OPERAND_KIND, "unexpected '%s' after %s",
-                     rest->kind == SUF_DOT ? "." : "[", opnd_text(ps, o, rest));
+            if (rest->kind == SUF_DOT)
+                st_error(ps->ctx, rest->loc, ST_E_OPERAND_KIND,
+                         "a binding in a declaration takes no suffix");
+            else
+                st_error(ps->ctx, rest->loc, ST_E_OPERAND_KIND, "unexpected '[' after %s",
+                         opnd_text(ps, o, rest));
             return -1;
         }
         for (uint32_t i = 0; i < b.count; i++) {
@@ -1704,16 +1811,21 @@ void arb_decl_param(struct arb_state *ps, const struct arb_tok *name, struct arb
     int n = param_item(ps, init, false, -1);
     if (n == 1)
         add_decl(ps, ST_ARB_DECL_PARAM, name, slot);
+    else
+        failed_decl(ps, name);
 }
 
-void arb_decl_array(struct arb_state *ps, const struct arb_tok *name, bool size_written,
-                    int64_t size, struct st_loc size_loc, struct arb_list *items)
+void arb_decl_array(struct arb_state *ps, const struct arb_tok *name,
+                    const struct arb_tok *size_tok, struct st_loc size_loc, struct arb_list *items)
 {
+    bool size_written = size_tok != NULL;
+    int64_t size = size_tok ? tok_int(size_tok) : 0;
     struct st_arb_program *a = ps->arb;
     if (!fresh_name(ps, name))
         return;
     if (size_written && size < 1) {
         st_error(ps->ctx, size_loc, ST_E_REG_INDEX, "an array has at least one element");
+        failed_decl(ps, name);
         return;
     }
     if (!PUSH(ps, a->arrays, a->num_arrays, cap_arrays))
@@ -1734,12 +1846,15 @@ void arb_decl_array(struct arb_state *ps, const struct arb_tok *name, bool size_
     }
     ar = &a->arrays[arr];
     ar->count = a->num_params - ar->first;
-    if (!ok)
+    if (!ok) {
+        failed_decl(ps, name);
         return;
+    }
     if (size_written && (uint64_t)size != ar->count) {
         st_error(ps->ctx, size_loc, ST_E_DCL_RULE,
-                 "'%s' is declared with %lld element%s but initialized with %u", name->s,
-                 (long long)size, size == 1 ? "" : "s", ar->count);
+                 "'%s' is declared with %s element%s but initialized with %u", name->s,
+                 size_tok->s, size == 1 ? "" : "s", ar->count);
+        failed_decl(ps, name);
         return;
     }
     add_decl(ps, ST_ARB_DECL_ARRAY, name, (uint32_t)arr);
