@@ -242,7 +242,26 @@ struct gen {
     unsigned units[MAX_UNITS], unit_target[MAX_UNITS], nunits;
     unsigned ntex_instr;
     bool rgba; /* fp: this program writes rgba swizzles/masks at times */
+    /* How far the Gen engine's value can be judged (see "Judging" below):
+     * per TEMP lane and per output lane, the last write's status. */
+    unsigned char temp_stat[MAX_TEMPS][4], out_stat[MAX_OUTPUTS][4];
+    bool kil_unjudged;
 };
+
+/*
+ * Judging.  The Gen engine computes EX2, LG2, POW, SIN, COS, SCS, LIT, EXP
+ * and LOG with float math, the interpreter in double (docs/gensim.md,
+ * "Tolerances of the Gen engine"): such a result is only within a relative
+ * tolerance.  Multiplying, selecting, moving or taking the reciprocal keeps
+ * a value within (about) the same relative tolerance; adding (cancellation),
+ * comparing, flooring, sampling at it or another inexact function of it does
+ * not (FRC of a POW result near 2^20 has no correct digit left).  So each
+ * lane carries a status: exact, inexact (within the tolerance), or not
+ * judgeable.  test_fuzz_arb compares the Gen engine on the first two and
+ * counts the third apart; the interpreter and the LLVM JIT are compared
+ * bit for bit everywhere.
+ */
+enum { ST_EXACT, ST_INEXACT, ST_UNJUDGED };
 
 static const char lanes_xyzw[] = "xyzw", lanes_rgba[] = "rgba";
 
@@ -811,7 +830,7 @@ static unsigned rand_mask(struct ag_rng *r)
 }
 
 /* A suffix: none, a replicated component, or four components. */
-static void put_swizzle(struct gen *g, struct ag_buf *b, bool scalar)
+static unsigned put_swizzle(struct gen *g, struct ag_buf *b, bool scalar)
 {
     struct ag_rng *r = &g->r;
     const char *l = g->rgba && chance(r, 35) ? lanes_rgba : lanes_xyzw;
@@ -819,16 +838,24 @@ static void put_swizzle(struct gen *g, struct ag_buf *b, bool scalar)
         g->features |= AG_F_RGBA;
     unsigned k = below(r, 100);
     if (scalar || (k >= 35 && k < 55)) {
-        ag_printf(b, ".%c", l[below(r, 4)]);
-        return;
+        unsigned c = below(r, 4);
+        ag_printf(b, ".%c", l[c]);
+        return 1u << c;
     }
     if (k < 35)
-        return;
-    ag_printf(b, ".%c%c%c%c", l[below(r, 4)], l[below(r, 4)], l[below(r, 4)], l[below(r, 4)]);
+        return 0xf;
+    unsigned read = 0;
+    ag_printf(b, ".");
+    for (unsigned i = 0; i < 4; i++) {
+        unsigned c = below(r, 4);
+        ag_printf(b, "%c", l[c]);
+        read |= 1u << c;
+    }
+    return read;
 }
 
 /* A ready temp spelling, or NULL. */
-static const char *pick_temp(struct gen *g)
+static const struct spell *pick_temp(struct gen *g)
 {
     unsigned n = 0;
     for (unsigned i = 0; i < g->ntemp_spell; i++)
@@ -838,7 +865,7 @@ static const char *pick_temp(struct gen *g)
     unsigned k = below(&g->r, n);
     for (unsigned i = 0; i < g->ntemp_spell; i++)
         if (g->temp_ready[g->temps[i].of] && k-- == 0)
-            return g->temps[i].s;
+            return &g->temps[i];
     return NULL;
 }
 
@@ -877,7 +904,7 @@ static bool put_relative(struct gen *g, struct ag_buf *b)
  * A source operand: sign, register, suffix.  kind 'V' vector, 'S' scalar
  * (one component), 'R' plain (SWZ: no sign, no suffix).
  */
-static void put_src(struct gen *g, struct ag_buf *b, char kind)
+static unsigned put_src(struct gen *g, struct ag_buf *b, char kind)
 {
     struct ag_rng *r = &g->r;
     bool plain = kind == 'R', scalar = kind == 'S';
@@ -886,9 +913,14 @@ static void put_src(struct gen *g, struct ag_buf *b, char kind)
         g->features |= AG_F_NEGATE;
     }
     unsigned k = below(r, 100);
-    const char *t = pick_temp(g);
+    const struct spell *t = pick_temp(g);
     if (k < 50 && t) {
-        ag_printf(b, "%s", t);
+        ag_printf(b, "%s", t->s);
+        unsigned read = plain ? 0xf : put_swizzle(g, b, scalar), st = ST_EXACT;
+        for (unsigned c = 0; c < 4; c++)
+            if ((read & (1u << c)) && g->temp_stat[t->of][c] > st)
+                st = g->temp_stat[t->of][c];
+        return st;
     } else if (k < 70 && g->nin_spell) {
         ag_printf(b, "%s", g->in_spell[below(r, g->nin_spell)].s);
     } else if (k < 78 && g->nparam_spell) {
@@ -904,7 +936,7 @@ static void put_src(struct gen *g, struct ag_buf *b, char kind)
         if (!scalar && chance(r, 35)) {
             put_literal(g, b, false);
             g->param_slots++;
-            return;
+            return ST_EXACT;
         }
         put_vector_literal(g, b);
         g->param_slots++;
@@ -913,6 +945,7 @@ static void put_src(struct gen *g, struct ag_buf *b, char kind)
     }
     if (!plain)
         put_swizzle(g, b, scalar);
+    return ST_EXACT;
 }
 
 /* ------------------------------------------------------------------ */
@@ -954,12 +987,59 @@ static void put_ext_swizzle(struct gen *g, struct ag_buf *b)
     }
 }
 
-/*
- * One instruction of row `op` writing `dst` (a temp or output spelling)
- * under `mask`.
- */
-static void emit_op(struct gen *g, unsigned op, const char *dst, unsigned mask)
+/* A destination: a temp or output spelling. */
+struct dst {
+    const char *s;
+    int temp, out;
+};
+
+static struct dst dst_temp(const struct spell *t)
 {
+    return (struct dst){t->s, t->of, -1};
+}
+
+static struct dst dst_out(const struct spell *o)
+{
+    return (struct dst){o->s, -1, o->of};
+}
+
+static bool name_in(const char *name, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(name, *list) == 0)
+            return true;
+    return false;
+}
+
+/* The status (see "Judging") of the result of `o` from its sources'. */
+static unsigned result_status(const struct ag_op *o, const unsigned *src, unsigned nsrc)
+{
+    static const char *const inexact[] = {"EX2", "LG2", "POW", "SIN", "COS", "SCS",
+                                          "LIT", "EXP", "LOG", NULL};
+    static const char *const keeps[] = {"MOV", "MUL", "ABS", "MIN", "MAX", "SWZ",
+                                        "RCP", "RSQ", "DST", NULL};
+    unsigned s = ST_EXACT;
+    for (unsigned i = 0; i < nsrc; i++)
+        if (src[i] > s)
+            s = src[i];
+    if (o->tex) /* which texel: a discontinuous function of the coordinates */
+        return s ? ST_UNJUDGED : ST_EXACT;
+    if (name_in(o->name, inexact))
+        return s ? ST_UNJUDGED : ST_INEXACT;
+    if (s == ST_EXACT || name_in(o->name, keeps))
+        return s;
+    if (strcmp(o->name, "CMP") == 0) /* src0 selects; src1, src2 are kept */
+        return src[0] ? ST_UNJUDGED : s;
+    return ST_UNJUDGED;
+}
+
+/*
+ * One instruction of row `op` writing `dst` (a temp or output spelling;
+ * none for KIL) under `mask`.
+ */
+static void emit_op(struct gen *g, unsigned op, struct dst dst, unsigned mask)
+{
+    unsigned src[4] = {0}, nsrc = 0;
     struct ag_rng *r = &g->r;
     struct ag_buf *b = &g->t;
     const struct ag_op *o = &ag_ops[op];
@@ -978,7 +1058,7 @@ static void emit_op(struct gen *g, unsigned op, const char *dst, unsigned mask)
         ag_printf(b, k == o->kinds ? " " : ", ");
         switch (*k) {
         case 'D':
-            ag_printf(b, "%s", dst);
+            ag_printf(b, "%s", dst.s);
             put_mask(g, b, mask);
             break;
         case 'A':
@@ -987,7 +1067,7 @@ static void emit_op(struct gen *g, unsigned op, const char *dst, unsigned mask)
         case 'V':
         case 'S':
         case 'R':
-            put_src(g, b, *k);
+            src[nsrc < 4 ? nsrc++ : 3] = put_src(g, b, *k);
             break;
         case 'X':
             put_ext_swizzle(g, b);
@@ -1005,6 +1085,19 @@ static void emit_op(struct gen *g, unsigned op, const char *dst, unsigned mask)
         }
     }
     ag_printf(b, ";\n");
+    unsigned st = result_status(o, src, nsrc);
+    if (o->kinds[0] != 'D') {
+        if (st != ST_EXACT) /* KIL: which invocations die */
+            g->kil_unjudged = true;
+        return;
+    }
+    for (unsigned c = 0; c < 4; c++)
+        if (mask & (1u << c)) {
+            if (dst.temp >= 0)
+                g->temp_stat[dst.temp][c] = (unsigned char)st;
+            else if (dst.out >= 0)
+                g->out_stat[dst.out][c] = (unsigned char)st;
+        }
 }
 
 static unsigned pick_op(struct gen *g, bool need_dst)
@@ -1032,7 +1125,7 @@ static unsigned partition(struct ag_rng *r, unsigned parts[4])
 }
 
 /* All four lanes of `dst`, in parts (a merge). */
-static void build(struct gen *g, const char *dst)
+static void build(struct gen *g, struct dst dst)
 {
     unsigned parts[4];
     unsigned n = partition(&g->r, parts);
@@ -1099,7 +1192,7 @@ static void decl_temp(struct gen *g, unsigned n)
     for (unsigned t = first; t < g->ntemps; t++) {
         for (unsigned i = 0; i < g->ntemp_spell; i++)
             if (g->temps[i].of == (int)t) {
-                build(g, g->temps[i].s);
+                build(g, dst_temp(&g->temps[i]));
                 break;
             }
         g->temp_ready[t] = true;
@@ -1288,12 +1381,11 @@ static void statement(struct gen *g)
     for (;;) {
         unsigned k = below(r, 100);
         if (k < 55) {
-            const char *t = pick_temp(g);
-            emit_op(g, pick_op(g, true), t, rand_mask(r));
+            emit_op(g, pick_op(g, true), dst_temp(pick_temp(g)), rand_mask(r));
             return;
         }
         if (k < 65) {
-            build(g, pick_temp(g));
+            build(g, dst_temp(pick_temp(g)));
             return;
         }
         if (k < 72) {
@@ -1305,13 +1397,13 @@ static void statement(struct gen *g)
             unsigned kil = 0;
             while (strcmp(ag_ops[kil].name, "KIL") != 0)
                 kil++;
-            emit_op(g, kil, NULL, 0);
+            emit_op(g, kil, (struct dst){NULL, -1, -1}, 0);
             return;
         }
         if (k < 78) {
             /* an output written early; the epilogue may overwrite it */
             const struct spell *s = &g->out_spell[below(r, g->nout_spell)];
-            emit_op(g, pick_op(g, true), s->s, rand_mask(r));
+            emit_op(g, pick_op(g, true), dst_out(s), rand_mask(r));
             return;
         }
         if (k < 84) {
@@ -1342,7 +1434,7 @@ static void statement(struct gen *g)
             do
                 op = pick_op(g, true);
             while (!ag_ops[op].tex);
-            emit_op(g, op, pick_temp(g), rand_mask(r));
+            emit_op(g, op, dst_temp(pick_temp(g)), rand_mask(r));
             return;
         }
     }
@@ -1357,10 +1449,10 @@ static void epilogue(struct gen *g)
         for (unsigned i = 0; i < g->nout_spell; i++)
             n += g->out_spell[i].of == (int)o;
         pick = below(r, n);
-        const char *s = NULL;
+        struct dst s = {NULL, -1, -1};
         for (unsigned i = 0; i < g->nout_spell; i++)
             if (g->out_spell[i].of == (int)o && pick-- == 0)
-                s = g->out_spell[i].s;
+                s = dst_out(&g->out_spell[i]);
         const char *c = g->outputs[o].canon;
         if (strcmp(c, "result.fogcoord") == 0 || strcmp(c, "result.pointsize") == 0 ||
             strcmp(c, "result.depth") == 0) {
@@ -1646,6 +1738,19 @@ int ag_generate(uint64_t seed, int kind, struct ag_program *out)
         out->features = g->features;
         out->options = g->options;
         out->targets = g->targets;
+        out->num_unjudged = 0;
+        for (unsigned o = 0; o < g->noutputs && o < 16; o++) {
+            unsigned lanes = 0;
+            for (unsigned c = 0; c < 4; c++)
+                if (g->out_stat[o][c] == ST_UNJUDGED)
+                    lanes |= 1u << c;
+            if (lanes) {
+                struct ag_unjudged *u = &out->unjudged[out->num_unjudged++];
+                snprintf(u->output, sizeof(u->output), "%s", g->outputs[o].canon);
+                u->lanes = lanes;
+            }
+        }
+        out->kil_unjudged = g->kil_unjudged;
     }
     free(g);
     return rc;

@@ -71,12 +71,23 @@ enum ag_option {
 /* Texture targets, in the order of enum st_arb_tex_target. */
 enum { AG_NUM_TARGETS = 8 };
 
+/* Output lanes whose Gen value cannot be judged against the interpreter's
+ * (an inexact result through a cancelling or discontinuous operation;
+ * arbgen.c, "Judging"). */
+struct ag_unjudged {
+    char output[80]; /* the output's canonical name */
+    unsigned lanes;  /* bit c: lane c (x y z w) */
+};
+
 struct ag_program {
     enum ag_kind kind;
     char *text;   /* the program, NUL-terminated (malloc) */
     char *inputs; /* the inputs JSON, NUL-terminated (malloc) */
     uint64_t ops;  /* bit i: row i of arb_opcodes.def was used */
     unsigned features, options, targets; /* coverage: ag_feature, ag_option, 1 << target */
+    struct ag_unjudged unjudged[16];
+    unsigned num_unjudged;
+    bool kil_unjudged; /* which invocations KIL discards cannot be judged */
 };
 
 /* "vp" / "fp" */
