@@ -1587,9 +1587,26 @@ static void inputs_json(struct gen *g, struct ag_buf *b)
             continue;
         }
         g->features |= AG_F_STATE_GIVEN;
-        ag_printf(b, "%s\n  \"%s\": ", first ? "" : ",", g->state[i]);
-        put_vec(r, b, 1 + below(r, 4));
+        ag_printf(b, "%s\n  \"%s\": [", first ? "" : ",", g->state[i]);
+        unsigned n = 1 + below(r, 4);
+        bool nonzero = false;
+        for (unsigned c = 0; c < n; c++) {
+            float v = rvalue(r);
+            ag_printf(b, c ? ", " : "");
+            put_float(b, v);
+            nonzero |= c < 3 && v != 0.0f;
+        }
+        ag_printf(b, "]");
         first = false;
+        /* ARB_fog_exp/exp2 blend f * (c - fog) + fog: with a fog colour
+         * other than 0 the float factor's last-bit error is not relative to
+         * the result any more (f near 1, c near 0 cancels) */
+        if (nonzero && strcmp(g->state[i], "state.fog.color") == 0 &&
+            (g->options & (AG_O_FOG_EXP | AG_O_FOG_EXP2)))
+            for (unsigned o = 0; o < g->noutputs; o++)
+                if (strcmp(g->outputs[o].canon, "result.color") == 0)
+                    for (unsigned c = 0; c < 3; c++)
+                        g->out_stat[o][c] = ST_UNJUDGED;
     }
     ag_printf(b, "}");
     if (g->nunits) {
