@@ -327,7 +327,9 @@ static void put_literal(struct gen *g, struct ag_buf *b, bool allow_sign)
     g->features |= AG_F_LITERAL;
     const char *sign = allow_sign && chance(r, 30) ? "-" : "";
     unsigned k = below(r, 100);
-    if (k < 30)
+    if (k < 10)
+        ag_printf(b, "%s%s", sign, (const char *[]){"0", "1", "0.5", "0.0", "1.0"}[below(r, 5)]);
+    else if (k < 30)
         ag_printf(b, "%s%u", sign, below(r, 5));
     else if (k < 65)
         ag_printf(b, "%s%g", sign, (double)below(r, 65) / 16.0);
@@ -1492,12 +1494,15 @@ static void put_float(struct ag_buf *b, float f)
 static float rvalue(struct ag_rng *r)
 {
     unsigned k = below(r, 100);
-    if (k < 70)
+    if (k < 66)
         return (float)((int)below(r, 97) - 48) / 16.0f;
-    if (k < 93)
+    if (k < 88)
         return (float)((int)below(r, 20001) - 10000) / 2500.0f;
+    /* the values where the instructions' definitions branch: signed zeros,
+     * NaN, infinities, 1 (RCP/RSQ exactly), denormals, huge */
     static const float special[] = {0.0f, -0.0f, 1.0f, 0.5f, INFINITY, -INFINITY, NAN,
-                                    1e30f, -1e30f, 1e-40f, 2.0f, -1.0f};
+                                    1e30f, -1e30f, 1e-40f, 2.0f, -1.0f, 0.0f, -0.0f, NAN,
+                                    -1e-40f, 128.0f, -128.0f};
     return special[below(r, sizeof(special) / sizeof(special[0]))];
 }
 
@@ -1728,11 +1733,14 @@ int ag_generate(uint64_t seed, int kind, struct ag_program *out)
         snprintf(g->addr[g->naddr++], NAME_LEN, "%s", name);
         emit_arl(g);
     }
-    decl_temp(g, 2 + below(r, 4));
+    /* now and then a long program with many live temporaries: register
+     * pressure (and spilling) in the Gen back end */
+    bool big = chance(r, 6);
+    decl_temp(g, big ? 8 + below(r, 12) : 2 + below(r, 4));
     if (chance(r, 40))
         decl_alias(g);
 
-    unsigned body = 6 + below(r, 24);
+    unsigned body = big ? 60 + below(r, 100) : 6 + below(r, 24);
     for (unsigned i = 0; i < body; i++)
         statement(g);
     epilogue(g);
