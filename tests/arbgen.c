@@ -246,6 +246,7 @@ struct gen {
      * per TEMP lane and per output lane, the last write's status. */
     unsigned char temp_stat[MAX_TEMPS][4], out_stat[MAX_OUTPUTS][4];
     bool kil_unjudged;
+    bool const_heavy; /* sources are mostly literals: constant folding */
 };
 
 /*
@@ -915,6 +916,8 @@ static unsigned put_src(struct gen *g, struct ag_buf *b, char kind)
         g->features |= AG_F_NEGATE;
     }
     unsigned k = below(r, 100);
+    if (g->const_heavy && chance(r, 50))
+        k = 90; /* a literal or a binding */
     const struct spell *t = pick_temp(g);
     if (k < 50 && t) {
         ag_printf(b, "%s", t->s);
@@ -1042,6 +1045,7 @@ static unsigned result_status(const struct ag_op *o, const unsigned *src, unsign
 static void emit_op(struct gen *g, unsigned op, struct dst dst, unsigned mask)
 {
     unsigned src[4] = {0}, nsrc = 0;
+    size_t prev_start = 0, prev_end = 0;
     struct ag_rng *r = &g->r;
     struct ag_buf *b = &g->t;
     const struct ag_op *o = &ag_ops[op];
@@ -1069,8 +1073,30 @@ static void emit_op(struct gen *g, unsigned op, struct dst dst, unsigned mask)
         case 'V':
         case 'S':
         case 'R':
-            src[nsrc < 4 ? nsrc++ : 3] = put_src(g, b, *k);
+        {
+            /* now and then the previous operand again, sign flipped or
+             * not: MAX a, x, -x, SLT a, x, x... (the algebra where signed
+             * zeros and NaN decide, which optimizers like to simplify) */
+            unsigned st;
+            if (nsrc && *k == k[-1] && *k != 'R' && chance(r, 15) && prev_end > prev_start) {
+                const char *p = b->p + prev_start;
+                size_t n = prev_end - prev_start;
+                bool neg = p[0] == '-';
+                if (chance(r, 50))
+                    ag_printf(b, "%.*s", (int)(neg ? n - 1 : n), neg ? p + 1 : p);
+                else if (neg)
+                    ag_printf(b, "%.*s", (int)n, p);
+                else
+                    ag_printf(b, "-%.*s", (int)n, p);
+                st = src[nsrc - 1];
+            } else {
+                prev_start = b->len;
+                st = put_src(g, b, *k);
+                prev_end = b->oom ? prev_start : b->len;
+            }
+            src[nsrc < 4 ? nsrc++ : 3] = st;
             break;
+        }
         case 'X':
             put_ext_swizzle(g, b);
             break;
@@ -1736,6 +1762,7 @@ int ag_generate(uint64_t seed, int kind, struct ag_program *out)
     /* now and then a long program with many live temporaries: register
      * pressure (and spilling) in the Gen back end */
     bool big = chance(r, 6);
+    g->const_heavy = chance(r, 12);
     decl_temp(g, big ? 8 + below(r, 12) : 2 + below(r, 4));
     if (chance(r, 40))
         decl_alias(g);
