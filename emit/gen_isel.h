@@ -27,6 +27,7 @@ struct gen_kernel_info {
     bool arb;
     struct st_arb_run_slots arb_slots;
     int arb_pos, arb_psize, arb_depth, arb_color[4];
+    int arb_frag_pos; /* input index of fragment.position (fragment programs), -1 */
 };
 
 /* gen_kernel.c */

@@ -39,10 +39,10 @@ static void widen(int *lo, int *hi, int x)
         *hi = x;
 }
 
-static unsigned bary_grf(const struct st_gen_layout *L, unsigned half)
+/* The perspective barycentrics of pixels 0-15 (half 0) or 16-31 (gen_kernel_layout). */
+static unsigned bary_grf(const struct gen_program *p, unsigned half)
 {
-    /* SIMD32 has r1 and r2 for the two halves' pixel data, then per half 4 GRFs */
-    return L->simd == 32 ? 3 + 4 * half : 2;
+    return p->ext.bary_grf[half];
 }
 
 /* Input registers relative addressing may reach (the lowering clamps to these). */
@@ -62,7 +62,8 @@ static bool binding_is(const struct st_arb_binding *b, const char *name)
  * steps of ARB_position_invariant and ARB_fog_* read (they are done in the
  * kernel: there is no later fixed-function stage on Gen).
  */
-static bool arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, bool in_read[])
+static bool arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, struct gen_layout_ext *X,
+                        bool in_read[])
 {
     const struct st_arb_program *a = ki->sh->arb;
     st_arb_run_slots(ki->sh, &ki->arb_slots);
@@ -87,12 +88,14 @@ static bool arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, boo
     }
     if (S->pos_out >= 0)
         ki->arb_pos = S->pos_out;
+    /* fragment.position comes from the payload (pixel positions, source
+     * depth and W), not from attribute setup; the load scan below says
+     * which components the kernel reads */
     for (unsigned i = 0; i < a->num_inputs; i++)
-        if (L->stage == ST_PS && binding_is(&a->inputs[i], "fragment.position")) {
-            st_error(ki->ctx, a->inputs[i].loc, ST_E_NOT_SUPPORTED,
-                     "fragment.position is not supported by the Gen9 back end yet");
-            return false;
-        }
+        if (L->stage == ST_PS && binding_is(&a->inputs[i], "fragment.position"))
+            ki->arb_frag_pos = (int)i;
+    X->upper_left = (a->options & ST_ARB_OPT_ORIGIN_UPPER_LEFT) != 0;
+    X->center_integer = (a->options & ST_ARB_OPT_PIXEL_CENTER_INTEGER) != 0;
     if (S->mvp_c >= 0) {
         widen(&L->c_lo, &L->c_hi, S->mvp_c);
         widen(&L->c_lo, &L->c_hi, S->mvp_c + 3);
@@ -116,13 +119,17 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
     L->simd = p->simd;
     L->c_lo = L->i_lo = L->bump_lo = 0;
     L->c_hi = L->i_hi = L->bump_hi = -1;
+    struct gen_layout_ext *X = &p->ext;
+    memset(X, 0, sizeof(*X));
+    X->frag_pos_slot = -1;
     bool in_read[ST_LL_IN_SLOTS] = {false};
+    bool pos_comp[4] = {false}; /* components of fragment.position read */
     const struct st_shader *sh = ki->sh;
     ki->arb = sh->dialect == ST_ARB && sh->arb;
-    ki->arb_pos = ki->arb_psize = ki->arb_depth = -1;
+    ki->arb_pos = ki->arb_psize = ki->arb_depth = ki->arb_frag_pos = -1;
     for (unsigned k = 0; k < 4; k++)
         ki->arb_color[k] = -1;
-    if (ki->arb && !arb_prepare(ki, L, in_read))
+    if (ki->arb && !arb_prepare(ki, L, X, in_read))
         return false;
     LLVMValueRef fn = LLVMGetNamedFunction(m, "st_main");
     if (!fn)
@@ -159,6 +166,17 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
                 }
                 switch (arg) {
                 case 0:
+                    if (ki->arb_frag_pos >= 0 && off / 16 == ki->arb_frag_pos) {
+                        /* only the lanes somebody reads (passes/ lane demand): the
+                         * payload carries source depth / W only when z / w are */
+                        LLVMTypeRef ty = LLVMTypeOf(v);
+                        bool vec = LLVMGetTypeKind(ty) == LLVMVectorTypeKind;
+                        unsigned n = vec ? LLVMGetVectorSize(ty) : 1, dem = vec ? st_llvm_lanes(v) : 1;
+                        for (unsigned c = (unsigned)(off % 16) / 4, k = 0; k < n && c + k < 4; k++)
+                            if (dem >> k & 1)
+                                pos_comp[c + k] = true;
+                        break;
+                    }
                     /* vPos and vFace come from the thread payload, not the attribute setup */
                     if (off / 16 < ST_LL_IN_SLOTS &&
                         !(L->stage == ST_PS && !ki->arb &&
@@ -178,10 +196,34 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
         L->c_lo &= ~1;
     if (L->i_hi >= L->i_lo)
         L->i_lo &= ~1;
-    if (L->stage == ST_PS)
-        L->payload_grfs = p->simd == 8 ? 4 : p->simd == 16 ? 6 : 11;
-    else
+    if (pos_comp[0] || pos_comp[1] || pos_comp[2] || pos_comp[3]) {
+        X->frag_pos_slot = ki->arb_frag_pos;
+        X->pos_xy = pos_comp[0] || pos_comp[1];
+        for (unsigned c = 0; c < 4; c++)
+            X->pos_mask |= pos_comp[c] ? 1u << c : 0u;
+    }
+    if (L->stage == ST_PS) {
+        /* r0, r1 (SIMD32: r1-r2) pixel data, then per half of 16 pixels:
+         * barycentrics (2 GRFs per 8 pixels), source depth, source W (1 GRF
+         * per 8 pixels each, when enabled) -- gen9-target.md section 4(a) */
+        unsigned per8 = p->simd == 8 ? 1 : 2; /* GRFs per 8-pixel value, per half */
+        unsigned halves = p->simd == 32 ? 2 : 1, g = p->simd == 32 ? 3 : 2;
+        for (unsigned h = 0; h < halves; h++) {
+            X->bary_grf[h] = g;
+            g += 2 * per8;
+            if (pos_comp[2]) {
+                X->depth_grf[h] = g;
+                g += per8;
+            }
+            if (pos_comp[3]) {
+                X->w_grf[h] = g;
+                g += per8;
+            }
+        }
+        L->payload_grfs = g;
+    } else {
         L->payload_grfs = 2;
+    }
     unsigned g = L->payload_grfs;
     L->curbe_grf = g;
     if (L->c_hi >= L->c_lo) {
@@ -199,6 +241,11 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
     if (L->bump_hi >= L->bump_lo) {
         L->bump_grf = g;
         g += (unsigned)(L->bump_hi - L->bump_lo) + 1;
+    }
+    if (pos_comp[1] && !X->upper_left) {
+        /* lower-left origin: y = window height - the pixel's row */
+        X->window_grf = g;
+        g += 1;
     }
     L->curbe_grfs = g - L->curbe_grf;
     L->input_grf = g;
@@ -401,26 +448,81 @@ static bool pull_constant(struct gen_kernel_info *ki, struct gen_program *p, int
  * of subspans 0-3) plus (0,1,0,1) / (0,0,1,1) within the subspan; z = 0,
  * w = 1.  The same region trick as Mesa's fragment coordinates.
  */
-static void pixel_position(struct gen_program *p, struct gen_opnd out[4])
+static struct gen_opnd pixel_coord(struct gen_program *p, unsigned c)
 {
     unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
-    for (unsigned c = 0; c < 2; c++) {
-        uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
-        for (unsigned h = 0; h < halves; h++) {
-            uint32_t t = gen_new_vreg(p, GEN_GRF_SIZE, false);
-            struct gen_inst *i = add(p, GOP_ADD, exec, 16 * h);
-            i->dst = gen_vr(t, 0, GT_UW);
-            i->src[0] = gen_fixed((1 + h) * GEN_GRF_SIZE + 8 + 2 * c, GT_UW, GR_SUBSPAN);
-            i->src[1] = gen_imm(c == 0 ? 0x10101010u : 0x11001100u, GT_V);
-            i = add(p, GOP_MOV, exec, 16 * h);
-            i->dst = gen_vr(v, 64 * h, GT_F);
-            i->src[0] = gen_vr(t, 0, GT_UW);
-            i->src[0].region = GR_VEC;
-        }
-        out[c] = gen_vr(v, 0, GT_F);
+    uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+    for (unsigned h = 0; h < halves; h++) {
+        uint32_t t = gen_new_vreg(p, GEN_GRF_SIZE, false);
+        struct gen_inst *i = add(p, GOP_ADD, exec, 16 * h);
+        i->dst = gen_vr(t, 0, GT_UW);
+        i->src[0] = gen_fixed((1 + h) * GEN_GRF_SIZE + 8 + 2 * c, GT_UW, GR_SUBSPAN);
+        i->src[1] = gen_imm(c == 0 ? 0x10101010u : 0x11001100u, GT_V);
+        i = add(p, GOP_MOV, exec, 16 * h);
+        i->dst = gen_vr(v, 64 * h, GT_F);
+        i->src[0] = gen_vr(t, 0, GT_UW);
+        i->src[0].region = GR_VEC;
     }
+    return gen_vr(v, 0, GT_F);
+}
+
+static void pixel_position(struct gen_program *p, struct gen_opnd out[4])
+{
+    out[0] = pixel_coord(p, 0);
+    out[1] = pixel_coord(p, 1);
     out[2] = gen_imm(0, GT_F);
     out[3] = gen_imm(0x3f800000u, GT_F);
+}
+
+/* a + b (b an immediate or a scalar), a fresh divergent float */
+static struct gen_opnd add_f(struct gen_program *p, struct gen_opnd a, struct gen_opnd b)
+{
+    uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+    struct gen_inst *i = add(p, GOP_ADD, p->simd, 0);
+    i->dst = gen_vr(v, 0, GT_F);
+    i->src[0] = a;
+    i->src[1] = b;
+    return gen_vr(v, 0, GT_F);
+}
+
+/*
+ * ARB fragment.position, component c: window coordinates (x, y, z, 1/w)
+ * (ARB_fragment_program 3.11.2; ARB_fragment_coord_conventions).  x, y:
+ * the pixel's column and row from the payload (hardware rows count down
+ * from the top) plus 0.5, or plus 0 with pixel_center_integer; with the
+ * default lower-left origin y = H - (row + 0.5) (H - (row + 1) for integer
+ * centres), H the pushed window height.  z: the source depth payload.  w:
+ * 1 / the source W payload (the clip w), as Mesa computes gl_FragCoord.w.
+ * Every step is exact for rows and columns below 2^23 but the reciprocal.
+ */
+static struct gen_opnd frag_position(struct gen_program *p, unsigned c)
+{
+    const struct gen_layout_ext *X = &p->ext;
+    const uint32_t half = 0x3f000000u, one = 0x3f800000u;
+    if (!(X->pos_mask >> c & 1))
+        return gen_imm(0, GT_F); /* a lane nobody reads: no payload for it */
+    if (c == 0) {
+        struct gen_opnd x = pixel_coord(p, 0);
+        return X->center_integer ? x : add_f(p, x, gen_imm(half, GT_F));
+    }
+    if (c == 1) {
+        struct gen_opnd y = pixel_coord(p, 1);
+        if (X->upper_left)
+            return X->center_integer ? y : add_f(p, y, gen_imm(half, GT_F));
+        y = add_f(p, y, gen_imm(X->center_integer ? one : half, GT_F));
+        y.neg = true;
+        return add_f(p, y, gen_fixed(X->window_grf * GEN_GRF_SIZE, GT_F, GR_SCALAR));
+    }
+    unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
+    uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+    for (unsigned h = 0; h < halves; h++) {
+        struct gen_inst *i = add(p, c == 2 ? GOP_MOV : GOP_MATH, exec, 16 * h);
+        if (c == 3)
+            i->math = GM_INV;
+        i->dst = gen_vr(v, 64 * h, GT_F);
+        i->src[0] = gen_fixed((c == 2 ? X->depth_grf[h] : X->w_grf[h]) * GEN_GRF_SIZE, GT_F, GR_VEC);
+    }
+    return gen_vr(v, 0, GT_F);
 }
 
 /*
@@ -466,7 +568,7 @@ static void input_comp(struct gen_program *p, unsigned a, unsigned c, uint32_t d
         struct gen_inst *i = add(p, GOP_PLN, exec, 16 * h);
         i->dst = gen_vr(dst, 64 * h, GT_F);
         i->src[0] = gen_fixed(setup, GT_F, GR_SCALAR);
-        i->src[1] = gen_fixed(bary_grf(L, h) * GEN_GRF_SIZE, GT_F, GR_VEC);
+        i->src[1] = gen_fixed(bary_grf(p, h) * GEN_GRF_SIZE, GT_F, GR_VEC);
         i->pred = pred ? GP_NORMAL : GP_NONE;
     }
 }
@@ -538,6 +640,11 @@ bool gen_kernel_load(struct gen_kernel_info *ki, struct gen_program *p, int arg,
     case 0: { /* shader inputs */
         if (dyn)
             return indexed_input(ki, p, off, dyn, scale, n, out);
+        if (p->ext.frag_pos_slot >= 0 && slot == p->ext.frag_pos_slot) {
+            for (unsigned k = 0; k < n; k++)
+                out[k] = comp0 + k < 4 ? frag_position(p, comp0 + k) : gen_imm(0, GT_F);
+            return true;
+        }
         if (L->stage == ST_PS && !ki->arb && (slot == ST_LL_IN_VPOS || slot == ST_LL_IN_VFACE)) {
             struct gen_opnd v4[4];
             if (slot == ST_LL_IN_VPOS)
@@ -567,7 +674,7 @@ bool gen_kernel_load(struct gen_kernel_info *ki, struct gen_program *p, int arg,
                 struct gen_inst *i = add(p, GOP_PLN, exec, 16 * h);
                 i->dst = gen_vr(v, 64 * h, GT_F);
                 i->src[0] = gen_fixed(setup, GT_F, GR_SCALAR);
-                i->src[1] = gen_fixed(bary_grf(L, h) * GEN_GRF_SIZE, GT_F, GR_VEC);
+                i->src[1] = gen_fixed(bary_grf(p, h) * GEN_GRF_SIZE, GT_F, GR_VEC);
             }
             out[k] = gen_vr(v, 0, GT_F);
         }
@@ -999,13 +1106,23 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
     const struct st_gen_layout *L = &p->layout;
     st_buf_printf(out, "// shadertrans Gen9 %s kernel, SIMD%u (docs/gen-abi.md)\n",
                   L->stage == ST_VS ? "vertex shader" : "pixel shader", p->simd);
-    if (L->stage == ST_PS)
-        st_buf_printf(out, "// payload: r0 header, r1%s pixel data, perspective barycentrics r%u-r%u%s\n",
-                      p->simd == 32 ? "-r2" : "", p->simd == 32 ? 3u : 2u,
-                      p->simd == 8 ? 3u : p->simd == 16 ? 5u : 10u,
-                      p->simd == 32 ? " (pixels 0-15: r3-r6, 16-31: r7-r10)" : "");
-    else
+    const struct gen_layout_ext *X = &p->ext;
+    if (L->stage == ST_PS) {
+        unsigned halves = p->simd == 32 ? 2 : 1, per8 = p->simd == 8 ? 1 : 2;
+        st_buf_printf(out, "// payload: r0 header, r1%s pixel data", p->simd == 32 ? "-r2" : "");
+        for (unsigned h = 0; h < halves; h++) {
+            st_buf_printf(out, "%s", halves == 2 ? (h ? "; pixels 16-31:" : "; pixels 0-15:") : ",");
+            st_buf_printf(out, " perspective barycentrics r%u-r%u", X->bary_grf[h],
+                          X->bary_grf[h] + 2 * per8 - 1);
+            if (X->depth_grf[h])
+                st_buf_printf(out, ", source depth r%u-r%u", X->depth_grf[h], X->depth_grf[h] + per8 - 1);
+            if (X->w_grf[h])
+                st_buf_printf(out, ", source W r%u-r%u", X->w_grf[h], X->w_grf[h] + per8 - 1);
+        }
+        st_buf_printf(out, "\n");
+    } else {
         st_buf_printf(out, "// payload: r0 header, r1 URB handles\n");
+    }
     st_buf_printf(out, "// constants (CURBE) from r%u, %u GRFs:", L->curbe_grf, L->curbe_grfs);
     const char *sep = " ";
     if (L->c_hi >= L->c_lo) {
@@ -1020,9 +1137,17 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
         st_buf_printf(out, "%sb0-b15 at r%u", sep, L->b_grf);
         sep = "; ";
     }
-    if (L->bump_hi >= L->bump_lo)
+    if (L->bump_hi >= L->bump_lo) {
         st_buf_printf(out, "%sbumpenv stages %d-%d at r%u", sep, L->bump_lo, L->bump_hi,
                       L->bump_grf);
+        sep = "; ";
+    }
+    if (X->window_grf)
+        st_buf_printf(out, "%swindow height at r%u.0", sep, X->window_grf);
+    if (X->frag_pos_slot >= 0)
+        st_buf_printf(out, "\n// fragment.position (slot%d) from the payload: origin %s, pixel centres %s",
+                      X->frag_pos_slot, X->upper_left ? "upper left" : "lower left",
+                      X->center_integer ? "integer" : "half-integer");
     st_buf_printf(out, "\n// inputs from r%u (%s per input):", L->input_grf,
                   L->stage == ST_VS ? "4 GRFs" : "2 setup GRFs");
     for (unsigned k = 0; k < L->num_inputs; k++)
@@ -1106,6 +1231,13 @@ bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned 
                        enum st_float_rules rules, struct st_buf *out, struct st_buf *stats,
                        struct st_gen_layout *layout)
 {
+    return gen_compile(ctx, sh, simd, rules, out, stats, layout, NULL);
+}
+
+bool gen_compile(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
+                 enum st_float_rules rules, struct st_buf *out, struct st_buf *stats,
+                 struct st_gen_layout *layout, struct gen_layout_ext *ext)
+{
     if (!sh)
         return false;
     if (simd != 0 && simd != 8 && simd != 16 && simd != 32) {
@@ -1161,6 +1293,8 @@ bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned 
             }
             if (layout)
                 *layout = p.layout;
+            if (ext)
+                *ext = p.ext;
             print_header(&p, out);
             /* cr0.0 bit 7: keep f32 denormals.  The reset value flushes them,
              * while the lowering's IEEE and D3D9 rules both keep them (the
