@@ -27,7 +27,10 @@
 #include "translator.h"
 
 enum { GEN_GRF_SIZE = 32, GEN_NUM_GRFS = 128, GEN_FILE_BYTES = GEN_GRF_SIZE * GEN_NUM_GRFS,
-       GEN_EOT_FIRST_GRF = 112 };
+       GEN_EOT_FIRST_GRF = 112,
+       /* payload + pushed constants + inputs stay below this GRF (room for
+        * the kernel's own values); constants past it are pulled */
+       GEN_PUSH_LIMIT = 100 };
 
 /* Binding table (docs/gen-abi.md): render targets 0-3, the constant buffer, textures. */
 enum { GEN_BTI_RT0 = 0, GEN_BTI_CONSTANTS = 4, GEN_BTI_TEXTURE0 = 5, GEN_BTI_SCRATCH = 253 };

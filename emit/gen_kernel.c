@@ -111,6 +111,35 @@ static bool arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, str
     return true;
 }
 
+/*
+ * Shrinks the pushed range c_lo..c_hi to the `width` vectors (an even
+ * start) holding the most vectors read, trimmed to the first and last read
+ * in it; the others are pulled.  Ties keep the lowest window.
+ */
+static void push_window(struct st_gen_layout *L, const bool *c_read, unsigned nc, unsigned width)
+{
+    int best_lo = L->c_lo;
+    unsigned best = 0;
+    for (int lo = L->c_lo; lo <= L->c_hi; lo += 2) {
+        unsigned n = 0;
+        for (int k = lo; k < lo + (int)width && k <= L->c_hi && (unsigned)k < nc; k++)
+            n += c_read[k];
+        if (n > best) {
+            best = n;
+            best_lo = lo;
+        }
+    }
+    int lo = -1, hi = -1;
+    for (int k = best_lo; k < best_lo + (int)width && k <= L->c_hi && (unsigned)k < nc; k++)
+        if (c_read[k]) {
+            if (lo < 0)
+                lo = k;
+            hi = k;
+        }
+    L->c_lo = lo & ~1;
+    L->c_hi = hi;
+}
+
 bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_program *p)
 {
     struct st_gen_layout *L = &p->layout;
@@ -124,16 +153,30 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
     X->frag_pos_slot = -1;
     bool in_read[ST_LL_IN_SLOTS] = {false};
     bool pos_comp[4] = {false}; /* components of fragment.position read */
+    /* c[] vectors read at a constant index (an ARB program may have
+     * thousands of parameter slots: only what is read is pushed) */
+    unsigned nc = ST_LL_NUM_CONSTS;
+    if (ki->sh->dialect == ST_ARB && ki->sh->arb) {
+        struct st_arb_run_slots rs;
+        st_arb_run_slots(ki->sh, &rs);
+        if (rs.num_c > nc)
+            nc = rs.num_c;
+    }
+    bool *c_read = calloc(nc, sizeof(bool));
+    if (!c_read) {
+        st_error(ki->ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
     const struct st_shader *sh = ki->sh;
     ki->arb = sh->dialect == ST_ARB && sh->arb;
     ki->arb_pos = ki->arb_psize = ki->arb_depth = ki->arb_frag_pos = -1;
     for (unsigned k = 0; k < 4; k++)
         ki->arb_color[k] = -1;
-    if (ki->arb && !arb_prepare(ki, L, X, in_read))
+    if ((ki->arb && !arb_prepare(ki, L, X, in_read)) || !LLVMGetNamedFunction(m, "st_main")) {
+        free(c_read);
         return false;
+    }
     LLVMValueRef fn = LLVMGetNamedFunction(m, "st_main");
-    if (!fn)
-        return false;
     for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
         for (LLVMValueRef v = LLVMGetFirstInstruction(b); v; v = LLVMGetNextInstruction(v)) {
             if (LLVMGetInstructionOpcode(v) != LLVMLoad)
@@ -183,7 +226,11 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
                           (off / 16 == ST_LL_IN_VPOS || off / 16 == ST_LL_IN_VFACE)))
                         in_read[off / 16] = true;
                     break;
-                case 2: widen(&L->c_lo, &L->c_hi, (int)(off / 16)); break;
+                case 2:
+                    widen(&L->c_lo, &L->c_hi, (int)(off / 16));
+                    if (off / 16 < nc)
+                        c_read[off / 16] = true;
+                    break;
                 case 3: widen(&L->i_lo, &L->i_hi, (int)(off / 16)); break;
                 case 4: L->has_b = true; break;
                 case 6: widen(&L->bump_lo, &L->bump_hi, (int)(off / 32)); break;
@@ -191,6 +238,13 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
                 }
             }
         }
+    const struct st_arb_run_slots *S = &ki->arb_slots;
+    for (int k = 0; ki->arb && k < 4; k++) {
+        if (S->mvp_c >= 0 && (unsigned)(S->mvp_c + k) < nc)
+            c_read[S->mvp_c + k] = true;
+        if (S->fog_c >= 0 && k < 2 && (unsigned)(S->fog_c + k) < nc)
+            c_read[S->fog_c + k] = true;
+    }
     /* constants two to a GRF: start each block on an even register number */
     if (L->c_hi >= L->c_lo)
         L->c_lo &= ~1;
@@ -225,6 +279,23 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
         L->payload_grfs = 2;
     }
     unsigned g = L->payload_grfs;
+    for (unsigned s = 0; s < ST_LL_IN_SLOTS; s++)
+        if (in_read[s])
+            L->in_slot[L->num_inputs++] = (int)s;
+    if (L->c_hi >= L->c_lo) {
+        /* What does not fit the push budget is pulled from the constant
+         * buffer (gen_kernel_load, const_comp): the window of the budget's
+         * size holding the most vectors read stays pushed. */
+        unsigned other = g + (L->i_hi >= L->i_lo ? (unsigned)(L->i_hi - L->i_lo) / 2 + 1 : 0) +
+                         (L->has_b ? 2 : 0) +
+                         (L->bump_hi >= L->bump_lo ? (unsigned)(L->bump_hi - L->bump_lo) + 1 : 0) +
+                         (pos_comp[1] && !X->upper_left ? 1 : 0) +
+                         L->num_inputs * (L->stage == ST_VS ? 4 : 2);
+        unsigned full = (unsigned)(L->c_hi - L->c_lo) / 2 + 1;
+        if (other + full > GEN_PUSH_LIMIT && other < GEN_PUSH_LIMIT)
+            push_window(L, c_read, nc, 2 * (GEN_PUSH_LIMIT - other));
+    }
+    free(c_read);
     L->curbe_grf = g;
     if (L->c_hi >= L->c_lo) {
         L->c_grf = g;
@@ -249,11 +320,8 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
     }
     L->curbe_grfs = g - L->curbe_grf;
     L->input_grf = g;
-    for (unsigned s = 0; s < ST_LL_IN_SLOTS; s++)
-        if (in_read[s])
-            L->in_slot[L->num_inputs++] = (int)s;
     g += L->num_inputs * (L->stage == ST_VS ? 4 : 2);
-    if (g > 100) {
+    if (g > GEN_PUSH_LIMIT) {
         st_error(ki->ctx, ki->sh->version.loc, ST_E_NOT_SUPPORTED,
                  "the Gen9 back end cannot push this many constants and inputs (%u registers)", g);
         return false;
@@ -394,7 +462,8 @@ static bool pull_constant(struct gen_kernel_info *ki, struct gen_program *p, int
 {
     uint32_t ds = gen_dsize(p);
     uint32_t a = gen_new_vreg(p, ds, false);
-    struct gen_opnd idx = gen_isel_as_type(ki, gen_isel_lane(ki, dyn, 0), GT_D);
+    /* dyn NULL: c[off / 16] itself, a vector that is not pushed */
+    struct gen_opnd idx = dyn ? gen_isel_as_type(ki, gen_isel_lane(ki, dyn, 0), GT_D) : gen_imm(0, GT_D);
     unsigned sh = 0;
     while ((1u << sh) < scale)
         sh++;
@@ -406,8 +475,10 @@ static bool pull_constant(struct gen_kernel_info *ki, struct gen_program *p, int
     i->dst = gen_vr(a, 0, GT_D);
     i->src[0] = idx;
     if (idx.kind == GO_IMM) {
+        /* a constant index (a vector past the pushed ones): one mov */
         i->op = GOP_MOV;
-        i->src[0] = gen_imm(idx.imm << sh, GT_D);
+        i->src[0] = gen_imm((idx.imm << sh) + (uint32_t)off, GT_D);
+        off = 0;
     } else if (sh) {
         i->src[1] = gen_imm(sh, GT_D);
     }
@@ -681,8 +752,8 @@ bool gen_kernel_load(struct gen_kernel_info *ki, struct gen_program *p, int arg,
         return true;
     }
     case 2: /* c# */
-        if (dyn)
-            return pull_constant(ki, p, off, dyn, scale, n, out);
+        if (dyn || slot < L->c_lo || slot > L->c_hi)
+            return pull_constant(ki, p, off, dyn, dyn ? scale : 1, n, out);
         for (unsigned k = 0; k < n; k++)
             out[k] = gen_fixed(L->c_grf * GEN_GRF_SIZE + (unsigned)(slot - L->c_lo) * 16 +
                                    (comp0 + k) * 4,
@@ -817,11 +888,26 @@ void gen_kernel_sample(struct gen_kernel_info *ki, struct gen_program *p, LLVMVa
 /* ------------------------------------------------------------------ */
 /* End of thread.                                                      */
 
-/* A pushed constant component (the range was widened for it). */
-static struct gen_opnd curbe_c(const struct st_gen_layout *L, int idx, unsigned comp)
+/*
+ * Component comp of c[idx] for the options' fixed-function steps at the
+ * end of the kernel: pushed, or pulled once per vector (straight-line code
+ * after all control flow, so the pulled value may be shared).
+ */
+static struct gen_opnd const_comp(struct gen_kernel_info *ki, struct gen_program *p, int idx,
+                                  unsigned comp)
 {
-    return gen_fixed(L->c_grf * GEN_GRF_SIZE + (unsigned)(idx - L->c_lo) * 16 + comp * 4, GT_F,
-                     GR_SCALAR);
+    const struct st_gen_layout *L = &p->layout;
+    if (idx >= L->c_lo && idx <= L->c_hi)
+        return gen_fixed(L->c_grf * GEN_GRF_SIZE + (unsigned)(idx - L->c_lo) * 16 + comp * 4, GT_F,
+                         GR_SCALAR);
+    for (unsigned k = 0; k < ki->npulled; k++)
+        if (ki->pulled[k].idx == idx)
+            return ki->pulled[k].v[comp];
+    if (ki->npulled == sizeof(ki->pulled) / sizeof(ki->pulled[0]) ||
+        !pull_constant(ki, p, (int64_t)idx * 16, NULL, 1, 4, ki->pulled[ki->npulled].v))
+        return gen_imm(0, GT_F);
+    ki->pulled[ki->npulled].idx = idx;
+    return ki->pulled[ki->npulled++].v[comp];
 }
 
 static struct gen_opnd alu2(struct gen_program *p, enum gen_op op, struct gen_opnd a,
@@ -857,10 +943,10 @@ static void arb_position_invariant(struct gen_kernel_info *ki, struct gen_progra
     if (S->pos_out < 0 || S->pos_out >= ST_LL_OUT_SLOTS || S->mvp_c < 0 || S->pos_in < 0)
         return;
     for (unsigned r = 0; r < 4; r++) {
-        struct gen_opnd d = alu2(p, GOP_MUL, input_value(p, S->pos_in, 0), curbe_c(&p->layout, S->mvp_c + (int)r, 0), false);
+        struct gen_opnd d = alu2(p, GOP_MUL, input_value(p, S->pos_in, 0), const_comp(ki, p, S->mvp_c + (int)r, 0), false);
         for (unsigned k = 1; k < 4; k++) {
             struct gen_opnd t = alu2(p, GOP_MUL, input_value(p, S->pos_in, k),
-                                     curbe_c(&p->layout, S->mvp_c + (int)r, k), false);
+                                     const_comp(ki, p, S->mvp_c + (int)r, k), false);
             d = alu2(p, GOP_ADD, d, t, false);
         }
         ki->out[S->pos_out][r] = d;
@@ -880,16 +966,15 @@ static void arb_fog(struct gen_kernel_info *ki, struct gen_program *p)
     int color = ki->arb_color[0];
     if (S->fog_c < 0 || S->fog_in < 0 || color < 0 || !ki->out_set[color])
         return;
-    const struct st_gen_layout *L = &p->layout;
     uint32_t o = ki->sh->arb->options;
     struct gen_opnd z = input_value(p, S->fog_in, 0), f;
     if (o & ST_ARB_OPT_FOG_LINEAR) {
         struct gen_opnd nz = z;
         nz.neg = true;
-        f = alu2(p, GOP_ADD, nz, curbe_c(L, S->fog_c, 2), false);      /* end - z */
-        f = alu2(p, GOP_MUL, f, curbe_c(L, S->fog_c, 3), true);        /* * 1/(end - start) */
+        f = alu2(p, GOP_ADD, nz, const_comp(ki, p, S->fog_c, 2), false);      /* end - z */
+        f = alu2(p, GOP_MUL, f, const_comp(ki, p, S->fog_c, 3), true);        /* * 1/(end - start) */
     } else {
-        struct gen_opnd t = alu2(p, GOP_MUL, z, curbe_c(L, S->fog_c, 0), false);
+        struct gen_opnd t = alu2(p, GOP_MUL, z, const_comp(ki, p, S->fog_c, 0), false);
         if (o & ST_ARB_OPT_FOG_EXP2)
             t = alu2(p, GOP_MUL, t, t, false);
         /* e^-t = 2^(-t log2 e) */
@@ -926,7 +1011,7 @@ static void arb_fog(struct gen_kernel_info *ki, struct gen_program *p)
     }
     for (unsigned c = 0; c < 3; c++) {
         struct gen_opnd col = ki->out[color][c];
-        struct gen_opnd fc = curbe_c(L, S->fog_c + 1, c);
+        struct gen_opnd fc = const_comp(ki, p, S->fog_c + 1, c);
         fc.neg = true;
         struct gen_opnd d = alu2(p, GOP_ADD, col, fc, false); /* C - Cfog */
         d = alu2(p, GOP_MUL, f, d, false);

@@ -41,7 +41,8 @@ struct gen_run {
     bool missing[ST_RUN_NUM_SAMPLERS];
     int depth_slot;       /* output slot of oDepth / result.depth, -1 */
     unsigned depth_comp;  /* D3D9: x; ARB result.depth: z */
-    uint8_t cbuf[ST_RUN_NUM_CONSTS * 16];
+    uint8_t *cbuf;        /* the constant buffer (BTI 4): every c[] vector of the inputs */
+    size_t cbuf_size;
     /* per channel of the running thread */
     float out[GENSIM_MAX_CHANNELS][ST_LL_OUT_SLOTS][4];
     bool written[GENSIM_MAX_CHANNELS];
@@ -154,7 +155,7 @@ static uint8_t *cb_surface(void *u, unsigned sfid, unsigned bti, size_t *size)
     struct gen_run *R = u;
     if (bti != 4)
         return NULL;
-    *size = sizeof(R->cbuf);
+    *size = R->cbuf_size;
     return R->cbuf;
 }
 
@@ -168,11 +169,12 @@ static void fill_curbe(gensim_thread *th, const struct gen_run *R)
     if (R->X->window_grf)
         gensim_set_f32(th, R->X->window_grf, 0, R->window_h);
     /* c_lo and i_lo are rounded down to even numbers (docs/gen-abi.md) */
-    for (int c = L->c_lo; c <= L->c_hi; c++)
-        for (unsigned j = 0; j < 4; j++)
-            if (c >= 0 && c < ST_RUN_NUM_CONSTS)
-                gensim_set_f32(th, L->c_grf + (unsigned)(c - L->c_lo) / 2,
-                               (unsigned)((c - L->c_lo) % 2) * 4 + j, in->c[c][j]);
+    for (int c = L->c_lo; c <= L->c_hi; c++) {
+        const float *v = c >= 0 ? st_run_const(in, (uint32_t)c) : NULL;
+        for (unsigned j = 0; j < 4 && v; j++)
+            gensim_set_f32(th, L->c_grf + (unsigned)(c - L->c_lo) / 2,
+                           (unsigned)((c - L->c_lo) % 2) * 4 + j, v[j]);
+    }
     for (int c = L->i_lo; c <= L->i_hi; c++)
         for (unsigned j = 0; j < 4; j++)
             if (c >= 0 && c < ST_RUN_NUM_ICONSTS)
@@ -661,7 +663,9 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
     memset(&E, 0, sizeof(E));
     E.scratch_size = L.scratch_bytes ? L.scratch_bytes : 64;
     E.scratch = calloc(1, E.scratch_size);
-    bool ok = R && E.scratch;
+    size_t nc = st_run_num_consts(in);
+    uint8_t *cbuf = malloc(nc * 16);
+    bool ok = R && E.scratch && cbuf;
     if (!ok) {
         st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
     } else {
@@ -691,8 +695,10 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
         }
         if (R->depth_slot >= ST_LL_OUT_SLOTS)
             R->depth_slot = -1;
-        for (unsigned i = 0; i < ST_RUN_NUM_CONSTS; i++)
-            memcpy(R->cbuf + 16 * i, in->c[i], 16);
+        for (unsigned i = 0; i < nc; i++)
+            memcpy(cbuf + 16 * i, st_run_const(in, i), 16);
+        R->cbuf = cbuf;
+        R->cbuf_size = nc * 16;
         E.R = R;
         E.prog = prog;
         E.outs = outs;
@@ -703,6 +709,7 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
             missing_warnings(R);
     }
     free(E.scratch);
+    free(cbuf);
     free(R);
     gensim_program_free(prog);
     return ok;

@@ -328,21 +328,41 @@ static void test_ret_in_loop_is_structurized(void **state)
     out_free(&r);
 }
 
-static void test_unsupported_is_located(void **state)
+/*
+ * More constants than the push budget (c0 and c255 span 128 GRFs): the
+ * window with the most vectors read is pushed (a tie keeps the lowest, c0)
+ * and c255 is pulled from the constant buffer with an untyped read at its
+ * byte address 255 * 16; the values are those of the inputs.
+ */
+static void test_far_constants_are_pulled(void **state)
 {
     (void)state;
-    /* more pushed constants than the register file holds: a located "not
-     * supported" at the version line, never an assert */
-    struct gen_out r = compile("vs_2_0\n"
-                               "dcl_position v0\n"
-                               "add r0, v0, c0\n"
-                               "add oPos, r0, c255\n",
-                               0);
-    assert_false(r.ok);
-    assert_int_equal(r.code, 3001);
-    assert_int_equal(r.line, 1);
-    assert_int_equal(r.column, 1);
+    const char *src = "vs_2_0\n"
+                      "dcl_position v0\n"
+                      "add r0, v0, c0\n"
+                      "add oPos, r0, c255\n";
+    struct gen_out r = compile(src, 0);
+    assert_true(r.ok);
+    assert_non_null(strstr(r.text, "c0-c0 at r2"));
+    assert_non_null(strstr(r.text, "4080:d"));       /* the address of c255 */
+    assert_non_null(strstr(r.text, " 0xC 0x02406004")); /* untyped read, 4 channels, BTI 4 */
     out_free(&r);
+
+    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    assert_true(sh && st_check(ctx, sh));
+    const char *json = "{\"constants\": {\"c0\": [1, 2, 3, 4], \"c255\": [0.5, 0.25, -8, 16]},"
+                       " \"invocations\": [{\"v0\": [10, 20, 30, 40]}, {\"v0\": [0, 0, 0, 0]}]}";
+    struct st_run_inputs in;
+    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+    struct st_run_outputs o[2];
+    assert_true(st_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+    const float want[2][4] = {{11.5f, 22.25f, 25, 60}, {1.5f, 2.25f, -5, 20}};
+    for (unsigned k = 0; k < 2; k++)
+        assert_memory_equal(o[k].reg[0].v, want[k], sizeof(want[k]));
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
 }
 
 static void test_vpos_vface(void **state)
@@ -782,7 +802,7 @@ int main(void)
         cmocka_unit_test(test_relative_constant_is_untyped_read),
         cmocka_unit_test(test_derivatives_use_subspan_regions),
         cmocka_unit_test(test_ret_in_loop_is_structurized),
-        cmocka_unit_test(test_unsupported_is_located),
+        cmocka_unit_test(test_far_constants_are_pulled),
         cmocka_unit_test(test_vpos_vface),
         cmocka_unit_test(test_arb_fragment_position),
         cmocka_unit_test(test_pressure_falls_back_to_simd8),
