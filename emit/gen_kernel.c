@@ -39,10 +39,10 @@ static void widen(int *lo, int *hi, int x)
         *hi = x;
 }
 
-static unsigned bary_grf(const struct st_gen_layout *L, unsigned half)
+/* The perspective barycentrics of pixels 0-15 (half 0) or 16-31 (gen_kernel_layout). */
+static unsigned bary_grf(const struct gen_program *p, unsigned half)
 {
-    /* SIMD32 has r1 and r2 for the two halves' pixel data, then per half 4 GRFs */
-    return L->simd == 32 ? 3 + 4 * half : 2;
+    return p->ext.bary_grf[half];
 }
 
 /* Input registers relative addressing may reach (the lowering clamps to these). */
@@ -62,7 +62,8 @@ static bool binding_is(const struct st_arb_binding *b, const char *name)
  * steps of ARB_position_invariant and ARB_fog_* read (they are done in the
  * kernel: there is no later fixed-function stage on Gen).
  */
-static bool arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, bool in_read[])
+static bool arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, struct gen_layout_ext *X,
+                        bool in_read[])
 {
     const struct st_arb_program *a = ki->sh->arb;
     st_arb_run_slots(ki->sh, &ki->arb_slots);
@@ -87,12 +88,14 @@ static bool arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, boo
     }
     if (S->pos_out >= 0)
         ki->arb_pos = S->pos_out;
+    /* fragment.position comes from the payload (pixel positions, source
+     * depth and W), not from attribute setup; the load scan below says
+     * which components the kernel reads */
     for (unsigned i = 0; i < a->num_inputs; i++)
-        if (L->stage == ST_PS && binding_is(&a->inputs[i], "fragment.position")) {
-            st_error(ki->ctx, a->inputs[i].loc, ST_E_NOT_SUPPORTED,
-                     "fragment.position is not supported by the Gen9 back end yet");
-            return false;
-        }
+        if (L->stage == ST_PS && binding_is(&a->inputs[i], "fragment.position"))
+            ki->arb_frag_pos = (int)i;
+    X->upper_left = (a->options & ST_ARB_OPT_ORIGIN_UPPER_LEFT) != 0;
+    X->center_integer = (a->options & ST_ARB_OPT_PIXEL_CENTER_INTEGER) != 0;
     if (S->mvp_c >= 0) {
         widen(&L->c_lo, &L->c_hi, S->mvp_c);
         widen(&L->c_lo, &L->c_hi, S->mvp_c + 3);
@@ -108,6 +111,35 @@ static bool arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, boo
     return true;
 }
 
+/*
+ * Shrinks the pushed range c_lo..c_hi to the `width` vectors (an even
+ * start) holding the most vectors read, trimmed to the first and last read
+ * in it; the others are pulled.  Ties keep the lowest window.
+ */
+static void push_window(struct st_gen_layout *L, const bool *c_read, unsigned nc, unsigned width)
+{
+    int best_lo = L->c_lo;
+    unsigned best = 0;
+    for (int lo = L->c_lo; lo <= L->c_hi; lo += 2) {
+        unsigned n = 0;
+        for (int k = lo; k < lo + (int)width && k <= L->c_hi && (unsigned)k < nc; k++)
+            n += c_read[k];
+        if (n > best) {
+            best = n;
+            best_lo = lo;
+        }
+    }
+    int lo = -1, hi = -1;
+    for (int k = best_lo; k < best_lo + (int)width && k <= L->c_hi && (unsigned)k < nc; k++)
+        if (c_read[k]) {
+            if (lo < 0)
+                lo = k;
+            hi = k;
+        }
+    L->c_lo = lo & ~1;
+    L->c_hi = hi;
+}
+
 bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_program *p)
 {
     struct st_gen_layout *L = &p->layout;
@@ -116,17 +148,35 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
     L->simd = p->simd;
     L->c_lo = L->i_lo = L->bump_lo = 0;
     L->c_hi = L->i_hi = L->bump_hi = -1;
+    struct gen_layout_ext *X = &p->ext;
+    memset(X, 0, sizeof(*X));
+    X->frag_pos_slot = -1;
     bool in_read[ST_LL_IN_SLOTS] = {false};
+    bool pos_comp[4] = {false}; /* components of fragment.position read */
+    /* c[] vectors read at a constant index (an ARB program may have
+     * thousands of parameter slots: only what is read is pushed) */
+    unsigned nc = ST_LL_NUM_CONSTS;
+    if (ki->sh->dialect == ST_ARB && ki->sh->arb) {
+        struct st_arb_run_slots rs;
+        st_arb_run_slots(ki->sh, &rs);
+        if (rs.num_c > nc)
+            nc = rs.num_c;
+    }
+    bool *c_read = calloc(nc, sizeof(bool));
+    if (!c_read) {
+        st_error(ki->ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
     const struct st_shader *sh = ki->sh;
     ki->arb = sh->dialect == ST_ARB && sh->arb;
-    ki->arb_pos = ki->arb_psize = ki->arb_depth = -1;
+    ki->arb_pos = ki->arb_psize = ki->arb_depth = ki->arb_frag_pos = -1;
     for (unsigned k = 0; k < 4; k++)
         ki->arb_color[k] = -1;
-    if (ki->arb && !arb_prepare(ki, L, in_read))
+    if ((ki->arb && !arb_prepare(ki, L, X, in_read)) || !LLVMGetNamedFunction(m, "st_main")) {
+        free(c_read);
         return false;
+    }
     LLVMValueRef fn = LLVMGetNamedFunction(m, "st_main");
-    if (!fn)
-        return false;
     for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
         for (LLVMValueRef v = LLVMGetFirstInstruction(b); v; v = LLVMGetNextInstruction(v)) {
             if (LLVMGetInstructionOpcode(v) != LLVMLoad)
@@ -159,13 +209,28 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
                 }
                 switch (arg) {
                 case 0:
+                    if (ki->arb_frag_pos >= 0 && off / 16 == ki->arb_frag_pos) {
+                        /* only the lanes somebody reads (passes/ lane demand): the
+                         * payload carries source depth / W only when z / w are */
+                        LLVMTypeRef ty = LLVMTypeOf(v);
+                        bool vec = LLVMGetTypeKind(ty) == LLVMVectorTypeKind;
+                        unsigned n = vec ? LLVMGetVectorSize(ty) : 1, dem = vec ? st_llvm_lanes(v) : 1;
+                        for (unsigned c = (unsigned)(off % 16) / 4, k = 0; k < n && c + k < 4; k++)
+                            if (dem >> k & 1)
+                                pos_comp[c + k] = true;
+                        break;
+                    }
                     /* vPos and vFace come from the thread payload, not the attribute setup */
                     if (off / 16 < ST_LL_IN_SLOTS &&
                         !(L->stage == ST_PS && !ki->arb &&
                           (off / 16 == ST_LL_IN_VPOS || off / 16 == ST_LL_IN_VFACE)))
                         in_read[off / 16] = true;
                     break;
-                case 2: widen(&L->c_lo, &L->c_hi, (int)(off / 16)); break;
+                case 2:
+                    widen(&L->c_lo, &L->c_hi, (int)(off / 16));
+                    if (off / 16 < nc)
+                        c_read[off / 16] = true;
+                    break;
                 case 3: widen(&L->i_lo, &L->i_hi, (int)(off / 16)); break;
                 case 4: L->has_b = true; break;
                 case 6: widen(&L->bump_lo, &L->bump_hi, (int)(off / 32)); break;
@@ -173,16 +238,64 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
                 }
             }
         }
+    const struct st_arb_run_slots *S = &ki->arb_slots;
+    for (int k = 0; ki->arb && k < 4; k++) {
+        if (S->mvp_c >= 0 && (unsigned)(S->mvp_c + k) < nc)
+            c_read[S->mvp_c + k] = true;
+        if (S->fog_c >= 0 && k < 2 && (unsigned)(S->fog_c + k) < nc)
+            c_read[S->fog_c + k] = true;
+    }
     /* constants two to a GRF: start each block on an even register number */
     if (L->c_hi >= L->c_lo)
         L->c_lo &= ~1;
     if (L->i_hi >= L->i_lo)
         L->i_lo &= ~1;
-    if (L->stage == ST_PS)
-        L->payload_grfs = p->simd == 8 ? 4 : p->simd == 16 ? 6 : 11;
-    else
+    if (pos_comp[0] || pos_comp[1] || pos_comp[2] || pos_comp[3]) {
+        X->frag_pos_slot = ki->arb_frag_pos;
+        X->pos_xy = pos_comp[0] || pos_comp[1];
+        for (unsigned c = 0; c < 4; c++)
+            X->pos_mask |= pos_comp[c] ? 1u << c : 0u;
+    }
+    if (L->stage == ST_PS) {
+        /* r0, r1 (SIMD32: r1-r2) pixel data, then per half of 16 pixels:
+         * barycentrics (2 GRFs per 8 pixels), source depth, source W (1 GRF
+         * per 8 pixels each, when enabled) -- gen9-target.md section 4(a) */
+        unsigned per8 = p->simd == 8 ? 1 : 2; /* GRFs per 8-pixel value, per half */
+        unsigned halves = p->simd == 32 ? 2 : 1, g = p->simd == 32 ? 3 : 2;
+        for (unsigned h = 0; h < halves; h++) {
+            X->bary_grf[h] = g;
+            g += 2 * per8;
+            if (pos_comp[2]) {
+                X->depth_grf[h] = g;
+                g += per8;
+            }
+            if (pos_comp[3]) {
+                X->w_grf[h] = g;
+                g += per8;
+            }
+        }
+        L->payload_grfs = g;
+    } else {
         L->payload_grfs = 2;
+    }
     unsigned g = L->payload_grfs;
+    for (unsigned s = 0; s < ST_LL_IN_SLOTS; s++)
+        if (in_read[s])
+            L->in_slot[L->num_inputs++] = (int)s;
+    if (L->c_hi >= L->c_lo) {
+        /* What does not fit the push budget is pulled from the constant
+         * buffer (gen_kernel_load, const_comp): the window of the budget's
+         * size holding the most vectors read stays pushed. */
+        unsigned other = g + (L->i_hi >= L->i_lo ? (unsigned)(L->i_hi - L->i_lo) / 2 + 1 : 0) +
+                         (L->has_b ? 2 : 0) +
+                         (L->bump_hi >= L->bump_lo ? (unsigned)(L->bump_hi - L->bump_lo) + 1 : 0) +
+                         (pos_comp[1] && !X->upper_left ? 1 : 0) +
+                         L->num_inputs * (L->stage == ST_VS ? 4 : 2);
+        unsigned full = (unsigned)(L->c_hi - L->c_lo) / 2 + 1;
+        if (other + full > GEN_PUSH_LIMIT && other < GEN_PUSH_LIMIT)
+            push_window(L, c_read, nc, 2 * (GEN_PUSH_LIMIT - other));
+    }
+    free(c_read);
     L->curbe_grf = g;
     if (L->c_hi >= L->c_lo) {
         L->c_grf = g;
@@ -200,13 +313,15 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
         L->bump_grf = g;
         g += (unsigned)(L->bump_hi - L->bump_lo) + 1;
     }
+    if (pos_comp[1] && !X->upper_left) {
+        /* lower-left origin: y = window height - the pixel's row */
+        X->window_grf = g;
+        g += 1;
+    }
     L->curbe_grfs = g - L->curbe_grf;
     L->input_grf = g;
-    for (unsigned s = 0; s < ST_LL_IN_SLOTS; s++)
-        if (in_read[s])
-            L->in_slot[L->num_inputs++] = (int)s;
     g += L->num_inputs * (L->stage == ST_VS ? 4 : 2);
-    if (g > 100) {
+    if (g > GEN_PUSH_LIMIT) {
         st_error(ki->ctx, ki->sh->version.loc, ST_E_NOT_SUPPORTED,
                  "the Gen9 back end cannot push this many constants and inputs (%u registers)", g);
         return false;
@@ -347,7 +462,8 @@ static bool pull_constant(struct gen_kernel_info *ki, struct gen_program *p, int
 {
     uint32_t ds = gen_dsize(p);
     uint32_t a = gen_new_vreg(p, ds, false);
-    struct gen_opnd idx = gen_isel_as_type(ki, gen_isel_lane(ki, dyn, 0), GT_D);
+    /* dyn NULL: c[off / 16] itself, a vector that is not pushed */
+    struct gen_opnd idx = dyn ? gen_isel_as_type(ki, gen_isel_lane(ki, dyn, 0), GT_D) : gen_imm(0, GT_D);
     unsigned sh = 0;
     while ((1u << sh) < scale)
         sh++;
@@ -359,8 +475,10 @@ static bool pull_constant(struct gen_kernel_info *ki, struct gen_program *p, int
     i->dst = gen_vr(a, 0, GT_D);
     i->src[0] = idx;
     if (idx.kind == GO_IMM) {
+        /* a constant index (a vector past the pushed ones): one mov */
         i->op = GOP_MOV;
-        i->src[0] = gen_imm(idx.imm << sh, GT_D);
+        i->src[0] = gen_imm((idx.imm << sh) + (uint32_t)off, GT_D);
+        off = 0;
     } else if (sh) {
         i->src[1] = gen_imm(sh, GT_D);
     }
@@ -401,26 +519,81 @@ static bool pull_constant(struct gen_kernel_info *ki, struct gen_program *p, int
  * of subspans 0-3) plus (0,1,0,1) / (0,0,1,1) within the subspan; z = 0,
  * w = 1.  The same region trick as Mesa's fragment coordinates.
  */
-static void pixel_position(struct gen_program *p, struct gen_opnd out[4])
+static struct gen_opnd pixel_coord(struct gen_program *p, unsigned c)
 {
     unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
-    for (unsigned c = 0; c < 2; c++) {
-        uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
-        for (unsigned h = 0; h < halves; h++) {
-            uint32_t t = gen_new_vreg(p, GEN_GRF_SIZE, false);
-            struct gen_inst *i = add(p, GOP_ADD, exec, 16 * h);
-            i->dst = gen_vr(t, 0, GT_UW);
-            i->src[0] = gen_fixed((1 + h) * GEN_GRF_SIZE + 8 + 2 * c, GT_UW, GR_SUBSPAN);
-            i->src[1] = gen_imm(c == 0 ? 0x10101010u : 0x11001100u, GT_V);
-            i = add(p, GOP_MOV, exec, 16 * h);
-            i->dst = gen_vr(v, 64 * h, GT_F);
-            i->src[0] = gen_vr(t, 0, GT_UW);
-            i->src[0].region = GR_VEC;
-        }
-        out[c] = gen_vr(v, 0, GT_F);
+    uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+    for (unsigned h = 0; h < halves; h++) {
+        uint32_t t = gen_new_vreg(p, GEN_GRF_SIZE, false);
+        struct gen_inst *i = add(p, GOP_ADD, exec, 16 * h);
+        i->dst = gen_vr(t, 0, GT_UW);
+        i->src[0] = gen_fixed((1 + h) * GEN_GRF_SIZE + 8 + 2 * c, GT_UW, GR_SUBSPAN);
+        i->src[1] = gen_imm(c == 0 ? 0x10101010u : 0x11001100u, GT_V);
+        i = add(p, GOP_MOV, exec, 16 * h);
+        i->dst = gen_vr(v, 64 * h, GT_F);
+        i->src[0] = gen_vr(t, 0, GT_UW);
+        i->src[0].region = GR_VEC;
     }
+    return gen_vr(v, 0, GT_F);
+}
+
+static void pixel_position(struct gen_program *p, struct gen_opnd out[4])
+{
+    out[0] = pixel_coord(p, 0);
+    out[1] = pixel_coord(p, 1);
     out[2] = gen_imm(0, GT_F);
     out[3] = gen_imm(0x3f800000u, GT_F);
+}
+
+/* a + b (b an immediate or a scalar), a fresh divergent float */
+static struct gen_opnd add_f(struct gen_program *p, struct gen_opnd a, struct gen_opnd b)
+{
+    uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+    struct gen_inst *i = add(p, GOP_ADD, p->simd, 0);
+    i->dst = gen_vr(v, 0, GT_F);
+    i->src[0] = a;
+    i->src[1] = b;
+    return gen_vr(v, 0, GT_F);
+}
+
+/*
+ * ARB fragment.position, component c: window coordinates (x, y, z, 1/w)
+ * (ARB_fragment_program 3.11.2; ARB_fragment_coord_conventions).  x, y:
+ * the pixel's column and row from the payload (hardware rows count down
+ * from the top) plus 0.5, or plus 0 with pixel_center_integer; with the
+ * default lower-left origin y = H - (row + 0.5) (H - (row + 1) for integer
+ * centres), H the pushed window height.  z: the source depth payload.  w:
+ * 1 / the source W payload (the clip w), as Mesa computes gl_FragCoord.w.
+ * Every step is exact for rows and columns below 2^23 but the reciprocal.
+ */
+static struct gen_opnd frag_position(struct gen_program *p, unsigned c)
+{
+    const struct gen_layout_ext *X = &p->ext;
+    const uint32_t half = 0x3f000000u, one = 0x3f800000u;
+    if (!(X->pos_mask >> c & 1))
+        return gen_imm(0, GT_F); /* a lane nobody reads: no payload for it */
+    if (c == 0) {
+        struct gen_opnd x = pixel_coord(p, 0);
+        return X->center_integer ? x : add_f(p, x, gen_imm(half, GT_F));
+    }
+    if (c == 1) {
+        struct gen_opnd y = pixel_coord(p, 1);
+        if (X->upper_left)
+            return X->center_integer ? y : add_f(p, y, gen_imm(half, GT_F));
+        y = add_f(p, y, gen_imm(X->center_integer ? one : half, GT_F));
+        y.neg = true;
+        return add_f(p, y, gen_fixed(X->window_grf * GEN_GRF_SIZE, GT_F, GR_SCALAR));
+    }
+    unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
+    uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+    for (unsigned h = 0; h < halves; h++) {
+        struct gen_inst *i = add(p, c == 2 ? GOP_MOV : GOP_MATH, exec, 16 * h);
+        if (c == 3)
+            i->math = GM_INV;
+        i->dst = gen_vr(v, 64 * h, GT_F);
+        i->src[0] = gen_fixed((c == 2 ? X->depth_grf[h] : X->w_grf[h]) * GEN_GRF_SIZE, GT_F, GR_VEC);
+    }
+    return gen_vr(v, 0, GT_F);
 }
 
 /*
@@ -466,7 +639,7 @@ static void input_comp(struct gen_program *p, unsigned a, unsigned c, uint32_t d
         struct gen_inst *i = add(p, GOP_PLN, exec, 16 * h);
         i->dst = gen_vr(dst, 64 * h, GT_F);
         i->src[0] = gen_fixed(setup, GT_F, GR_SCALAR);
-        i->src[1] = gen_fixed(bary_grf(L, h) * GEN_GRF_SIZE, GT_F, GR_VEC);
+        i->src[1] = gen_fixed(bary_grf(p, h) * GEN_GRF_SIZE, GT_F, GR_VEC);
         i->pred = pred ? GP_NORMAL : GP_NONE;
     }
 }
@@ -538,6 +711,11 @@ bool gen_kernel_load(struct gen_kernel_info *ki, struct gen_program *p, int arg,
     case 0: { /* shader inputs */
         if (dyn)
             return indexed_input(ki, p, off, dyn, scale, n, out);
+        if (p->ext.frag_pos_slot >= 0 && slot == p->ext.frag_pos_slot) {
+            for (unsigned k = 0; k < n; k++)
+                out[k] = comp0 + k < 4 ? frag_position(p, comp0 + k) : gen_imm(0, GT_F);
+            return true;
+        }
         if (L->stage == ST_PS && !ki->arb && (slot == ST_LL_IN_VPOS || slot == ST_LL_IN_VFACE)) {
             struct gen_opnd v4[4];
             if (slot == ST_LL_IN_VPOS)
@@ -567,15 +745,15 @@ bool gen_kernel_load(struct gen_kernel_info *ki, struct gen_program *p, int arg,
                 struct gen_inst *i = add(p, GOP_PLN, exec, 16 * h);
                 i->dst = gen_vr(v, 64 * h, GT_F);
                 i->src[0] = gen_fixed(setup, GT_F, GR_SCALAR);
-                i->src[1] = gen_fixed(bary_grf(L, h) * GEN_GRF_SIZE, GT_F, GR_VEC);
+                i->src[1] = gen_fixed(bary_grf(p, h) * GEN_GRF_SIZE, GT_F, GR_VEC);
             }
             out[k] = gen_vr(v, 0, GT_F);
         }
         return true;
     }
     case 2: /* c# */
-        if (dyn)
-            return pull_constant(ki, p, off, dyn, scale, n, out);
+        if (dyn || slot < L->c_lo || slot > L->c_hi)
+            return pull_constant(ki, p, off, dyn, dyn ? scale : 1, n, out);
         for (unsigned k = 0; k < n; k++)
             out[k] = gen_fixed(L->c_grf * GEN_GRF_SIZE + (unsigned)(slot - L->c_lo) * 16 +
                                    (comp0 + k) * 4,
@@ -710,11 +888,26 @@ void gen_kernel_sample(struct gen_kernel_info *ki, struct gen_program *p, LLVMVa
 /* ------------------------------------------------------------------ */
 /* End of thread.                                                      */
 
-/* A pushed constant component (the range was widened for it). */
-static struct gen_opnd curbe_c(const struct st_gen_layout *L, int idx, unsigned comp)
+/*
+ * Component comp of c[idx] for the options' fixed-function steps at the
+ * end of the kernel: pushed, or pulled once per vector (straight-line code
+ * after all control flow, so the pulled value may be shared).
+ */
+static struct gen_opnd const_comp(struct gen_kernel_info *ki, struct gen_program *p, int idx,
+                                  unsigned comp)
 {
-    return gen_fixed(L->c_grf * GEN_GRF_SIZE + (unsigned)(idx - L->c_lo) * 16 + comp * 4, GT_F,
-                     GR_SCALAR);
+    const struct st_gen_layout *L = &p->layout;
+    if (idx >= L->c_lo && idx <= L->c_hi)
+        return gen_fixed(L->c_grf * GEN_GRF_SIZE + (unsigned)(idx - L->c_lo) * 16 + comp * 4, GT_F,
+                         GR_SCALAR);
+    for (unsigned k = 0; k < ki->npulled; k++)
+        if (ki->pulled[k].idx == idx)
+            return ki->pulled[k].v[comp];
+    if (ki->npulled == sizeof(ki->pulled) / sizeof(ki->pulled[0]) ||
+        !pull_constant(ki, p, (int64_t)idx * 16, NULL, 1, 4, ki->pulled[ki->npulled].v))
+        return gen_imm(0, GT_F);
+    ki->pulled[ki->npulled].idx = idx;
+    return ki->pulled[ki->npulled++].v[comp];
 }
 
 static struct gen_opnd alu2(struct gen_program *p, enum gen_op op, struct gen_opnd a,
@@ -750,10 +943,10 @@ static void arb_position_invariant(struct gen_kernel_info *ki, struct gen_progra
     if (S->pos_out < 0 || S->pos_out >= ST_LL_OUT_SLOTS || S->mvp_c < 0 || S->pos_in < 0)
         return;
     for (unsigned r = 0; r < 4; r++) {
-        struct gen_opnd d = alu2(p, GOP_MUL, input_value(p, S->pos_in, 0), curbe_c(&p->layout, S->mvp_c + (int)r, 0), false);
+        struct gen_opnd d = alu2(p, GOP_MUL, input_value(p, S->pos_in, 0), const_comp(ki, p, S->mvp_c + (int)r, 0), false);
         for (unsigned k = 1; k < 4; k++) {
             struct gen_opnd t = alu2(p, GOP_MUL, input_value(p, S->pos_in, k),
-                                     curbe_c(&p->layout, S->mvp_c + (int)r, k), false);
+                                     const_comp(ki, p, S->mvp_c + (int)r, k), false);
             d = alu2(p, GOP_ADD, d, t, false);
         }
         ki->out[S->pos_out][r] = d;
@@ -773,16 +966,15 @@ static void arb_fog(struct gen_kernel_info *ki, struct gen_program *p)
     int color = ki->arb_color[0];
     if (S->fog_c < 0 || S->fog_in < 0 || color < 0 || !ki->out_set[color])
         return;
-    const struct st_gen_layout *L = &p->layout;
     uint32_t o = ki->sh->arb->options;
     struct gen_opnd z = input_value(p, S->fog_in, 0), f;
     if (o & ST_ARB_OPT_FOG_LINEAR) {
         struct gen_opnd nz = z;
         nz.neg = true;
-        f = alu2(p, GOP_ADD, nz, curbe_c(L, S->fog_c, 2), false);      /* end - z */
-        f = alu2(p, GOP_MUL, f, curbe_c(L, S->fog_c, 3), true);        /* * 1/(end - start) */
+        f = alu2(p, GOP_ADD, nz, const_comp(ki, p, S->fog_c, 2), false);      /* end - z */
+        f = alu2(p, GOP_MUL, f, const_comp(ki, p, S->fog_c, 3), true);        /* * 1/(end - start) */
     } else {
-        struct gen_opnd t = alu2(p, GOP_MUL, z, curbe_c(L, S->fog_c, 0), false);
+        struct gen_opnd t = alu2(p, GOP_MUL, z, const_comp(ki, p, S->fog_c, 0), false);
         if (o & ST_ARB_OPT_FOG_EXP2)
             t = alu2(p, GOP_MUL, t, t, false);
         /* e^-t = 2^(-t log2 e) */
@@ -819,7 +1011,7 @@ static void arb_fog(struct gen_kernel_info *ki, struct gen_program *p)
     }
     for (unsigned c = 0; c < 3; c++) {
         struct gen_opnd col = ki->out[color][c];
-        struct gen_opnd fc = curbe_c(L, S->fog_c + 1, c);
+        struct gen_opnd fc = const_comp(ki, p, S->fog_c + 1, c);
         fc.neg = true;
         struct gen_opnd d = alu2(p, GOP_ADD, col, fc, false); /* C - Cfog */
         d = alu2(p, GOP_MUL, f, d, false);
@@ -999,13 +1191,23 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
     const struct st_gen_layout *L = &p->layout;
     st_buf_printf(out, "// shadertrans Gen9 %s kernel, SIMD%u (docs/gen-abi.md)\n",
                   L->stage == ST_VS ? "vertex shader" : "pixel shader", p->simd);
-    if (L->stage == ST_PS)
-        st_buf_printf(out, "// payload: r0 header, r1%s pixel data, perspective barycentrics r%u-r%u%s\n",
-                      p->simd == 32 ? "-r2" : "", p->simd == 32 ? 3u : 2u,
-                      p->simd == 8 ? 3u : p->simd == 16 ? 5u : 10u,
-                      p->simd == 32 ? " (pixels 0-15: r3-r6, 16-31: r7-r10)" : "");
-    else
+    const struct gen_layout_ext *X = &p->ext;
+    if (L->stage == ST_PS) {
+        unsigned halves = p->simd == 32 ? 2 : 1, per8 = p->simd == 8 ? 1 : 2;
+        st_buf_printf(out, "// payload: r0 header, r1%s pixel data", p->simd == 32 ? "-r2" : "");
+        for (unsigned h = 0; h < halves; h++) {
+            st_buf_printf(out, "%s", halves == 2 ? (h ? "; pixels 16-31:" : "; pixels 0-15:") : ",");
+            st_buf_printf(out, " perspective barycentrics r%u-r%u", X->bary_grf[h],
+                          X->bary_grf[h] + 2 * per8 - 1);
+            if (X->depth_grf[h])
+                st_buf_printf(out, ", source depth r%u-r%u", X->depth_grf[h], X->depth_grf[h] + per8 - 1);
+            if (X->w_grf[h])
+                st_buf_printf(out, ", source W r%u-r%u", X->w_grf[h], X->w_grf[h] + per8 - 1);
+        }
+        st_buf_printf(out, "\n");
+    } else {
         st_buf_printf(out, "// payload: r0 header, r1 URB handles\n");
+    }
     st_buf_printf(out, "// constants (CURBE) from r%u, %u GRFs:", L->curbe_grf, L->curbe_grfs);
     const char *sep = " ";
     if (L->c_hi >= L->c_lo) {
@@ -1020,9 +1222,17 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
         st_buf_printf(out, "%sb0-b15 at r%u", sep, L->b_grf);
         sep = "; ";
     }
-    if (L->bump_hi >= L->bump_lo)
+    if (L->bump_hi >= L->bump_lo) {
         st_buf_printf(out, "%sbumpenv stages %d-%d at r%u", sep, L->bump_lo, L->bump_hi,
                       L->bump_grf);
+        sep = "; ";
+    }
+    if (X->window_grf)
+        st_buf_printf(out, "%swindow height at r%u.0", sep, X->window_grf);
+    if (X->frag_pos_slot >= 0)
+        st_buf_printf(out, "\n// fragment.position (slot%d) from the payload: origin %s, pixel centres %s",
+                      X->frag_pos_slot, X->upper_left ? "upper left" : "lower left",
+                      X->center_integer ? "integer" : "half-integer");
     st_buf_printf(out, "\n// inputs from r%u (%s per input):", L->input_grf,
                   L->stage == ST_VS ? "4 GRFs" : "2 setup GRFs");
     for (unsigned k = 0; k < L->num_inputs; k++)
@@ -1106,6 +1316,13 @@ bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned 
                        enum st_float_rules rules, struct st_buf *out, struct st_buf *stats,
                        struct st_gen_layout *layout)
 {
+    return gen_compile(ctx, sh, simd, rules, out, stats, layout, NULL);
+}
+
+bool gen_compile(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
+                 enum st_float_rules rules, struct st_buf *out, struct st_buf *stats,
+                 struct st_gen_layout *layout, struct gen_layout_ext *ext)
+{
     if (!sh)
         return false;
     if (simd != 0 && simd != 8 && simd != 16 && simd != 32) {
@@ -1161,6 +1378,8 @@ bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned 
             }
             if (layout)
                 *layout = p.layout;
+            if (ext)
+                *ext = p.ext;
             print_header(&p, out);
             /* cr0.0 bit 7: keep f32 denormals.  The reset value flushes them,
              * while the lowering's IEEE and D3D9 rules both keep them (the

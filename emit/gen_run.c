@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "gen_ir.h"
 #include "gensim.h"
 
 /* Enough for the loop limits the interpreter enforces in all shapes we run. */
@@ -33,12 +34,15 @@ struct gen_run {
     const struct st_shader *sh;
     const struct st_run_inputs *in;
     const struct st_gen_layout *L;
+    const struct gen_layout_ext *X;
+    float window_h;       /* ARB lower-left origin: the window height pushed */
     bool arb;
     enum st_arb_tex_target arb_target[ST_RUN_NUM_SAMPLERS];
     bool missing[ST_RUN_NUM_SAMPLERS];
     int depth_slot;       /* output slot of oDepth / result.depth, -1 */
     unsigned depth_comp;  /* D3D9: x; ARB result.depth: z */
-    uint8_t cbuf[ST_RUN_NUM_CONSTS * 16];
+    uint8_t *cbuf;        /* the constant buffer (BTI 4): every c[] vector of the inputs */
+    size_t cbuf_size;
     /* per channel of the running thread */
     float out[GENSIM_MAX_CHANNELS][ST_LL_OUT_SLOTS][4];
     bool written[GENSIM_MAX_CHANNELS];
@@ -151,21 +155,26 @@ static uint8_t *cb_surface(void *u, unsigned sfid, unsigned bti, size_t *size)
     struct gen_run *R = u;
     if (bti != 4)
         return NULL;
-    *size = sizeof(R->cbuf);
+    *size = R->cbuf_size;
     return R->cbuf;
 }
 
 /* ------------------------------------------------------------------ */
 /* Payload.                                                            */
 
-static void fill_curbe(gensim_thread *th, const struct st_gen_layout *L, const struct st_run_inputs *in)
+static void fill_curbe(gensim_thread *th, const struct gen_run *R)
 {
+    const struct st_gen_layout *L = R->L;
+    const struct st_run_inputs *in = R->in;
+    if (R->X->window_grf)
+        gensim_set_f32(th, R->X->window_grf, 0, R->window_h);
     /* c_lo and i_lo are rounded down to even numbers (docs/gen-abi.md) */
-    for (int c = L->c_lo; c <= L->c_hi; c++)
-        for (unsigned j = 0; j < 4; j++)
-            if (c >= 0 && c < ST_RUN_NUM_CONSTS)
-                gensim_set_f32(th, L->c_grf + (unsigned)(c - L->c_lo) / 2,
-                               (unsigned)((c - L->c_lo) % 2) * 4 + j, in->c[c][j]);
+    for (int c = L->c_lo; c <= L->c_hi; c++) {
+        const float *v = c >= 0 ? st_run_const(in, (uint32_t)c) : NULL;
+        for (unsigned j = 0; j < 4 && v; j++)
+            gensim_set_f32(th, L->c_grf + (unsigned)(c - L->c_lo) / 2,
+                           (unsigned)((c - L->c_lo) % 2) * 4 + j, v[j]);
+    }
     for (int c = L->i_lo; c <= L->i_hi; c++)
         for (unsigned j = 0; j < 4; j++)
             if (c >= 0 && c < ST_RUN_NUM_ICONSTS)
@@ -249,6 +258,67 @@ static void misc_reads(const struct st_shader *sh, bool *vpos, bool *vface)
             }
 }
 
+/*
+ * The hardware pixel (column, row; rows count down from the top) that
+ * invocation inv stands for: vPos.xy (D3D9) or fragment.position.xy in the
+ * program's convention (ARB).  False when no pixel gives the kernel
+ * exactly that position: not a pixel centre, outside 0..65534, or not
+ * reproduced bit for bit by the kernel's arithmetic (gen_kernel.c
+ * frag_position).
+ */
+static bool pixel_of(const struct gen_run *R, const struct st_run_invocation *inv, int *px, int *py)
+{
+    if (!R->arb) {
+        const float *v = inv->in[ST_LL_IN_VPOS];
+        if (!(v[0] >= 0.0f && v[0] <= 65534.0f && v[1] >= 0.0f && v[1] <= 65534.0f) ||
+            v[0] != floorf(v[0]) || v[1] != floorf(v[1]))
+            return false;
+        *px = (int)v[0];
+        *py = (int)v[1];
+        return true;
+    }
+    const struct gen_layout_ext *X = R->X;
+    const float *v = inv->in[X->frag_pos_slot];
+    float off = X->center_integer ? 0.0f : 0.5f, off_ll = X->center_integer ? 1.0f : 0.5f;
+    double col = (double)v[0] - off;
+    double row = X->upper_left ? (double)v[1] - off : (double)R->window_h - off_ll - (double)v[1];
+    if (!(col >= 0 && col <= 65534 && row >= 0 && row <= 65534) || col != floor(col) || row != floor(row))
+        return false;
+    float x = (float)col + off;
+    float y = X->upper_left ? (float)row + off : R->window_h - ((float)row + off_ll);
+    if (!same_bits(x, v[0]) || !same_bits(y, v[1]))
+        return false;
+    *px = (int)col;
+    *py = (int)row;
+    return true;
+}
+
+/* A source W whose reciprocal (math.inv: 1.0f / W in the simulator) is w
+ * bit for bit; false when no float has one. */
+static bool source_w(float w, float *out)
+{
+    if (isnan(w) || w == 0.0f || isinf(w)) {
+        *out = isnan(w) ? w : w == 0.0f ? copysignf(INFINITY, w) : copysignf(0.0f, w);
+        return true;
+    }
+    /* 1/w rounded is within an ulp or two of a solution when there is one */
+    const float s = 1.0f / w;
+    float up = s, down = s;
+    for (int k = 0; k < 4; k++) {
+        if (isfinite(up) && up != 0.0f && same_bits(1.0f / up, w)) {
+            *out = up;
+            return true;
+        }
+        if (isfinite(down) && down != 0.0f && same_bits(1.0f / down, w)) {
+            *out = down;
+            return true;
+        }
+        up = nextafterf(up, INFINITY);
+        down = nextafterf(down, -INFINITY);
+    }
+    return false;
+}
+
 struct ps_group {
     unsigned first, count; /* invocations first .. first+count-1 */
     bool single;           /* one pixel, at channel 0 of subspan 0 */
@@ -296,29 +366,41 @@ static enum fit ps_payload(struct gen_run *R, gensim_thread *th, const struct ps
     for (unsigned s = 0; s < nsub; s++) {
         int cx = 2 * (int)s, cy = 0;
         if (read_vpos) {
-            const float *v0 = inv[4 * s].in[ST_LL_IN_VPOS];
-            cx = (int)v0[0];
-            cy = (int)v0[1];
+            if (!pixel_of(R, &inv[4 * s], &cx, &cy))
+                goto nofit;
             for (unsigned k = 0; k < 4 && 4 * s + k < n; k++) {
-                const float *v = inv[4 * s + k].in[ST_LL_IN_VPOS];
                 unsigned dx = g->single ? 0 : k & 1, dy = g->single ? 0 : k >> 1;
-                if (v[0] != (float)(cx + (int)dx) || v[1] != (float)(cy + (int)dy))
+                int x, y;
+                if (!pixel_of(R, &inv[4 * s + k], &x, &y) || x != cx + (int)dx || y != cy + (int)dy)
                     goto nofit;
             }
-            if (cx < 0 || cy < 0 || cx > 65534 || cy > 65534)
+            if (cx > 65534 || cy > 65534)
                 goto nofit;
         }
         unsigned reg = s < 4 ? 1 : 2, d = 2 + s % 4;
         gensim_set_u32(th, reg, d, (uint32_t)cx | (uint32_t)cy << 16);
     }
+    /* ARB fragment.position z and w: source depth and source W, per pixel */
+    const struct gen_layout_ext *X = R->X;
+    for (unsigned p = 0; p < n && X->frag_pos_slot >= 0; p++) {
+        const float *v = inv[p].in[X->frag_pos_slot];
+        unsigned half = p / 16, q = p % 16;
+        if (X->depth_grf[0])
+            gensim_set_f32(th, X->depth_grf[half] + q / 8, q % 8, v[2]);
+        float w;
+        if (X->w_grf[0]) {
+            if (!source_w(v[3], &w))
+                goto nofit;
+            gensim_set_f32(th, X->w_grf[half] + q / 8, q % 8, w);
+        }
+    }
     gensim_set_u32(th, 1, 7, mask & 0xffffu);
     if (L->simd == 32)
         gensim_set_u32(th, 2, 7, mask >> 16);
-    /* barycentrics: SIMD8 r2 X, r3 Y; SIMD16 r2-r5; SIMD32 r3-r10 */
-    unsigned base = L->simd == 32 ? 3 : 2;
+    /* barycentrics: SIMD8 X, Y; SIMD16 X0-7, Y0-7, X8-15, Y8-15; SIMD32 per half */
     for (unsigned p = 0; p < n; p++) {
         unsigned half = p / 16, q = p % 16;
-        unsigned gx = base + 4 * half + (q / 8) * 2;
+        unsigned gx = X->bary_grf[half] + (q / 8) * 2;
         gensim_set_f32(th, gx, q % 8, bx[p]);
         gensim_set_f32(th, gx + 1, q % 8, by[p]);
     }
@@ -422,7 +504,7 @@ static bool run_vs(struct gen_exec *E)
         gensim_thread *th = thread_new(E, (1u << cnt) - 1);
         if (!th)
             return false;
-        fill_curbe(th, L, R->in);
+        fill_curbe(th, R);
         for (unsigned v = 0; v < 8; v++)
             gensim_set_u32(th, 1, v, 0x100u + v); /* URB handles: any distinct values */
         for (unsigned k = 0; k < L->num_inputs; k++)
@@ -449,7 +531,7 @@ static enum fit run_ps_group(struct gen_exec *E, const struct ps_group *g, bool 
     gensim_thread *th = thread_new(E, mask);
     if (!th)
         return FIT_ERROR;
-    fill_curbe(th, E->R->L, E->R->in);
+    fill_curbe(th, E->R);
     enum fit f = ps_payload(E->R, th, g, vpos, vface, mask);
     if (f == FIT_OK)
         f = thread_run(E, th, g->first, g->count, 0) ? FIT_OK : FIT_ERROR;
@@ -463,6 +545,8 @@ static bool run_ps(struct gen_exec *E)
     unsigned simd = R->L->simd, n = R->in->num_invocations;
     bool vpos, vface, deriv = has_derivatives(R->sh);
     misc_reads(R->sh, &vpos, &vface);
+    if (R->arb)
+        vpos = R->X->frag_pos_slot >= 0 && R->X->pos_xy; /* fragment.position.xy: the pixel */
     for (unsigned base = 0; base < n; base += simd) {
         struct ps_group g = {base, n - base < simd ? n - base : simd, false};
         enum fit f = run_ps_group(E, &g, vpos, vface);
@@ -495,10 +579,16 @@ static bool run_ps(struct gen_exec *E)
             for (unsigned p = 0; p < gq.count; p++) {
                 struct ps_group gp = {gq.first + p, 1, true};
                 f = run_ps_group(E, &gp, vpos, vface);
-                if (f == FIT_NO)
+                if (f == FIT_NO && !R->arb)
                     st_error(R->ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
                              "Gen engine: invocation %u: vPos.xy must be integers in 0..65534 (a pixel's "
                              "position)",
+                             gp.first);
+                else if (f == FIT_NO)
+                    st_error(R->ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
+                             "Gen engine: invocation %u: fragment.position is not a pixel's (x, y a pixel "
+                             "centre of the program's convention in columns and rows 0..65534, w = 1/W "
+                             "for a float W)",
                              gp.first);
                 if (f != FIT_OK)
                     return false;
@@ -508,6 +598,24 @@ static bool run_ps(struct gen_exec *E)
         }
     }
     return true;
+}
+
+/*
+ * The window height pushed for a lower-left origin: any height above every
+ * row the inputs name works (the kernel gives back y exactly); the
+ * smallest one, at least 1.
+ */
+static float window_height(const struct st_run_inputs *in, const struct gen_layout_ext *X)
+{
+    float h = 1.0f;
+    if (X->frag_pos_slot < 0)
+        return h;
+    for (unsigned i = 0; i < in->num_invocations; i++) {
+        float y = in->inv[i].in[X->frag_pos_slot][1];
+        if (y >= 0.0f && y < 65535.0f && floorf(y) + 1.0f > h)
+            h = floorf(y) + 1.0f;
+    }
+    return h;
 }
 
 /* The warning the interpreter gives for a sampler without a texture. */
@@ -527,10 +635,12 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
 {
     struct st_buf text = {0};
     struct st_gen_layout L;
+    struct gen_layout_ext X;
     memset(&L, 0, sizeof(L));
+    memset(&X, 0, sizeof(X));
     if (stats)
         memset(stats, 0, sizeof(*stats));
-    if (!st_gen_compile_ex(ctx, sh, simd, rules, &text, NULL, &L)) {
+    if (!gen_compile(ctx, sh, simd, rules, &text, NULL, &L, &X)) {
         st_buf_free(&text);
         return false;
     }
@@ -553,7 +663,9 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
     memset(&E, 0, sizeof(E));
     E.scratch_size = L.scratch_bytes ? L.scratch_bytes : 64;
     E.scratch = calloc(1, E.scratch_size);
-    bool ok = R && E.scratch;
+    size_t nc = st_run_num_consts(in);
+    uint8_t *cbuf = malloc(nc * 16);
+    bool ok = R && E.scratch && cbuf;
     if (!ok) {
         st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
     } else {
@@ -561,7 +673,9 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
         R->sh = sh;
         R->in = in;
         R->L = &L;
+        R->X = &X;
         R->arb = sh->dialect == ST_ARB && sh->arb;
+        R->window_h = window_height(in, &X);
         R->depth_slot = -1;
         if (R->arb) {
             for (unsigned j = 0; j < sh->arb->num_outputs; j++)
@@ -581,8 +695,10 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
         }
         if (R->depth_slot >= ST_LL_OUT_SLOTS)
             R->depth_slot = -1;
-        for (unsigned i = 0; i < ST_RUN_NUM_CONSTS; i++)
-            memcpy(R->cbuf + 16 * i, in->c[i], 16);
+        for (unsigned i = 0; i < nc; i++)
+            memcpy(cbuf + 16 * i, st_run_const(in, i), 16);
+        R->cbuf = cbuf;
+        R->cbuf_size = nc * 16;
         E.R = R;
         E.prog = prog;
         E.outs = outs;
@@ -593,6 +709,7 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
             missing_warnings(R);
     }
     free(E.scratch);
+    free(cbuf);
     free(R);
     gensim_program_free(prog);
     return ok;

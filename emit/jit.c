@@ -143,6 +143,7 @@ typedef void (*st_main_fn)(const void *in, void *out, const void *c, const void 
 struct env {
     st_main_fn fn;
     const struct st_run_inputs *in;
+    const float (*c)[4]; /* st_main's c[]: in->c, or all of an ARB program's slots */
     int32_t b[ST_LL_NUM_BCONSTS];
     float bump[ST_RUN_NUM_SAMPLERS][ST_LL_BUMP_STRIDE];
     struct tex_state *ts;
@@ -153,7 +154,7 @@ struct env {
 static bool lane_call(struct env *e, const struct st_run_invocation *rec, float (*out)[4],
                       uint32_t *status, struct st_ll_lane_header *lane)
 {
-    e->fn(rec, out, e->in->c, e->in->i, e->b, status, e->bump, e->ts, lane);
+    e->fn(rec, out, e->c, e->in->i, e->b, status, e->bump, e->ts, lane);
     return e->stops && lane->resume != ST_LL_DONE; /* true: waiting at a dsx/dsy */
 }
 
@@ -209,7 +210,7 @@ static void run_quad(struct env *e, const struct st_run_invocation *rec, unsigne
 
 /* Runs st_main over every invocation: alone, or as quads when it has stops. */
 static bool run_all(struct st_ctx *ctx, const struct st_shader *sh, st_main_fn fn,
-                    size_t state_bytes, const struct st_run_inputs *in,
+                    size_t state_bytes, const struct st_run_inputs *in, const float (*c)[4],
                     struct st_run_outputs *outs, struct tex_state *ts, uint32_t *all_status,
                     enum st_float_rules rules)
 {
@@ -217,6 +218,7 @@ static bool run_all(struct st_ctx *ctx, const struct st_shader *sh, st_main_fn f
     memset(&e, 0, sizeof(e));
     e.fn = fn;
     e.in = in;
+    e.c = c;
     e.ts = ts;
     e.stops = state_bytes != 0;
     for (int k = 0; k < ST_LL_NUM_BCONSTS; k++)
@@ -384,8 +386,26 @@ bool st_llvm_jit_execute(struct st_ctx *ctx, const struct st_shader *sh, LLVMMod
         /* An executor address is a function pointer here (in-process JIT). */
         void *p = (void *)(uintptr_t)addr;
         memcpy(&fn, &p, sizeof(fn));
-        ok = run_all(ctx, sh, fn, state_bytes, in, outs, &ts, &all_status, rules);
-        run_warnings(ctx, sh, all_status, &ts);
+        /* c[] is one array in the ABI: an ARB program with more slots than
+         * the run struct's fixed part gets a contiguous copy (only those) */
+        float(*big)[4] = NULL;
+        if (in->c_more && in->num_c_more) {
+            unsigned nc = st_run_num_consts(in);
+            big = malloc((size_t)nc * sizeof(big[0]));
+            if (!big) {
+                st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+                ok = false;
+            } else {
+                memcpy(big, in->c, sizeof(in->c));
+                memcpy(big + ST_RUN_NUM_CONSTS, in->c_more, (size_t)in->num_c_more * sizeof(big[0]));
+            }
+        }
+        if (ok) {
+            ok = run_all(ctx, sh, fn, state_bytes, in, big ? (const float(*)[4])big : in->c, outs, &ts,
+                         &all_status, rules);
+            run_warnings(ctx, sh, all_status, &ts);
+        }
+        free(big);
     }
     err = LLVMOrcDisposeLLJIT(jit);
     if (err)

@@ -1922,10 +1922,54 @@ static void test_arb_json(void **state)
     fx_free(f);
 }
 
+/*
+ * More parameter vectors than the 256 of the run struct's fixed part (ARB
+ * allows 4096): slots from 256 on are a counted array allocated only for
+ * such programs; reads on both sides of 256, and relative reads that cross
+ * it, see the values the inputs give; a relative read past the array is 0.
+ */
+static void test_arb_many_parameters(void **state)
+{
+    (void)state;
+    const char *vp = "!!ARBvp1.0\n"
+                     "PARAM t[700] = { program.local[0..699] };\n"
+                     "ADDRESS a;\n"
+                     "ARL a.x, vertex.attrib[1].x;\n"
+                     "MOV result.texcoord[0], t[255];\n"
+                     "MOV result.texcoord[1], t[256];\n"
+                     "MOV result.texcoord[2], t[a.x + 250];\n"
+                     "ADD result.position, t[699], vertex.position;\n"
+                     "END\n";
+    struct fx *f = run(vp, "{\"constants\": {\"program.local[255]\": [1, 2, 3, 4],"
+                           " \"program.local[256]\": [5, 6, 7, 8], \"program.local[260]\": [-1, -2, -3, -4],"
+                           " \"program.local[699]\": [0.5, 0.25, 0.125, 2]},"
+                           " \"invocations\": [{\"vertex.attrib[1]\": [10], \"vertex.position\": [1, 1, 1, 1]},"
+                           " {\"vertex.attrib[1]\": [5.5]}, {\"vertex.attrib[1]\": [450]}]}");
+    assert_int_equal(f->in.num_c_more, 700 - 256);
+    assert_non_null(f->in.c_more);
+    assert_int_equal(st_run_num_consts(&f->in), 700);
+    assert_null(st_run_const(&f->in, 700));
+    CHECK4(st_run_const(&f->in, 699), 0.5f, 0.25f, 0.125f, 2.0f);
+    CHECK4(outv(f, 0, "result.texcoord[0]"), 1.0f, 2.0f, 3.0f, 4.0f);
+    CHECK4(outv(f, 0, "result.texcoord[1]"), 5.0f, 6.0f, 7.0f, 8.0f);
+    CHECK4(outv(f, 0, "result.texcoord[2]"), -1.0f, -2.0f, -3.0f, -4.0f); /* t[260] */
+    CHECK4(outv(f, 0, "result.position"), 1.5f, 1.25f, 1.125f, 3.0f);
+    CHECK4(outv(f, 1, "result.texcoord[2]"), 1.0f, 2.0f, 3.0f, 4.0f);    /* floor(5.5) + 250 = 255 */
+    CHECK4(outv(f, 1, "result.position"), 0.5f, 0.25f, 0.125f, 3.0f);   /* vertex.position (0,0,0,1) */
+    CHECK4(outv(f, 2, "result.texcoord[2]"), 0.0f, 0.0f, 0.0f, 0.0f);    /* t[700]: outside */
+    fx_free(f);
+    /* a program within 256 slots pays for no extra array */
+    f = run("!!ARBvp1.0\nMOV result.position, program.local[4095];\nEND\n", "{\"invocations\": [{}]}");
+    assert_null(f->in.c_more);
+    assert_int_equal(f->in.num_c_more, 0);
+    fx_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mov_add_sub_mul_mad),
+        cmocka_unit_test(test_arb_many_parameters),
         cmocka_unit_test(test_rcp),
         cmocka_unit_test(test_rsq),
         cmocka_unit_test(test_exp_log),

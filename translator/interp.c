@@ -531,7 +531,7 @@ static void arb_read_reg(struct run *R, struct lane *L, unsigned pc, const struc
         src = idx < ST_LL_IN_SLOTS ? L->in[idx] : NULL;
         break;
     case ST_REG_CONST:
-        src = idx < ST_RUN_NUM_CONSTS ? R->in->c[idx] : NULL;
+        src = st_run_const(R->in, idx); /* past 256 for big programs (run.c_more) */
         break;
     case ST_REG_OUTPUT:
         src = idx < ST_LL_OUT_SLOTS ? L->out[idx] : NULL;
@@ -1407,16 +1407,12 @@ bool st_interp_execute(struct st_ctx *ctx, const struct st_shader *sh,
         st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED, "an ARB program without tables");
         return false;
     }
-    if (sh->dialect == ST_ARB) {
-        struct st_arb_run_slots slots;
-        st_arb_run_slots(sh, &slots);
-        if (slots.num_c > ST_RUN_NUM_CONSTS || sh->arb->num_inputs + 2 > ST_LL_IN_SLOTS ||
-            sh->arb->num_outputs + 1 > ST_LL_OUT_SLOTS) {
-            st_error(ctx, sh->arb->end_loc, ST_E_NOT_SUPPORTED,
-                     "running an ARB program with more than %d parameter vectors is not "
-                     "supported", ST_RUN_NUM_CONSTS);
-            return false;
-        }
+    if (sh->dialect == ST_ARB &&
+        (sh->arb->num_inputs + 2 > ST_LL_IN_SLOTS || sh->arb->num_outputs + 1 > ST_LL_OUT_SLOTS)) {
+        st_error(ctx, sh->arb->end_loc, ST_E_NOT_SUPPORTED,
+                 "running an ARB program with %u inputs and %u outputs is not supported",
+                 sh->arb->num_inputs, sh->arb->num_outputs);
+        return false;
     }
     struct run *R = calloc(1, sizeof(*R));
     struct lane *lanes = calloc(4, sizeof(*lanes));
@@ -1434,7 +1430,7 @@ bool st_interp_execute(struct st_ctx *ctx, const struct st_shader *sh,
         R->arb = sh->dialect == ST_ARB;
         if (R->arb) {
             R->ps1x = false;
-            R->num_consts = ST_RUN_NUM_CONSTS;
+            R->num_consts = st_run_num_consts(in);
             R->num_inputs = ST_LL_IN_SLOTS;
         }
         ok = flatten(R);

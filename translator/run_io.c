@@ -984,6 +984,19 @@ static float ff_mul(enum st_float_rules rules, float a, float b)
     return a * b;
 }
 
+const float *st_run_const(const struct st_run_inputs *in, uint32_t k)
+{
+    if (k < ST_RUN_NUM_CONSTS)
+        return in->c[k];
+    k -= ST_RUN_NUM_CONSTS;
+    return in->c_more && k < in->num_c_more ? in->c_more[k] : NULL;
+}
+
+unsigned st_run_num_consts(const struct st_run_inputs *in)
+{
+    return ST_RUN_NUM_CONSTS + (in->c_more ? in->num_c_more : 0);
+}
+
 static float ff_saturate(float x)
 {
     return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
@@ -994,12 +1007,13 @@ void st_arb_run_finish(const struct st_shader *sh, const struct st_run_inputs *i
 {
     struct st_arb_run_slots s;
     st_arb_run_slots(sh, &s);
-    if (s.pos_out >= 0 && s.pos_out < ST_LL_OUT_SLOTS && s.mvp_c + 3 < ST_RUN_NUM_CONSTS) {
+    if (s.pos_out >= 0 && s.pos_out < ST_LL_OUT_SLOTS && s.mvp_c >= 0 &&
+        (unsigned)s.mvp_c + 3 < st_run_num_consts(in)) {
         /* ARB_position_invariant: the fixed-function transform, row r of
          * state.matrix.mvp dotted with vertex.position, summed left to right. */
         const float *p = inslots[s.pos_in];
         for (int r = 0; r < 4; r++) {
-            const float *m = in->c[s.mvp_c + r];
+            const float *m = st_run_const(in, (uint32_t)(s.mvp_c + r));
             float d = ff_mul(rules, m[0], p[0]);
             d += ff_mul(rules, m[1], p[1]);
             d += ff_mul(rules, m[2], p[2]);
@@ -1007,7 +1021,7 @@ void st_arb_run_finish(const struct st_shader *sh, const struct st_run_inputs *i
             outslots[s.pos_out][r] = d;
         }
     }
-    if (s.fog_c >= 0 && s.fog_c + 1 < ST_RUN_NUM_CONSTS) {
+    if (s.fog_c >= 0 && (unsigned)s.fog_c + 1 < st_run_num_consts(in)) {
         /* ARB_fog_*: "fog applied to the program's final clamped color"
          * (ARB_fragment_program 3.11.4.5.1): result.color clamped to
          * [0, 1], then blended with the fog factor of OpenGL 1.5 section
@@ -1018,7 +1032,7 @@ void st_arb_run_finish(const struct st_shader *sh, const struct st_run_inputs *i
                 color = (int)j;
         if (color < 0)
             return;
-        const float *P = in->c[s.fog_c], *FC = in->c[s.fog_c + 1];
+        const float *P = st_run_const(in, (uint32_t)s.fog_c), *FC = st_run_const(in, (uint32_t)s.fog_c + 1);
         float z = inslots[s.fog_in][0], f;
         uint32_t o = sh->arb->options;
         if (o & ST_ARB_OPT_FOG_LINEAR) {
@@ -1206,6 +1220,12 @@ static void arb_warn(struct parser *p, enum st_diag_code code, const char *path,
         st_warning(p->ctx, (struct st_loc){0, 0}, code, "%s: %s", path, what);
 }
 
+/* Writable constant vector k (k < st_run_num_consts(in)). */
+static float *cvec(struct st_run_inputs *in, unsigned k)
+{
+    return k < ST_RUN_NUM_CONSTS ? in->c[k] : in->c_more[k - ST_RUN_NUM_CONSTS];
+}
+
 static bool arb_parse_constants(struct parser *p, const json_t *obj, struct st_run_inputs *out,
                                 const struct st_arb_run_slots *s)
 {
@@ -1224,9 +1244,9 @@ static bool arb_parse_constants(struct parser *p, const json_t *obj, struct st_r
         if (!get_vec(p, val, path, v))
             return false;
         bool used = false;
-        for (unsigned i = 0; i < a->num_params && i < ST_RUN_NUM_CONSTS; i++)
+        for (unsigned i = 0; i < a->num_params && i < st_run_num_consts(out); i++)
             if (a->params[i].binding && strcmp(a->params[i].binding, key) == 0) {
-                memcpy(out->c[i], v, sizeof(v));
+                memcpy(cvec(out, i), v, sizeof(v));
                 used = true;
             }
         int extra = -1;
@@ -1239,8 +1259,8 @@ static bool arb_parse_constants(struct parser *p, const json_t *obj, struct st_r
             extra = s->fog_c;
         else if (s->fog_c >= 0 && strcmp(key, "state.fog.color") == 0)
             extra = s->fog_c + 1;
-        if (extra >= 0 && extra < ST_RUN_NUM_CONSTS) {
-            memcpy(out->c[extra], v, sizeof(v));
+        if (extra >= 0 && (unsigned)extra < st_run_num_consts(out)) {
+            memcpy(cvec(out, (unsigned)extra), v, sizeof(v));
             used = true;
         }
         if (!used)
@@ -1373,25 +1393,34 @@ static bool arb_inputs_parse(struct parser *p, json_t *root, struct st_run_input
     const struct st_arb_program *a = p->sh->arb;
     struct st_arb_run_slots s;
     st_arb_run_slots(p->sh, &s);
-    if (s.num_c > ST_RUN_NUM_CONSTS || a->num_inputs + 2 > ST_LL_IN_SLOTS ||
-        a->num_outputs + 1 > ST_LL_OUT_SLOTS) {
+    if (a->num_inputs + 2 > ST_LL_IN_SLOTS || a->num_outputs + 1 > ST_LL_OUT_SLOTS) {
         st_error(p->ctx, a->end_loc, ST_E_NOT_SUPPORTED,
-                 "running an ARB program with more than %d parameter vectors (this one has %u) "
-                 "is not supported", ST_RUN_NUM_CONSTS, s.num_c);
+                 "running an ARB program with %u inputs and %u outputs is not supported",
+                 a->num_inputs, a->num_outputs);
         return false;
+    }
+    if (s.num_c > ST_RUN_NUM_CONSTS) {
+        /* only programs past the fixed part pay for the rest */
+        out->num_c_more = s.num_c - ST_RUN_NUM_CONSTS;
+        out->c_more = st_arena_alloc(p->arena, (size_t)out->num_c_more * sizeof(out->c_more[0]));
+        if (!out->c_more) {
+            out->num_c_more = 0;
+            st_error(p->ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+            return false;
+        }
     }
     /* Literals, and every binding at its OpenGL default until the file
      * says otherwise. */
     for (unsigned i = 0; i < a->num_params; i++)
-        memcpy(out->c[i], a->params[i].value, sizeof(out->c[i]));
+        memcpy(cvec(out, i), a->params[i].value, sizeof(a->params[i].value));
     for (int r = 0; s.mvp_c >= 0 && r < 4; r++) {
         char b[32];
         snprintf(b, sizeof(b), "state.matrix.mvp.row[%d]", r);
-        st_arb_state_default(b, out->c[s.mvp_c + r]);
+        st_arb_state_default(b, cvec(out, (unsigned)s.mvp_c + (unsigned)r));
     }
     if (s.fog_c >= 0) {
-        st_arb_state_default("state.fog.params", out->c[s.fog_c]);
-        st_arb_state_default("state.fog.color", out->c[s.fog_c + 1]);
+        st_arb_state_default("state.fog.params", cvec(out, (unsigned)s.fog_c));
+        st_arb_state_default("state.fog.color", cvec(out, (unsigned)s.fog_c + 1));
     }
     if (!json_is_object(root))
         return fail(p, "$", "expected an object with \"invocations\", got %s", type_name(root));

@@ -397,6 +397,11 @@ enum {
 };
 enum {
     ST_LL_NUM_CONSTS = 256, /* float[4] each, the shader's def values applied */
+    /* An ARB program's c[] holds its st_arb_run_slots().num_c parameter
+     * slots, however many (the ARB limit is 4096 parameters counted as the
+     * specifications count them; literal constants and the options' extra
+     * slots come on top): the lowering refuses more than this many. */
+    ST_LL_MAX_ARB_CONSTS = 1 << 16,
     ST_LL_NUM_ICONSTS = 16, /* int32[4] each */
     ST_LL_NUM_BCONSTS = 16, /* int32 each, nonzero = true */
 };
@@ -500,6 +505,14 @@ struct st_run_invocation {
 struct st_run_inputs {
     /* Constants after the shader's def/defi/defb were applied (def wins). */
     float c[ST_RUN_NUM_CONSTS][4];
+    /*
+     * An ARB program with more parameter slots than that (up to the ARB
+     * limits: st_arb_run_slots().num_c): slots ST_RUN_NUM_CONSTS.. as a
+     * counted array in the parser's arena, so that only such programs pay
+     * for them; NULL and 0 otherwise.  st_run_const() reads either part.
+     */
+    float (*c_more)[4];
+    unsigned num_c_more;
     int32_t i[ST_RUN_NUM_ICONSTS][4];
     bool b[ST_RUN_NUM_BCONSTS];
     struct st_run_texture tex[ST_RUN_NUM_SAMPLERS];
@@ -522,6 +535,12 @@ struct st_run_outputs {
     unsigned count;
     struct st_run_output reg[ST_RUN_MAX_OUTPUTS];
 };
+
+/* Constant vector k of the inputs: c[k], or c_more[k - ST_RUN_NUM_CONSTS];
+ * NULL past the end. */
+const float *st_run_const(const struct st_run_inputs *in, uint32_t k);
+/* How many constant vectors the inputs hold (ST_RUN_NUM_CONSTS + num_c_more). */
+unsigned st_run_num_consts(const struct st_run_inputs *in);
 
 /*
  * Parses the inputs JSON for a checked shader.  Register names are checked
