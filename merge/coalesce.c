@@ -88,6 +88,9 @@ static bool dst_ok(const struct mir_prog *p, unsigned op, const struct mir_dst *
 {
     if (d->kind == MIR_VREG)
         return true;
+    /* ARB: every instruction with a destination may write a result.* */
+    if (p->arb)
+        return op != ST_OP_ARB_ARL;
     if (op == ST_OP_TEXLD || op == ST_OP_CRS || op == ST_OP_SETP)
         return false;
     /* ps outputs are written by mov only in ps_2_0/2_x (and must be whole) */
@@ -417,7 +420,8 @@ oom:
  */
 unsigned mir_fold_outputs(struct mir_prog *p)
 {
-    if (p->type != ST_VS || !p->nvregs)
+    /* ARB fragment programs' results are write-only too */
+    if ((p->type != ST_VS && !p->arb) || !p->nvregs)
         return 0;
     unsigned folded = 0;
     unsigned *uses = malloc(sizeof(unsigned) * p->nvregs);

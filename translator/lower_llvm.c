@@ -1122,28 +1122,67 @@ static LLVMValueRef coord_dot(struct lower *L, const struct st_instr *ins)
  * ST_LOWER_OP_CALLS (the merge stage's --emit=vasm, never the JIT): lit,
  * dst, sgn, expp, logp and crs become one call <4 x float> @st_op.NAME on
  * the read sources, so a vector back end can give them back as one
- * instruction instead of recognizing their expansion.  NULL for every
- * other instruction (lowered as usual).
+ * instruction instead of recognizing their expansion.  ARB programs add
+ * their own instructions with no one-instruction LLVM shape
+ * (@"st_op.arb:NAME", docs/merge.md "ARB programs"): ARL (the result is
+ * the floor, which the address write converts as usual), DPH, FLR, LIT,
+ * XPD, SIN, COS, SCS; SWZ with two i32 arguments (selector k in bits
+ * 3k..3k+2, the negation bits); TEX/TXP/TXB with the texture unit and
+ * target as i32 arguments, returning the texel; KIL returning void.
+ * NULL for every other instruction (lowered as usual).
  */
 static LLVMValueRef op_call(struct lower *L, const struct st_instr *ins)
 {
-    unsigned n;
+    unsigned n, nint = 0;
+    int32_t ints[2] = {0, 0};
+    bool is_void = false;
     switch (ins->op) {
     case ST_OP_LIT: case ST_OP_SGN: case ST_OP_EXPP: case ST_OP_LOGP: n = 1; break;
     case ST_OP_DST: case ST_OP_CRS: n = 2; break;
+    case ST_OP_ARB_ARL: case ST_OP_ARB_FLR: case ST_OP_ARB_LIT: case ST_OP_ARB_SIN:
+    case ST_OP_ARB_COS: case ST_OP_ARB_SCS:
+        n = 1;
+        break;
+    case ST_OP_ARB_DPH: case ST_OP_ARB_XPD: n = 2; break;
+    case ST_OP_ARB_KIL:
+        n = 1;
+        is_void = true;
+        break;
+    case ST_OP_ARB_SWZ:
+        if (!ins->arb)
+            return NULL;
+        n = 1;
+        nint = 2;
+        for (unsigned k = 0; k < 4; k++)
+            ints[0] |= (int32_t)((ins->arb->swz_sel[k] & 7u) << (3 * k));
+        ints[1] = ins->arb->swz_neg & 0xf;
+        break;
+    case ST_OP_ARB_TEX: case ST_OP_ARB_TXP: case ST_OP_ARB_TXB:
+        if (!ins->arb)
+            return NULL;
+        n = 1;
+        nint = 2;
+        ints[0] = (int32_t)ins->arb->tex_unit;
+        ints[1] = (int32_t)ins->arb->tex_target;
+        break;
     default: return NULL;
     }
     char name[32];
     snprintf(name, sizeof(name), "st_op.%s", st_opinfo[ins->op].name);
-    LLVMTypeRef params[2] = {L->v4f, L->v4f};
-    LLVMTypeRef fty = LLVMFunctionType(L->v4f, params, n, 0);
+    LLVMTypeRef params[4] = {L->v4f, L->v4f, L->i32, L->i32};
+    if (nint)
+        params[1] = L->i32;
+    LLVMTypeRef rty = is_void ? LLVMVoidTypeInContext(L->c) : L->v4f;
+    LLVMTypeRef fty = LLVMFunctionType(rty, params, n + nint, 0);
     LLVMValueRef fn = LLVMGetNamedFunction(L->m, name);
     if (!fn)
         fn = LLVMAddFunction(L->m, name, fty);
-    LLVMValueRef args[2];
+    LLVMValueRef args[4];
     for (unsigned k = 0; k < n; k++)
         args[k] = read_src(L, ins, k);
-    return LLVMBuildCall2(L->b, fty, fn, args, n, "");
+    for (unsigned k = 0; k < nint; k++)
+        args[n + k] = bld_i(L, ints[k]);
+    return LLVMBuildCall2(L->b, fty, fn, args, n + nint, "");
 }
 
 /* LIT's power clamp: the largest float below 128 ("128 - epsilon"). */

@@ -440,7 +440,9 @@ enum st_lower_flags {
     ST_LOWER_DERIV_CALLS = 1u << 0, /* dsx/dsy as convergent @st_dsx/@st_dsy calls (not the JIT) */
     /* The merge stage only (never the JIT): lit, dst, sgn, expp, logp and crs
      * as marker calls @st_op.NAME, which the selector gives back as one
-     * instruction each ... */
+     * instruction each; in ARB programs also ARL, DPH, FLR, LIT, XPD, SWZ,
+     * SIN, COS, SCS, KIL and TEX/TXP/TXB (@"st_op.arb:name", the SWZ
+     * selectors and the texture unit and target as i32 arguments) ... */
     ST_LOWER_OP_CALLS = 1u << 15,
     /* ... and ps_1_x texture-phase instructions as @st_opaque calls, printed
      * again as written. */
