@@ -97,14 +97,24 @@ static struct st_src conv_src(struct build *B, const struct mir_src *s)
     return o;
 }
 
-static struct st_dst conv_dst(const struct mir_prog *p, const struct mir_dst *d)
+static struct st_dst conv_dst(struct build *B, const struct mir_dst *d)
 {
+    const struct mir_prog *p = B->p;
     struct st_dst o;
     memset(&o, 0, sizeof(o));
     if (d->kind == MIR_VREG)
         o.reg = reg_of_vreg(p, d->vreg);
     else
         o.reg = (struct st_reg){.file = d->file, .index = d->index};
+    if (d->kind == MIR_FIXED && d->rel) { /* o[aL + k], o[a0.c + k] */
+        struct st_reladdr *ra = st_arena_alloc(B->sh->arena, sizeof(*ra));
+        ra->file = d->rel == 1 ? ST_REG_LOOP : ST_REG_ADDR;
+        if (d->rel >= 2) {
+            ra->component = (uint8_t)(d->rel - 2);
+            ra->has_component = true;
+        }
+        o.reg.rel = ra;
+    }
     o.writemask = d->mask;
     return o;
 }
@@ -136,7 +146,7 @@ static void build_code(struct build *B)
         if (m->op == MIR_OP_MERGE) {
             /* what coalescing left: one writemasked mov per input */
             for (unsigned k = 0; k < m->nsrc; k++) {
-                struct st_dst d = conv_dst(p, &m->dst);
+                struct st_dst d = conv_dst(B, &m->dst);
                 d.writemask = m->lanes[k];
                 struct st_src s = conv_src(B, &m->src[k]);
                 if (noop_mov(&d, &s))
@@ -196,7 +206,7 @@ static void build_code(struct build *B)
             in->src[0].mod = ST_SRCMOD_NOT; /* if !p0.c */
         if (m->has_dst) {
             in->has_dst = true;
-            in->dst = conv_dst(p, &m->dst);
+            in->dst = conv_dst(B, &m->dst);
             if (scalar_output(&in->dst)) {
                 /* oFog, oPts, oDepth take the first written lane: a
                  * component-wise op computes it from that lane of its
@@ -342,7 +352,7 @@ static bool build_code_arb(struct build *B, const char **why)
             continue;
         if (m->op == MIR_OP_MERGE) {
             for (unsigned k = 0; k < m->nsrc; k++) {
-                struct st_dst d = conv_dst(p, &m->dst);
+                struct st_dst d = conv_dst(B, &m->dst);
                 d.writemask = m->lanes[k];
                 struct st_src s;
                 struct st_instr *in = arb_add(B, ST_OP_MOV);
@@ -395,7 +405,7 @@ static bool build_code_arb(struct build *B, const char **why)
                 return false;
             }
             in->has_dst = true;
-            in->dst = conv_dst(p, &m->dst);
+            in->dst = conv_dst(B, &m->dst);
             if (*sl == 'A')
                 in->dst.writemask = 0x1;
             sl++;

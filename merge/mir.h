@@ -61,6 +61,7 @@ struct mir_src {
 struct mir_dst {
     uint8_t kind;
     uint8_t mask;        /* writemask */
+    uint8_t rel;         /* MIR_FIXED only: as mir_src.rel (o[aL + index], o[a0.c + index]) */
     uint32_t vreg;
     enum st_regfile file;
     uint32_t index;

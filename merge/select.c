@@ -417,6 +417,12 @@ static void demand_inst(struct sel *S, LLVMValueRef I, bool *changed)
                 add_demand(S, op_(I, j), opaque_lanes(S->sh, I, j), changed);
             return;
         }
+        if (strncmp(callee_name(I), "st_op.ostore", 12) == 0) {
+            long long m = 0xf;
+            const_int(op_(I, 3), &m);
+            add_demand(S, op_(I, 2), (uint8_t)(m & 0xf), changed);
+            return;
+        }
         if (strncmp(callee_name(I), "st_op.", 6) == 0) {
             /* lanes of the (already swizzled) sources each op reads */
             const char *nm = callee_name(I) + 6;
@@ -1204,6 +1210,22 @@ struct relinfo {
 
 static bool d3d_rel_read(struct sel *S, LLVMValueRef I, struct relinfo *ri);
 
+/* A relative register index: aL (the loop's phi) or a0.c, plus a constant. */
+static bool rel_index_of(LLVMValueRef idx, struct relinfo *ri)
+{
+    ri->k = 0;
+    ri->al = ri->F = NULL;
+    if (opc(idx) == LLVMAdd && const_int(op_(idx, 1), &ri->k))
+        idx = op_(idx, 0);
+    if (opc(idx) == LLVMPHI) {
+        ri->al = idx;
+        return true;
+    }
+    LLVMValueRef A;
+    unsigned comp;
+    return ext_of(idx, &A, &comp) && trace_a0(A, comp, &ri->F, &ri->comp) && mova_source(ri->F);
+}
+
 /*
  * ARB a[A0.x + k] (lower_llvm.c's arb_load_rel): select(inr,
  * load(c[select(inr, idx, first)]), 0) with inr = (idx - first) < count
@@ -1280,19 +1302,7 @@ static bool d3d_rel_read(struct sel *S, LLVMValueRef I, struct relinfo *ri)
     LLVMValueRef idx = op_(safe, 1);
     if (opc(inr) != LLVMICmp || LLVMGetICmpPredicate(inr) != LLVMIntULT || op_(inr, 0) != idx)
         return false;
-    ri->k = 0;
-    ri->al = ri->F = NULL;
-    if (opc(idx) == LLVMAdd && const_int(op_(idx, 1), &ri->k))
-        idx = op_(idx, 0);
-    if (opc(idx) == LLVMPHI) {
-        ri->al = idx;
-        return true;
-    }
-    LLVMValueRef A;
-    unsigned comp;
-    if (ext_of(idx, &A, &comp) && trace_a0(A, comp, &ri->F, &ri->comp) && mova_source(ri->F))
-        return true;
-    return false;
+    return rel_index_of(idx, ri);
 }
 
 static bool is_i1(LLVMValueRef v)
@@ -2239,9 +2249,10 @@ static void emit_alu(struct sel *S, LLVMValueRef I)
         in->src[in->nsrc] = mir_src_fixed(ST_REG_SAMPLER, (uint32_t)pt.imm[0], ST_SWIZZLE_IDENTITY);
         in->nsrc++;
     }
-    if (pt.op == ST_OP_SGN && S->ver < ST_VER(3, 0)) {
-        /* the 2_x models name two scratch temporaries sgn may clobber:
-         * registers of their own (liveness keeps them apart from the rest) */
+    if (pt.op == ST_OP_SGN) {
+        /* sgn names two scratch temporaries it may clobber (the checker asks
+         * for them in vs_3_0 too): registers of their own (liveness keeps
+         * them apart from the rest) */
         in->nsrc = 3;
         in->src[1] = mir_src_vreg(mir_new_vreg(S->p), ST_SWIZZLE_IDENTITY);
         in->src[2] = mir_src_vreg(mir_new_vreg(S->p), ST_SWIZZLE_IDENTITY);
@@ -2677,6 +2688,78 @@ static void emit_opaque(struct sel *S, LLVMValueRef I)
         S->phase_at = S->p->n - 1;
 }
 
+/*
+ * A write of an output file written relatively somewhere (the lowering's
+ * ordered @st_op.ostore calls): one mov into that register, o[aL + k] or
+ * o[a0.c + k] for the .rel form, where the call stands.
+ */
+static void emit_ostore(struct sel *S, LLVMValueRef I)
+{
+    long long file, mask;
+    if (!const_int(op_(I, 0), &file) || file < 0 || file >= ST_REG_COUNT ||
+        !const_int(op_(I, 3), &mask)) {
+        fail(S, "an output write the vector back end does not know%s", "");
+        return;
+    }
+    struct mir_dst d = {.kind = MIR_FIXED, .mask = (uint8_t)(mask & 0xf),
+                        .file = (enum st_regfile)file, .vreg = MIR_NONE};
+    long long kc;
+    if (strcmp(callee_name(I), "st_op.ostore.rel") == 0 && const_int(op_(I, 1), &kc)) {
+        /* the address folded to a constant: a0 was never written (it reads
+         * its first value, 0).  The vector program writes a0 nowhere
+         * either, so a0.x + k names the same register (and keeps an
+         * out-of-range write the same dropped write). */
+        bool mova = false;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(S->fn); bb && !mova;
+             bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef R = LLVMGetFirstInstruction(bb); R && !mova;
+                 R = LLVMGetNextInstruction(R))
+                mova = opc(R) == LLVMFPToSI && vi(S, R)->needed && classify(S, R) == VK_MOVA;
+        if (mova || kc < 0 || kc > 255) {
+            fail(S, "a relative output write whose address folded to a constant%s", "");
+            return;
+        }
+        d.index = (uint32_t)kc;
+        d.rel = 2;
+    } else if (strcmp(callee_name(I), "st_op.ostore.rel") == 0) {
+        struct relinfo ri;
+        if (!rel_index_of(op_(I, 1), &ri) || ri.k < 0 || ri.k > 255) {
+            fail(S, "a relative output write with an address the vector back end cannot read%s",
+                 "");
+            return;
+        }
+        d.index = (uint32_t)ri.k;
+        if (ri.al) {
+            if (!S->nloops || S->loops[S->nloops - 1].al != ri.al) {
+                fail(S, "a relative write with aL of a loop that is not the innermost%s", "");
+                return;
+            }
+            d.rel = 1;
+        } else {
+            if (!vi(S, ri.F)->have_op || S->astate[ri.comp & 3] != ri.F) {
+                fail(S, "a relative write through a0 that does not hold its mova here%s", "");
+                return;
+            }
+            d.rel = (uint8_t)(2 + ri.comp);
+        }
+    } else {
+        long long k;
+        if (!const_int(op_(I, 1), &k) || k < 0 || k > 255) {
+            fail(S, "an output register the vector back end cannot name%s", "");
+            return;
+        }
+        d.index = (uint32_t)k;
+    }
+    struct mir_instr tmp = {0};
+    tmp.op = ST_OP_MOV;
+    tmp.has_dst = true;
+    tmp.dst = d;
+    tmp.nsrc = 1;
+    tmp.src[0] = opnd(S, op_(I, 2));
+    struct mir_instr *in = emit(S, ST_OP_MOV);
+    *in = tmp;
+}
+
 static void emit_inst(struct sel *S, LLVMValueRef I)
 {
     unsigned o = opc(I);
@@ -2686,6 +2769,10 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
     }
     if (o == LLVMCall && strcmp(callee_name(I), ST_LL_SAMPLE_FN) == 0) {
         emit_sample(S, I);
+        return;
+    }
+    if (o == LLVMCall && strncmp(callee_name(I), "st_op.ostore", 12) == 0) {
+        emit_ostore(S, I);
         return;
     }
     if (o == LLVMCall && strcmp(callee_name(I), "st_op.arb:kil") == 0) {
@@ -3657,6 +3744,13 @@ bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleR
                 need(S, I);
             else if (o == LLVMCall && strcmp(callee_name(I), "st_op.arb:kil") == 0)
                 need(S, op_(I, 0));
+            else if (o == LLVMCall && strncmp(callee_name(I), "st_op.ostore", 12) == 0) {
+                struct relinfo ri;
+                need(S, op_(I, 2));
+                if (strcmp(callee_name(I), "st_op.ostore.rel") == 0 &&
+                    rel_index_of(op_(I, 1), &ri) && ri.F)
+                    need(S, ri.F);
+            }
             else if (o == LLVMSelect && kill_source(I))
                 need(S, I);
         }

@@ -272,16 +272,18 @@ static void test_marker_ops(void **state)
 }
 
 /* Something the version cannot express is a located error, not output:
- * a relatively addressed output register. */
+ * a predicated write to an output file written relatively. */
 static void test_not_supported_is_an_error(void **state)
 {
     (void)state;
     const char *src_text = "vs_3_0\n"
+                           "dcl_position v0\n"
                            "dcl_position o0\n"
                            "dcl_texcoord0 o1\n"
                            "defi i0, 2, 0, 1, 0\n"
+                           "setp_gt p0, v0, c1\n"
                            "loop aL, i0\n"
-                           "mov o[aL], c0\n"
+                           "(p0) mov o[aL], c0\n"
                            "endloop\n";
     struct st_merge_stats st;
     unsigned nerr = 0;
@@ -290,6 +292,39 @@ static void test_not_supported_is_an_error(void **state)
     assert_int_equal(nerr, 1);
 }
 
+
+
+/* Relative output writes: each write of the file comes back as one
+ * instruction with its own destination, in order; the mul folds into the
+ * relative destination (nothing between it and the write), o0's mov stays
+ * a mov of c0.  The input as the canonical printer writes o[aL + 1]. */
+static void test_relative_output_write(void **state)
+{
+    (void)state;
+    struct st_merge_stats st;
+    unsigned nerr = 0;
+    char *out = vasm_of("vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\n"
+                        "dcl_texcoord1 o2\ndefi i0, 2, 0, 1, 0\nmov o0, c0\nloop aL, i0\n"
+                        "mul o[aL + 1], v0, c[aL + 4]\nendloop\n",
+                        &st, &nerr);
+    assert_non_null(out);
+    assert_int_equal(nerr, 0);
+    assert_string_equal(out, "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\n"
+                             "dcl_texcoord1 o2\ndefi i0, 2, 0, 1, 0\nmov o0, c0\nloop aL, i0\n"
+                             "mul o1[aL], v0, c4[aL]\nendloop\n");
+    assert_int_equal(st.temps_out, 0);
+    /* a later write to the same file keeps the computation where it was:
+     * o[aL] may be o1, so the add may not write o1 before the loop */
+    out = (free(out), vasm_of("vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\n"
+                              "defi i0, 2, 0, 1, 0\nadd r0, v0, c0\nloop aL, i0\n"
+                              "mov o[aL], c1\nendloop\nmov o1, r0\nmov o0, v0\n",
+                              &st, &nerr));
+    assert_non_null(out);
+    assert_string_equal(out, "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\n"
+                             "defi i0, 2, 0, 1, 0\nadd r0, v0, c0\nloop aL, i0\n"
+                             "mov o0[aL], c1\nendloop\nmov o1, r0\nmov o0, v0\n");
+    free(out);
+}
 
 /* ------------------------------------------------------------------ */
 /* ARB programs.                                                       */
@@ -1239,6 +1274,7 @@ int main(void)
         cmocka_unit_test(test_ps11_coissue_merge),
         cmocka_unit_test(test_predicated_write),
         cmocka_unit_test(test_marker_ops),
+        cmocka_unit_test(test_relative_output_write),
         cmocka_unit_test(test_arb_seed),
         cmocka_unit_test(test_arb_ops),
         cmocka_unit_test(test_arb_temp_names),

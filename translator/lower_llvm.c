@@ -75,6 +75,9 @@ struct lower {
     LLVMTypeRef sample_ty;
     bool ps, ps1x;
     bool arb; /* an ARB program: register indices name sh->arb's tables */
+    /* ST_LOWER_OP_CALLS: output files some instruction writes relatively;
+     * every write to them is an ordered @st_op.ostore call (write_dst) */
+    bool rel_out[ST_REG_COUNT];
     uint16_t ver;
     LLVMBasicBlockRef entry, body, exit;
 
@@ -489,6 +492,12 @@ static void prescan_range(struct lower *L, struct prescan *ps, const struct st_i
             }
         if (ins->predicated)
             prescan_read(L, ps, &ins->pred.reg, 0xf);
+        /* o[a0.c + k] reads a0.c too (the merge stage's form only: the JIT's
+         * IR stays as it was, docs/merge.md) */
+        if ((L->flags & ST_LOWER_OP_CALLS) && ins->has_dst && ins->dst.reg.rel &&
+            ins->dst.reg.rel->file == ST_REG_ADDR)
+            L->regs[ST_REG_ADDR][0].zero_lanes |= (uint8_t)(
+                (1u << (ins->dst.reg.rel->component & 3)) & ~ps->def[ST_REG_ADDR][0]);
         if (ins->op == ST_OP_TEXKILL || ins->op == ST_OP_TEXDEPTH) {
             prescan_read(L, ps, &ins->dst.reg, 0xf);
         } else if (ins->has_dst && ins->dst.reg.index < MAX_REG_INDEX && depth == 0 &&
@@ -531,6 +540,8 @@ static void prescan_range(struct lower *L, struct prescan *ps, const struct st_i
 static void mark_written(struct lower *L, const struct st_instr *i)
 {
     const struct st_reg *r = &i->dst.reg;
+    if (r->rel && (L->flags & ST_LOWER_OP_CALLS) && !L->arb && is_output_file(r->file))
+        L->rel_out[r->file] = true;
     if (r->rel) {
         unsigned n = rel_limit(L, r->file);
         for (unsigned k = 0; k < n && k < MAX_REG_INDEX; k++)
@@ -911,6 +922,41 @@ static LLVMValueRef to_addr(struct lower *L, LLVMValueRef v)
 }
 
 /*
+ * ST_LOWER_OP_CALLS (the merge stage only): a write to an output file that
+ * some instruction writes relatively is
+ * call void @st_op.ostore(i32 file, i32 register, <4 x float> v, i32 mask),
+ * or @st_op.ostore.rel with the register index computed at run time
+ * (aL or a0.c plus the offset).  The calls stay in program order and are
+ * the only writes of that file (build_exit stores none of its registers),
+ * so a vector back end gives each back as one instruction with that
+ * destination.  The JIT's per-register predicated stores never appear.
+ */
+static void ostore_call(struct lower *L, const struct st_dst *d, LLVMValueRef v, uint8_t mask,
+                        LLVMValueRef pred)
+{
+    if (pred) {
+        not_supported(L, d->loc, "a predicated write to an output file written relatively");
+        return;
+    }
+    LLVMValueRef idx;
+    const char *name = d->reg.rel ? "st_op.ostore.rel" : "st_op.ostore";
+    if (d->reg.rel) {
+        unsigned n = rel_limit(L, d->reg.file);
+        idx = rel_index(L, &d->reg);
+        rel_in_range(L, idx, n);
+    } else {
+        idx = bld_i(L, (int32_t)d->reg.index);
+    }
+    LLVMTypeRef params[4] = {L->i32, L->i32, L->v4f, L->i32};
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(L->c), params, 4, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->m, name);
+    if (!fn)
+        fn = LLVMAddFunction(L->m, name, fty);
+    LLVMValueRef args[4] = {bld_i(L, (int32_t)d->reg.file), idx, v, bld_i(L, mask)};
+    LLVMBuildCall2(L->b, fty, fn, args, 4, "");
+}
+
+/*
  * Writes an instruction's result: shift, _sat, then the lanes of
  * writemask & opmask (& predicate).
  */
@@ -942,6 +988,10 @@ static void write_dst(struct lower *L, const struct st_instr *ins, LLVMValueRef 
             store_masked(L, f, d->reg.index, mask, v, pred, d->loc);
         else
             not_supported(L, d->loc, "writing this register file");
+        return;
+    }
+    if (L->rel_out[f]) {
+        ostore_call(L, d, v, mask, pred);
         return;
     }
     int slot = st_run_out_slot(f, d->reg.index);
@@ -2037,8 +2087,8 @@ static void build_exit(struct lower *L)
     for (int f = 0; f < ST_REG_COUNT && !L->arb; f++)
         for (uint32_t i = 0; i < MAX_REG_INDEX; i++) {
             int slot = st_run_out_slot((enum st_regfile)f, i);
-            if (slot < 0 || !L->regs[f][i].written)
-                continue;
+            if (slot < 0 || !L->regs[f][i].written || L->rel_out[f])
+                continue; /* rel_out: the @st_op.ostore calls wrote it */
             LLVMValueRef p = reg_ptr(L, (enum st_regfile)f, i, (struct st_loc){0, 0});
             store_output(L, slot, bld_load(L, L->v4f, p, 0));
         }
