@@ -35,6 +35,100 @@
  */
 static const char *const vasm_pipeline = "function(mem2reg,instsimplify,dce)";
 
+/*
+ * The float rules (docs/float-rules.md) differ only in products with a
+ * zero factor: d3d9 gives +0 where IEEE gives -0 or NaN.  The vector
+ * program runs under either rule, so no product may be folded under one
+ * rule only.  The lowering's ST_LOWER_FENCE_MUL form hides both factors of
+ * every such product behind llvm.arithmetic.fence; here a product of two
+ * constants is folded when both rules give the same bits in every lane
+ * (then the cleanups run again to propagate it), and the fences go before
+ * selection.  Not folded: a constant zero factor with a negative or
+ * non-finite other factor, and x * 1 (d3d9 turns x = -0 into +0).
+ */
+static bool is_fence(LLVMValueRef v)
+{
+    if (!v || !LLVMIsACallInst(v))
+        return false;
+    LLVMValueRef f = LLVMGetCalledValue(v);
+    size_t len;
+    const char *n = f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &len) : "";
+    return strncmp(n, "llvm.arithmetic.fence", 21) == 0;
+}
+
+/* Lane l of a float constant (scalar or vector); false when not one. */
+static bool const_float_lane(LLVMValueRef c, unsigned l, float *out)
+{
+    if (LLVMIsAConstantFP(c)) {
+        LLVMBool lost;
+        *out = (float)LLVMConstRealGetDouble(c, &lost);
+        return true;
+    }
+    if (LLVMIsAConstantAggregateZero(c)) {
+        *out = 0.0f;
+        return true;
+    }
+    if (!LLVMIsAConstantDataVector(c) && !LLVMIsAConstantVector(c))
+        return false;
+    LLVMValueRef e = LLVMGetAggregateElement(c, l);
+    if (!e || !LLVMIsAConstantFP(e))
+        return false;
+    LLVMBool lost;
+    *out = (float)LLVMConstRealGetDouble(e, &lost);
+    return true;
+}
+
+static bool fold_safe_products(LLVMValueRef fn)
+{
+    bool changed = false;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;) {
+            LLVMValueRef next = LLVMGetNextInstruction(I);
+            LLVMTypeRef ty = LLVMTypeOf(I);
+            bool vec = LLVMGetTypeKind(ty) == LLVMVectorTypeKind;
+            LLVMTypeRef et = vec ? LLVMGetElementType(ty) : ty;
+            if (LLVMGetInstructionOpcode(I) != LLVMFMul || LLVMGetTypeKind(et) != LLVMFloatTypeKind ||
+                !is_fence(LLVMGetOperand(I, 0)) || !is_fence(LLVMGetOperand(I, 1))) {
+                I = next;
+                continue;
+            }
+            LLVMValueRef a = LLVMGetOperand(LLVMGetOperand(I, 0), 0);
+            LLVMValueRef b = LLVMGetOperand(LLVMGetOperand(I, 1), 0);
+            unsigned n = vec ? LLVMGetVectorSize(ty) : 1;
+            LLVMValueRef lanes[16];
+            bool ok = n <= 16;
+            for (unsigned l = 0; l < n && ok; l++) {
+                float x, y;
+                ok = const_float_lane(a, l, &x) && const_float_lane(b, l, &y);
+                if (!ok)
+                    break;
+                float ieee = x * y, d3d9 = x == 0.0f || y == 0.0f ? 0.0f : x * y;
+                ok = memcmp(&ieee, &d3d9, sizeof(ieee)) == 0;
+                lanes[l] = LLVMConstReal(et, ieee);
+            }
+            if (ok) {
+                LLVMReplaceAllUsesWith(I, vec ? LLVMConstVector(lanes, n) : lanes[0]);
+                LLVMInstructionEraseFromParent(I);
+                changed = true;
+            }
+            I = next;
+        }
+    return changed;
+}
+
+static void drop_fences(LLVMValueRef fn)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;) {
+            LLVMValueRef next = LLVMGetNextInstruction(I);
+            if (is_fence(I)) {
+                LLVMReplaceAllUsesWith(I, LLVMGetOperand(I, 0));
+                LLVMInstructionEraseFromParent(I);
+            }
+            I = next;
+        }
+}
+
 struct build {
     const struct mir_prog *p;
     struct st_shader *sh;
@@ -641,7 +735,7 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf 
     LLVMContextRef llctx = LLVMContextCreate();
     /* derivatives as calls (the vector machine has them), the ops without an
      * LLVM-level shape of their own as marker calls */
-    unsigned lflags = ST_LOWER_OP_CALLS;
+    unsigned lflags = ST_LOWER_OP_CALLS | ST_LOWER_FENCE_MUL;
     if (sh->version.type == ST_PS)
         lflags |= ST_LOWER_DERIV_CALLS;
     if (sh->version.type == ST_PS && sh->version.ver < ST_VER(2, 0))
@@ -654,6 +748,12 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf 
     bool ok = true;
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef err = LLVMRunPasses(m, vasm_pipeline, NULL, po);
+    LLVMValueRef mainfn = LLVMGetNamedFunction(m, "st_main");
+    /* products both float rules agree on, folded; then the cleanups again */
+    for (unsigned round = 0; !err && mainfn && round < 32 && fold_safe_products(mainfn); round++)
+        err = LLVMRunPasses(m, "function(instsimplify,dce)", NULL, po);
+    if (!err && mainfn)
+        drop_fences(mainfn);
     LLVMDisposePassBuilderOptions(po);
     if (err) {
         char *msg = LLVMGetErrorMessage(err);

@@ -1,8 +1,9 @@
 /*
  * test_merge.c — the merge stage: the seed case of issue 5, the lane
  * liveness and interference rules on hand-built MIR, and a differential
- * run of every sample and valid corpus shader against its --emit=vasm text
- * under the reference interpreter (fixed seed, a few invocations each).
+ * run of every sample and valid corpus shader (Direct3D 9 and ARB) against
+ * its --emit=vasm text under the reference interpreter, both float rules
+ * (fixed seed, a few invocations each).
  *
  * Expected values are worked out by hand from the rules in docs/merge.md:
  * a lane is live from a read that selects it back to the write that covers
@@ -323,6 +324,32 @@ static void test_relative_output_write(void **state)
     assert_string_equal(out, "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\n"
                              "defi i0, 2, 0, 1, 0\nadd r0, v0, c0\nloop aL, i0\n"
                              "mov o0[aL], c1\nendloop\nmov o1, r0\nmov o0, v0\n");
+    free(out);
+}
+
+
+/* A product of constants is folded only when both float rules give the
+ * same bits: 0 * (-1, 2, -1, -1) is (-0, 0, -0, -0) under ieee but +0
+ * everywhere under d3d9, so the mul stays; (3, 0, 1, 0) * (-1, 2, -1, 5)
+ * is (-3, 0, -1, 0) under both (0 * 2 and 0 * 5 are +0 either way), a new
+ * def whose zero lanes need no write (oPos starts at 0). */
+static void test_float_rules_fold(void **state)
+{
+    (void)state;
+    unsigned nerr = 0;
+    char *out = vasm_of("vs_2_0\ndef c0, 0, 0, 0, 0\ndef c1, -1, 2, -1, -1\nmov r0, c0\n"
+                        "mul r1, r0, c1\nmov oPos, r1\n",
+                        NULL, &nerr);
+    assert_non_null(out);
+    assert_string_equal(out, "vs_2_0\ndef c0, 0.0, 0.0, 0.0, 0.0\ndef c1, -1.0, 2.0, -1.0, -1.0\n"
+                             "mul oPos, c0.x, c1\n");
+    free(out);
+    out = vasm_of("vs_2_0\ndef c0, 3, 0, 1, 0\ndef c1, -1, 2, -1, 5\nmov r0, c0\n"
+                  "mul r1, r0, c1\nmov oPos, r1\n",
+                  NULL, &nerr);
+    assert_non_null(out);
+    assert_string_equal(out, "vs_2_0\ndef c0, 3.0, 0.0, 1.0, 0.0\ndef c1, -1.0, 2.0, -1.0, 5.0\n"
+                             "def c2, -3.0, 0.0, -1.0, 0.0\nmov oPos.xz, c2\n");
     free(out);
 }
 
@@ -825,13 +852,14 @@ static void make_inputs(const struct st_shader *sh, struct st_buf *b)
     st_buf_printf(b, "]}");
 }
 
-static char *run_text(const char *text, const char *inputs, unsigned *nerr)
+static char *run_rules(const char *text, const char *inputs, enum st_float_rules rules,
+                       unsigned *nerr)
 {
     struct st_options o = {.struct_version = ST_OPTIONS_VERSION, .filename = "d.asm",
                            .source = text, .source_len = strlen(text)};
     struct st_run_options ro = {.struct_version = ST_RUN_OPTIONS_VERSION, .compile = &o,
                                 .inputs_filename = "in.json", .inputs_json = inputs,
-                                .inputs_len = strlen(inputs)};
+                                .inputs_len = strlen(inputs), .float_rules = rules};
     struct st_result *res = NULL;
     if (st_run(&ro, &res) != 0 || !res)
         return NULL;
@@ -842,6 +870,22 @@ static char *run_text(const char *text, const char *inputs, unsigned *nerr)
                       res->diagnostics[0].message);
     st_result_free(res);
     return out;
+}
+
+/* Both float rules, one after the other (one string: the vasm text must
+ * agree with its input under each). */
+static char *run_text(const char *text, const char *inputs, unsigned *nerr)
+{
+    unsigned e1 = 0, e2 = 0;
+    char *a = run_rules(text, inputs, ST_FLOAT_IEEE, &e1);
+    char *b = run_rules(text, inputs, ST_FLOAT_D3D9, &e2);
+    *nerr = e1 + e2;
+    char *r = NULL;
+    if (a && b && (r = malloc(strlen(a) + strlen(b) + 2)))
+        sprintf(r, "%s\n%s", a, b);
+    free(a);
+    free(b);
+    return r;
 }
 
 /* Same text but for float tokens, which may differ by a few ulps at most. */
@@ -1275,6 +1319,7 @@ int main(void)
         cmocka_unit_test(test_predicated_write),
         cmocka_unit_test(test_marker_ops),
         cmocka_unit_test(test_relative_output_write),
+        cmocka_unit_test(test_float_rules_fold),
         cmocka_unit_test(test_arb_seed),
         cmocka_unit_test(test_arb_ops),
         cmocka_unit_test(test_arb_temp_names),

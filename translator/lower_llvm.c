@@ -235,6 +235,10 @@ static LLVMValueRef bld_like(struct lower *L, LLVMValueRef v, float x)
  */
 static LLVMValueRef bld_mul(struct lower *L, LLVMValueRef a, LLVMValueRef b)
 {
+    if (L->flags & ST_LOWER_FENCE_MUL) { /* the merge stage's form: see translator.h */
+        a = bld_intrin1(L, "llvm.arithmetic.fence", a);
+        b = bld_intrin1(L, "llvm.arithmetic.fence", b);
+    }
     LLVMValueRef p = LLVMBuildFMul(L->b, a, b, "");
     if (L->rules != ST_FLOAT_D3D9)
         return p;

@@ -447,6 +447,11 @@ enum st_lower_flags {
     /* ... and ps_1_x texture-phase instructions as @st_opaque calls, printed
      * again as written. */
     ST_LOWER_OPAQUE_TEX = 1u << 14,
+    /* The merge stage only: both factors of every product the float rules
+     * define differently (0 * x) pass through llvm.arithmetic.fence, so
+     * the cleanups fold no such product under one rule; the merge stage
+     * folds the ones both rules agree on and drops the fences. */
+    ST_LOWER_FENCE_MUL = 1u << 13,
 };
 struct LLVMOpaqueModule *st_lower_llvm_ex(struct st_ctx *ctx, const struct st_shader *sh,
                                           enum st_float_rules rules, unsigned flags,
