@@ -1500,6 +1500,10 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
     case ST_OP_POW: {
         /* exp2(src1 * log2|src0|) in double; d3d9 rule: 0 * x = 0 in the product */
         LLVMValueRef x = read_scalar(L, ins, 0), y = read_scalar(L, ins, 1);
+        if (L->flags & ST_LOWER_FENCE_MUL) { /* its product too: see bld_mul */
+            x = bld_intrin1(L, "llvm.arithmetic.fence", x);
+            y = bld_intrin1(L, "llvm.arithmetic.fence", y);
+        }
         LLVMValueRef lg = bld_intrin1(L, "llvm.log2", bld_fabs(L, bld_to_f64(L, x)));
         LLVMValueRef prod = LLVMBuildFMul(L->b, bld_to_f64(L, y), lg, "");
         if (L->rules == ST_FLOAT_D3D9) {
