@@ -88,11 +88,40 @@ static bool dst_ok(const struct mir_prog *p, unsigned op, const struct mir_dst *
 {
     if (d->kind == MIR_VREG)
         return true;
+    /* ARB: every instruction with a destination may write a result.* */
+    if (p->arb)
+        return op != ST_OP_ARB_ARL;
     if (op == ST_OP_TEXLD || op == ST_OP_CRS || op == ST_OP_SETP)
         return false;
     /* ps outputs are written by mov only in ps_2_0/2_x (and must be whole) */
     if (p->type == ST_PS)
         return false;
+    return true;
+}
+
+static bool is_flow(unsigned op);
+
+/*
+ * May the write of register dst (a fixed register) move from instruction
+ * `to` up to instruction `from`?  Not across another write that may reach
+ * the same register (its file relatively, or that very register: the
+ * order of the two writes decides what is left), and for a relative
+ * destination not across flow or an a0 write (the address could differ).
+ */
+static bool fixed_move_ok(const struct mir_prog *p, unsigned from, unsigned to,
+                          const struct mir_dst *dst)
+{
+    for (unsigned j = from + 1; j < to; j++) {
+        const struct mir_instr *x = &p->ins[j];
+        if (x->dead)
+            continue;
+        if (dst->rel && (is_flow(x->op) || (x->has_dst && x->dst.kind == MIR_FIXED &&
+                                            x->dst.file == ST_REG_ADDR)))
+            return false;
+        if (x->has_dst && x->dst.kind == MIR_FIXED && x->dst.file == dst->file &&
+            (dst->rel || x->dst.rel || x->dst.index == dst->index))
+            return false;
+    }
     return true;
 }
 
@@ -127,6 +156,8 @@ unsigned mir_fold_copies(struct mir_prog *p)
         struct mir_instr *d = &p->ins[defat[v]];
         if (d->op == MIR_OP_MERGE || d->op == MIR_OP_OPAQUE || d->predicated ||
             d->dst.kind != MIR_VREG || !dst_ok(p, d->op, &m->dst))
+            continue;
+        if (m->dst.kind == MIR_FIXED && !fixed_move_ok(p, defat[v], i, &m->dst))
             continue;
         if (m->predicated || m->shift)
             continue;
@@ -417,7 +448,8 @@ oom:
  */
 unsigned mir_fold_outputs(struct mir_prog *p)
 {
-    if (p->type != ST_VS || !p->nvregs)
+    /* ARB fragment programs' results are write-only too */
+    if ((p->type != ST_VS && !p->arb) || !p->nvregs)
         return 0;
     unsigned folded = 0;
     unsigned *uses = malloc(sizeof(unsigned) * p->nvregs);
@@ -442,7 +474,7 @@ unsigned mir_fold_outputs(struct mir_prog *p)
             if (d->dead || !d->has_dst || d->dst.kind != MIR_VREG || d->dst.vreg != D)
                 continue;
             if (j > i || !mir_op_shrinkable(d->op) || (d->dst.mask & ~m->dst.mask) ||
-                d->op == ST_OP_CRS)
+                d->op == ST_OP_CRS || m->dst.rel || !fixed_move_ok(p, j, i, &m->dst))
                 ok = false;
             /* a scalar output takes the first written lane: only ops whose
              * lanes are their sources' lanes (or all one value) say which */
@@ -521,7 +553,7 @@ bool mir_split_merge_inputs(struct mir_prog *p, struct st_merge_stats *stats)
 
 static bool same_dst_reg(const struct mir_prog *p, const struct mir_dst *a, const struct mir_dst *b)
 {
-    if (a->kind != b->kind)
+    if (a->kind != b->kind || a->rel != b->rel)
         return false;
     if (a->kind == MIR_VREG)
         return p->phys[a->vreg] == p->phys[b->vreg];

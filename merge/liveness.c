@@ -20,7 +20,7 @@ bool mir_op_componentwise(unsigned op)
     case ST_OP_MOV: case ST_OP_ADD: case ST_OP_SUB: case ST_OP_MUL: case ST_OP_MAD:
     case ST_OP_MIN: case ST_OP_MAX: case ST_OP_SLT: case ST_OP_SGE: case ST_OP_LRP:
     case ST_OP_FRC: case ST_OP_CMP: case ST_OP_ABS: case ST_OP_MOVA: case ST_OP_SGN:
-    case ST_OP_DSX: case ST_OP_DSY: case ST_OP_SETP: case ST_OP_CND:
+    case ST_OP_DSX: case ST_OP_DSY: case ST_OP_SETP: case ST_OP_CND: case ST_OP_ARB_FLR:
         return true;
     default:
         return false;
@@ -31,7 +31,8 @@ bool mir_op_replicates(unsigned op)
 {
     switch (op) {
     case ST_OP_DP3: case ST_OP_DP4: case ST_OP_DP2ADD: case ST_OP_RCP: case ST_OP_RSQ:
-    case ST_OP_EXP: case ST_OP_LOG: case ST_OP_POW:
+    case ST_OP_EXP: case ST_OP_LOG: case ST_OP_POW: case ST_OP_ARB_DPH: case ST_OP_ARB_SIN:
+    case ST_OP_ARB_COS:
         return true;
     default:
         return false;
@@ -44,7 +45,32 @@ bool mir_op_shrinkable(unsigned op)
      * sources, so dropping a lane changes no other */
     return op == MIR_OP_MERGE || mir_op_componentwise(op) || mir_op_replicates(op) ||
            op == ST_OP_LIT || op == ST_OP_DST || op == ST_OP_CRS || op == ST_OP_EXPP ||
-           op == ST_OP_LOGP;
+           op == ST_OP_LOGP || op == ST_OP_ARB_LIT || op == ST_OP_ARB_XPD ||
+           op == ST_OP_ARB_SWZ || op == ST_OP_ARB_SCS || op == ST_OP_ARB_TEX ||
+           op == ST_OP_ARB_TXP || op == ST_OP_ARB_TXB;
+}
+
+uint8_t mir_arb_tex_lanes(unsigned op, unsigned target)
+{
+    uint8_t m;
+    switch (target) {
+    case ST_ARB_TEX_1D: m = 0x1; break;
+    case ST_ARB_TEX_2D: case ST_ARB_TEX_RECT: m = 0x3; break;
+    case ST_ARB_TEX_SHADOW1D: m = 0x5; break; /* s and the compared r */
+    default: m = 0x7; break;                  /* 3D, CUBE, SHADOW2D, SHADOWRECT */
+    }
+    /* TXP divides by q; TXB's bias is w (our engines sample level 0 only,
+     * but the program keeps its bias) */
+    return op == ST_OP_ARB_TXP || op == ST_OP_ARB_TXB ? (uint8_t)(m | 0x8) : m;
+}
+
+uint8_t mir_arb_swz_lanes(const struct mir_instr *in, uint8_t written)
+{
+    uint8_t m = 0;
+    for (unsigned l = 0; l < 4; l++)
+        if ((written >> l) & 1 && in->swz_sel[l] < 4)
+            m |= (uint8_t)(1u << in->swz_sel[l]);
+    return m;
 }
 
 uint8_t mir_reads_while_writing(const struct mir_instr *in, uint32_t v)
@@ -94,6 +120,15 @@ uint8_t mir_src_lanes(const struct mir_instr *in, unsigned k)
     case ST_OP_LIT: return swz_image(swz, 0xb); /* x, y, w */
     case ST_OP_DST: return swz_image(swz, k == 0 ? 0x6 : 0xa); /* src0.yz, src1.yw */
     case ST_OP_CRS: return swz_image(swz, 0x7);
+    /* ARB programs */
+    case ST_OP_ARB_DPH: return swz_image(swz, k == 0 ? 0x7 : 0xf);
+    case ST_OP_ARB_LIT: return swz_image(swz, 0xb);
+    case ST_OP_ARB_XPD: return swz_image(swz, 0x7);
+    case ST_OP_ARB_SWZ: return swz_image(swz, mir_arb_swz_lanes(in, in->has_dst ? in->dst.mask : 0xf));
+    case ST_OP_ARB_SIN: case ST_OP_ARB_COS: case ST_OP_ARB_SCS: case ST_OP_ARB_ARL:
+        return swz_image(swz, 0x1);
+    case ST_OP_ARB_TEX: case ST_OP_ARB_TXP: case ST_OP_ARB_TXB:
+        return k == 0 ? swz_image(swz, mir_arb_tex_lanes(in->op, in->tex_target)) : 0;
     default: return swz_image(swz, 0xf);
     }
 }

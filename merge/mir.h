@@ -53,11 +53,15 @@ struct mir_src {
     uint32_t vreg;       /* MIR_VREG */
     enum st_regfile file; /* MIR_FIXED */
     uint32_t index;
+    /* ARB programs, a relative parameter read (rel 2): 1 + the index in
+     * sh->arb->arrays of the array it reads (index = first slot + offset) */
+    uint16_t arr1;
 };
 
 struct mir_dst {
     uint8_t kind;
     uint8_t mask;        /* writemask */
+    uint8_t rel;         /* MIR_FIXED only: as mir_src.rel (o[aL + index], o[a0.c + index]) */
     uint32_t vreg;
     enum st_regfile file;
     uint32_t index;
@@ -81,6 +85,11 @@ struct mir_instr {
     bool pred_not;
     int8_t shift;        /* ps_1_x _x2 (1), _x4 (2), _d2 (-1) ... */
     const struct st_instr *ast; /* MIR_OP_OPAQUE */
+    /* ARB programs: SWZ selectors (0..3 = lane of src 0 as swizzled,
+     * ST_ARB_SWZ_ZERO/ONE) and negations; TEX/TXP/TXB target (src 1 is
+     * the sampler = texture unit) */
+    uint8_t swz_sel[4], swz_neg;
+    uint8_t tex_target;
 };
 
 struct mir_def { /* def c#, a, b, c, d made for LLVM constants */
@@ -104,6 +113,7 @@ struct mir_prog {
     unsigned ndefs, capdefs;
     enum st_shader_type type;
     uint16_t ver;
+    bool arb;            /* an ARB program: ARB instructions and rules (docs/merge.md) */
     uint32_t phys_temps; /* after regalloc: temporaries used */
     uint32_t *phys;      /* after regalloc: vreg -> r# (MIR_NONE: unused) */
     struct st_loc loc;   /* where diagnostics about the whole program point (the version) */
@@ -137,6 +147,10 @@ bool mir_op_componentwise(unsigned op);
 bool mir_op_replicates(unsigned op);
 /* True when the op's writemask may shrink to the live lanes. */
 bool mir_op_shrinkable(unsigned op);
+/* ARB TEX/TXP/TXB: lanes of the coordinate the target reads. */
+uint8_t mir_arb_tex_lanes(unsigned op, unsigned target);
+/* ARB SWZ: lanes of the (swizzled) source the selectors of `written` lanes read. */
+uint8_t mir_arb_swz_lanes(const struct mir_instr *in, uint8_t written);
 /* 0xf when the instruction's destination must not share a register with v,
  * a vreg it reads (crs sources, sgn scratch registers), else 0. */
 uint8_t mir_reads_while_writing(const struct mir_instr *in, uint32_t v);

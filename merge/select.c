@@ -104,6 +104,7 @@ struct vinfo {
 enum pat_kind { P_NONE, P_ALU };
 struct pat {
     unsigned op;
+    int32_t imm[2]; /* ARB marker calls: SWZ selectors and negations, TEX unit and target */
     bool sat;
     int8_t shift; /* ps_1_x destination shift */
     unsigned n;
@@ -122,6 +123,8 @@ struct sel {
     size_t cap;
     uint16_t ver;
     bool ps, v3, ps1x;
+    bool arb;            /* an ARB program (docs/merge.md, "ARB programs") */
+    uint32_t arb_next_c; /* ARB: the next new parameter slot for a literal */
     struct mir_src last_texel;
     bool have_texel;
     /* output slot -> register, from the shader's own writes */
@@ -387,7 +390,11 @@ static void demand_inst(struct sel *S, LLVMValueRef I, bool *changed)
     case LLVMStore: {
         LLVMValueRef val = op_(I, 0);
         int slot = out_slot_of_store(S, I);
-        if (slot >= 0) {
+        if (slot >= 0 && S->arb) {
+            /* ARB results are vectors; lanes still holding the 0 they start with need no write */
+            uint8_t m = (uint8_t)(0xf & ~zero_lanes(val));
+            add_demand(S, val, m ? m : 0xf, changed);
+        } else if (slot >= 0) {
             uint8_t m = slot == ST_LL_OUT_FOG || slot == ST_LL_OUT_PTS || slot == ST_LL_OUT_DEPTH
                             ? 0x1
                             : (uint8_t)(0xf & ~zero_lanes(val));
@@ -410,14 +417,44 @@ static void demand_inst(struct sel *S, LLVMValueRef I, bool *changed)
                 add_demand(S, op_(I, j), opaque_lanes(S->sh, I, j), changed);
             return;
         }
+        if (strncmp(callee_name(I), "st_op.ostore", 12) == 0) {
+            long long m = 0xf;
+            const_int(op_(I, 3), &m);
+            add_demand(S, op_(I, 2), (uint8_t)(m & 0xf), changed);
+            return;
+        }
         if (strncmp(callee_name(I), "st_op.", 6) == 0) {
             /* lanes of the (already swizzled) sources each op reads */
             const char *nm = callee_name(I) + 6;
             int op = st_opcode_lookup(nm, strlen(nm));
             unsigned n = (unsigned)LLVMGetNumArgOperands(I);
+            if (op == ST_OP_ARB_KIL) /* void: any of the four lanes < 0 */
+                d = 0xf;
             for (unsigned k = 0; k < n && d; k++) {
                 uint8_t dd = 0xf;
+                long long i0 = 0, i1 = 0;
                 switch (op) {
+                case ST_OP_ARB_FLR: dd = d; break;
+                case ST_OP_ARB_DPH: dd = k == 0 ? 0x7 : 0xf; break;
+                case ST_OP_ARB_LIT: dd = 0xb; break;
+                case ST_OP_ARB_XPD: dd = 0x7; break;
+                case ST_OP_ARB_SIN: case ST_OP_ARB_COS: case ST_OP_ARB_SCS: case ST_OP_ARB_ARL:
+                    dd = 0x1;
+                    break;
+                case ST_OP_ARB_SWZ: {
+                    struct mir_instr t;
+                    memset(&t, 0, sizeof(t));
+                    if (n == 3 && const_int(op_(I, 1), &i0))
+                        for (unsigned l = 0; l < 4; l++)
+                            t.swz_sel[l] = (uint8_t)((i0 >> (3 * l)) & 7);
+                    dd = mir_arb_swz_lanes(&t, d);
+                    break;
+                }
+                case ST_OP_ARB_TEX: case ST_OP_ARB_TXP: case ST_OP_ARB_TXB:
+                    dd = n == 3 && const_int(op_(I, 2), &i1)
+                             ? mir_arb_tex_lanes((unsigned)op, (unsigned)i1)
+                             : 0xf;
+                    break;
                 case ST_OP_SGN: dd = d; break;
                 case ST_OP_LIT: dd = 0xb; break;
                 case ST_OP_DST:
@@ -636,9 +673,200 @@ static void pat_set(struct pat *p, unsigned op, unsigned n, LLVMValueRef a, LLVM
 static bool modview_of(struct sel *S, LLVMValueRef I, LLVMValueRef *x, unsigned *mod);
 static enum vkind classify(struct sel *S, LLVMValueRef I);
 
+/* Exactly one use (a pattern may swallow the value). */
+static bool single_use(LLVMValueRef v)
+{
+    return LLVMGetFirstUse(v) && !LLVMGetNextUse(LLVMGetFirstUse(v));
+}
+
+/*
+ * One ARB instruction for the value I, or false.  The lowering spells ARB's
+ * own semantics (translator/interp.c, the R->arb branches): MIN is
+ * (a > b) ? b : a, MAX (a > b) ? a : b, CMP (a < 0) ? b : c, LRP
+ * a * b + (1 - a) * c; only those shapes map to them, never the Direct3D 9
+ * ones.  Instructions of the other program kind are not matched.
+ */
+static bool match_alu_arb(struct sel *S, LLVMValueRef I, struct pat *p)
+{
+    unsigned o = opc(I);
+    LLVMValueRef a, b, x, y, P;
+    bool fp = S->ps;
+    switch (o) {
+    case LLVMFAdd: {
+        LLVMValueRef l = op_(I, 0), r = op_(I, 1);
+        if (!is_vec(I)) {
+            if (dot_chain(I, 4, &P) && opc(P) == LLVMFMul) {
+                pat_set(p, ST_OP_DP4, 2, op_(P, 0), op_(P, 1), NULL);
+                return true;
+            }
+            if (dot_chain(I, 3, &P) && opc(P) == LLVMFMul) {
+                pat_set(p, ST_OP_DP3, 2, op_(P, 0), op_(P, 1), NULL);
+                return true;
+            }
+        }
+        /* LRP: a * b + (1 - a) * c */
+        if (fp && opc(l) == LLVMFMul && opc(r) == LLVMFMul && single_use(l) && single_use(r)) {
+            LLVMValueRef om = op_(r, 0);
+            if (opc(om) == LLVMFSub && const_is(op_(om, 0), 1.0) && op_(om, 1) == op_(l, 0)) {
+                pat_set(p, ST_OP_LRP, 3, op_(l, 0), op_(l, 1), op_(r, 1));
+                return true;
+            }
+        }
+        /* MAD: the product is rounded first, as in the interpreter */
+        for (int s = 0; s < 2; s++) {
+            LLVMValueRef m = s ? r : l, c = s ? l : r;
+            if (opc(m) == LLVMFMul && single_use(m)) {
+                pat_set(p, ST_OP_MAD, 3, op_(m, 0), op_(m, 1), c);
+                return true;
+            }
+        }
+        pat_set(p, ST_OP_ADD, 2, l, r, NULL);
+        return true;
+    }
+    case LLVMFSub: {
+        LLVMValueRef l = op_(I, 0), r = op_(I, 1);
+        if (is_call_to(r, "llvm.floor") && op_(r, 0) == l) {
+            pat_set(p, ST_OP_FRC, 1, l, NULL, NULL);
+            return true;
+        }
+        pat_set(p, ST_OP_SUB, 2, l, r, NULL);
+        return true;
+    }
+    case LLVMFMul:
+        pat_set(p, ST_OP_MUL, 2, op_(I, 0), op_(I, 1), NULL);
+        return true;
+    case LLVMFDiv:
+        if (const_is(op_(I, 0), 1.0) && !is_vec(I) && is_call_to(op_(I, 1), "llvm.sqrt") &&
+            nonneg(op_(op_(I, 1), 0), 0)) {
+            pat_set(p, ST_OP_RSQ, 1, op_(op_(I, 1), 0), NULL, NULL);
+            p->scalar_src[0] = true;
+            return true;
+        }
+        return false;
+    case LLVMSelect: {
+        LLVMValueRef c = op_(I, 0), t = op_(I, 1), f = op_(I, 2);
+        if (fp && match_sat(I, &x)) { /* _SAT exists in fragment programs only */
+            pat_set(p, ST_OP_MOV, 1, x, NULL, NULL);
+            p->sat = true;
+            return true;
+        }
+        if (is_fcmp(c, LLVMRealOGT, &a, &b) && a == t && b == f) {
+            pat_set(p, ST_OP_MAX, 2, a, b, NULL);
+            return true;
+        }
+        if (is_fcmp(c, LLVMRealOGT, &a, &b) && b == t && a == f) {
+            pat_set(p, ST_OP_MIN, 2, a, b, NULL);
+            return true;
+        }
+        if (const_is(t, 1.0) && const_is(f, 0.0)) {
+            if (is_fcmp(c, LLVMRealOLT, &a, &b)) {
+                pat_set(p, ST_OP_SLT, 2, a, b, NULL);
+                return true;
+            }
+            if (is_fcmp(c, LLVMRealOGE, &a, &b)) {
+                pat_set(p, ST_OP_SGE, 2, a, b, NULL);
+                return true;
+            }
+        }
+        if (fp && is_vec(I) && is_fcmp(c, LLVMRealOLT, &a, &b) && const_is(b, 0.0)) {
+            pat_set(p, ST_OP_CMP, 3, a, t, f);
+            return true;
+        }
+        if (!is_vec(I) && is_fcmp(c, LLVMRealOEQ, &a, &b) && const_is(b, 0.0) &&
+            const_is(t, INFINITY) && opc(f) == LLVMFDiv && const_is(op_(f, 0), 1.0)) {
+            LLVMValueRef den = op_(f, 1);
+            if (den == a) {
+                pat_set(p, ST_OP_RCP, 1, a, NULL, NULL);
+                p->scalar_src[0] = true;
+                return true;
+            }
+            if (is_call_to(den, "llvm.sqrt") && op_(den, 0) == a) {
+                LLVMValueRef s = a;
+                if (is_call_to(a, "llvm.fabs"))
+                    s = op_(a, 0);
+                else if (!nonneg(a, 0))
+                    return false;
+                pat_set(p, ST_OP_RSQ, 1, s, NULL, NULL);
+                p->scalar_src[0] = true;
+                return true;
+            }
+        }
+        return false;
+    }
+    case LLVMFPTrunc: {
+        LLVMValueRef e = op_(I, 0);
+        if (is_call_to(e, "llvm.exp2")) {
+            LLVMValueRef arg = op_(e, 0);
+            if (opc(arg) == LLVMFPExt) { /* EX2 */
+                pat_set(p, ST_OP_EXP, 1, op_(arg, 0), NULL, NULL);
+                p->scalar_src[0] = true;
+                return true;
+            }
+            if (opc(arg) == LLVMFMul) { /* POW: exp2(y * log2|x|) in double */
+                LLVMValueRef yy = op_(arg, 0), lg = op_(arg, 1);
+                LLVMValueRef ax = is_call_to(lg, "llvm.log2") ? op_(lg, 0) : NULL;
+                if (ax && is_call_to(ax, "llvm.fabs"))
+                    ax = op_(ax, 0);
+                if (ax && opc(ax) == LLVMFPExt && fpext_of(yy, &y)) {
+                    x = op_(ax, 0);
+                    pat_set(p, ST_OP_POW, 2, x, y, NULL);
+                    p->scalar_src[0] = p->scalar_src[1] = true;
+                    return true;
+                }
+            }
+        }
+        if (is_call_to(e, "llvm.log2") && opc(op_(e, 0)) == LLVMFPExt) { /* LG2 */
+            LLVMValueRef ax = op_(op_(e, 0), 0);
+            pat_set(p, ST_OP_LOG, 1, is_call_to(ax, "llvm.fabs") ? op_(ax, 0) : ax, NULL, NULL);
+            p->scalar_src[0] = true;
+            return true;
+        }
+        return false;
+    }
+    case LLVMCall: {
+        if (is_call_to(I, "llvm.fabs")) {
+            pat_set(p, ST_OP_ABS, 1, op_(I, 0), NULL, NULL);
+            return true;
+        }
+        if (!is_call_to(I, "st_op."))
+            return false;
+        const char *nm = callee_name(I) + 6;
+        int op = st_opcode_lookup(nm, strlen(nm));
+        unsigned n = (unsigned)LLVMGetNumArgOperands(I);
+        const char *arb_name = op >= 0 ? st_arb_opcode_name((enum st_opcode)op) : NULL;
+        bool have = false;
+        for (unsigned k = 0; k < st_arb_num_opinfo; k++)
+            if (st_arb_opinfo[k].op == (enum st_opcode)op &&
+                (S->ps ? st_arb_opinfo[k].fp : st_arb_opinfo[k].vp))
+                have = true;
+        if (!arb_name || !have || op == ST_OP_ARB_KIL || op == ST_OP_ARB_ARL)
+            return false;
+        long long i0 = 0, i1 = 0;
+        switch (op) {
+        case ST_OP_ARB_SWZ: case ST_OP_ARB_TEX: case ST_OP_ARB_TXP: case ST_OP_ARB_TXB:
+            if (n != 3 || !const_int(op_(I, 1), &i0) || !const_int(op_(I, 2), &i1))
+                return false;
+            pat_set(p, (unsigned)op, 1, op_(I, 0), NULL, NULL);
+            p->imm[0] = (int32_t)i0;
+            p->imm[1] = (int32_t)i1;
+            return true;
+        default:
+            if (n < 1 || n > 2)
+                return false;
+            pat_set(p, (unsigned)op, n, op_(I, 0), n > 1 ? op_(I, 1) : NULL, NULL);
+            return true;
+        }
+    }
+    default:
+        return false;
+    }
+}
+
 /* One D3D9 instruction for the value I, or false. */
 static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
 {
+    if (S->arb)
+        return match_alu_arb(S, I, p);
     unsigned o = opc(I);
     LLVMValueRef a, b, x, y, P;
     switch (o) {
@@ -977,15 +1205,84 @@ struct relinfo {
     LLVMValueRef al;      /* the aL phi, or NULL */
     LLVMValueRef F;       /* the a0 conversion, or NULL */
     unsigned comp;        /* its lane */
+    int arr;              /* ARB: the array (sh->arb->arrays) read */
 };
+
+static bool d3d_rel_read(struct sel *S, LLVMValueRef I, struct relinfo *ri);
+
+/* A relative register index: aL (the loop's phi) or a0.c, plus a constant. */
+static bool rel_index_of(LLVMValueRef idx, struct relinfo *ri)
+{
+    ri->k = 0;
+    ri->al = ri->F = NULL;
+    if (opc(idx) == LLVMAdd && const_int(op_(idx, 1), &ri->k))
+        idx = op_(idx, 0);
+    if (opc(idx) == LLVMPHI) {
+        ri->al = idx;
+        return true;
+    }
+    LLVMValueRef A;
+    unsigned comp;
+    return ext_of(idx, &A, &comp) && trace_a0(A, comp, &ri->F, &ri->comp) && mova_source(ri->F);
+}
+
+/*
+ * ARB a[A0.x + k] (lower_llvm.c's arb_load_rel): select(inr,
+ * load(c[select(inr, idx, first)]), 0) with inr = (idx - first) < count
+ * (the subtraction folded away when first is 0), idx = A0.x + first + k.
+ * The array is the one with that first slot and count.
+ */
+static bool arb_rel_read(struct sel *S, LLVMValueRef I, struct relinfo *ri)
+{
+    if (opc(I) != LLVMSelect || !is_vec(I) || is_vec(op_(I, 0)) || !const_is(op_(I, 2), 0.0))
+        return false;
+    LLVMValueRef inr = op_(I, 0), ld = op_(I, 1);
+    if (opc(ld) != LLVMLoad || opc(op_(ld, 0)) != LLVMGetElementPtr ||
+        LLVMGetNumOperands(op_(ld, 0)) != 2 || op_(op_(ld, 0), 0) != S->arg_c)
+        return false;
+    LLVMValueRef safe = op_(op_(ld, 0), 1);
+    long long first, count;
+    if (opc(safe) != LLVMSelect || op_(safe, 0) != inr || !const_int(op_(safe, 2), &first))
+        return false;
+    LLVMValueRef idx = op_(safe, 1);
+    if (opc(inr) != LLVMICmp || LLVMGetICmpPredicate(inr) != LLVMIntULT ||
+        !const_int(op_(inr, 1), &count))
+        return false;
+    LLVMValueRef off = op_(inr, 0);
+    long long f2 = 0;
+    if (!(first == 0 && off == idx) &&
+        !(opc(off) == LLVMSub && op_(off, 0) == idx && const_int(op_(off, 1), &f2) && f2 == first))
+        return false;
+    ri->arr = -1;
+    const struct st_arb_program *a = S->sh->arb;
+    for (unsigned k = 0; k < a->num_arrays; k++)
+        if (a->arrays[k].first == first && a->arrays[k].count == count)
+            ri->arr = (int)k;
+    if (ri->arr < 0)
+        return false;
+    ri->file = ST_REG_CONST;
+    ri->k = 0;
+    ri->al = ri->F = NULL;
+    if (opc(idx) == LLVMAdd && const_int(op_(idx, 1), &ri->k))
+        idx = op_(idx, 0);
+    LLVMValueRef A;
+    unsigned comp;
+    return ext_of(idx, &A, &comp) && trace_a0(A, comp, &ri->F, &ri->comp) && mova_source(ri->F);
+}
+
+static bool rel_read(struct sel *S, LLVMValueRef I, struct relinfo *ri)
+{
+    return S->arb ? arb_rel_read(S, I, ri) : d3d_rel_read(S, I, ri);
+}
 
 /*
  * The lowering's c[aL + k], v[aL + k], c[a0.c + k]: select(inr,
  * load(base[select(inr, idx, 0)]), 0) with inr = idx < N.  D3D9 reads 0
  * outside the file, as the select does.
  */
-static bool rel_read(struct sel *S, LLVMValueRef I, struct relinfo *ri)
+static bool d3d_rel_read(struct sel *S, LLVMValueRef I, struct relinfo *ri)
 {
+    ri->arr = -1;
     if (opc(I) != LLVMSelect || !is_vec(I) || is_vec(op_(I, 0)) || !const_is(op_(I, 2), 0.0))
         return false;
     LLVMValueRef inr = op_(I, 0), ld = op_(I, 1);
@@ -1005,19 +1302,7 @@ static bool rel_read(struct sel *S, LLVMValueRef I, struct relinfo *ri)
     LLVMValueRef idx = op_(safe, 1);
     if (opc(inr) != LLVMICmp || LLVMGetICmpPredicate(inr) != LLVMIntULT || op_(inr, 0) != idx)
         return false;
-    ri->k = 0;
-    ri->al = ri->F = NULL;
-    if (opc(idx) == LLVMAdd && const_int(op_(idx, 1), &ri->k))
-        idx = op_(idx, 0);
-    if (opc(idx) == LLVMPHI) {
-        ri->al = idx;
-        return true;
-    }
-    LLVMValueRef A;
-    unsigned comp;
-    if (ext_of(idx, &A, &comp) && trace_a0(A, comp, &ri->F, &ri->comp) && mova_source(ri->F))
-        return true;
-    return false;
+    return rel_index_of(idx, ri);
 }
 
 static bool is_i1(LLVMValueRef v)
@@ -1395,6 +1680,12 @@ static void need(struct sel *S, LLVMValueRef v)
     e->needed = true;
     switch (classify(S, v)) {
     case VK_MOVA:
+        if (S->arb) { /* ARL: the marker's source; the floor is ARL's own */
+            LLVMValueRef m = mova_source(v);
+            if (is_call_to(m, "st_op.arb:arl"))
+                need(S, op_(m, 0));
+            return;
+        }
         need(S, mova_source(v));
         return;
     case VK_KILL:
@@ -1494,6 +1785,8 @@ static uint8_t swz_rep(unsigned l)
  */
 static uint32_t alloc_c(struct sel *S)
 {
+    if (S->arb) /* a new literal: a parameter slot after the program's own */
+        return S->arb_next_c < 4096 ? S->arb_next_c++ : MIR_NONE;
     if (S->has_rel_c) {
         for (uint32_t i = S->max_c; i-- > 0;)
             if (!S->c_used[i]) {
@@ -1538,7 +1831,7 @@ static struct mir_src const_opnd(struct sel *S, LLVMValueRef c, uint8_t demand)
     for (unsigned l = 0; l < 4; l++)
         if ((def & (1u << l)) && !isfinite(val[l])) {
             /* def has no spelling for these (the printer would write 0 or FLT_MAX) */
-            fail(S, "a NaN or infinite constant, which def cannot state%s", "");
+            fail(S, "a NaN or infinite constant, which neither def nor an ARB literal can state%s", "");
             return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
         }
     if (S->ps1x) {
@@ -1735,11 +2028,13 @@ static struct mir_src view_opnd(struct sel *S, LLVMValueRef I)
     case LLVMSelect: {
         struct relinfo ri;
         rel_read(S, I, &ri);
-        if (ri.k < 0 || ri.k > 255) {
+        if (S->arb ? (ri.k < INT32_MIN || ri.k > INT32_MAX) : (ri.k < 0 || ri.k > 255)) {
             fail(S, "a relative address with a negative or large offset%s", "");
             return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
         }
         r = mir_src_fixed(ri.file, (uint32_t)ri.k, ST_SWIZZLE_IDENTITY);
+        if (ri.arr >= 0)
+            r.arr1 = (uint16_t)(ri.arr + 1);
         if (ri.al) {
             if (!S->nloops || S->loops[S->nloops - 1].al != ri.al) {
                 fail(S, "a relative address with aL of a loop that is not the innermost%s", "");
@@ -1768,6 +2063,18 @@ static struct mir_src view_opnd(struct sel *S, LLVMValueRef I)
         LLVMValueRef base;
         long long k;
         gep_const(op_(I, 0), &base, &k);
+        if (S->arb) {
+            /* ARB: input slot k is arb->inputs[k], c[k] is arb->params[k] */
+            const struct st_arb_program *a = S->sh->arb;
+            bool in = base == S->arg_in;
+            if (k < 0 || (uint64_t)k >= (in ? a->num_inputs : a->num_params) ||
+                (!in && base != S->arg_c)) {
+                fail(S, "an ARB input or parameter slot the program does not have%s", "");
+                return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+            }
+            return mir_src_fixed(in ? ST_REG_INPUT : ST_REG_CONST, (uint32_t)k,
+                                 ST_SWIZZLE_IDENTITY);
+        }
         if (base == S->arg_c) {
             if (k < 0 || k >= 256) {
                 fail(S, "a constant register out of range%s", "");
@@ -1932,9 +2239,20 @@ static void emit_alu(struct sel *S, LLVMValueRef I)
     in->nsrc = pt.n;
     for (unsigned k = 0; k < pt.n; k++)
         in->src[k] = src[k];
-    if (pt.op == ST_OP_SGN && S->ver < ST_VER(3, 0)) {
-        /* the 2_x models name two scratch temporaries sgn may clobber:
-         * registers of their own (liveness keeps them apart from the rest) */
+    if (pt.op == ST_OP_ARB_SWZ) {
+        for (unsigned l = 0; l < 4; l++)
+            in->swz_sel[l] = (uint8_t)((pt.imm[0] >> (3 * l)) & 7);
+        in->swz_neg = (uint8_t)(pt.imm[1] & 0xf);
+    }
+    if (pt.op == ST_OP_ARB_TEX || pt.op == ST_OP_ARB_TXP || pt.op == ST_OP_ARB_TXB) {
+        in->tex_target = (uint8_t)pt.imm[1];
+        in->src[in->nsrc] = mir_src_fixed(ST_REG_SAMPLER, (uint32_t)pt.imm[0], ST_SWIZZLE_IDENTITY);
+        in->nsrc++;
+    }
+    if (pt.op == ST_OP_SGN) {
+        /* sgn names two scratch temporaries it may clobber (the checker asks
+         * for them in vs_3_0 too): registers of their own (liveness keeps
+         * them apart from the rest) */
         in->nsrc = 3;
         in->src[1] = mir_src_vreg(mir_new_vreg(S->p), ST_SWIZZLE_IDENTITY);
         in->src[2] = mir_src_vreg(mir_new_vreg(S->p), ST_SWIZZLE_IDENTITY);
@@ -2205,6 +2523,24 @@ static void emit_store(struct sel *S, LLVMValueRef st)
         fail(S, "a store the vector back end does not know%s", "");
         return;
     }
+    if (S->arb) {
+        /* result.* j is output slot j; lanes still 0 need no write */
+        if ((unsigned)slot >= S->sh->arb->num_outputs) {
+            fail(S, "an output slot the program never names%s", "");
+            return;
+        }
+        uint8_t m = (uint8_t)(0xf & ~zero_lanes(val));
+        struct mir_instr tmp = {0};
+        tmp.op = ST_OP_MOV;
+        tmp.has_dst = true;
+        tmp.dst = (struct mir_dst){.kind = MIR_FIXED, .mask = m ? m : 0xf, .file = ST_REG_OUTPUT,
+                                   .index = (uint32_t)slot, .vreg = MIR_NONE};
+        tmp.nsrc = 1;
+        tmp.src[0] = opnd(S, val);
+        struct mir_instr *in = emit(S, ST_OP_MOV);
+        *in = tmp;
+        return;
+    }
     if (S->ps1x && slot == ST_LL_OUT_DEPTH)
         return; /* texdepth / texm3x2depth, printed as written, write it */
     if (S->ps1x && slot == ST_LL_OUT_C) {
@@ -2352,6 +2688,78 @@ static void emit_opaque(struct sel *S, LLVMValueRef I)
         S->phase_at = S->p->n - 1;
 }
 
+/*
+ * A write of an output file written relatively somewhere (the lowering's
+ * ordered @st_op.ostore calls): one mov into that register, o[aL + k] or
+ * o[a0.c + k] for the .rel form, where the call stands.
+ */
+static void emit_ostore(struct sel *S, LLVMValueRef I)
+{
+    long long file, mask;
+    if (!const_int(op_(I, 0), &file) || file < 0 || file >= ST_REG_COUNT ||
+        !const_int(op_(I, 3), &mask)) {
+        fail(S, "an output write the vector back end does not know%s", "");
+        return;
+    }
+    struct mir_dst d = {.kind = MIR_FIXED, .mask = (uint8_t)(mask & 0xf),
+                        .file = (enum st_regfile)file, .vreg = MIR_NONE};
+    long long kc;
+    if (strcmp(callee_name(I), "st_op.ostore.rel") == 0 && const_int(op_(I, 1), &kc)) {
+        /* the address folded to a constant: a0 was never written (it reads
+         * its first value, 0).  The vector program writes a0 nowhere
+         * either, so a0.x + k names the same register (and keeps an
+         * out-of-range write the same dropped write). */
+        bool mova = false;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(S->fn); bb && !mova;
+             bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef R = LLVMGetFirstInstruction(bb); R && !mova;
+                 R = LLVMGetNextInstruction(R))
+                mova = opc(R) == LLVMFPToSI && vi(S, R)->needed && classify(S, R) == VK_MOVA;
+        if (mova || kc < 0 || kc > 255) {
+            fail(S, "a relative output write whose address folded to a constant%s", "");
+            return;
+        }
+        d.index = (uint32_t)kc;
+        d.rel = 2;
+    } else if (strcmp(callee_name(I), "st_op.ostore.rel") == 0) {
+        struct relinfo ri;
+        if (!rel_index_of(op_(I, 1), &ri) || ri.k < 0 || ri.k > 255) {
+            fail(S, "a relative output write with an address the vector back end cannot read%s",
+                 "");
+            return;
+        }
+        d.index = (uint32_t)ri.k;
+        if (ri.al) {
+            if (!S->nloops || S->loops[S->nloops - 1].al != ri.al) {
+                fail(S, "a relative write with aL of a loop that is not the innermost%s", "");
+                return;
+            }
+            d.rel = 1;
+        } else {
+            if (!vi(S, ri.F)->have_op || S->astate[ri.comp & 3] != ri.F) {
+                fail(S, "a relative write through a0 that does not hold its mova here%s", "");
+                return;
+            }
+            d.rel = (uint8_t)(2 + ri.comp);
+        }
+    } else {
+        long long k;
+        if (!const_int(op_(I, 1), &k) || k < 0 || k > 255) {
+            fail(S, "an output register the vector back end cannot name%s", "");
+            return;
+        }
+        d.index = (uint32_t)k;
+    }
+    struct mir_instr tmp = {0};
+    tmp.op = ST_OP_MOV;
+    tmp.has_dst = true;
+    tmp.dst = d;
+    tmp.nsrc = 1;
+    tmp.src[0] = opnd(S, op_(I, 2));
+    struct mir_instr *in = emit(S, ST_OP_MOV);
+    *in = tmp;
+}
+
 static void emit_inst(struct sel *S, LLVMValueRef I)
 {
     unsigned o = opc(I);
@@ -2361,6 +2769,18 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
     }
     if (o == LLVMCall && strcmp(callee_name(I), ST_LL_SAMPLE_FN) == 0) {
         emit_sample(S, I);
+        return;
+    }
+    if (o == LLVMCall && strncmp(callee_name(I), "st_op.ostore", 12) == 0) {
+        emit_ostore(S, I);
+        return;
+    }
+    if (o == LLVMCall && strcmp(callee_name(I), "st_op.arb:kil") == 0) {
+        /* ARB KIL takes any vector source (swizzle, sign) */
+        struct mir_src v = opnd(S, op_(I, 0));
+        struct mir_instr *in = emit(S, ST_OP_ARB_KIL);
+        in->nsrc = 1;
+        in->src[0] = v;
         return;
     }
     if (o == LLVMBr || o == LLVMRet || o == LLVMAlloca || o == LLVMGetElementPtr || o == LLVMPHI)
@@ -2508,10 +2928,18 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
                 re->op = mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
                 re->have_op = true;
             }
-        struct mir_src v = opnd(S, mova_source(I));
-        struct mir_instr *in = emit(S, S->ver >= ST_VER(2, 0) ? ST_OP_MOVA : ST_OP_MOV);
+        LLVMValueRef ms = mova_source(I);
+        if (S->arb && !is_call_to(ms, "st_op.arb:arl")) {
+            fail(S, "an address register write that is not an ARL%s", "");
+            return;
+        }
+        struct mir_src v = opnd(S, S->arb ? op_(ms, 0) : ms);
+        struct mir_instr *in = emit(S, S->arb                     ? ST_OP_ARB_ARL
+                                       : S->ver >= ST_VER(2, 0) ? ST_OP_MOVA
+                                                                : ST_OP_MOV);
         in->has_dst = true;
-        in->dst = (struct mir_dst){.kind = MIR_FIXED, .mask = e->demand ? e->demand : 1,
+        in->dst = (struct mir_dst){.kind = MIR_FIXED,
+                                   .mask = S->arb ? 1 : e->demand ? e->demand : 1,
                                    .file = ST_REG_ADDR, .index = 0, .vreg = MIR_NONE};
         in->nsrc = 1;
         in->src[0] = v;
@@ -3061,9 +3489,40 @@ static void walk(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef stop)
 /* ------------------------------------------------------------------ */
 /* Entry.                                                              */
 
+/* ARB: the program's literals are found again by value (their own
+ * slots); new ones get slots after the program's parameters. */
+static void scan_arb(struct sel *S)
+{
+    const struct st_arb_program *a = S->sh->arb;
+    struct mir_prog *p = S->p;
+    S->arb_next_c = a->num_params;
+    for (uint32_t k = 0; k < a->num_params; k++) {
+        if (a->params[k].kind != ST_ARB_PARAM_CONST)
+            continue;
+        if (p->ndefs == p->capdefs) {
+            unsigned cap = p->capdefs ? p->capdefs * 2 : 8;
+            struct mir_def *nd = realloc(p->defs, sizeof(*nd) * cap);
+            if (!nd) {
+                fail(S, "out of memory%s", "");
+                return;
+            }
+            p->defs = nd;
+            p->capdefs = cap;
+        }
+        struct mir_def *d = &p->defs[p->ndefs++];
+        memset(d, 0, sizeof(*d));
+        d->index = k;
+        memcpy(d->f, a->params[k].value, sizeof(d->f));
+    }
+}
+
 static void scan_shader(struct sel *S)
 {
     const struct st_shader *sh = S->sh;
+    if (S->arb) {
+        scan_arb(S);
+        return;
+    }
     S->max_c = !S->ps ? 256 : S->ver >= ST_VER(3, 0) ? 224 : S->ver >= ST_VER(2, 0) ? 32 : 8;
     for (const struct st_instr *i = sh->first; i; i = i->next) {
         if (i->op == ST_OP_DEF) {
@@ -3205,7 +3664,16 @@ bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleR
     S->ps = sh->version.type == ST_PS;
     S->v3 = S->ver >= ST_VER(3, 0);
     S->ps1x = S->ps && S->ver < ST_VER(2, 0);
+    S->arb = sh->dialect == ST_ARB;
+    if (S->arb) { /* version 1.0 says nothing about Direct3D 9 models */
+        S->ps1x = S->v3 = false;
+        if (!sh->arb) {
+            fail(S, "an ARB program without tables%s", "");
+            return false;
+        }
+    }
     S->phase_at = MIR_NONE;
+    out->arb = S->arb;
     out->type = sh->version.type;
     out->ver = sh->version.ver;
     out->loc = sh->version.loc;
@@ -3274,6 +3742,15 @@ bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleR
             }
             else if (o == LLVMCall && strcmp(callee_name(I), "st_opaque") == 0)
                 need(S, I);
+            else if (o == LLVMCall && strcmp(callee_name(I), "st_op.arb:kil") == 0)
+                need(S, op_(I, 0));
+            else if (o == LLVMCall && strncmp(callee_name(I), "st_op.ostore", 12) == 0) {
+                struct relinfo ri;
+                need(S, op_(I, 2));
+                if (strcmp(callee_name(I), "st_op.ostore.rel") == 0 &&
+                    rel_index_of(op_(I, 1), &ri) && ri.F)
+                    need(S, ri.F);
+            }
             else if (o == LLVMSelect && kill_source(I))
                 need(S, I);
         }
@@ -3301,6 +3778,8 @@ bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleR
 unsigned st_merge_max_temps(const struct st_shader *sh)
 {
     uint16_t v = sh->version.ver;
+    if (sh->dialect == ST_ARB)
+        return 256; /* MAX_PROGRAM_TEMPORARIES of translator/arb_check.c */
     if (sh->version.type == ST_VS)
         return v >= ST_VER_2X ? 32 : 12;
     if (v < ST_VER(1, 4))
@@ -3336,6 +3815,14 @@ static uint8_t swz_lanes_used(const struct mir_instr *in, unsigned k)
     case ST_OP_LIT: return 0xb;
     case ST_OP_DST: return k == 0 ? 0x6 : 0xa;
     case ST_OP_CRS: return 0x7;
+    /* ARB programs */
+    case ST_OP_ARB_DPH: return k == 0 ? 0x7 : 0xf;
+    case ST_OP_ARB_LIT: return 0xb;
+    case ST_OP_ARB_XPD: return 0x7;
+    case ST_OP_ARB_KIL: return 0xf;
+    case ST_OP_ARB_SWZ: return mir_arb_swz_lanes(in, in->has_dst ? in->dst.mask : 0xf);
+    case ST_OP_ARB_TEX: case ST_OP_ARB_TXP: case ST_OP_ARB_TXB:
+        return k == 0 ? mir_arb_tex_lanes(in->op, in->tex_target) : 0;
     default: return 0x1; /* scalar sources, if_cmp */
     }
 }
@@ -3431,9 +3918,10 @@ static bool legalize_ps13(struct mir_prog *p)
 
 bool mir_legalize_swizzles(struct mir_prog *p)
 {
-    if (p->type == ST_PS && p->ver < ST_VER(1, 4))
+    if (p->type == ST_PS && p->ver < ST_VER(1, 4) && !p->arb)
         return legalize_ps13(p);
-    bool strict = p->type == ST_PS && p->ver <= ST_VER_2X;
+    /* ARB takes any swizzle; only one-lane reads become replicates below */
+    bool strict = p->type == ST_PS && p->ver <= ST_VER_2X && !p->arb;
     static const uint8_t cand[8] = {ST_SWIZZLE_IDENTITY, 0x00, 0x55, 0xaa, 0xff,
                                     ST_SWIZZLE(1, 2, 0, 3), ST_SWIZZLE(2, 0, 1, 3),
                                     ST_SWIZZLE(3, 2, 1, 0)};

@@ -41,3 +41,9 @@ check "--emit=vasm of the seed case: three instructions, no move" bash -c "[ \"\
 check "--emit=llvm --stats reports the merges" bash -c "'$bin' --emit=llvm --stats '$tmp/seed.vs.asm' 2>&1 >/dev/null | grep -q 'merges raw 1'"
 check "run: interp, llvm and gen print the same outputs" bash -c "a=\$('$bin' run '$tmp/seed.vs.asm' --inputs '$tmp/seed.in.json') && b=\$('$bin' run --engine=llvm '$tmp/seed.vs.asm' --inputs '$tmp/seed.in.json') && c=\$('$bin' run --engine=gen --simd=8 '$tmp/seed.vs.asm' --inputs '$tmp/seed.in.json') && [ \"\$a\" = \"\$b\" ] && [ \"\$a\" = \"\$c\" ] && echo \"\$a\" | grep -q '\"oPos\": \\[1.5, 3.5, 3.5, 4.5\\]'"
 check "run: a bad inputs file names the JSON path, exit 1, nothing on stdout" bash -c "out=\$('$bin' run '$tmp/seed.vs.asm' --inputs '$tmp/bad.in.json' 2>'$tmp/e'); rc=\$?; [ \$rc -eq 1 ] && [ -z \"\$out\" ] && grep -q 'invocations\\[0\\].v0\\[2\\]' '$tmp/e'"
+
+printf '!!ARBfp1.0\nTEMP t;\nMUL t.xy, fragment.texcoord[0], {2, 2, 2, 2};\nADD t.zw, fragment.color, {1, 1, 1, 1};\nSUB result.color, t, {0.5, 0.5, 0.5, 0.5};\nEND\n' > "$tmp/seed.fp"
+printf '!!ARBfp1.0\nTEMP t;\nRCP t, {0, 0, 0, 0}.x;\nMOV result.color, t;\nEND\n' > "$tmp/inf.fp"
+check "--emit=vasm of an ARB fragment program: exit 0, an ARBfp1.0 program, the merge gone" bash -c "out=\$('$bin' --emit=vasm '$tmp/seed.fp') && [ \"\$(echo \"\$out\" | head -1)\" = '!!ARBfp1.0' ] && [ \"\$(echo \"\$out\" | tail -1)\" = 'END' ] && [ \"\$(echo \"\$out\" | grep -Ec '^(MUL r0.xy|ADD r0.zw|SUB result.color, r0)')\" -eq 3 ] && ! echo \"\$out\" | grep -q '^MOV'"
+check "--emit=vasm --stats of an ARB program reports the merge" bash -c "'$bin' --emit=vasm --stats '$tmp/seed.fp' 2>&1 >/dev/null | grep -q 'merges in 1, eliminated 1'"
+check "--emit=vasm of what ARB cannot state: exit 1, located ST3001" bash -c "'$bin' --emit=vasm '$tmp/inf.fp' 2>'$tmp/e' >/dev/null; [ \$? -eq 1 ] && grep -Eq '^$tmp/inf.fp:1:1: error: .*\\[ST3001\\]\$' '$tmp/e'"

@@ -1,8 +1,9 @@
 /*
  * test_merge.c — the merge stage: the seed case of issue 5, the lane
  * liveness and interference rules on hand-built MIR, and a differential
- * run of every sample and valid corpus shader against its --emit=vasm text
- * under the reference interpreter (fixed seed, a few invocations each).
+ * run of every sample and valid corpus shader (Direct3D 9 and ARB) against
+ * its --emit=vasm text under the reference interpreter, both float rules
+ * (fixed seed, a few invocations each).
  *
  * Expected values are worked out by hand from the rules in docs/merge.md:
  * a lane is live from a read that selects it back to the write that covers
@@ -272,22 +273,200 @@ static void test_marker_ops(void **state)
 }
 
 /* Something the version cannot express is a located error, not output:
- * a relatively addressed output register. */
+ * a predicated write to an output file written relatively. */
 static void test_not_supported_is_an_error(void **state)
 {
     (void)state;
     const char *src_text = "vs_3_0\n"
+                           "dcl_position v0\n"
                            "dcl_position o0\n"
                            "dcl_texcoord0 o1\n"
                            "defi i0, 2, 0, 1, 0\n"
+                           "setp_gt p0, v0, c1\n"
                            "loop aL, i0\n"
-                           "mov o[aL], c0\n"
+                           "(p0) mov o[aL], c0\n"
                            "endloop\n";
     struct st_merge_stats st;
     unsigned nerr = 0;
     char *out = vasm_of(src_text, &st, &nerr);
     assert_null(out);
     assert_int_equal(nerr, 1);
+}
+
+
+
+/* Relative output writes: each write of the file comes back as one
+ * instruction with its own destination, in order; the mul folds into the
+ * relative destination (nothing between it and the write), o0's mov stays
+ * a mov of c0.  The input as the canonical printer writes o[aL + 1]. */
+static void test_relative_output_write(void **state)
+{
+    (void)state;
+    struct st_merge_stats st;
+    unsigned nerr = 0;
+    char *out = vasm_of("vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\n"
+                        "dcl_texcoord1 o2\ndefi i0, 2, 0, 1, 0\nmov o0, c0\nloop aL, i0\n"
+                        "mul o[aL + 1], v0, c[aL + 4]\nendloop\n",
+                        &st, &nerr);
+    assert_non_null(out);
+    assert_int_equal(nerr, 0);
+    assert_string_equal(out, "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\n"
+                             "dcl_texcoord1 o2\ndefi i0, 2, 0, 1, 0\nmov o0, c0\nloop aL, i0\n"
+                             "mul o1[aL], v0, c4[aL]\nendloop\n");
+    assert_int_equal(st.temps_out, 0);
+    /* a later write to the same file keeps the computation where it was:
+     * o[aL] may be o1, so the add may not write o1 before the loop */
+    out = (free(out), vasm_of("vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\n"
+                              "defi i0, 2, 0, 1, 0\nadd r0, v0, c0\nloop aL, i0\n"
+                              "mov o[aL], c1\nendloop\nmov o1, r0\nmov o0, v0\n",
+                              &st, &nerr));
+    assert_non_null(out);
+    assert_string_equal(out, "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\n"
+                             "defi i0, 2, 0, 1, 0\nadd r0, v0, c0\nloop aL, i0\n"
+                             "mov o0[aL], c1\nendloop\nmov o1, r0\nmov o0, v0\n");
+    free(out);
+}
+
+
+/* A product of constants is folded only when both float rules give the
+ * same bits: 0 * (-1, 2, -1, -1) is (-0, 0, -0, -0) under ieee but +0
+ * everywhere under d3d9, so the mul stays; (3, 0, 1, 0) * (-1, 2, -1, 5)
+ * is (-3, 0, -1, 0) under both (0 * 2 and 0 * 5 are +0 either way), a new
+ * def whose zero lanes need no write (oPos starts at 0). */
+static void test_float_rules_fold(void **state)
+{
+    (void)state;
+    unsigned nerr = 0;
+    char *out = vasm_of("vs_2_0\ndef c0, 0, 0, 0, 0\ndef c1, -1, 2, -1, -1\nmov r0, c0\n"
+                        "mul r1, r0, c1\nmov oPos, r1\n",
+                        NULL, &nerr);
+    assert_non_null(out);
+    assert_string_equal(out, "vs_2_0\ndef c0, 0.0, 0.0, 0.0, 0.0\ndef c1, -1.0, 2.0, -1.0, -1.0\n"
+                             "mul oPos, c0.x, c1\n");
+    free(out);
+    out = vasm_of("vs_2_0\ndef c0, 3, 0, 1, 0\ndef c1, -1, 2, -1, 5\nmov r0, c0\n"
+                  "mul r1, r0, c1\nmov oPos, r1\n",
+                  NULL, &nerr);
+    assert_non_null(out);
+    assert_string_equal(out, "vs_2_0\ndef c0, 3.0, 0.0, 1.0, 0.0\ndef c1, -1.0, 2.0, -1.0, 5.0\n"
+                             "def c2, -3.0, 0.0, -1.0, 0.0\nmov oPos.xz, c2\n");
+    free(out);
+    /* pow(0, 0) is NaN under ieee, 1 under d3d9: never folded (a NaN would
+     * have vanished into the sge) */
+    out = vasm_of("vs_2_0\ndef c0, 0, 0, 0, 0\ndef c1, 1, 1, 1, 1\nmov r0, c0\n"
+                  "pow r1, r0.x, r0.x\nsge oPos, r1, c1\n",
+                  NULL, &nerr);
+    assert_non_null(out);
+    assert_string_equal(out, "vs_2_0\ndef c0, 0.0, 0.0, 0.0, 0.0\ndef c1, 1.0, 1.0, 1.0, 1.0\n"
+                             "pow r0.x, c0.x, c0.x\nsge oPos, r0.x, c1.x\n");
+    free(out);
+}
+
+/* ------------------------------------------------------------------ */
+/* ARB programs.                                                       */
+
+static char *vasm_of_arb(const char *src, struct st_merge_stats *st, unsigned *nerr)
+{
+    struct st_ctx *ctx = st_ctx_create("t.arb", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_arb(ctx, a);
+    char *res = NULL;
+    if (sh && !st_error_count(ctx) && st_check_arb(ctx, sh)) {
+        struct st_buf out = {0};
+        if (st_vasm_emit(ctx, sh, &out, st) && out.data)
+            res = strndup(out.data, out.len);
+        st_buf_free(&out);
+    }
+    if (nerr)
+        *nerr = st_error_count(ctx);
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+    return res;
+}
+
+/* The seed case in ARB: the two writemasked writes fill one TEMP, the
+ * merge goes, the SUB (only copied to result.position) writes it. */
+static void test_arb_seed(void **state)
+{
+    (void)state;
+    struct st_merge_stats st;
+    unsigned nerr = 0;
+    char *out = vasm_of_arb("!!ARBvp1.0\n"
+                            "TEMP t;\n"
+                            "MUL t.xy, vertex.position, program.env[0];\n"
+                            "ADD t.zw, vertex.normal, program.env[1];\n"
+                            "SUB result.position, t, program.env[2];\n"
+                            "END\n",
+                            &st, &nerr);
+    assert_non_null(out);
+    assert_int_equal(nerr, 0);
+    assert_string_equal(out, "!!ARBvp1.0\n"
+                             "TEMP r0;\n"
+                             "MUL r0.xy, vertex.position, program.env[0];\n"
+                             "ADD r0.zw, vertex.normal, program.env[1];\n"
+                             "SUB result.position, r0, program.env[2];\n"
+                             "END\n");
+    assert_int_equal(st.merges_in, 1);
+    assert_int_equal(st.merges_eliminated, 1);
+    assert_int_equal(st.instrs_out, 3);
+    assert_int_equal(st.temps_in, 1);
+    assert_int_equal(st.temps_out, 1);
+    free(out);
+}
+
+/* ARB's own instructions come back as themselves (MIN/MAX/CMP/LRP with
+ * ARB's definitions, SWZ, XPD, KIL with swizzles and signs), and a
+ * relative read and ARL in a vertex program.  Registers by the rules of
+ * docs/merge.md: first appearance takes the lowest TEMP whose occupants it
+ * does not clash with (a -> r0, b -> r1; CMP reuses r0 as a dies there,
+ * LRP r0, SWZ r1 since LRP's value is still read by XPD, XPD r0); the SWZ
+ * result is read by XPD too, so it is copied to result.color.  In the
+ * vertex program EXP overwrites t.x before any read: the MOV writes y only. */
+static void test_arb_ops(void **state)
+{
+    (void)state;
+    struct {
+        const char *in, *out;
+    } cases[] = {
+        {"!!ARBfp1.0\nTEMP a, b;\nMIN a, fragment.color, fragment.texcoord[0];\n"
+         "MAX b, a, fragment.texcoord[1];\nCMP a, b, a, -b;\nLRP b, a, b, fragment.color;\n"
+         "SWZ a, b, -w, 0, x, 1;\nXPD b.xyz, a.yzxw, b;\nKIL b.xyzz;\nMOV result.color, a;\nEND\n",
+         "!!ARBfp1.0\nTEMP r0;\nTEMP r1;\nMIN r0, fragment.color, fragment.texcoord[0];\n"
+         "MAX r1, r0, fragment.texcoord[1];\nCMP r0, r1, r0, -r1;\nLRP r0, r0, r1, fragment.color;\n"
+         "SWZ r1, r0, -w, 0, x, 1;\nXPD r0.xyz, r1.yzxw, r0;\nKIL r0.xyzz;\n"
+         "MOV result.color, r1;\nEND\n"},
+        {"!!ARBvp1.0\nADDRESS A;\nPARAM arr[3] = { program.local[0..2] };\nTEMP t;\n"
+         "ARL A.x, vertex.position.y;\nMOV t.zw, arr[A.x + 1];\nMOV t.xy, vertex.position;\n"
+         "EXP t.x, t.w;\nMOV result.position, t;\nEND\n",
+         "!!ARBvp1.0\nADDRESS A;\nPARAM arr[3] = { program.local[0..2] };\nTEMP r0;\n"
+         "ARL A.x, vertex.position.y;\nMOV r0.zw, arr[A.x + 1];\nMOV r0.y, vertex.position.y;\n"
+         "EXP r0.x, r0.w;\nMOV result.position, r0;\nEND\n"},
+    };
+    for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        struct st_merge_stats st;
+        unsigned nerr = 0;
+        char *out = vasm_of_arb(cases[k].in, &st, &nerr);
+        assert_non_null(out);
+        assert_int_equal(nerr, 0);
+        assert_string_equal(out, cases[k].out);
+        free(out);
+    }
+}
+
+/* A TEMP name the program already uses for something else is not taken. */
+static void test_arb_temp_names(void **state)
+{
+    (void)state;
+    unsigned nerr = 0;
+    char *out = vasm_of_arb("!!ARBfp1.0\nPARAM r0 = {1, 2, 3, 4};\nTEMP t;\n"
+                            "MUL t.xy, fragment.color, r0;\nADD t.zw, fragment.color, r0;\n"
+                            "MUL result.color, t, t;\nEND\n",
+                            NULL, &nerr);
+    assert_non_null(out);
+    assert_int_equal(nerr, 0);
+    assert_non_null(strstr(out, "TEMP r0_;\n"));
+    assert_non_null(strstr(out, "MUL result.color, r0_, r0_;\n"));
+    free(out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -682,13 +861,14 @@ static void make_inputs(const struct st_shader *sh, struct st_buf *b)
     st_buf_printf(b, "]}");
 }
 
-static char *run_text(const char *text, const char *inputs, unsigned *nerr)
+static char *run_rules(const char *text, const char *inputs, enum st_float_rules rules,
+                       unsigned *nerr)
 {
     struct st_options o = {.struct_version = ST_OPTIONS_VERSION, .filename = "d.asm",
                            .source = text, .source_len = strlen(text)};
     struct st_run_options ro = {.struct_version = ST_RUN_OPTIONS_VERSION, .compile = &o,
                                 .inputs_filename = "in.json", .inputs_json = inputs,
-                                .inputs_len = strlen(inputs)};
+                                .inputs_len = strlen(inputs), .float_rules = rules};
     struct st_result *res = NULL;
     if (st_run(&ro, &res) != 0 || !res)
         return NULL;
@@ -699,6 +879,22 @@ static char *run_text(const char *text, const char *inputs, unsigned *nerr)
                       res->diagnostics[0].message);
     st_result_free(res);
     return out;
+}
+
+/* Both float rules, one after the other (one string: the vasm text must
+ * agree with its input under each). */
+static char *run_text(const char *text, const char *inputs, unsigned *nerr)
+{
+    unsigned e1 = 0, e2 = 0;
+    char *a = run_rules(text, inputs, ST_FLOAT_IEEE, &e1);
+    char *b = run_rules(text, inputs, ST_FLOAT_D3D9, &e2);
+    *nerr = e1 + e2;
+    char *r = NULL;
+    if (a && b && (r = malloc(strlen(a) + strlen(b) + 2)))
+        sprintf(r, "%s\n%s", a, b);
+    free(a);
+    free(b);
+    return r;
 }
 
 /* Same text but for float tokens, which may differ by a few ulps at most. */
@@ -872,6 +1068,255 @@ static void test_differential(void **state)
     assert_true(t.emitted > 0);
 }
 
+/* ------------------------------------------------------------------ */
+/* ARB programs through --emit=vasm.                                    */
+
+/* Random ARB inputs: every env/local/state parameter, input and texture
+ * unit the program names (docs/run-json.md, "ARB programs"). */
+static void make_arb_inputs(const struct st_shader *sh, struct st_buf *b)
+{
+    const struct st_arb_program *a = sh->arb;
+    bool first = true;
+    st_buf_printf(b, "{\"constants\": {");
+    for (unsigned k = 0; k < a->num_params; k++) {
+        const struct st_arb_param *pp = &a->params[k];
+        bool dup = false;
+        if (pp->kind == ST_ARB_PARAM_CONST || !pp->binding)
+            continue;
+        for (unsigned j = 0; j < k && !dup; j++)
+            dup = a->params[j].binding && strcmp(a->params[j].binding, pp->binding) == 0;
+        if (!dup)
+            add_json(b, &first, pp->binding, 4, -2, 2);
+    }
+    st_buf_printf(b, "}, \"textures\": {");
+    first = true;
+    for (unsigned unit = 0; unit < 16; unit++) {
+        int target = -1;
+        for (const struct st_instr *i = sh->first; i; i = i->next)
+            if (i->arb && (i->op == ST_OP_ARB_TEX || i->op == ST_OP_ARB_TXP ||
+                           i->op == ST_OP_ARB_TXB) && i->arb->tex_unit == unit)
+                target = (int)i->arb->tex_target;
+        if (target < 0)
+            continue;
+        const char *ty;
+        unsigned w = 2, h = 2, d = 1, n;
+        switch (target) {
+        case ST_ARB_TEX_1D: case ST_ARB_TEX_SHADOW1D: ty = "1d"; h = 1; break;
+        case ST_ARB_TEX_3D: ty = "3d"; d = 2; break;
+        case ST_ARB_TEX_CUBE: ty = "cube"; w = h = 1; d = 6; break;
+        case ST_ARB_TEX_RECT: case ST_ARB_TEX_SHADOWRECT: ty = "rect"; w = 3; break;
+        default: ty = "2d"; break;
+        }
+        n = w * h * d;
+        st_buf_printf(b, "%s\"texture[%u]\": {\"type\": \"%s\", \"width\": %u, \"height\": %u%s",
+                      first ? "" : ", ", unit, ty, w, h, target == ST_ARB_TEX_3D ? ", \"depth\": 2"
+                                                                               : "");
+        st_buf_printf(b, ", \"texels\": [");
+        for (unsigned t = 0; t < n; t++)
+            st_buf_printf(b, "%s[%.3f, %.3f, %.3f, %.3f]", t ? ", " : "", (double)rnd(0, 1),
+                          (double)rnd(0, 1), (double)rnd(0, 1), (double)rnd(0, 1));
+        st_buf_printf(b, "]}");
+        first = false;
+    }
+    st_buf_printf(b, "}, \"invocations\": [");
+    for (unsigned n = 0; n < 4; n++) {
+        st_buf_printf(b, "%s{", n ? ", " : "");
+        first = true;
+        for (unsigned k = 0; k < a->num_inputs; k++)
+            add_json(b, &first, a->inputs[k].binding, 4, -2, 2);
+        st_buf_printf(b, "}");
+    }
+    st_buf_printf(b, "]}");
+}
+
+struct arb_totals {
+    unsigned shaders, emitted, agree, disagree, not_supported, unlocated, run_failed, more_temps,
+        runs;
+    struct st_merge_stats sum;
+};
+
+/* One ARB program (inputs_path: its .in.json, or NULL): through vasm, the
+ * text parses and checks again, uses no more TEMPs, and runs to the same
+ * outputs under the interpreter on that file and on random inputs. */
+static void arb_one(const char *path, const char *inputs_path, struct arb_totals *t)
+{
+    size_t len;
+    char *text = slurp(path, &len);
+    if (!text)
+        return;
+    struct st_ctx *ctx = st_ctx_create(path, text, len, 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_arb(ctx, a);
+    if (!sh || st_error_count(ctx) || !st_check_arb(ctx, sh)) {
+        print_message("ARB front end refused %s\n", path);
+        t->run_failed++;
+        goto done;
+    }
+    t->shaders++;
+    struct st_buf out = {0};
+    struct st_merge_stats st;
+    if (!st_vasm_emit(ctx, sh, &out, &st)) {
+        t->not_supported++;
+        /* a located "not supported", nothing else */
+        struct st_result *res = calloc(1, sizeof(*res));
+        bool located = false;
+        if (res && st_ctx_export(ctx, res))
+            for (size_t k = 0; k < res->num_diagnostics; k++)
+                if (res->diagnostics[k].severity == ST_SEVERITY_ERROR) {
+                    located = res->diagnostics[k].code == ST_E_NOT_SUPPORTED &&
+                              res->diagnostics[k].line > 0;
+                    print_message("vasm refused %s: %u: %s\n", path, res->diagnostics[k].line,
+                                  res->diagnostics[k].message);
+                    break;
+                }
+        if (!located)
+            t->unlocated++;
+        st_result_free(res);
+        st_buf_free(&out);
+        goto done;
+    }
+    t->emitted++;
+    t->sum.merges_in += st.merges_in;
+    t->sum.merges_eliminated += st.merges_eliminated;
+    t->sum.moves_left += st.moves_left;
+    t->sum.merges_interfering += st.merges_interfering;
+    t->sum.inputs_materialized += st.inputs_materialized;
+    t->sum.copies_folded += st.copies_folded;
+    t->sum.instrs_in += st.instrs_in;
+    t->sum.instrs_out += st.instrs_out;
+    t->sum.temps_in += st.temps_in;
+    t->sum.temps_out += st.temps_out;
+    if (st.temps_out > st.temps_in) {
+        t->more_temps++;
+        print_message("more temporaries: %s (%u -> %u)\n", path, st.temps_in, st.temps_out);
+    }
+    bool ok = strncmp(out.data, sh->version.type == ST_VS ? "!!ARBvp1.0\n" : "!!ARBfp1.0\n",
+                      11) == 0;
+    for (unsigned round = 0; round < 4 && ok; round++) {
+        struct st_buf in = {0};
+        char *file = NULL;
+        if (round == 0) {
+            if (!inputs_path || !(file = slurp(inputs_path, NULL)))
+                continue;
+            st_buf_printf(&in, "%s", file);
+        } else {
+            make_arb_inputs(sh, &in);
+        }
+        unsigned e1 = 0, e2 = 0;
+        char *o1 = run_text(text, in.data, &e1);
+        char *o2 = run_text(out.data, in.data, &e2);
+        t->runs++;
+        if (!o1 || !o2) {
+            t->run_failed++;
+            print_message("run failed: %s (%u, %u errors)\n", path, e1, e2);
+            ok = false;
+        } else if (strcmp(o1, o2) != 0) { /* bit for bit: the same operations */
+            print_message("DISAGREE: %s\n--- inputs\n%s\n--- input outputs\n%s\n--- vasm "
+                          "outputs\n%s\n--- vasm\n%s",
+                          path, in.data, o1, o2, out.data);
+            ok = false;
+        }
+        free(o1);
+        free(o2);
+        free(file);
+        st_buf_free(&in);
+    }
+    if (ok)
+        t->agree++;
+    else
+        t->disagree++;
+    st_buf_free(&out);
+done:
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+    free(text);
+}
+
+static void test_arb_differential(void **state)
+{
+    (void)state;
+    struct arb_totals t;
+    memset(&t, 0, sizeof(t));
+    char dir[1024];
+    snprintf(dir, sizeof(dir), "%s/samples/arb", getenv("ST_ROOT") ? getenv("ST_ROOT") : ".");
+    DIR *d = opendir(dir);
+    unsigned samples = 0;
+    if (d) {
+        struct dirent *e;
+        char **names = NULL;
+        size_t n = 0;
+        while ((e = readdir(d))) {
+            size_t l = strlen(e->d_name);
+            if (l > 3 && (strcmp(e->d_name + l - 3, ".vp") == 0 ||
+                          strcmp(e->d_name + l - 3, ".fp") == 0)) {
+                names = realloc(names, sizeof(*names) * (n + 1));
+                names[n++] = strdup(e->d_name);
+            }
+        }
+        closedir(d);
+        for (size_t k = 0; k < n; k++) {
+            char path[2100], inp[2100];
+            snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
+            snprintf(inp, sizeof(inp), "%s/%.*s.in.json", dir, (int)strlen(names[k]) - 3,
+                     names[k]);
+            arb_one(path, inp, &t);
+            samples++;
+            free(names[k]);
+        }
+        free(names);
+    }
+    const char *cdir = getenv("ST_CORPUS_DIR");
+    if (!cdir)
+        cdir = "../shared/corpus";
+    char mpath[1024];
+    snprintf(mpath, sizeof(mpath), "%s/manifest.tsv", cdir);
+    char *man = slurp(mpath, NULL);
+    unsigned corpus = 0;
+    for (char *line = man, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        char *cols[7] = {NULL};
+        char *q = line;
+        for (int k = 0; k < 7 && q; k++) {
+            cols[k] = q;
+            q = strchr(q, '\t');
+            if (q)
+                *q++ = '\0';
+        }
+        if (!cols[3] || strcmp(cols[1], "arb") != 0 || strcmp(cols[3], "valid") != 0)
+            continue;
+        /* programs that need an NV option are refused by the front end by design */
+        if (cols[6] && (strstr(cols[6], "options=NV") || strstr(cols[6], ",NV_") ||
+                        strstr(cols[6], "requires=GL_NV")))
+            continue;
+        char full[1200];
+        snprintf(full, sizeof(full), "%s/%s", cdir, cols[0]);
+        arb_one(full, NULL, &t);
+        corpus++;
+    }
+    free(man);
+    print_message("ARB vasm: %u programs (%u samples, %u corpus), %u emitted (%u not supported), "
+                  "%u agree, %u disagree, %u runs (%u failed), %u with more temporaries\n",
+                  t.shaders, samples, corpus, t.emitted, t.not_supported, t.agree, t.disagree,
+                  t.runs, t.run_failed, t.more_temps);
+    print_message("ARB merges in %u, eliminated %u, moves left %u, kept for interference %u; "
+                  "inputs made movs %u, copies folded %u; instructions %u -> %u; "
+                  "temporaries %u -> %u\n",
+                  t.sum.merges_in, t.sum.merges_eliminated, t.sum.moves_left,
+                  t.sum.merges_interfering, t.sum.inputs_materialized, t.sum.copies_folded,
+                  t.sum.instrs_in, t.sum.instrs_out, t.sum.temps_in, t.sum.temps_out);
+    assert_true(samples >= 16);
+    assert_true(corpus >= 100);
+    assert_int_equal(t.disagree, 0);
+    assert_int_equal(t.run_failed, 0);
+    assert_int_equal(t.more_temps, 0);
+    assert_int_equal(t.unlocated, 0);
+    /* the 1024-parameter corpus program: the lowering refuses it by design */
+    assert_true(t.not_supported <= 1);
+    assert_int_equal(t.sum.merges_in, t.sum.merges_eliminated + t.sum.merges_interfering);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -882,6 +1327,11 @@ int main(void)
         cmocka_unit_test(test_ps11_coissue_merge),
         cmocka_unit_test(test_predicated_write),
         cmocka_unit_test(test_marker_ops),
+        cmocka_unit_test(test_relative_output_write),
+        cmocka_unit_test(test_float_rules_fold),
+        cmocka_unit_test(test_arb_seed),
+        cmocka_unit_test(test_arb_ops),
+        cmocka_unit_test(test_arb_temp_names),
         cmocka_unit_test(test_disjoint_lanes_share),
         cmocka_unit_test(test_overlapping_lanes_clash),
         cmocka_unit_test(test_merge_input_live_elsewhere),
@@ -891,6 +1341,7 @@ int main(void)
         cmocka_unit_test(test_loop_back_edge),
         cmocka_unit_test(test_regalloc_limit),
         cmocka_unit_test(test_differential),
+        cmocka_unit_test(test_arb_differential),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -75,6 +75,9 @@ struct lower {
     LLVMTypeRef sample_ty;
     bool ps, ps1x;
     bool arb; /* an ARB program: register indices name sh->arb's tables */
+    /* ST_LOWER_OP_CALLS: output files some instruction writes relatively;
+     * every write to them is an ordered @st_op.ostore call (write_dst) */
+    bool rel_out[ST_REG_COUNT];
     uint16_t ver;
     LLVMBasicBlockRef entry, body, exit;
 
@@ -232,6 +235,10 @@ static LLVMValueRef bld_like(struct lower *L, LLVMValueRef v, float x)
  */
 static LLVMValueRef bld_mul(struct lower *L, LLVMValueRef a, LLVMValueRef b)
 {
+    if (L->flags & ST_LOWER_FENCE_MUL) { /* the merge stage's form: see translator.h */
+        a = bld_intrin1(L, "llvm.arithmetic.fence", a);
+        b = bld_intrin1(L, "llvm.arithmetic.fence", b);
+    }
     LLVMValueRef p = LLVMBuildFMul(L->b, a, b, "");
     if (L->rules != ST_FLOAT_D3D9)
         return p;
@@ -489,6 +496,12 @@ static void prescan_range(struct lower *L, struct prescan *ps, const struct st_i
             }
         if (ins->predicated)
             prescan_read(L, ps, &ins->pred.reg, 0xf);
+        /* o[a0.c + k] reads a0.c too (the merge stage's form only: the JIT's
+         * IR stays as it was, docs/merge.md) */
+        if ((L->flags & ST_LOWER_OP_CALLS) && ins->has_dst && ins->dst.reg.rel &&
+            ins->dst.reg.rel->file == ST_REG_ADDR)
+            L->regs[ST_REG_ADDR][0].zero_lanes |= (uint8_t)(
+                (1u << (ins->dst.reg.rel->component & 3)) & ~ps->def[ST_REG_ADDR][0]);
         if (ins->op == ST_OP_TEXKILL || ins->op == ST_OP_TEXDEPTH) {
             prescan_read(L, ps, &ins->dst.reg, 0xf);
         } else if (ins->has_dst && ins->dst.reg.index < MAX_REG_INDEX && depth == 0 &&
@@ -531,6 +544,8 @@ static void prescan_range(struct lower *L, struct prescan *ps, const struct st_i
 static void mark_written(struct lower *L, const struct st_instr *i)
 {
     const struct st_reg *r = &i->dst.reg;
+    if (r->rel && (L->flags & ST_LOWER_OP_CALLS) && !L->arb && is_output_file(r->file))
+        L->rel_out[r->file] = true;
     if (r->rel) {
         unsigned n = rel_limit(L, r->file);
         for (unsigned k = 0; k < n && k < MAX_REG_INDEX; k++)
@@ -911,6 +926,41 @@ static LLVMValueRef to_addr(struct lower *L, LLVMValueRef v)
 }
 
 /*
+ * ST_LOWER_OP_CALLS (the merge stage only): a write to an output file that
+ * some instruction writes relatively is
+ * call void @st_op.ostore(i32 file, i32 register, <4 x float> v, i32 mask),
+ * or @st_op.ostore.rel with the register index computed at run time
+ * (aL or a0.c plus the offset).  The calls stay in program order and are
+ * the only writes of that file (build_exit stores none of its registers),
+ * so a vector back end gives each back as one instruction with that
+ * destination.  The JIT's per-register predicated stores never appear.
+ */
+static void ostore_call(struct lower *L, const struct st_dst *d, LLVMValueRef v, uint8_t mask,
+                        LLVMValueRef pred)
+{
+    if (pred) {
+        not_supported(L, d->loc, "a predicated write to an output file written relatively");
+        return;
+    }
+    LLVMValueRef idx;
+    const char *name = d->reg.rel ? "st_op.ostore.rel" : "st_op.ostore";
+    if (d->reg.rel) {
+        unsigned n = rel_limit(L, d->reg.file);
+        idx = rel_index(L, &d->reg);
+        rel_in_range(L, idx, n);
+    } else {
+        idx = bld_i(L, (int32_t)d->reg.index);
+    }
+    LLVMTypeRef params[4] = {L->i32, L->i32, L->v4f, L->i32};
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(L->c), params, 4, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->m, name);
+    if (!fn)
+        fn = LLVMAddFunction(L->m, name, fty);
+    LLVMValueRef args[4] = {bld_i(L, (int32_t)d->reg.file), idx, v, bld_i(L, mask)};
+    LLVMBuildCall2(L->b, fty, fn, args, 4, "");
+}
+
+/*
  * Writes an instruction's result: shift, _sat, then the lanes of
  * writemask & opmask (& predicate).
  */
@@ -942,6 +992,10 @@ static void write_dst(struct lower *L, const struct st_instr *ins, LLVMValueRef 
             store_masked(L, f, d->reg.index, mask, v, pred, d->loc);
         else
             not_supported(L, d->loc, "writing this register file");
+        return;
+    }
+    if (L->rel_out[f]) {
+        ostore_call(L, d, v, mask, pred);
         return;
     }
     int slot = st_run_out_slot(f, d->reg.index);
@@ -1122,28 +1176,67 @@ static LLVMValueRef coord_dot(struct lower *L, const struct st_instr *ins)
  * ST_LOWER_OP_CALLS (the merge stage's --emit=vasm, never the JIT): lit,
  * dst, sgn, expp, logp and crs become one call <4 x float> @st_op.NAME on
  * the read sources, so a vector back end can give them back as one
- * instruction instead of recognizing their expansion.  NULL for every
- * other instruction (lowered as usual).
+ * instruction instead of recognizing their expansion.  ARB programs add
+ * their own instructions with no one-instruction LLVM shape
+ * (@"st_op.arb:NAME", docs/merge.md "ARB programs"): ARL (the result is
+ * the floor, which the address write converts as usual), DPH, FLR, LIT,
+ * XPD, SIN, COS, SCS; SWZ with two i32 arguments (selector k in bits
+ * 3k..3k+2, the negation bits); TEX/TXP/TXB with the texture unit and
+ * target as i32 arguments, returning the texel; KIL returning void.
+ * NULL for every other instruction (lowered as usual).
  */
 static LLVMValueRef op_call(struct lower *L, const struct st_instr *ins)
 {
-    unsigned n;
+    unsigned n, nint = 0;
+    int32_t ints[2] = {0, 0};
+    bool is_void = false;
     switch (ins->op) {
     case ST_OP_LIT: case ST_OP_SGN: case ST_OP_EXPP: case ST_OP_LOGP: n = 1; break;
     case ST_OP_DST: case ST_OP_CRS: n = 2; break;
+    case ST_OP_ARB_ARL: case ST_OP_ARB_FLR: case ST_OP_ARB_LIT: case ST_OP_ARB_SIN:
+    case ST_OP_ARB_COS: case ST_OP_ARB_SCS:
+        n = 1;
+        break;
+    case ST_OP_ARB_DPH: case ST_OP_ARB_XPD: n = 2; break;
+    case ST_OP_ARB_KIL:
+        n = 1;
+        is_void = true;
+        break;
+    case ST_OP_ARB_SWZ:
+        if (!ins->arb)
+            return NULL;
+        n = 1;
+        nint = 2;
+        for (unsigned k = 0; k < 4; k++)
+            ints[0] |= (int32_t)((ins->arb->swz_sel[k] & 7u) << (3 * k));
+        ints[1] = ins->arb->swz_neg & 0xf;
+        break;
+    case ST_OP_ARB_TEX: case ST_OP_ARB_TXP: case ST_OP_ARB_TXB:
+        if (!ins->arb)
+            return NULL;
+        n = 1;
+        nint = 2;
+        ints[0] = (int32_t)ins->arb->tex_unit;
+        ints[1] = (int32_t)ins->arb->tex_target;
+        break;
     default: return NULL;
     }
     char name[32];
     snprintf(name, sizeof(name), "st_op.%s", st_opinfo[ins->op].name);
-    LLVMTypeRef params[2] = {L->v4f, L->v4f};
-    LLVMTypeRef fty = LLVMFunctionType(L->v4f, params, n, 0);
+    LLVMTypeRef params[4] = {L->v4f, L->v4f, L->i32, L->i32};
+    if (nint)
+        params[1] = L->i32;
+    LLVMTypeRef rty = is_void ? LLVMVoidTypeInContext(L->c) : L->v4f;
+    LLVMTypeRef fty = LLVMFunctionType(rty, params, n + nint, 0);
     LLVMValueRef fn = LLVMGetNamedFunction(L->m, name);
     if (!fn)
         fn = LLVMAddFunction(L->m, name, fty);
-    LLVMValueRef args[2];
+    LLVMValueRef args[4];
     for (unsigned k = 0; k < n; k++)
         args[k] = read_src(L, ins, k);
-    return LLVMBuildCall2(L->b, fty, fn, args, n, "");
+    for (unsigned k = 0; k < nint; k++)
+        args[n + k] = bld_i(L, ints[k]);
+    return LLVMBuildCall2(L->b, fty, fn, args, n + nint, "");
 }
 
 /* LIT's power clamp: the largest float below 128 ("128 - epsilon"). */
@@ -1407,6 +1500,10 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
     case ST_OP_POW: {
         /* exp2(src1 * log2|src0|) in double; d3d9 rule: 0 * x = 0 in the product */
         LLVMValueRef x = read_scalar(L, ins, 0), y = read_scalar(L, ins, 1);
+        if (L->flags & ST_LOWER_FENCE_MUL) { /* its product too: see bld_mul */
+            x = bld_intrin1(L, "llvm.arithmetic.fence", x);
+            y = bld_intrin1(L, "llvm.arithmetic.fence", y);
+        }
         LLVMValueRef lg = bld_intrin1(L, "llvm.log2", bld_fabs(L, bld_to_f64(L, x)));
         LLVMValueRef prod = LLVMBuildFMul(L->b, bld_to_f64(L, y), lg, "");
         if (L->rules == ST_FLOAT_D3D9) {
@@ -1998,8 +2095,8 @@ static void build_exit(struct lower *L)
     for (int f = 0; f < ST_REG_COUNT && !L->arb; f++)
         for (uint32_t i = 0; i < MAX_REG_INDEX; i++) {
             int slot = st_run_out_slot((enum st_regfile)f, i);
-            if (slot < 0 || !L->regs[f][i].written)
-                continue;
+            if (slot < 0 || !L->regs[f][i].written || L->rel_out[f])
+                continue; /* rel_out: the @st_op.ostore calls wrote it */
             LLVMValueRef p = reg_ptr(L, (enum st_regfile)f, i, (struct st_loc){0, 0});
             store_output(L, slot, bld_load(L, L->v4f, p, 0));
         }
