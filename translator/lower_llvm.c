@@ -724,7 +724,9 @@ static LLVMValueRef load_reg(struct lower *L, const struct st_reg *r)
             const float *f = L->def_f[r->index];
             return bld_vec4f(L, f[0], f[1], f[2], f[3]);
         }
-        if (r->index >= ST_LL_NUM_CONSTS)
+        /* Direct3D 9: c0..c255 (a c256 of the corpus reads 0, as in the
+         * interpreter); ARB: every parameter slot (st_arb_run_slots) */
+        if (r->index >= (L->arb ? (uint32_t)ST_LL_MAX_ARB_CONSTS : (uint32_t)ST_LL_NUM_CONSTS))
             return LLVMConstNull(L->v4f);
         return bld_load(L, L->v4f, bld_vec_ptr(L, L->arg_c, bld_i(L, (int32_t)r->index)), 4);
     case ST_REG_INPUT: case ST_REG_MISC:
@@ -2207,10 +2209,10 @@ struct LLVMOpaqueModule *st_lower_llvm_ex(struct st_ctx *ctx, const struct st_sh
         L->ps1x = false;
         struct st_arb_run_slots slots;
         st_arb_run_slots(sh, &slots);
-        if (slots.num_c > ST_LL_NUM_CONSTS || sh->arb->num_inputs + 2 > ST_LL_IN_SLOTS ||
+        if (slots.num_c > ST_LL_MAX_ARB_CONSTS || sh->arb->num_inputs + 2 > ST_LL_IN_SLOTS ||
             sh->arb->num_outputs + 1 > ST_LL_OUT_SLOTS) {
-            /* c[] of the ABI holds 256 vectors; relative reads index it. */
-            not_supported(L, sh->arb->end_loc, "an ARB program with more than 256 parameter vectors");
+            /* c[] of the ABI holds the program's num_c slots (docs/llvm-abi.md) */
+            not_supported(L, sh->arb->end_loc, "an ARB program with more than 65536 parameter slots");
             free(L);
             return NULL;
         }
