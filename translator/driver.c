@@ -30,11 +30,24 @@ static bool dialect_is_arb(const struct st_options *o)
 {
     if (o->dialect != ST_DIALECT_AUTO)
         return o->dialect == ST_DIALECT_ARB;
-    /* "!!ARB" after optional white space starts an ARB program. */
+    /* "!!ARB" after optional white space starts an ARB program.  A byte
+     * order mark and whole '#' lines are skipped too: the header is then
+     * misplaced, which the ARB parser reports precisely, where the D3D9
+     * parser would only see noise. */
     size_t i = 0;
-    while (i < o->source_len && (o->source[i] == ' ' || o->source[i] == '\t' ||
-                                 o->source[i] == '\r' || o->source[i] == '\n'))
-        i++;
+    if (o->source_len >= 3 && memcmp(o->source, "\xef\xbb\xbf", 3) == 0)
+        i = 3;
+    while (i < o->source_len) {
+        char c = o->source[i];
+        if (c == '#') {
+            while (i < o->source_len && o->source[i] != '\n')
+                i++;
+        } else if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+            i++;
+        } else {
+            break;
+        }
+    }
     return o->source_len - i >= 5 && memcmp(o->source + i, "!!ARB", 5) == 0;
 }
 
