@@ -73,7 +73,8 @@ static void rnd_texture(struct rng *r, struct st_run_texture *t, enum st_sampler
  * Random inputs.  Pixel shaders: each attribute component of each block of
  * 32 invocations is a plane a*X + b*Y + c at the engine's barycentrics (a, b
  * dyadic, so the values are exact), or one constant of any class; vPos is
- * the pixel's position in its quad, vFace +-1 per block.  Vertex shaders:
+ * the pixel's position in its quad (ARB fragment.position: that pixel's
+ * centre in the program's convention, w = 1/W), vFace +-1 per block.  Vertex shaders:
  * any value per vertex.
  */
 static void make_inputs(struct rng *r, const struct st_shader *sh, struct st_run_inputs *in,
