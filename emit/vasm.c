@@ -589,7 +589,8 @@ static bool build_arb_tables(struct build *B, const struct st_shader *sh)
     a->params = st_arena_alloc(ar, sizeof(*a->params) * (np ? np : 1));
     if (!a->params)
         return false;
-    memcpy(a->params, o->params, sizeof(*a->params) * o->num_params);
+    if (o->num_params)
+        memcpy(a->params, o->params, sizeof(*a->params) * o->num_params);
     for (unsigned k = 0; k < p->ndefs; k++) {
         uint32_t x = p->defs[k].index;
         if (x < o->num_params)
