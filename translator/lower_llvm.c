@@ -496,9 +496,9 @@ static void prescan_range(struct lower *L, struct prescan *ps, const struct st_i
             }
         if (ins->predicated)
             prescan_read(L, ps, &ins->pred.reg, 0xf);
-        /* o[a0.c + k] reads a0.c too (the merge stage's form only: the JIT's
-         * IR stays as it was, docs/merge.md) */
-        if ((L->flags & ST_LOWER_OP_CALLS) && ins->has_dst && ins->dst.reg.rel &&
+        /* o[a0.c + k] reads a0.c too: a lane never written reads 0, as in
+         * the interpreter (without this the JIT read an undefined value) */
+        if (ins->has_dst && ins->dst.reg.rel &&
             ins->dst.reg.rel->file == ST_REG_ADDR)
             L->regs[ST_REG_ADDR][0].zero_lanes |= (uint8_t)(
                 (1u << (ins->dst.reg.rel->component & 3)) & ~ps->def[ST_REG_ADDR][0]);
