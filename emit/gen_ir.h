@@ -32,8 +32,10 @@ enum { GEN_GRF_SIZE = 32, GEN_NUM_GRFS = 128, GEN_FILE_BYTES = GEN_GRF_SIZE * GE
         * the kernel's own values); constants past it are pulled */
        GEN_PUSH_LIMIT = 100 };
 
-/* Binding table (docs/gen-abi.md): render targets 0-3, the constant buffer, textures. */
-enum { GEN_BTI_RT0 = 0, GEN_BTI_CONSTANTS = 4, GEN_BTI_TEXTURE0 = 5, GEN_BTI_SCRATCH = 253 };
+/* Binding table (docs/gen-abi.md): render target n at BTI n (0-7, as Mesa
+ * binds them), then the constant buffer, then textures 0-15. */
+enum { GEN_BTI_RT0 = 0, GEN_BTI_CONSTANTS = ST_GEN_MAX_RT, GEN_BTI_TEXTURE0 = ST_GEN_MAX_RT + 1,
+       GEN_BTI_SCRATCH = 253 };
 
 enum gen_type { GT_F, GT_D, GT_UD, GT_UW, GT_W, GT_V };
 

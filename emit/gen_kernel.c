@@ -79,7 +79,7 @@ static bool arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, str
         else if (binding_is(b, "result.color"))
             ki->arb_color[0] = (int)j;
         else
-            for (unsigned n = 1; n < 4; n++) {
+            for (unsigned n = 1; n < ST_GEN_MAX_RT; n++) {
                 char name[32];
                 snprintf(name, sizeof(name), "result.color[%u]", n);
                 if (binding_is(b, name))
@@ -170,7 +170,7 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
     const struct st_shader *sh = ki->sh;
     ki->arb = sh->dialect == ST_ARB && sh->arb;
     ki->arb_pos = ki->arb_psize = ki->arb_depth = ki->arb_frag_pos = -1;
-    for (unsigned k = 0; k < 4; k++)
+    for (unsigned k = 0; k < ST_GEN_MAX_RT; k++)
         ki->arb_color[k] = -1;
     if ((ki->arb && !arb_prepare(ki, L, X, in_read)) || !LLVMGetNamedFunction(m, "st_main")) {
         free(c_read);
@@ -181,14 +181,16 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
         for (LLVMValueRef v = LLVMGetFirstInstruction(b); v; v = LLVMGetNextInstruction(v)) {
             if (LLVMGetInstructionOpcode(v) != LLVMLoad)
                 continue;
-            LLVMValueRef ptrs[8];
+            /* load (select c, p, q) reads both: every pointer of the select
+             * tree gen_isel's load_from follows (four levels: 31 nodes), so
+             * that nothing it reads is missing from the payload */
+            LLVMValueRef ptrs[31];
             unsigned np = 0;
             ptrs[np++] = LLVMGetOperand(v, 0);
             for (unsigned q = 0; q < np; q++) {
                 LLVMValueRef ptr = ptrs[q];
                 if (LLVMIsASelectInst(ptr)) {
-                    /* load (select c, p, q) reads both */
-                    if (np + 2 <= 8) {
+                    if (np + 2 <= sizeof(ptrs) / sizeof(ptrs[0])) {
                         ptrs[np++] = LLVMGetOperand(ptr, 1);
                         ptrs[np++] = LLVMGetOperand(ptr, 2);
                     }
@@ -727,7 +729,7 @@ bool gen_kernel_load(struct gen_kernel_info *ki, struct gen_program *p, int arg,
             return true;
         }
         int a = attr_index(L, slot);
-        if (a < 0) {
+        if (a < 0 || comp0 + n > 4) {
             gen_isel_fail(ki, "this input");
             return false;
         }
@@ -760,7 +762,9 @@ bool gen_kernel_load(struct gen_kernel_info *ki, struct gen_program *p, int arg,
                                GT_F, GR_SCALAR);
         return true;
     case 3: /* i# */
-        if (dyn)
+        /* the layout pushed what its scan saw; anything else is refused, never
+         * read from a register that holds something else */
+        if (dyn || slot < L->i_lo || slot > L->i_hi || comp0 + n > 4)
             break;
         for (unsigned k = 0; k < n; k++)
             out[k] = gen_fixed(L->i_grf * GEN_GRF_SIZE + (unsigned)(slot - L->i_lo) * 16 +
@@ -768,15 +772,15 @@ bool gen_kernel_load(struct gen_kernel_info *ki, struct gen_program *p, int arg,
                                GT_D, GR_SCALAR);
         return true;
     case 4: /* b# */
-        if (dyn)
+        if (dyn || !L->has_b || off + 4 * (int64_t)n > 64)
             break;
         for (unsigned k = 0; k < n; k++)
             out[k] = gen_fixed(L->b_grf * GEN_GRF_SIZE + (uint32_t)off + 4 * k, GT_D, GR_SCALAR);
         return true;
     case 6: { /* bump environment */
-        if (dyn)
-            break;
         int stage = (int)(off / 32);
+        if (dyn || stage < L->bump_lo || stage > L->bump_hi || off % 32 + 4 * (int64_t)n > 32)
+            break;
         for (unsigned k = 0; k < n; k++)
             out[k] = gen_fixed(L->bump_grf * GEN_GRF_SIZE + (unsigned)(stage - L->bump_lo) * 32 +
                                    (uint32_t)(off % 32) + 4 * k,
@@ -903,8 +907,12 @@ static struct gen_opnd const_comp(struct gen_kernel_info *ki, struct gen_program
     for (unsigned k = 0; k < ki->npulled; k++)
         if (ki->pulled[k].idx == idx)
             return ki->pulled[k].v[comp];
-    if (ki->npulled == sizeof(ki->pulled) / sizeof(ki->pulled[0]) ||
-        !pull_constant(ki, p, (int64_t)idx * 16, NULL, 1, 4, ki->pulled[ki->npulled].v))
+    if (ki->npulled == sizeof(ki->pulled) / sizeof(ki->pulled[0])) {
+        /* the options read at most 6 vectors (mvp rows, fog params, fog colour) */
+        gen_isel_fail(ki, "more than 8 pulled constants in the fixed-function steps");
+        return gen_imm(0, GT_F);
+    }
+    if (!pull_constant(ki, p, (int64_t)idx * 16, NULL, 1, 4, ki->pulled[ki->npulled].v))
         return gen_imm(0, GT_F);
     ki->pulled[ki->npulled].idx = idx;
     return ki->pulled[ki->npulled++].v[comp];
@@ -1081,11 +1089,13 @@ static void vs_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
 static void ps_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
 {
     struct st_gen_layout *L = &p->layout;
-    int rts[4], rt_slot[4];
+    int rts[ST_GEN_MAX_RT], rt_slot[ST_GEN_MAX_RT];
     unsigned nrt = 0;
     if (ki->arb)
         arb_fog(ki, p);
-    for (unsigned n = 0; n < 4; n++) {
+    /* render target n at BTI n: D3D9 oC0-oC3, ARB result.color[0..7] */
+    unsigned max_rt = ki->arb ? ST_GEN_MAX_RT : 4;
+    for (unsigned n = 0; n < max_rt; n++) {
         int slot = ki->arb ? ki->arb_color[n] : ST_LL_OUT_C + (int)n;
         if (slot >= 0 && ki->out_set[slot]) {
             rt_slot[nrt] = slot;
@@ -1099,7 +1109,7 @@ static void ps_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
             ki->out[ST_LL_OUT_C][c] = gen_imm(0, GT_F);
     }
     L->num_rt = nrt;
-    for (unsigned n = 0; n < 4; n++)
+    for (unsigned n = 0; n < ST_GEN_MAX_RT; n++)
         L->rt_out_slot[n] = -1;
     for (unsigned k = 0; k < nrt; k++)
         L->rt_out_slot[rts[k]] = rt_slot[k];
@@ -1245,15 +1255,15 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
         st_buf_printf(out, "\n");
     } else {
         st_buf_printf(out, "// render targets:");
-        for (unsigned n = 0; n < 4; n++)
+        for (unsigned n = 0; n < ST_GEN_MAX_RT; n++)
             if (L->rt_out_slot[n] >= 0)
                 st_buf_printf(out, " BTI%u=out%d", n, L->rt_out_slot[n]);
         st_buf_printf(out, "%s%s\n", L->writes_depth ? ", oDepth" : "",
                       L->uses_kill ? ", texkill (predicated write)" : "");
     }
-    st_buf_printf(out, "// binding table: render targets 0-3, constant buffer %d, texture s at %d+s "
+    st_buf_printf(out, "// binding table: render targets 0-%d, constant buffer %d, texture s at %d+s "
                        "(sampler s), scratch %d\n",
-                  GEN_BTI_CONSTANTS, GEN_BTI_TEXTURE0, GEN_BTI_SCRATCH);
+                  ST_GEN_MAX_RT - 1, GEN_BTI_CONSTANTS, GEN_BTI_TEXTURE0, GEN_BTI_SCRATCH);
     st_buf_printf(out, "// GRFs used: %u, scratch: %u bytes per thread\n", p->grfs_used,
                   L->scratch_bytes);
 }

@@ -41,7 +41,7 @@ struct gen_run {
     bool missing[ST_RUN_NUM_SAMPLERS];
     int depth_slot;       /* output slot of oDepth / result.depth, -1 */
     unsigned depth_comp;  /* D3D9: x; ARB result.depth: z */
-    uint8_t *cbuf;        /* the constant buffer (BTI 4): every c[] vector of the inputs */
+    uint8_t *cbuf;        /* the constant buffer (GEN_BTI_CONSTANTS): every c[] vector of the inputs */
     size_t cbuf_size;
     /* per channel of the running thread */
     float out[GENSIM_MAX_CHANNELS][ST_LL_OUT_SLOTS][4];
@@ -66,7 +66,7 @@ void st_gen_run_barycentric(unsigned invocation, float *x, float *y)
 static int cb_rt(void *u, const gensim_rt_write *w, char *err, size_t n)
 {
     struct gen_run *R = u;
-    if (w->bti > 3 || R->L->rt_out_slot[w->bti] < 0) {
+    if (w->bti >= ST_GEN_MAX_RT || R->L->rt_out_slot[w->bti] < 0) {
         snprintf(err, n, "render target write to binding table index %u, which the layout has no output for",
                  w->bti);
         return 1;
@@ -116,8 +116,9 @@ static int cb_sample(void *u, const gensim_sample_msg *m, uint32_t r[4][16], cha
 {
     struct gen_run *R = u;
     unsigned s = m->sampler;
-    if (s >= ST_RUN_NUM_SAMPLERS || m->bti != 5 + s) {
-        snprintf(err, n, "sampler %u with binding table index %u (expected 5 + sampler)", s, m->bti);
+    if (s >= ST_RUN_NUM_SAMPLERS || m->bti != GEN_BTI_TEXTURE0 + s) {
+        snprintf(err, n, "sampler %u with binding table index %u (expected %d + sampler)", s, m->bti,
+                 GEN_BTI_TEXTURE0);
         return 1;
     }
     const struct st_run_texture *t = &R->in->tex[s];
@@ -153,7 +154,7 @@ static uint8_t *cb_surface(void *u, unsigned sfid, unsigned bti, size_t *size)
 {
     (void)sfid;
     struct gen_run *R = u;
-    if (bti != 4)
+    if (bti != GEN_BTI_CONSTANTS)
         return NULL;
     *size = R->cbuf_size;
     return R->cbuf;
