@@ -716,30 +716,16 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
     return ok;
 }
 
+/* st_gen_execute as an st_run_engine step; user points at the SIMD width. */
+static bool gen_step(void *user, struct st_ctx *ctx, const struct st_shader *sh,
+                     const struct st_run_inputs *in, enum st_float_rules rules,
+                     struct st_run_outputs *outs)
+{
+    return st_gen_execute(ctx, sh, *(const unsigned *)user, in, rules, outs, NULL);
+}
+
 bool st_gen_run(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd, const char *inputs_name,
                 const char *json, size_t len, enum st_float_rules rules, struct st_buf *out)
 {
-    struct st_arena *arena = st_arena_create();
-    struct st_run_inputs *in = malloc(sizeof(*in));
-    struct st_run_outputs *outs = NULL;
-    bool ok = arena && in;
-    if (!ok)
-        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-    if (ok)
-        ok = st_run_inputs_parse(ctx, sh, inputs_name, json, len, arena, in);
-    if (ok) {
-        outs = calloc(in->num_invocations ? in->num_invocations : 1, sizeof(*outs));
-        if (!outs) {
-            st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-            ok = false;
-        }
-    }
-    if (ok)
-        ok = st_gen_execute(ctx, sh, simd, in, rules, outs, NULL);
-    if (ok)
-        st_run_outputs_write_sh(sh, outs, in->num_invocations, out);
-    free(outs);
-    free(in);
-    st_arena_destroy(arena);
-    return ok;
+    return st_run_engine(ctx, sh, inputs_name, json, len, rules, gen_step, &simd, out);
 }
