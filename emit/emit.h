@@ -97,6 +97,17 @@ struct st_gen_layout {
     int rt_out_slot[ST_GEN_MAX_RT];
     bool writes_depth, uses_kill;
     unsigned scratch_bytes;  /* per-thread scratch space the kernel needs */
+    /* PS thread payload: perspective barycentrics of pixels 0-15 / 16-31 (SIMD32) */
+    unsigned bary_grf[2];
+    /* ARB fragment.position from the payload (frag_pos_slot: its input slot
+     * when read, -1 otherwise; pos_mask: components read, bit c; pos_xy: x
+     * or y read, from the pixel positions in r1/r2) */
+    int frag_pos_slot;
+    unsigned pos_mask;
+    bool pos_xy;
+    bool upper_left, center_integer; /* ARB_fragment_coord_origin_upper_left / _pixel_center_integer */
+    unsigned depth_grf[2], w_grf[2]; /* source depth / source W per half; 0: not in the payload */
+    unsigned window_grf;     /* CURBE GRF, dword 0 = window height (float); 0: none */
 };
 
 /* st_gen_compile with the float rules baked into the kernel and, when

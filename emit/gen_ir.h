@@ -131,24 +131,6 @@ struct gen_vreg {
     uint32_t alias_off;
 };
 
-
-/*
- * Payload facts st_gen_layout (emit.h) does not carry (kept here so the
- * public struct stays as it is): where the perspective barycentrics are,
- * and the fragment position of an ARB fragment program (docs/gen-abi.md,
- * "ARB programs"), which comes from the payload rather than from
- * attribute setup.
- */
-struct gen_layout_ext {
-    unsigned bary_grf[2];            /* perspective barycentrics, pixels 0-15 / 16-31 (SIMD32) */
-    int frag_pos_slot;               /* input slot of fragment.position when read; -1: none */
-    bool pos_xy;                     /* x or y read: from the pixel positions in r1 (r2) */
-    unsigned pos_mask;               /* components of fragment.position read (bit c) */
-    bool upper_left, center_integer; /* ARB_fragment_coord_origin_upper_left / _pixel_center_integer */
-    unsigned depth_grf[2], w_grf[2]; /* source depth / source W per half; 0: not in the payload */
-    unsigned window_grf;             /* CURBE GRF, dword 0 = window height (float); 0: none */
-};
-
 struct gen_program {
     struct gen_inst *inst;
     unsigned ninst, cap_inst;
@@ -160,18 +142,10 @@ struct gen_program {
      * can keep filling fields; per program, as the library has no globals. */
     struct gen_inst oom_scratch;
     struct st_gen_layout layout;
-    struct gen_layout_ext ext;
     /* filled by the allocator */
     unsigned spills, fills;
     unsigned grfs_used;
 };
-
-/* ---- gen_kernel.c ---- */
-/* st_gen_compile_ex that also returns the payload facts above (ext may be
- * NULL): the Gen engine (gen_run.c) builds its payloads from both. */
-bool gen_compile(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
-                 enum st_float_rules rules, struct st_buf *out, struct st_buf *stats,
-                 struct st_gen_layout *layout, struct gen_layout_ext *ext);
 
 /* ---- gen_ra.c ---- */
 uint32_t gen_new_vreg(struct gen_program *p, uint32_t size, bool uniform);

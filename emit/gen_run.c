@@ -34,7 +34,6 @@ struct gen_run {
     const struct st_shader *sh;
     const struct st_run_inputs *in;
     const struct st_gen_layout *L;
-    const struct gen_layout_ext *X;
     float window_h;       /* ARB lower-left origin: the window height pushed */
     bool arb;
     enum st_arb_tex_target arb_target[ST_RUN_NUM_SAMPLERS];
@@ -167,8 +166,8 @@ static void fill_curbe(gensim_thread *th, const struct gen_run *R)
 {
     const struct st_gen_layout *L = R->L;
     const struct st_run_inputs *in = R->in;
-    if (R->X->window_grf)
-        gensim_set_f32(th, R->X->window_grf, 0, R->window_h);
+    if (L->window_grf)
+        gensim_set_f32(th, L->window_grf, 0, R->window_h);
     /* c_lo and i_lo are rounded down to even numbers (docs/gen-abi.md) */
     for (int c = L->c_lo; c <= L->c_hi; c++) {
         const float *v = c >= 0 ? st_run_const(in, (uint32_t)c) : NULL;
@@ -278,15 +277,15 @@ static bool pixel_of(const struct gen_run *R, const struct st_run_invocation *in
         *py = (int)v[1];
         return true;
     }
-    const struct gen_layout_ext *X = R->X;
-    const float *v = inv->in[X->frag_pos_slot];
-    float off = X->center_integer ? 0.0f : 0.5f, off_ll = X->center_integer ? 1.0f : 0.5f;
+    const struct st_gen_layout *L = R->L;
+    const float *v = inv->in[L->frag_pos_slot];
+    float off = L->center_integer ? 0.0f : 0.5f, off_ll = L->center_integer ? 1.0f : 0.5f;
     double col = (double)v[0] - off;
-    double row = X->upper_left ? (double)v[1] - off : (double)R->window_h - off_ll - (double)v[1];
+    double row = L->upper_left ? (double)v[1] - off : (double)R->window_h - off_ll - (double)v[1];
     if (!(col >= 0 && col <= 65534 && row >= 0 && row <= 65534) || col != floor(col) || row != floor(row))
         return false;
     float x = (float)col + off;
-    float y = X->upper_left ? (float)row + off : R->window_h - ((float)row + off_ll);
+    float y = L->upper_left ? (float)row + off : R->window_h - ((float)row + off_ll);
     if (!same_bits(x, v[0]) || !same_bits(y, v[1]))
         return false;
     *px = (int)col;
@@ -382,17 +381,16 @@ static enum fit ps_payload(struct gen_run *R, gensim_thread *th, const struct ps
         gensim_set_u32(th, reg, d, (uint32_t)cx | (uint32_t)cy << 16);
     }
     /* ARB fragment.position z and w: source depth and source W, per pixel */
-    const struct gen_layout_ext *X = R->X;
-    for (unsigned p = 0; p < n && X->frag_pos_slot >= 0; p++) {
-        const float *v = inv[p].in[X->frag_pos_slot];
+    for (unsigned p = 0; p < n && L->frag_pos_slot >= 0; p++) {
+        const float *v = inv[p].in[L->frag_pos_slot];
         unsigned half = p / 16, q = p % 16;
-        if (X->depth_grf[0])
-            gensim_set_f32(th, X->depth_grf[half] + q / 8, q % 8, v[2]);
+        if (L->depth_grf[0])
+            gensim_set_f32(th, L->depth_grf[half] + q / 8, q % 8, v[2]);
         float w;
-        if (X->w_grf[0]) {
+        if (L->w_grf[0]) {
             if (!source_w(v[3], &w))
                 goto nofit;
-            gensim_set_f32(th, X->w_grf[half] + q / 8, q % 8, w);
+            gensim_set_f32(th, L->w_grf[half] + q / 8, q % 8, w);
         }
     }
     gensim_set_u32(th, 1, 7, mask & 0xffffu);
@@ -401,7 +399,7 @@ static enum fit ps_payload(struct gen_run *R, gensim_thread *th, const struct ps
     /* barycentrics: SIMD8 X, Y; SIMD16 X0-7, Y0-7, X8-15, Y8-15; SIMD32 per half */
     for (unsigned p = 0; p < n; p++) {
         unsigned half = p / 16, q = p % 16;
-        unsigned gx = X->bary_grf[half] + (q / 8) * 2;
+        unsigned gx = L->bary_grf[half] + (q / 8) * 2;
         gensim_set_f32(th, gx, q % 8, bx[p]);
         gensim_set_f32(th, gx + 1, q % 8, by[p]);
     }
@@ -547,7 +545,7 @@ static bool run_ps(struct gen_exec *E)
     bool vpos, vface, deriv = has_derivatives(R->sh);
     misc_reads(R->sh, &vpos, &vface);
     if (R->arb)
-        vpos = R->X->frag_pos_slot >= 0 && R->X->pos_xy; /* fragment.position.xy: the pixel */
+        vpos = R->L->frag_pos_slot >= 0 && R->L->pos_xy; /* fragment.position.xy: the pixel */
     for (unsigned base = 0; base < n; base += simd) {
         struct ps_group g = {base, n - base < simd ? n - base : simd, false};
         enum fit f = run_ps_group(E, &g, vpos, vface);
@@ -606,13 +604,13 @@ static bool run_ps(struct gen_exec *E)
  * row the inputs name works (the kernel gives back y exactly); the
  * smallest one, at least 1.
  */
-static float window_height(const struct st_run_inputs *in, const struct gen_layout_ext *X)
+static float window_height(const struct st_run_inputs *in, const struct st_gen_layout *L)
 {
     float h = 1.0f;
-    if (X->frag_pos_slot < 0)
+    if (L->frag_pos_slot < 0)
         return h;
     for (unsigned i = 0; i < in->num_invocations; i++) {
-        float y = in->inv[i].in[X->frag_pos_slot][1];
+        float y = in->inv[i].in[L->frag_pos_slot][1];
         if (y >= 0.0f && y < 65535.0f && floorf(y) + 1.0f > h)
             h = floorf(y) + 1.0f;
     }
@@ -636,12 +634,10 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
 {
     struct st_buf text = {0};
     struct st_gen_layout L;
-    struct gen_layout_ext X;
     memset(&L, 0, sizeof(L));
-    memset(&X, 0, sizeof(X));
     if (stats)
         memset(stats, 0, sizeof(*stats));
-    if (!gen_compile(ctx, sh, simd, rules, &text, NULL, &L, &X)) {
+    if (!st_gen_compile_ex(ctx, sh, simd, rules, &text, NULL, &L)) {
         st_buf_free(&text);
         return false;
     }
@@ -674,9 +670,8 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
         R->sh = sh;
         R->in = in;
         R->L = &L;
-        R->X = &X;
         R->arb = sh->dialect == ST_ARB && sh->arb;
-        R->window_h = window_height(in, &X);
+        R->window_h = window_height(in, &L);
         R->depth_slot = -1;
         if (R->arb) {
             for (unsigned j = 0; j < sh->arb->num_outputs; j++)
