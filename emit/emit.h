@@ -65,6 +65,10 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf 
 bool st_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
                     struct st_buf *out, struct st_buf *stats);
 
+/* Render targets a pixel shader kernel may write: ARB_draw_buffers'
+ * MAX_DRAW_BUFFERS (result.color[0..7]); Direct3D 9 has oC0..oC3. */
+enum { ST_GEN_MAX_RT = 8 };
+
 /*
  * What the kernel expects from its driver (docs/gen-abi.md explains every
  * field; the kernel's header comment prints the same numbers).  GRF
@@ -90,9 +94,20 @@ struct st_gen_layout {
     int vue_out_slot[ST_LL_OUT_SLOTS + 2];
     bool vue_header_psize;   /* VUE slot 0 written, dword 3 = oPts */
     unsigned num_rt;         /* PS: render targets written; BTI n <- output slot rt_out_slot[n] (-1: none) */
-    int rt_out_slot[4];
+    int rt_out_slot[ST_GEN_MAX_RT];
     bool writes_depth, uses_kill;
     unsigned scratch_bytes;  /* per-thread scratch space the kernel needs */
+    /* PS thread payload: perspective barycentrics of pixels 0-15 / 16-31 (SIMD32) */
+    unsigned bary_grf[2];
+    /* ARB fragment.position from the payload (frag_pos_slot: its input slot
+     * when read, -1 otherwise; pos_mask: components read, bit c; pos_xy: x
+     * or y read, from the pixel positions in r1/r2) */
+    int frag_pos_slot;
+    unsigned pos_mask;
+    bool pos_xy;
+    bool upper_left, center_integer; /* ARB_fragment_coord_origin_upper_left / _pixel_center_integer */
+    unsigned depth_grf[2], w_grf[2]; /* source depth / source W per half; 0: not in the payload */
+    unsigned window_grf;     /* CURBE GRF, dword 0 = window height (float); 0: none */
 };
 
 /* st_gen_compile with the float rules baked into the kernel and, when

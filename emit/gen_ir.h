@@ -32,8 +32,10 @@ enum { GEN_GRF_SIZE = 32, GEN_NUM_GRFS = 128, GEN_FILE_BYTES = GEN_GRF_SIZE * GE
         * the kernel's own values); constants past it are pulled */
        GEN_PUSH_LIMIT = 100 };
 
-/* Binding table (docs/gen-abi.md): render targets 0-3, the constant buffer, textures. */
-enum { GEN_BTI_RT0 = 0, GEN_BTI_CONSTANTS = 4, GEN_BTI_TEXTURE0 = 5, GEN_BTI_SCRATCH = 253 };
+/* Binding table (docs/gen-abi.md): render target n at BTI n (0-7, as Mesa
+ * binds them), then the constant buffer, then textures 0-15. */
+enum { GEN_BTI_RT0 = 0, GEN_BTI_CONSTANTS = ST_GEN_MAX_RT, GEN_BTI_TEXTURE0 = ST_GEN_MAX_RT + 1,
+       GEN_BTI_SCRATCH = 253 };
 
 enum gen_type { GT_F, GT_D, GT_UD, GT_UW, GT_W, GT_V };
 
@@ -129,24 +131,6 @@ struct gen_vreg {
     uint32_t alias_off;
 };
 
-
-/*
- * Payload facts st_gen_layout (emit.h) does not carry (kept here so the
- * public struct stays as it is): where the perspective barycentrics are,
- * and the fragment position of an ARB fragment program (docs/gen-abi.md,
- * "ARB programs"), which comes from the payload rather than from
- * attribute setup.
- */
-struct gen_layout_ext {
-    unsigned bary_grf[2];            /* perspective barycentrics, pixels 0-15 / 16-31 (SIMD32) */
-    int frag_pos_slot;               /* input slot of fragment.position when read; -1: none */
-    bool pos_xy;                     /* x or y read: from the pixel positions in r1 (r2) */
-    unsigned pos_mask;               /* components of fragment.position read (bit c) */
-    bool upper_left, center_integer; /* ARB_fragment_coord_origin_upper_left / _pixel_center_integer */
-    unsigned depth_grf[2], w_grf[2]; /* source depth / source W per half; 0: not in the payload */
-    unsigned window_grf;             /* CURBE GRF, dword 0 = window height (float); 0: none */
-};
-
 struct gen_program {
     struct gen_inst *inst;
     unsigned ninst, cap_inst;
@@ -158,18 +142,10 @@ struct gen_program {
      * can keep filling fields; per program, as the library has no globals. */
     struct gen_inst oom_scratch;
     struct st_gen_layout layout;
-    struct gen_layout_ext ext;
     /* filled by the allocator */
     unsigned spills, fills;
     unsigned grfs_used;
 };
-
-/* ---- gen_kernel.c ---- */
-/* st_gen_compile_ex that also returns the payload facts above (ext may be
- * NULL): the Gen engine (gen_run.c) builds its payloads from both. */
-bool gen_compile(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
-                 enum st_float_rules rules, struct st_buf *out, struct st_buf *stats,
-                 struct st_gen_layout *layout, struct gen_layout_ext *ext);
 
 /* ---- gen_ra.c ---- */
 uint32_t gen_new_vreg(struct gen_program *p, uint32_t size, bool uniform);

@@ -42,7 +42,7 @@ static void widen(int *lo, int *hi, int x)
 /* The perspective barycentrics of pixels 0-15 (half 0) or 16-31 (gen_kernel_layout). */
 static unsigned bary_grf(const struct gen_program *p, unsigned half)
 {
-    return p->ext.bary_grf[half];
+    return p->layout.bary_grf[half];
 }
 
 /* Input registers relative addressing may reach (the lowering clamps to these). */
@@ -62,8 +62,7 @@ static bool binding_is(const struct st_arb_binding *b, const char *name)
  * steps of ARB_position_invariant and ARB_fog_* read (they are done in the
  * kernel: there is no later fixed-function stage on Gen).
  */
-static bool arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, struct gen_layout_ext *X,
-                        bool in_read[])
+static bool arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, bool in_read[])
 {
     const struct st_arb_program *a = ki->sh->arb;
     st_arb_run_slots(ki->sh, &ki->arb_slots);
@@ -79,7 +78,7 @@ static bool arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, str
         else if (binding_is(b, "result.color"))
             ki->arb_color[0] = (int)j;
         else
-            for (unsigned n = 1; n < 4; n++) {
+            for (unsigned n = 1; n < ST_GEN_MAX_RT; n++) {
                 char name[32];
                 snprintf(name, sizeof(name), "result.color[%u]", n);
                 if (binding_is(b, name))
@@ -94,8 +93,8 @@ static bool arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, str
     for (unsigned i = 0; i < a->num_inputs; i++)
         if (L->stage == ST_PS && binding_is(&a->inputs[i], "fragment.position"))
             ki->arb_frag_pos = (int)i;
-    X->upper_left = (a->options & ST_ARB_OPT_ORIGIN_UPPER_LEFT) != 0;
-    X->center_integer = (a->options & ST_ARB_OPT_PIXEL_CENTER_INTEGER) != 0;
+    L->upper_left = (a->options & ST_ARB_OPT_ORIGIN_UPPER_LEFT) != 0;
+    L->center_integer = (a->options & ST_ARB_OPT_PIXEL_CENTER_INTEGER) != 0;
     if (S->mvp_c >= 0) {
         widen(&L->c_lo, &L->c_hi, S->mvp_c);
         widen(&L->c_lo, &L->c_hi, S->mvp_c + 3);
@@ -148,9 +147,7 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
     L->simd = p->simd;
     L->c_lo = L->i_lo = L->bump_lo = 0;
     L->c_hi = L->i_hi = L->bump_hi = -1;
-    struct gen_layout_ext *X = &p->ext;
-    memset(X, 0, sizeof(*X));
-    X->frag_pos_slot = -1;
+    L->frag_pos_slot = -1;
     bool in_read[ST_LL_IN_SLOTS] = {false};
     bool pos_comp[4] = {false}; /* components of fragment.position read */
     /* c[] vectors read at a constant index (an ARB program may have
@@ -170,9 +167,9 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
     const struct st_shader *sh = ki->sh;
     ki->arb = sh->dialect == ST_ARB && sh->arb;
     ki->arb_pos = ki->arb_psize = ki->arb_depth = ki->arb_frag_pos = -1;
-    for (unsigned k = 0; k < 4; k++)
+    for (unsigned k = 0; k < ST_GEN_MAX_RT; k++)
         ki->arb_color[k] = -1;
-    if ((ki->arb && !arb_prepare(ki, L, X, in_read)) || !LLVMGetNamedFunction(m, "st_main")) {
+    if ((ki->arb && !arb_prepare(ki, L, in_read)) || !LLVMGetNamedFunction(m, "st_main")) {
         free(c_read);
         return false;
     }
@@ -181,14 +178,16 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
         for (LLVMValueRef v = LLVMGetFirstInstruction(b); v; v = LLVMGetNextInstruction(v)) {
             if (LLVMGetInstructionOpcode(v) != LLVMLoad)
                 continue;
-            LLVMValueRef ptrs[8];
+            /* load (select c, p, q) reads both: every pointer of the select
+             * tree gen_isel's load_from follows (four levels: 31 nodes), so
+             * that nothing it reads is missing from the payload */
+            LLVMValueRef ptrs[31];
             unsigned np = 0;
             ptrs[np++] = LLVMGetOperand(v, 0);
             for (unsigned q = 0; q < np; q++) {
                 LLVMValueRef ptr = ptrs[q];
                 if (LLVMIsASelectInst(ptr)) {
-                    /* load (select c, p, q) reads both */
-                    if (np + 2 <= 8) {
+                    if (np + 2 <= sizeof(ptrs) / sizeof(ptrs[0])) {
                         ptrs[np++] = LLVMGetOperand(ptr, 1);
                         ptrs[np++] = LLVMGetOperand(ptr, 2);
                     }
@@ -251,10 +250,10 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
     if (L->i_hi >= L->i_lo)
         L->i_lo &= ~1;
     if (pos_comp[0] || pos_comp[1] || pos_comp[2] || pos_comp[3]) {
-        X->frag_pos_slot = ki->arb_frag_pos;
-        X->pos_xy = pos_comp[0] || pos_comp[1];
+        L->frag_pos_slot = ki->arb_frag_pos;
+        L->pos_xy = pos_comp[0] || pos_comp[1];
         for (unsigned c = 0; c < 4; c++)
-            X->pos_mask |= pos_comp[c] ? 1u << c : 0u;
+            L->pos_mask |= pos_comp[c] ? 1u << c : 0u;
     }
     if (L->stage == ST_PS) {
         /* r0, r1 (SIMD32: r1-r2) pixel data, then per half of 16 pixels:
@@ -263,14 +262,14 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
         unsigned per8 = p->simd == 8 ? 1 : 2; /* GRFs per 8-pixel value, per half */
         unsigned halves = p->simd == 32 ? 2 : 1, g = p->simd == 32 ? 3 : 2;
         for (unsigned h = 0; h < halves; h++) {
-            X->bary_grf[h] = g;
+            L->bary_grf[h] = g;
             g += 2 * per8;
             if (pos_comp[2]) {
-                X->depth_grf[h] = g;
+                L->depth_grf[h] = g;
                 g += per8;
             }
             if (pos_comp[3]) {
-                X->w_grf[h] = g;
+                L->w_grf[h] = g;
                 g += per8;
             }
         }
@@ -289,7 +288,7 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
         unsigned other = g + (L->i_hi >= L->i_lo ? (unsigned)(L->i_hi - L->i_lo) / 2 + 1 : 0) +
                          (L->has_b ? 2 : 0) +
                          (L->bump_hi >= L->bump_lo ? (unsigned)(L->bump_hi - L->bump_lo) + 1 : 0) +
-                         (pos_comp[1] && !X->upper_left ? 1 : 0) +
+                         (pos_comp[1] && !L->upper_left ? 1 : 0) +
                          L->num_inputs * (L->stage == ST_VS ? 4 : 2);
         unsigned full = (unsigned)(L->c_hi - L->c_lo) / 2 + 1;
         if (other + full > GEN_PUSH_LIMIT && other < GEN_PUSH_LIMIT)
@@ -313,9 +312,9 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
         L->bump_grf = g;
         g += (unsigned)(L->bump_hi - L->bump_lo) + 1;
     }
-    if (pos_comp[1] && !X->upper_left) {
+    if (pos_comp[1] && !L->upper_left) {
         /* lower-left origin: y = window height - the pixel's row */
-        X->window_grf = g;
+        L->window_grf = g;
         g += 1;
     }
     L->curbe_grfs = g - L->curbe_grf;
@@ -568,21 +567,21 @@ static struct gen_opnd add_f(struct gen_program *p, struct gen_opnd a, struct ge
  */
 static struct gen_opnd frag_position(struct gen_program *p, unsigned c)
 {
-    const struct gen_layout_ext *X = &p->ext;
+    const struct st_gen_layout *L = &p->layout;
     const uint32_t half = 0x3f000000u, one = 0x3f800000u;
-    if (!(X->pos_mask >> c & 1))
+    if (!(L->pos_mask >> c & 1))
         return gen_imm(0, GT_F); /* a lane nobody reads: no payload for it */
     if (c == 0) {
         struct gen_opnd x = pixel_coord(p, 0);
-        return X->center_integer ? x : add_f(p, x, gen_imm(half, GT_F));
+        return L->center_integer ? x : add_f(p, x, gen_imm(half, GT_F));
     }
     if (c == 1) {
         struct gen_opnd y = pixel_coord(p, 1);
-        if (X->upper_left)
-            return X->center_integer ? y : add_f(p, y, gen_imm(half, GT_F));
-        y = add_f(p, y, gen_imm(X->center_integer ? one : half, GT_F));
+        if (L->upper_left)
+            return L->center_integer ? y : add_f(p, y, gen_imm(half, GT_F));
+        y = add_f(p, y, gen_imm(L->center_integer ? one : half, GT_F));
         y.neg = true;
-        return add_f(p, y, gen_fixed(X->window_grf * GEN_GRF_SIZE, GT_F, GR_SCALAR));
+        return add_f(p, y, gen_fixed(L->window_grf * GEN_GRF_SIZE, GT_F, GR_SCALAR));
     }
     unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
     uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
@@ -591,7 +590,7 @@ static struct gen_opnd frag_position(struct gen_program *p, unsigned c)
         if (c == 3)
             i->math = GM_INV;
         i->dst = gen_vr(v, 64 * h, GT_F);
-        i->src[0] = gen_fixed((c == 2 ? X->depth_grf[h] : X->w_grf[h]) * GEN_GRF_SIZE, GT_F, GR_VEC);
+        i->src[0] = gen_fixed((c == 2 ? L->depth_grf[h] : L->w_grf[h]) * GEN_GRF_SIZE, GT_F, GR_VEC);
     }
     return gen_vr(v, 0, GT_F);
 }
@@ -711,7 +710,7 @@ bool gen_kernel_load(struct gen_kernel_info *ki, struct gen_program *p, int arg,
     case 0: { /* shader inputs */
         if (dyn)
             return indexed_input(ki, p, off, dyn, scale, n, out);
-        if (p->ext.frag_pos_slot >= 0 && slot == p->ext.frag_pos_slot) {
+        if (L->frag_pos_slot >= 0 && slot == L->frag_pos_slot) {
             for (unsigned k = 0; k < n; k++)
                 out[k] = comp0 + k < 4 ? frag_position(p, comp0 + k) : gen_imm(0, GT_F);
             return true;
@@ -727,7 +726,7 @@ bool gen_kernel_load(struct gen_kernel_info *ki, struct gen_program *p, int arg,
             return true;
         }
         int a = attr_index(L, slot);
-        if (a < 0) {
+        if (a < 0 || comp0 + n > 4) {
             gen_isel_fail(ki, "this input");
             return false;
         }
@@ -760,7 +759,9 @@ bool gen_kernel_load(struct gen_kernel_info *ki, struct gen_program *p, int arg,
                                GT_F, GR_SCALAR);
         return true;
     case 3: /* i# */
-        if (dyn)
+        /* the layout pushed what its scan saw; anything else is refused, never
+         * read from a register that holds something else */
+        if (dyn || slot < L->i_lo || slot > L->i_hi || comp0 + n > 4)
             break;
         for (unsigned k = 0; k < n; k++)
             out[k] = gen_fixed(L->i_grf * GEN_GRF_SIZE + (unsigned)(slot - L->i_lo) * 16 +
@@ -768,15 +769,15 @@ bool gen_kernel_load(struct gen_kernel_info *ki, struct gen_program *p, int arg,
                                GT_D, GR_SCALAR);
         return true;
     case 4: /* b# */
-        if (dyn)
+        if (dyn || !L->has_b || off + 4 * (int64_t)n > 64)
             break;
         for (unsigned k = 0; k < n; k++)
             out[k] = gen_fixed(L->b_grf * GEN_GRF_SIZE + (uint32_t)off + 4 * k, GT_D, GR_SCALAR);
         return true;
     case 6: { /* bump environment */
-        if (dyn)
-            break;
         int stage = (int)(off / 32);
+        if (dyn || stage < L->bump_lo || stage > L->bump_hi || off % 32 + 4 * (int64_t)n > 32)
+            break;
         for (unsigned k = 0; k < n; k++)
             out[k] = gen_fixed(L->bump_grf * GEN_GRF_SIZE + (unsigned)(stage - L->bump_lo) * 32 +
                                    (uint32_t)(off % 32) + 4 * k,
@@ -903,8 +904,12 @@ static struct gen_opnd const_comp(struct gen_kernel_info *ki, struct gen_program
     for (unsigned k = 0; k < ki->npulled; k++)
         if (ki->pulled[k].idx == idx)
             return ki->pulled[k].v[comp];
-    if (ki->npulled == sizeof(ki->pulled) / sizeof(ki->pulled[0]) ||
-        !pull_constant(ki, p, (int64_t)idx * 16, NULL, 1, 4, ki->pulled[ki->npulled].v))
+    if (ki->npulled == sizeof(ki->pulled) / sizeof(ki->pulled[0])) {
+        /* the options read at most 6 vectors (mvp rows, fog params, fog colour) */
+        gen_isel_fail(ki, "more than 8 pulled constants in the fixed-function steps");
+        return gen_imm(0, GT_F);
+    }
+    if (!pull_constant(ki, p, (int64_t)idx * 16, NULL, 1, 4, ki->pulled[ki->npulled].v))
         return gen_imm(0, GT_F);
     ki->pulled[ki->npulled].idx = idx;
     return ki->pulled[ki->npulled++].v[comp];
@@ -1081,11 +1086,13 @@ static void vs_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
 static void ps_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
 {
     struct st_gen_layout *L = &p->layout;
-    int rts[4], rt_slot[4];
+    int rts[ST_GEN_MAX_RT], rt_slot[ST_GEN_MAX_RT];
     unsigned nrt = 0;
     if (ki->arb)
         arb_fog(ki, p);
-    for (unsigned n = 0; n < 4; n++) {
+    /* render target n at BTI n: D3D9 oC0-oC3, ARB result.color[0..7] */
+    unsigned max_rt = ki->arb ? ST_GEN_MAX_RT : 4;
+    for (unsigned n = 0; n < max_rt; n++) {
         int slot = ki->arb ? ki->arb_color[n] : ST_LL_OUT_C + (int)n;
         if (slot >= 0 && ki->out_set[slot]) {
             rt_slot[nrt] = slot;
@@ -1099,7 +1106,7 @@ static void ps_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
             ki->out[ST_LL_OUT_C][c] = gen_imm(0, GT_F);
     }
     L->num_rt = nrt;
-    for (unsigned n = 0; n < 4; n++)
+    for (unsigned n = 0; n < ST_GEN_MAX_RT; n++)
         L->rt_out_slot[n] = -1;
     for (unsigned k = 0; k < nrt; k++)
         L->rt_out_slot[rts[k]] = rt_slot[k];
@@ -1191,18 +1198,17 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
     const struct st_gen_layout *L = &p->layout;
     st_buf_printf(out, "// shadertrans Gen9 %s kernel, SIMD%u (docs/gen-abi.md)\n",
                   L->stage == ST_VS ? "vertex shader" : "pixel shader", p->simd);
-    const struct gen_layout_ext *X = &p->ext;
     if (L->stage == ST_PS) {
         unsigned halves = p->simd == 32 ? 2 : 1, per8 = p->simd == 8 ? 1 : 2;
         st_buf_printf(out, "// payload: r0 header, r1%s pixel data", p->simd == 32 ? "-r2" : "");
         for (unsigned h = 0; h < halves; h++) {
             st_buf_printf(out, "%s", halves == 2 ? (h ? "; pixels 16-31:" : "; pixels 0-15:") : ",");
-            st_buf_printf(out, " perspective barycentrics r%u-r%u", X->bary_grf[h],
-                          X->bary_grf[h] + 2 * per8 - 1);
-            if (X->depth_grf[h])
-                st_buf_printf(out, ", source depth r%u-r%u", X->depth_grf[h], X->depth_grf[h] + per8 - 1);
-            if (X->w_grf[h])
-                st_buf_printf(out, ", source W r%u-r%u", X->w_grf[h], X->w_grf[h] + per8 - 1);
+            st_buf_printf(out, " perspective barycentrics r%u-r%u", L->bary_grf[h],
+                          L->bary_grf[h] + 2 * per8 - 1);
+            if (L->depth_grf[h])
+                st_buf_printf(out, ", source depth r%u-r%u", L->depth_grf[h], L->depth_grf[h] + per8 - 1);
+            if (L->w_grf[h])
+                st_buf_printf(out, ", source W r%u-r%u", L->w_grf[h], L->w_grf[h] + per8 - 1);
         }
         st_buf_printf(out, "\n");
     } else {
@@ -1227,12 +1233,12 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
                       L->bump_grf);
         sep = "; ";
     }
-    if (X->window_grf)
-        st_buf_printf(out, "%swindow height at r%u.0", sep, X->window_grf);
-    if (X->frag_pos_slot >= 0)
+    if (L->window_grf)
+        st_buf_printf(out, "%swindow height at r%u.0", sep, L->window_grf);
+    if (L->frag_pos_slot >= 0)
         st_buf_printf(out, "\n// fragment.position (slot%d) from the payload: origin %s, pixel centres %s",
-                      X->frag_pos_slot, X->upper_left ? "upper left" : "lower left",
-                      X->center_integer ? "integer" : "half-integer");
+                      L->frag_pos_slot, L->upper_left ? "upper left" : "lower left",
+                      L->center_integer ? "integer" : "half-integer");
     st_buf_printf(out, "\n// inputs from r%u (%s per input):", L->input_grf,
                   L->stage == ST_VS ? "4 GRFs" : "2 setup GRFs");
     for (unsigned k = 0; k < L->num_inputs; k++)
@@ -1245,15 +1251,15 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
         st_buf_printf(out, "\n");
     } else {
         st_buf_printf(out, "// render targets:");
-        for (unsigned n = 0; n < 4; n++)
+        for (unsigned n = 0; n < ST_GEN_MAX_RT; n++)
             if (L->rt_out_slot[n] >= 0)
                 st_buf_printf(out, " BTI%u=out%d", n, L->rt_out_slot[n]);
         st_buf_printf(out, "%s%s\n", L->writes_depth ? ", oDepth" : "",
                       L->uses_kill ? ", texkill (predicated write)" : "");
     }
-    st_buf_printf(out, "// binding table: render targets 0-3, constant buffer %d, texture s at %d+s "
+    st_buf_printf(out, "// binding table: render targets 0-%d, constant buffer %d, texture s at %d+s "
                        "(sampler s), scratch %d\n",
-                  GEN_BTI_CONSTANTS, GEN_BTI_TEXTURE0, GEN_BTI_SCRATCH);
+                  ST_GEN_MAX_RT - 1, GEN_BTI_CONSTANTS, GEN_BTI_TEXTURE0, GEN_BTI_SCRATCH);
     st_buf_printf(out, "// GRFs used: %u, scratch: %u bytes per thread\n", p->grfs_used,
                   L->scratch_bytes);
 }
@@ -1316,13 +1322,6 @@ bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned 
                        enum st_float_rules rules, struct st_buf *out, struct st_buf *stats,
                        struct st_gen_layout *layout)
 {
-    return gen_compile(ctx, sh, simd, rules, out, stats, layout, NULL);
-}
-
-bool gen_compile(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
-                 enum st_float_rules rules, struct st_buf *out, struct st_buf *stats,
-                 struct st_gen_layout *layout, struct gen_layout_ext *ext)
-{
     if (!sh)
         return false;
     if (simd != 0 && simd != 8 && simd != 16 && simd != 32) {
@@ -1378,8 +1377,6 @@ bool gen_compile(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
             }
             if (layout)
                 *layout = p.layout;
-            if (ext)
-                *ext = p.ext;
             print_header(&p, out);
             /* cr0.0 bit 7: keep f32 denormals.  The reset value flushes them,
              * while the lowering's IEEE and D3D9 rules both keep them (the

@@ -34,14 +34,13 @@ struct gen_run {
     const struct st_shader *sh;
     const struct st_run_inputs *in;
     const struct st_gen_layout *L;
-    const struct gen_layout_ext *X;
     float window_h;       /* ARB lower-left origin: the window height pushed */
     bool arb;
     enum st_arb_tex_target arb_target[ST_RUN_NUM_SAMPLERS];
     bool missing[ST_RUN_NUM_SAMPLERS];
     int depth_slot;       /* output slot of oDepth / result.depth, -1 */
     unsigned depth_comp;  /* D3D9: x; ARB result.depth: z */
-    uint8_t *cbuf;        /* the constant buffer (BTI 4): every c[] vector of the inputs */
+    uint8_t *cbuf;        /* the constant buffer (GEN_BTI_CONSTANTS): every c[] vector of the inputs */
     size_t cbuf_size;
     /* per channel of the running thread */
     float out[GENSIM_MAX_CHANNELS][ST_LL_OUT_SLOTS][4];
@@ -66,7 +65,7 @@ void st_gen_run_barycentric(unsigned invocation, float *x, float *y)
 static int cb_rt(void *u, const gensim_rt_write *w, char *err, size_t n)
 {
     struct gen_run *R = u;
-    if (w->bti > 3 || R->L->rt_out_slot[w->bti] < 0) {
+    if (w->bti >= ST_GEN_MAX_RT || R->L->rt_out_slot[w->bti] < 0) {
         snprintf(err, n, "render target write to binding table index %u, which the layout has no output for",
                  w->bti);
         return 1;
@@ -116,8 +115,9 @@ static int cb_sample(void *u, const gensim_sample_msg *m, uint32_t r[4][16], cha
 {
     struct gen_run *R = u;
     unsigned s = m->sampler;
-    if (s >= ST_RUN_NUM_SAMPLERS || m->bti != 5 + s) {
-        snprintf(err, n, "sampler %u with binding table index %u (expected 5 + sampler)", s, m->bti);
+    if (s >= ST_RUN_NUM_SAMPLERS || m->bti != GEN_BTI_TEXTURE0 + s) {
+        snprintf(err, n, "sampler %u with binding table index %u (expected %d + sampler)", s, m->bti,
+                 GEN_BTI_TEXTURE0);
         return 1;
     }
     const struct st_run_texture *t = &R->in->tex[s];
@@ -153,7 +153,7 @@ static uint8_t *cb_surface(void *u, unsigned sfid, unsigned bti, size_t *size)
 {
     (void)sfid;
     struct gen_run *R = u;
-    if (bti != 4)
+    if (bti != GEN_BTI_CONSTANTS)
         return NULL;
     *size = R->cbuf_size;
     return R->cbuf;
@@ -166,8 +166,8 @@ static void fill_curbe(gensim_thread *th, const struct gen_run *R)
 {
     const struct st_gen_layout *L = R->L;
     const struct st_run_inputs *in = R->in;
-    if (R->X->window_grf)
-        gensim_set_f32(th, R->X->window_grf, 0, R->window_h);
+    if (L->window_grf)
+        gensim_set_f32(th, L->window_grf, 0, R->window_h);
     /* c_lo and i_lo are rounded down to even numbers (docs/gen-abi.md) */
     for (int c = L->c_lo; c <= L->c_hi; c++) {
         const float *v = c >= 0 ? st_run_const(in, (uint32_t)c) : NULL;
@@ -277,15 +277,15 @@ static bool pixel_of(const struct gen_run *R, const struct st_run_invocation *in
         *py = (int)v[1];
         return true;
     }
-    const struct gen_layout_ext *X = R->X;
-    const float *v = inv->in[X->frag_pos_slot];
-    float off = X->center_integer ? 0.0f : 0.5f, off_ll = X->center_integer ? 1.0f : 0.5f;
+    const struct st_gen_layout *L = R->L;
+    const float *v = inv->in[L->frag_pos_slot];
+    float off = L->center_integer ? 0.0f : 0.5f, off_ll = L->center_integer ? 1.0f : 0.5f;
     double col = (double)v[0] - off;
-    double row = X->upper_left ? (double)v[1] - off : (double)R->window_h - off_ll - (double)v[1];
+    double row = L->upper_left ? (double)v[1] - off : (double)R->window_h - off_ll - (double)v[1];
     if (!(col >= 0 && col <= 65534 && row >= 0 && row <= 65534) || col != floor(col) || row != floor(row))
         return false;
     float x = (float)col + off;
-    float y = X->upper_left ? (float)row + off : R->window_h - ((float)row + off_ll);
+    float y = L->upper_left ? (float)row + off : R->window_h - ((float)row + off_ll);
     if (!same_bits(x, v[0]) || !same_bits(y, v[1]))
         return false;
     *px = (int)col;
@@ -381,17 +381,16 @@ static enum fit ps_payload(struct gen_run *R, gensim_thread *th, const struct ps
         gensim_set_u32(th, reg, d, (uint32_t)cx | (uint32_t)cy << 16);
     }
     /* ARB fragment.position z and w: source depth and source W, per pixel */
-    const struct gen_layout_ext *X = R->X;
-    for (unsigned p = 0; p < n && X->frag_pos_slot >= 0; p++) {
-        const float *v = inv[p].in[X->frag_pos_slot];
+    for (unsigned p = 0; p < n && L->frag_pos_slot >= 0; p++) {
+        const float *v = inv[p].in[L->frag_pos_slot];
         unsigned half = p / 16, q = p % 16;
-        if (X->depth_grf[0])
-            gensim_set_f32(th, X->depth_grf[half] + q / 8, q % 8, v[2]);
+        if (L->depth_grf[0])
+            gensim_set_f32(th, L->depth_grf[half] + q / 8, q % 8, v[2]);
         float w;
-        if (X->w_grf[0]) {
+        if (L->w_grf[0]) {
             if (!source_w(v[3], &w))
                 goto nofit;
-            gensim_set_f32(th, X->w_grf[half] + q / 8, q % 8, w);
+            gensim_set_f32(th, L->w_grf[half] + q / 8, q % 8, w);
         }
     }
     gensim_set_u32(th, 1, 7, mask & 0xffffu);
@@ -400,7 +399,7 @@ static enum fit ps_payload(struct gen_run *R, gensim_thread *th, const struct ps
     /* barycentrics: SIMD8 X, Y; SIMD16 X0-7, Y0-7, X8-15, Y8-15; SIMD32 per half */
     for (unsigned p = 0; p < n; p++) {
         unsigned half = p / 16, q = p % 16;
-        unsigned gx = X->bary_grf[half] + (q / 8) * 2;
+        unsigned gx = L->bary_grf[half] + (q / 8) * 2;
         gensim_set_f32(th, gx, q % 8, bx[p]);
         gensim_set_f32(th, gx + 1, q % 8, by[p]);
     }
@@ -546,7 +545,7 @@ static bool run_ps(struct gen_exec *E)
     bool vpos, vface, deriv = has_derivatives(R->sh);
     misc_reads(R->sh, &vpos, &vface);
     if (R->arb)
-        vpos = R->X->frag_pos_slot >= 0 && R->X->pos_xy; /* fragment.position.xy: the pixel */
+        vpos = R->L->frag_pos_slot >= 0 && R->L->pos_xy; /* fragment.position.xy: the pixel */
     for (unsigned base = 0; base < n; base += simd) {
         struct ps_group g = {base, n - base < simd ? n - base : simd, false};
         enum fit f = run_ps_group(E, &g, vpos, vface);
@@ -605,13 +604,13 @@ static bool run_ps(struct gen_exec *E)
  * row the inputs name works (the kernel gives back y exactly); the
  * smallest one, at least 1.
  */
-static float window_height(const struct st_run_inputs *in, const struct gen_layout_ext *X)
+static float window_height(const struct st_run_inputs *in, const struct st_gen_layout *L)
 {
     float h = 1.0f;
-    if (X->frag_pos_slot < 0)
+    if (L->frag_pos_slot < 0)
         return h;
     for (unsigned i = 0; i < in->num_invocations; i++) {
-        float y = in->inv[i].in[X->frag_pos_slot][1];
+        float y = in->inv[i].in[L->frag_pos_slot][1];
         if (y >= 0.0f && y < 65535.0f && floorf(y) + 1.0f > h)
             h = floorf(y) + 1.0f;
     }
@@ -635,12 +634,10 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
 {
     struct st_buf text = {0};
     struct st_gen_layout L;
-    struct gen_layout_ext X;
     memset(&L, 0, sizeof(L));
-    memset(&X, 0, sizeof(X));
     if (stats)
         memset(stats, 0, sizeof(*stats));
-    if (!gen_compile(ctx, sh, simd, rules, &text, NULL, &L, &X)) {
+    if (!st_gen_compile_ex(ctx, sh, simd, rules, &text, NULL, &L)) {
         st_buf_free(&text);
         return false;
     }
@@ -673,9 +670,8 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
         R->sh = sh;
         R->in = in;
         R->L = &L;
-        R->X = &X;
         R->arb = sh->dialect == ST_ARB && sh->arb;
-        R->window_h = window_height(in, &X);
+        R->window_h = window_height(in, &L);
         R->depth_slot = -1;
         if (R->arb) {
             for (unsigned j = 0; j < sh->arb->num_outputs; j++)
@@ -715,30 +711,16 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
     return ok;
 }
 
+/* st_gen_execute as an st_run_engine step; user points at the SIMD width. */
+static bool gen_step(void *user, struct st_ctx *ctx, const struct st_shader *sh,
+                     const struct st_run_inputs *in, enum st_float_rules rules,
+                     struct st_run_outputs *outs)
+{
+    return st_gen_execute(ctx, sh, *(const unsigned *)user, in, rules, outs, NULL);
+}
+
 bool st_gen_run(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd, const char *inputs_name,
                 const char *json, size_t len, enum st_float_rules rules, struct st_buf *out)
 {
-    struct st_arena *arena = st_arena_create();
-    struct st_run_inputs *in = malloc(sizeof(*in));
-    struct st_run_outputs *outs = NULL;
-    bool ok = arena && in;
-    if (!ok)
-        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-    if (ok)
-        ok = st_run_inputs_parse(ctx, sh, inputs_name, json, len, arena, in);
-    if (ok) {
-        outs = calloc(in->num_invocations ? in->num_invocations : 1, sizeof(*outs));
-        if (!outs) {
-            st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-            ok = false;
-        }
-    }
-    if (ok)
-        ok = st_gen_execute(ctx, sh, simd, in, rules, outs, NULL);
-    if (ok)
-        st_run_outputs_write_sh(sh, outs, in->num_invocations, out);
-    free(outs);
-    free(in);
-    st_arena_destroy(arena);
-    return ok;
+    return st_run_engine(ctx, sh, inputs_name, json, len, rules, gen_step, &simd, out);
 }

@@ -413,42 +413,27 @@ bool st_llvm_jit_execute(struct st_ctx *ctx, const struct st_shader *sh, LLVMMod
     return ok;
 }
 
+/* The JIT's st_run_engine step: lower, run the pass pipeline, JIT and execute. */
+static bool llvm_step(void *user, struct st_ctx *ctx, const struct st_shader *sh,
+                      const struct st_run_inputs *in, enum st_float_rules rules,
+                      struct st_run_outputs *outs)
+{
+    (void)user;
+    LLVMContextRef c = LLVMContextCreate();
+    if (!c) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
+    LLVMModuleRef m = st_lower_llvm(ctx, sh, rules, c);
+    bool ok = m && st_llvm_pipeline(ctx, m, NULL) && st_llvm_jit_execute(ctx, sh, m, in, rules, outs);
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMContextDispose(c);
+    return ok;
+}
+
 bool st_llvm_run(struct st_ctx *ctx, const struct st_shader *sh, const char *inputs_name,
                  const char *json, size_t json_len, enum st_float_rules rules, struct st_buf *out)
 {
-    struct st_arena *arena = st_arena_create();
-    struct st_run_inputs *in = malloc(sizeof(*in));
-    struct st_run_outputs *outs = NULL;
-    LLVMContextRef c = LLVMContextCreate();
-    LLVMModuleRef m = NULL;
-    bool ok = arena && in && c;
-    if (!ok)
-        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-    if (ok)
-        ok = st_run_inputs_parse(ctx, sh, inputs_name, json, json_len, arena, in);
-    if (ok) {
-        outs = calloc(in->num_invocations ? in->num_invocations : 1, sizeof(*outs));
-        if (!outs) {
-            st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-            ok = false;
-        }
-    }
-    if (ok) {
-        m = st_lower_llvm(ctx, sh, rules, c);
-        ok = m != NULL;
-    }
-    if (ok)
-        ok = st_llvm_pipeline(ctx, m, NULL);
-    if (ok)
-        ok = st_llvm_jit_execute(ctx, sh, m, in, rules, outs);
-    if (ok)
-        st_run_outputs_write_sh(sh, outs, in->num_invocations, out);
-    if (m)
-        LLVMDisposeModule(m);
-    if (c)
-        LLVMContextDispose(c);
-    free(outs);
-    free(in);
-    st_arena_destroy(arena);
-    return ok;
+    return st_run_engine(ctx, sh, inputs_name, json, json_len, rules, llvm_step, NULL, out);
 }

@@ -110,9 +110,10 @@ static void test_ps_simd8_messages(void **state)
     /* t0.x and t0.y interpolated: pln from the setup data, barycentrics at r2 (SIMD8) */
     assert_int_equal(count(r.text, "pln (8|M0)"), 2);
     assert_non_null(strstr(r.text, "r2.0<8;8,1>:f"));
-    /* sample SIMD8, mlen 2 (u, v), rlen 4, SFID 2, BTI 5 + 0 (docs/gen-abi.md), sampler 0,
-     * SIMD mode 1: (2<<25) | (4<<20) | (1<<17) | 5 = 0x04420005 */
-    assert_non_null(strstr(r.text, " 0x2 0x04420005"));
+    /* sample SIMD8, mlen 2 (u, v), rlen 4, SFID 2, BTI 9 + 0 (docs/gen-abi.md: after the
+     * eight render targets and the constant buffer), sampler 0,
+     * SIMD mode 1: (2<<25) | (4<<20) | (1<<17) | 9 = 0x04420009 */
+    assert_non_null(strstr(r.text, " 0x2 0x04420009"));
     /* RT write SIMD8 single source: mlen 4, type 12, last RT, subtype 4, BTI 0 = 0x08031400;
      * render cache SFID 5 with EOT: 0x25 */
     char buf[256];
@@ -135,15 +136,15 @@ static void test_ps_simd16_and_32(void **state)
     (void)state;
     struct gen_out r = compile(texld_ps, 16);
     assert_true(r.ok);
-    /* SIMD16 sample: mlen 4, rlen 8, SIMD mode 2: 0x08840005; RT write mlen 8 subtype 0: 0x10031000 */
-    assert_non_null(strstr(r.text, " 0x2 0x08840005"));
+    /* SIMD16 sample: mlen 4, rlen 8, SIMD mode 2, BTI 9: 0x08840009; RT write mlen 8 subtype 0: 0x10031000 */
+    assert_non_null(strstr(r.text, " 0x2 0x08840009"));
     assert_non_null(strstr(r.text, "0x10031000 {EOT}"));
     out_free(&r);
 
     r = compile(texld_ps, 32);
     assert_true(r.ok);
     /* two SIMD16 halves: (16|M0) and (16|M16); the second RT write has the slot-group bit 11 */
-    assert_int_equal(count(r.text, " 0x2 0x08840005"), 2);
+    assert_int_equal(count(r.text, " 0x2 0x08840009"), 2);
     assert_non_null(strstr(r.text, "sendc (16|M0)"));
     assert_non_null(strstr(r.text, "sendc (16|M16)"));
     assert_non_null(strstr(r.text, "0x10031800 {EOT}"));
@@ -277,9 +278,9 @@ static void test_relative_constant_is_untyped_read(void **state)
                                "mov oPos, c[a0.x + 4]\n",
                                0);
     assert_true(r.ok);
-    /* untyped surface read SIMD8, 4 channels, constant buffer BTI 4: mlen 1 rlen 4, type 1,
-     * SIMD8 mode 2 = 0x02406004 */
-    assert_non_null(strstr(r.text, " 0xC 0x02406004"));
+    /* untyped surface read SIMD8, 4 channels, constant buffer BTI 8: mlen 1 rlen 4, type 1,
+     * SIMD8 mode 2 = 0x02406008 */
+    assert_non_null(strstr(r.text, " 0xC 0x02406008"));
     out_free(&r);
 }
 
@@ -345,7 +346,7 @@ static void test_far_constants_are_pulled(void **state)
     assert_true(r.ok);
     assert_non_null(strstr(r.text, "c0-c0 at r2"));
     assert_non_null(strstr(r.text, "4080:d"));       /* the address of c255 */
-    assert_non_null(strstr(r.text, " 0xC 0x02406004")); /* untyped read, 4 channels, BTI 4 */
+    assert_non_null(strstr(r.text, " 0xC 0x02406008")); /* untyped read, 4 channels, BTI 8 */
     out_free(&r);
 
     struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
@@ -468,6 +469,86 @@ static void test_arb_fragment_position(void **state)
                                  "{\"fragment.position\": [2.25, 0.5, 0, 1]}]}",
                              8, o, NULL, msg, sizeof(msg)));
     assert_non_null(strstr(msg, "3001 Gen engine: invocation 1: fragment.position is not a pixel's"));
+}
+
+/*
+ * ARB_draw_buffers: all eight render targets (MAX_DRAW_BUFFERS = 8) are
+ * written, render target n to binding table index n (gen9-target.md
+ * section 4(a); docs/gen-abi.md), each with its own colour.  The program
+ * writes them out of order so a target that is dropped, or written with
+ * another's colour, shows.  Expected values by hand for
+ * fragment.color = (0.5, 0.25, -1, 2), k = (1, 2, 3, 4).
+ */
+static void test_arb_eight_render_targets(void **state)
+{
+    (void)state;
+    const char *fp = "!!ARBfp1.0\n"
+                     "OPTION ARB_draw_buffers;\n"
+                     "PARAM k = {1, 2, 3, 4};\n"
+                     "MAD result.color[7], fragment.color, k, k;\n"
+                     "MOV result.color[4], k.wzyx;\n"
+                     "ADD result.color[1], fragment.color, k;\n"
+                     "MOV result.color[6], fragment.color.wzyx;\n"
+                     "MUL result.color[2], fragment.color, k;\n"
+                     "MAX result.color[5], fragment.color, k.y;\n"
+                     "SUB result.color[3], fragment.color, k;\n"
+                     "MOV result.color[0], fragment.color;\n"
+                     "END\n";
+    /* SIMD16 render target write: mlen 8, type 12 (bits 18:14), subtype 0, BTI n:
+     * (8<<25) | (12<<14) | n = 0x1003000n; the last adds bit 12 and EOT (ExDesc 0x25) */
+    struct gen_out r = compile(fp, 16);
+    assert_true(r.ok);
+    assert_non_null(strstr(r.text, "BTI0=out"));
+    assert_non_null(strstr(r.text, "BTI7=out"));
+    char want_desc[32];
+    for (unsigned n = 0; n < 7; n++) {
+        snprintf(want_desc, sizeof(want_desc), " 0x5 0x1003000%u\n", n);
+        assert_int_equal(count(r.text, want_desc), 1);
+    }
+    assert_int_equal(count(r.text, " 0x25 0x10031007 {EOT}"), 1);
+    assert_int_equal(count(r.text, "sendc"), 8);
+    out_free(&r);
+    /* SIMD8: mlen 4, subtype 4: (4<<25) | (12<<14) | (4<<8) | n = 0x0803040n */
+    r = compile(fp, 8);
+    assert_true(r.ok);
+    for (unsigned n = 0; n < 7; n++) {
+        snprintf(want_desc, sizeof(want_desc), " 0x5 0x0803040%u\n", n);
+        assert_int_equal(count(r.text, want_desc), 1);
+    }
+    assert_int_equal(count(r.text, " 0x25 0x08031407 {EOT}"), 1);
+    out_free(&r);
+
+    /* In the engine: 16 pixels with one colour (a constant plane) run as one
+     * full thread at every width; outputs in the JSON order color, color[1..7]. */
+    char json[4096];
+    size_t len = (size_t)snprintf(json, sizeof(json), "{\"invocations\": [");
+    for (unsigned i = 0; i < 16; i++)
+        len += (size_t)snprintf(json + len, sizeof(json) - len, "%s{\"fragment.color\": [0.5, 0.25, -1, 2]}",
+                                i ? "," : "");
+    snprintf(json + len, sizeof(json) - len, "]}");
+    const float want[8][4] = {
+        {0.5f, 0.25f, -1, 2},    /* MOV color */
+        {1.5f, 2.25f, 2, 6},     /* ADD color + k */
+        {0.5f, 0.5f, -3, 8},     /* MUL color * k */
+        {-0.5f, -1.75f, -4, -2}, /* SUB color - k */
+        {4, 3, 2, 1},            /* MOV k.wzyx */
+        {2, 2, 2, 2},            /* MAX color, 2 */
+        {2, -1, 0.25f, 0.5f},    /* MOV color.wzyx */
+        {1.5f, 2.5f, 0, 12},     /* MAD color * k + k */
+    };
+    for (unsigned simd = 8; simd <= 32; simd *= 2) {
+        struct st_run_outputs o[16];
+        struct st_gen_run_stats stats;
+        char msg[256];
+        assert_true(gen_run_arb(fp, json, simd, o, &stats, msg, sizeof(msg)));
+        assert_int_equal(stats.packed_pixels, 16);
+        for (unsigned i = 0; i < 16; i++) {
+            assert_false(o[i].discarded);
+            assert_int_equal(o[i].count, 8);
+            for (unsigned n = 0; n < 8; n++)
+                assert_memory_equal(o[i].reg[n].v, want[n], sizeof(want[n]));
+        }
+    }
 }
 
 static char *read_sample(const char *name)
@@ -805,6 +886,7 @@ int main(void)
         cmocka_unit_test(test_far_constants_are_pulled),
         cmocka_unit_test(test_vpos_vface),
         cmocka_unit_test(test_arb_fragment_position),
+        cmocka_unit_test(test_arb_eight_render_targets),
         cmocka_unit_test(test_pressure_falls_back_to_simd8),
         cmocka_unit_test(test_spill_at_simd8),
         cmocka_unit_test(test_derivative_in_divergent_flow),

@@ -1471,31 +1471,18 @@ bool st_interp_execute(struct st_ctx *ctx, const struct st_shader *sh,
     return ok;
 }
 
+/* st_interp_execute as an st_run_engine step */
+static bool interp_step(void *user, struct st_ctx *ctx, const struct st_shader *sh,
+                        const struct st_run_inputs *in, enum st_float_rules rules,
+                        struct st_run_outputs *outs)
+{
+    (void)user;
+    return st_interp_execute(ctx, sh, in, rules, outs);
+}
+
 bool st_interp_run(struct st_ctx *ctx, const struct st_shader *sh, const char *inputs_name,
                    const char *json, size_t json_len, enum st_float_rules rules,
                    struct st_buf *out)
 {
-    struct st_arena *arena = st_arena_create();
-    struct st_run_inputs *in = malloc(sizeof(*in));
-    struct st_run_outputs *outs = NULL;
-    bool ok = arena && in;
-    if (!ok)
-        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-    if (ok)
-        ok = st_run_inputs_parse(ctx, sh, inputs_name, json, json_len, arena, in);
-    if (ok) {
-        outs = calloc(in->num_invocations ? in->num_invocations : 1, sizeof(*outs));
-        if (!outs) {
-            st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-            ok = false;
-        }
-    }
-    if (ok)
-        ok = st_interp_execute(ctx, sh, in, rules, outs);
-    if (ok)
-        st_run_outputs_write_sh(sh, outs, in->num_invocations, out);
-    free(outs);
-    free(in);
-    st_arena_destroy(arena);
-    return ok;
+    return st_run_engine(ctx, sh, inputs_name, json, json_len, rules, interp_step, NULL, out);
 }

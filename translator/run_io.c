@@ -975,6 +975,36 @@ void st_run_outputs_write_sh(const struct st_shader *sh, const struct st_run_out
     st_buf_printf(out, "%s]}\n", n ? "\n" : "");
 }
 
+bool st_run_engine(struct st_ctx *ctx, const struct st_shader *sh, const char *inputs_name,
+                   const char *json, size_t json_len, enum st_float_rules rules,
+                   st_run_execute_fn execute, void *user, struct st_buf *out)
+{
+    /* the inputs struct is large (constants, textures): on the heap */
+    struct st_arena *arena = st_arena_create();
+    struct st_run_inputs *in = malloc(sizeof(*in));
+    struct st_run_outputs *outs = NULL;
+    bool ok = arena && in;
+    if (!ok)
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+    if (ok)
+        ok = st_run_inputs_parse(ctx, sh, inputs_name, json, json_len, arena, in);
+    if (ok) {
+        outs = calloc(in->num_invocations ? in->num_invocations : 1, sizeof(*outs));
+        if (!outs) {
+            st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+            ok = false;
+        }
+    }
+    if (ok)
+        ok = execute(user, ctx, sh, in, rules, outs);
+    if (ok)
+        st_run_outputs_write_sh(sh, outs, in->num_invocations, out);
+    free(outs);
+    free(in);
+    st_arena_destroy(arena);
+    return ok;
+}
+
 /* ---- fixed-function steps of the options ---- */
 
 static float ff_mul(enum st_float_rules rules, float a, float b)

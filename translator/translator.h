@@ -585,11 +585,31 @@ void st_run_outputs_write(const struct st_run_outputs *outs, unsigned n, struct 
  * The reference interpreter's execution step (interp.c): runs every
  * invocation of `in` and fills outs[0 .. in->num_invocations).  Run-time
  * problems (loop or call limits) are ST_E_RUNTIME errors; returns false
- * then.  st_interp_run = st_run_inputs_parse + this + st_run_outputs_write.
+ * then.  st_interp_run = st_run_engine with this step.
  */
 bool st_interp_execute(struct st_ctx *ctx, const struct st_shader *sh,
                        const struct st_run_inputs *in, enum st_float_rules rules,
                        struct st_run_outputs *outs);
+
+/*
+ * An engine's execution step for st_run_engine: fill outs[0 ..
+ * in->num_invocations) (zeroed by the driver) or report an error through
+ * ctx and return false.  `user` is the engine's own context (e.g. the Gen
+ * engine's SIMD width); st_interp_execute is this with user unused.
+ */
+typedef bool (*st_run_execute_fn)(void *user, struct st_ctx *ctx, const struct st_shader *sh,
+                                  const struct st_run_inputs *in, enum st_float_rules rules,
+                                  struct st_run_outputs *outs);
+/*
+ * The whole of `shadertrans run` after the front end, for every engine:
+ * parse the inputs JSON (st_run_inputs_parse, an arena of its own),
+ * allocate the outputs, execute(user, ...), and append the outputs JSON
+ * (st_run_outputs_write_sh) to out.  Out of memory is ST_E_OUT_OF_MEMORY;
+ * returns false on any error, and then appends nothing.
+ */
+bool st_run_engine(struct st_ctx *ctx, const struct st_shader *sh, const char *inputs_name,
+                   const char *json, size_t json_len, enum st_float_rules rules,
+                   st_run_execute_fn execute, void *user, struct st_buf *out);
 /* ---- end of run ---- */
 
 /* ---- ARB programs ---- */
