@@ -48,6 +48,16 @@ bool st_llvm_emit_text(struct st_ctx *ctx, const struct st_shader *sh, enum st_f
 /* The --stats lines (stderr): "llvm: instructions in N, merges raw N, ...\n". */
 void st_llvm_stats_format(const struct st_llvm_stats *s, struct st_buf *out);
 
+/*
+ * minmax_fence.c: an llvm.arithmetic.fence on the result of every
+ * `select (fcmp a, b), a|b, b|a`, so that LLVM 19's instcombine cannot fold
+ * two such selects into one with the wrong NaN behaviour (returns how many);
+ * st_unfence removes every fence again.  st_llvm_pipeline wraps LLVM's
+ * passes in the two.
+ */
+unsigned st_fence_minmax(struct LLVMOpaqueModule *m);
+void st_unfence(struct LLVMOpaqueModule *m);
+
 /* LLVMVerifyModule as a diagnostic; `stage` names where it ran. */
 bool st_llvm_verify(struct st_ctx *ctx, struct LLVMOpaqueModule *m, const char *stage);
 

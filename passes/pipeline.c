@@ -144,11 +144,24 @@ bool st_llvm_pipeline(struct st_ctx *ctx, LLVMModuleRef m, struct st_llvm_stats 
     s.instrs_in = instrs_in(m);
     count(m, &s.merges_raw, &s.ir_instrs_raw);
 
-    bool ok = st_llvm_verify(ctx, m, "lowering") && run_llvm_passes(ctx, m, llvm_pipeline) &&
-              st_llvm_verify(ctx, m, "the LLVM passes");
+    /* LLVM's passes only ever see min/max-like selects behind fences
+     * (minmax_fence.c: an instcombine miscompile); our passes and the back
+     * ends never see a fence. */
+    bool ok = st_llvm_verify(ctx, m, "lowering");
+    if (ok) {
+        st_fence_minmax(m);
+        ok = run_llvm_passes(ctx, m, llvm_pipeline);
+        st_unfence(m);
+        ok = ok && st_llvm_verify(ctx, m, "the LLVM passes");
+    }
     if (ok) {
         s.lanes_removed = st_pass_lane_demand(m);
-        ok = st_llvm_verify(ctx, m, "lane demand") && run_llvm_passes(ctx, m, cleanup_pipeline);
+        ok = st_llvm_verify(ctx, m, "lane demand");
+        if (ok) {
+            st_fence_minmax(m);
+            ok = run_llvm_passes(ctx, m, cleanup_pipeline);
+            st_unfence(m);
+        }
         /* Again, to record the demand on the instructions the cleanup kept. */
         if (ok)
             st_pass_lane_demand(m);

@@ -591,6 +591,76 @@ static void test_run_json(void **state)
     ts_free(&t);
 }
 
+/*
+ * Two min/max-like selects in a row must keep their own NaN behaviour
+ * (passes/minmax_fence.c: LLVM 19's instcombine folded max(max(x, 1), 1)
+ * into max(x, 1)).  Worked out by hand for x = (NaN, -0, 2, 0.5):
+ *   D3D9 max is a >= b ? a : b: t = max(1, x) = (NaN, 1, 2, 1) (1 >= NaN is
+ *   false), max(t, 1) = (1, 1, 2, 1);  mov_sat gives (0, 0, 1, 0.5) and
+ *   max with c0 = 0 keeps it;
+ *   ARB MAX is a > b ? a : b: the same values for this chain;
+ *   MAX_SAT(0, x): MAX = (NaN, -0, 2, 0.5), _SAT = (0, 0, 1, 0.5).
+ * Every engine must print them, under both float rules.
+ */
+static char *run_engine(const char *src, const char *json, enum st_engine e,
+                        enum st_float_rules rules)
+{
+    struct st_options o;
+    memset(&o, 0, sizeof(o));
+    o.struct_version = ST_OPTIONS_VERSION;
+    o.filename = "chain";
+    o.source = src;
+    o.source_len = strlen(src);
+    o.emit = ST_EMIT_NONE;
+    struct st_run_options r;
+    memset(&r, 0, sizeof(r));
+    r.struct_version = ST_RUN_OPTIONS_VERSION;
+    r.compile = &o;
+    r.inputs_filename = "chain.json";
+    r.inputs_json = json;
+    r.inputs_len = strlen(json);
+    r.float_rules = rules;
+    r.engine = e;
+    struct st_result *res = NULL;
+    assert_int_equal(st_run(&r, &res), 0);
+    assert_non_null(res);
+    char *out = res->ok && res->output ? strdup(res->output) : NULL;
+    st_result_free(res);
+    return out;
+}
+
+static void test_minmax_chains_keep_nan(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *src, *json, *want;
+    } cases[] = {
+        {"ps_3_0\ndef c0, 1, 1, 1, 1\ndcl_texcoord0 v0\nmax r0, c0, v0\nmax r1, r0, c0\nmov oC0, r1\n",
+         "{\"invocations\": [{\"v0\": [\"nan\", -0.0, 2, 0.5]}]}", "\"oC0\": [1, 1, 2, 1]"},
+        {"ps_3_0\ndef c0, 0, 0, 0, 0\ndcl_texcoord0 v0\nmov_sat r0, v0\nmax r1, r0, c0\nmov oC0, r1\n",
+         "{\"invocations\": [{\"v0\": [\"nan\", -0.0, 2, 0.5]}]}", "\"oC0\": [0, 0, 1, 0.5]"},
+        {"!!ARBfp1.0\nATTRIB x = fragment.texcoord[0];\nTEMP t;\nMAX t, {1}.x, x;\n"
+         "MAX result.color, t, {1}.x;\nEND\n",
+         "{\"invocations\": [{\"fragment.texcoord[0]\": [\"nan\", -0.0, 2, 0.5]}]}",
+         "\"result.color\": [1, 1, 2, 1]"},
+        {"!!ARBfp1.0\nATTRIB x = fragment.texcoord[0];\nMAX_SAT result.color, {0}.x, x;\nEND\n",
+         "{\"invocations\": [{\"fragment.texcoord[0]\": [\"nan\", -0.0, 2, 0.5]}]}",
+         "\"result.color\": [0, 0, 1, 0.5]"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        for (int e = 0; e < 3; e++)
+            for (int rules = 0; rules < 2; rules++) {
+                enum st_engine eng = e == 0 ? ST_ENGINE_INTERP : e == 1 ? ST_ENGINE_LLVM : ST_ENGINE_GEN;
+                char *out = run_engine(cases[i].src, cases[i].json, eng,
+                                       rules ? ST_FLOAT_D3D9 : ST_FLOAT_IEEE);
+                assert_non_null(out);
+                if (!strstr(out, cases[i].want))
+                    fail_msg("case %u, engine %d, rules %d: %s (want %s)", (unsigned)i, e, rules, out,
+                             cases[i].want);
+                free(out);
+            }
+}
+
 /* ST_LOWER_DERIV_CALLS: dsx is a call on the source value, no stops; the JIT refuses it. */
 static void test_deriv_calls(void **state)
 {
@@ -628,6 +698,7 @@ int main(void)
         cmocka_unit_test(test_jit_reladdr),
         cmocka_unit_test(test_run_json),
         cmocka_unit_test(test_deriv_calls),
+        cmocka_unit_test(test_minmax_chains_keep_nan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
