@@ -100,6 +100,7 @@ struct totals {
     unsigned vasm_emitted, vasm_unsupported, vasm_failed, vasm_runs, vasm_mismatch;
     unsigned gen_runs, gen_mismatch, gen_unsupported, gen_failed, gen_tolerated, gen_unjudged;
     unsigned known;
+    unsigned long packed_pixels, quad_pixels, single_pixels; /* how the Gen engine ran them */
     unsigned failures_printed;
     /* coverage */
     uint64_t ops[AG_NUM_KINDS];
@@ -307,6 +308,9 @@ static void gen_compare(struct totals *t, uint64_t seed, const struct ag_program
         }
         st_ctx_destroy(c2);
         t->gen_runs++;
+        t->packed_pixels += stats.packed_pixels;
+        t->quad_pixels += stats.quad_pixels;
+        t->single_pixels += stats.single_pixels;
         unsigned bad = 0;
         for (unsigned k = 0; k < in->num_invocations; k++) {
             const struct st_run_outputs *a = &ref[k], *b = &gen[k];
@@ -550,6 +554,9 @@ static void test_fuzz(void **state)
            "%u not supported, %u failures, %u components within math tolerance, %u differing components "
            "not judged (an inexact value through a cancelling or discontinuous operation)\n",
            t.gen_runs, t.gen_mismatch, t.gen_unsupported, t.gen_failed, t.gen_tolerated, t.gen_unjudged);
+    printf("fuzz-arb: gen fragment threads: %lu pixels in full-width threads, %lu in one-quad threads, "
+           "%lu alone\n",
+           t.packed_pixels, t.quad_pixels, t.single_pixels);
     printf("fuzz-arb: %u failures are known, reported engine bugs (known_bugs[]); %.1f s\n", t.known, secs);
     print_coverage(&t);
     assert_int_equal(t.rejected, 0);
