@@ -498,6 +498,8 @@ static void fuzz_one(struct totals *t, uint64_t seed, int kind)
  *   MAX_SAT r, 0, x            -> max = (NaN, -0, 2, 0.5), r = (0, 0, 1, 0.5)
  *   MAX t, 0, x; MAX r, t, 0   -> t = (NaN, -0, 2, 0.5), r = (0, 0, 2, 0.5)
  *   MAX_SAT t, 0, x; MIN r, t, 1 -> t = (0, 0, 1, 0.5), r = t
+ *   MIN_SAT t, x, 0; MAX_SAT r, t, x -> min = (NaN, -0, 0, 0), t = (0, 0, 0, 0),
+ *     max = (NaN, -0, 2, 0.5), r = (0, 0, 1, 0.5)
  * The interpreter must give exactly these; the LLVM and Gen engines must
  * print what the interpreter prints (both float rules for LLVM).
  */
@@ -511,6 +513,7 @@ static void test_directed_select_chains(void **state)
         {"MAX_SAT result.color, {0}.x, x;\n", "[0, 0, 1, 0.5]"},
         {"MAX t, {0}.x, x;\nMAX result.color, t, {0}.x;\n", "[0, 0, 2, 0.5]"},
         {"MAX_SAT t, {0}.x, x;\nMIN result.color, t, {1}.x;\n", "[0, 0, 1, 0.5]"},
+        {"MIN_SAT t, x, {0}.x;\nMAX_SAT result.color, t, x;\n", "[0, 0, 1, 0.5]"},
     };
     const char *inputs = "{\"invocations\": [{\"fragment.texcoord[0]\": [\"nan\", -0.0, 2, 0.5]}]}";
     struct totals t;
