@@ -19,6 +19,13 @@
  *   ARB_position_invariant;
  * - outputs are written by an epilogue in parts (a few lanes are sometimes
  *   left out on purpose: every engine prints them as 0).
+ * To reach the engines' hard cases: literals of every spelling, 0 and 1
+ * operands, an operand repeated with the other sign (MAX a, x, -x),
+ * literal-heavy programs (constant folding), long programs with many live
+ * temporaries (Gen register pressure), inputs with signed zeros, NaN,
+ * infinities and denormals, fragment inputs on rasterised planes (full
+ * SIMD16/32 Gen threads) or arbitrary (one-pixel threads).  Each lane also
+ * carries how far the Gen engine's value can be judged ("Judging" below).
  * The checker has the last word: test_fuzz_arb.c asserts that it accepts
  * every program generated here.
  */
