@@ -1685,7 +1685,9 @@ static void inputs_json(struct gen *g, struct ag_buf *b)
         bool f2 = true;
         for (unsigned in = 0; in < g->ninputs; in++) {
             const struct binding *bi = &g->inputs[in];
-            if (!planes && !bi->addr && chance(r, 4))
+            /* fragment.position is always given: its default (0, 0, 0, 1) is
+             * no pixel centre, which the Gen engine rightly refuses */
+            if (!planes && !bi->addr && chance(r, 4) && strcmp(bi->canon, "fragment.position") != 0)
                 continue; /* not given: (0, 0, 0, 1) */
             ag_printf(b, "%s\"%s\": ", f2 ? "" : ", ", bi->canon);
             f2 = false;
