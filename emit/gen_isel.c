@@ -1128,6 +1128,41 @@ static void emit_call(struct isel *I, LLVMValueRef v)
         }
         return;
     }
+    /* llvm.usub.sat.i32: instcombine's form of "a > b ? a - b : 0" (seen on
+     * relative-address arithmetic).  umax(a, b) - b: the subtraction can no
+     * longer wrap, so a plain integer add of -b is exact. */
+    if (strncmp(name, "llvm.usub.sat.", 14) == 0 && nargs == 2) {
+        unsigned n = lanes_of(LLVMTypeOf(v));
+        bool uni[4] = {false, false, false, false};
+        struct gen_opnd a[4], b[4];
+        for (unsigned k = 0; k < n; k++) {
+            uni[k] = all_uniform(I, v, k);
+            a[k] = materialize(I, as_type(I, lane(I, LLVMGetOperand(v, 0), k), GT_UD));
+            b[k] = as_type(I, lane(I, LLVMGetOperand(v, 1), k), GT_UD);
+        }
+        struct vmap *m = def(I, v, uni);
+        for (unsigned k = 0; m && k < n; k++) {
+            if (m->c[k].kind != GO_VREG)
+                continue;
+            bool u = I->p->vreg[m->c[k].vreg].uniform;
+            struct gen_opnd t = gen_vr(new_val(I, u), 0, GT_UD);
+            struct gen_inst *i = emit(I, GOP_SEL, u);
+            i->cmod = GC_GE;
+            i->dst = t;
+            i->src[0] = a[k];
+            i->src[1] = b[k];
+            struct gen_opnd d = m->c[k], nb = b[k];
+            d.type = GT_D;
+            t.type = GT_D;
+            nb.type = GT_D;
+            if (nb.kind == GO_IMM)
+                nb.imm = (uint32_t)-nb.imm;
+            else
+                nb.neg = !nb.neg;
+            alu(I, GOP_ADD, d, t, nb, false);
+        }
+        return;
+    }
     char msg[160];
     snprintf(msg, sizeof(msg), "the call to %.100s", name);
     fail(I, msg);
