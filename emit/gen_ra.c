@@ -882,10 +882,6 @@ static void spill_vreg(struct gen_program *p, uint32_t v, uint32_t *scratch)
     uint32_t slot = (*scratch + size - 1) / size * size;
     *scratch = slot + size;
     p->vreg[v].spill_slot = (int32_t)slot;
-    unsigned ndefs = 0;
-    for (unsigned k = 0; k < p->ninst; k++)
-        if (p->inst[k].dst.kind == GO_VREG && p->inst[k].dst.vreg == v)
-            ndefs++;
     uint16_t *depth = calloc(p->ninst + 1, sizeof(*depth));
     if (!depth) {
         p->oom = true;
@@ -901,8 +897,11 @@ static void spill_vreg(struct gen_program *p, uint32_t v, uint32_t *scratch)
                 use = true;
         if (!use && !def)
             continue;
-        bool partial = def && (i->pred != GP_NONE || depth[k] > 0 || ndefs > 1 || i->dst.off ||
-                               i->exec != p->simd || gen_op_info[i->op].send);
+        /* a definition that may leave channels as they were needs the old
+         * value first; an unpredicated whole-width write outside control
+         * flow writes every channel, even when the value has other
+         * definitions (a coalesced phi) */
+        bool partial = def && !(i->pred == GP_NONE && depth[k] == 0 && whole_def(p, i));
         uint32_t t = gen_new_vreg(p, size, false);
         p->vreg[t].no_spill = true;
         i = &p->inst[k]; /* the vreg array may have moved, the instruction not */

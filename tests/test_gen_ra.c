@@ -653,6 +653,69 @@ static void test_same_sense_moves_are_not_an_edge(void **state)
     gen_program_free(&p);
 }
 
+/*
+ * A value written twice, each time by an unpredicated whole-width SIMD
+ * write outside control flow (a coalesced phi has such definitions), then
+ * spilled: every channel is written by each definition, so no fill is
+ * needed before either; a predicated second write keeps the other channels'
+ * values and needs one.
+ */
+static void spill_two_defs(bool predicated, unsigned *fills_before_defs, unsigned *spilled_defs)
+{
+    struct gen_program p;
+    prog_init(&p, 8);
+    enum { N = 140 };
+    uint32_t v[N];
+    for (unsigned k = 0; k < N; k++)
+        v[k] = gen_new_vreg(&p, 32, false);
+    def_imm(&p, v[0], 0);
+    cmp_gt0(&p, v[0]);
+    def_imm(&p, v[0], 0); /* the second definition of v0 */
+    p.inst[p.ninst - 1].pred = predicated ? GP_NORMAL : GP_NONE;
+    for (unsigned k = 1; k < N; k++)
+        def_imm(&p, v[k], 0);
+    uint32_t s = gen_new_vreg(&p, 32, false);
+    def_imm(&p, s, 0);
+    for (unsigned k = N; k-- > 0;)
+        use2(&p, s, s, v[k]); /* v0 is read last: the longest interval, spilled first */
+    eot(&p, s);
+    assert_true(gen_allocate(&p));
+    assert_true(p.vreg[v[0]].spill_slot >= 0);
+    *fills_before_defs = *spilled_defs = 0;
+    for (unsigned k = 0; k < p.ninst; k++) {
+        const struct gen_inst *i = &p.inst[k];
+        /* the definitions of v0 now write temporaries that are spilled to v0's slot */
+        if (!i->spill || (int32_t)(p.inst[k - 1].src[0].imm * 16) != p.vreg[v[0]].spill_slot)
+            continue;
+        (*spilled_defs)++;
+        unsigned j = k;
+        while (j > 0 && spill_code(&p, j - 1))
+            j--;
+        const struct gen_inst *d = &p.inst[j - 1]; /* the definition */
+        assert_true(d->dst.kind == GO_VREG && d->dst.vreg == i->src[1].vreg);
+        /* a fill of the same temporary right before the definition? */
+        unsigned f = j - 1;
+        while (f > 0 && spill_code(&p, f - 1)) {
+            if (p.inst[f - 1].fill && p.inst[f - 1].dst.vreg == d->dst.vreg)
+                (*fills_before_defs)++;
+            f--;
+        }
+    }
+    gen_program_free(&p);
+}
+
+static void test_spilled_whole_defs_need_no_fill(void **state)
+{
+    (void)state;
+    unsigned fills, defs;
+    spill_two_defs(false, &fills, &defs);
+    assert_int_equal(defs, 2);
+    assert_int_equal(fills, 0);
+    spill_two_defs(true, &fills, &defs);
+    assert_int_equal(defs, 2);
+    assert_int_equal(fills, 1);
+}
+
 static void test_dce_removes_unused(void **state)
 {
     (void)state;
@@ -691,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_if_join_copies_coalesce),
         cmocka_unit_test(test_same_sense_moves_are_not_an_edge),
         cmocka_unit_test(test_spill_and_fill_placement),
+        cmocka_unit_test(test_spilled_whole_defs_need_no_fill),
         cmocka_unit_test(test_dce_removes_unused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
