@@ -463,15 +463,32 @@ struct live {
     uint64_t *in;       /* live-in bitsets, n x words */
 };
 
-static bool whole_def(const struct gen_program *p, const struct gen_inst *i)
+static bool dword_type(uint8_t t)
 {
-    if (i->dst.kind != GO_VREG || i->dst.off || gen_op_info[i->op].send || i->group)
-        return false;
-    const struct gen_vreg *v = &p->vreg[i->dst.vreg];
-    return !v->uniform && v->size == gen_dsize(p) && i->exec == p->simd;
+    return t == GT_F || t == GT_D || t == GT_UD;
 }
 
-/* Every write of v is a masked SIMD write of the whole value (or its predicated part). */
+/* Writes channels group .. group+exec-1 of a divergent dword, each in its own lane. */
+static bool lane_def(const struct gen_program *p, const struct gen_inst *i)
+{
+    if (i->dst.kind != GO_VREG || gen_op_info[i->op].send || !dword_type(i->dst.type))
+        return false;
+    const struct gen_vreg *v = &p->vreg[i->dst.vreg];
+    return !v->uniform && v->size == gen_dsize(p) && i->dst.off == 4u * i->group &&
+           i->dst.off + 4u * i->exec <= v->size;
+}
+
+/* Writes every channel's lane of a divergent dword (for the channels that run it). */
+static bool whole_def(const struct gen_program *p, const struct gen_inst *i)
+{
+    return lane_def(p, i) && i->dst.off == 0 && i->exec == p->simd;
+}
+
+/*
+ * Every write of v is a masked write of its own channels' lanes: a whole
+ * SIMD write, a predicated one, or one channel group (the halves of a
+ * SIMD32 interpolation or message copy, the subspans of a derivative).
+ */
 static void maskable_vregs(const struct gen_program *p, bool *ok)
 {
     for (unsigned v = 0; v < p->nvreg; v++)
@@ -479,7 +496,7 @@ static void maskable_vregs(const struct gen_program *p, bool *ok)
                 p->vreg[v].spill_slot < 0;
     for (unsigned k = 0; k < p->ninst; k++) {
         const struct gen_inst *i = &p->inst[k];
-        if (i->dst.kind == GO_VREG && (i->nomask || !whole_def(p, i)))
+        if (i->dst.kind == GO_VREG && (i->nomask || !lane_def(p, i)))
             ok[i->dst.vreg] = false;
     }
 }

@@ -528,6 +528,55 @@ static void test_loop_exit_phi_shares_carried_register(void **state)
 }
 
 /*
+ * SIMD32: the loop-carried value's first definition is two channel-group
+ * writes, (16|M0) to bytes 0-63 and (16|M16) to bytes 64-127 (as the
+ * interpolation and message copies are emitted per half).  Each half
+ * writes its own channels' lanes, masked, so the value still takes part:
+ * the exit phi, the carried phi and the next value share one register.
+ */
+static void test_half_written_value_coalesces(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 32);
+    uint32_t P = gen_new_vreg(&p, 128, false), N = gen_new_vreg(&p, 128, false);
+    uint32_t E = gen_new_vreg(&p, 128, false), c = gen_new_vreg(&p, 128, false);
+    uint32_t s = gen_new_vreg(&p, 128, false);
+    for (unsigned h = 0; h < 2; h++) {
+        struct gen_inst *i = op(&p, GOP_MOV, 16);
+        i->group = (uint8_t)(16 * h);
+        i->dst = gen_vr(P, 64 * h, GT_F);
+        i->src[0] = gen_imm(0x3f800000, GT_F);
+    }
+    def_imm(&p, c, 0);
+    op(&p, GOP_LABEL, 32);
+    cmp_gt0(&p, c);
+    mov(&p, E, P, GP_INVERT);
+    op(&p, GOP_BREAK, 32)->pred = GP_INVERT;
+    add1(&p, N, P);
+    cmp_gt0(&p, N);
+    mov(&p, E, N, GP_NORMAL);
+    op(&p, GOP_BREAK, 32)->pred = GP_NORMAL;
+    add1(&p, c, c);
+    mov(&p, P, N, GP_NONE);
+    op(&p, GOP_WHILE, 32);
+    use2(&p, s, E, E);
+    eot(&p, s);
+    assert_int_equal(count_vreg_movs(&p), 3);
+    assert_true(gen_allocate(&p));
+    assert_int_equal(count_vreg_movs(&p), 0);
+    /* both halves write the register the loop then reads */
+    int32_t r = -1;
+    for (unsigned k = 0; k < p.ninst; k++)
+        if (p.inst[k].op == GOP_ADD && p.inst[k].src[1].kind == GO_IMM && r < 0)
+            r = loc_of(&p, &p.inst[k].src[0]);
+    assert_true(r >= 0);
+    assert_int_equal(loc_of(&p, &p.inst[0].dst), r);
+    assert_int_equal(loc_of(&p, &p.inst[1].dst), r);
+    gen_program_free(&p);
+}
+
+/*
  * t = v before a loop, t = t + 1 in it, v read only after the loop: inside
  * the loop v is alive only because the break leads there (and the back edge
  * leads to the break), so it is alive at t's redefinition: the copy must
@@ -749,6 +798,7 @@ int main(void)
         cmocka_unit_test(test_loop_latch_copy_coalesces),
         cmocka_unit_test(test_loop_latch_copy_needs_dead_value),
         cmocka_unit_test(test_loop_exit_phi_shares_carried_register),
+        cmocka_unit_test(test_half_written_value_coalesces),
         cmocka_unit_test(test_copy_across_break_interferes),
         cmocka_unit_test(test_copy_of_redefined_source_stays),
         cmocka_unit_test(test_if_join_copies_coalesce),
