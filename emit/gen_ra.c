@@ -18,9 +18,9 @@
  * starts costs nothing: both become one vreg and the mov disappears), then
  * coalescing of the copies left on per-channel liveness over the structured
  * CFG (phi moves of loop exits and if joins, which the intervals cannot
- * separate), then a linear scan in start order over a dword occupancy map.  When a vreg
- * does not fit, the active divergent value with the furthest end is
- * spilled: every definition writes it to scratch with an OWord block write
+ * separate), then a linear scan in start order over a dword occupancy
+ * map.  When a vreg does not fit, the active divergent value with the
+ * furthest end is spilled: every definition writes it to scratch with an OWord block write
  * and every use reads it back into a short-lived temporary (the Gen9 form
  * Mesa uses: data cache, BTI 253, header = r0 with dword 2 = offset/16),
  * and the scan starts again.
@@ -450,9 +450,9 @@ static unsigned coalesce(struct gen_program *p)
  * Interference is Chaitin's: two values interfere when one is alive after
  * a definition of the other, except at a copy between them (both hold the
  * same value).  Coalescing here never raises the number of values alive at
- * any point of the interval model (a merged value's interval is the union
- * of two overlapping ones, or the old rule already merged disjoint ones),
- * so the linear scan needs no Briggs/George colourability test.
+ * any point of the interval model (both intervals contain the copy, so the
+ * merged interval is their union), so the linear scan needs no
+ * Briggs/George colourability test.
  */
 
 struct live {
