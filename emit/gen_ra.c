@@ -16,9 +16,11 @@
  *
  * Steps: copy coalescing (a mov whose source dies where its destination
  * starts costs nothing: both become one vreg and the mov disappears), then
- * a linear scan in start order over a dword occupancy map.  When a vreg
- * does not fit, the active divergent value with the furthest end is
- * spilled: every definition writes it to scratch with an OWord block write
+ * coalescing of the copies left on per-channel liveness over the structured
+ * CFG (phi moves of loop exits and if joins, which the intervals cannot
+ * separate), then a linear scan in start order over a dword occupancy
+ * map.  When a vreg does not fit, the active divergent value with the
+ * furthest end is spilled: every definition writes it to scratch with an OWord block write
  * and every use reads it back into a short-lived temporary (the Gen9 form
  * Mesa uses: data cache, BTI 253, header = r0 with dword 2 = offset/16),
  * and the scan starts again.
@@ -366,6 +368,21 @@ static bool latch_copy(const struct gen_program *p, unsigned k)
     return true;
 }
 
+/* Drops the copies that became self moves. */
+static void drop_self_moves(struct gen_program *p)
+{
+    unsigned w = 0;
+    for (unsigned k = 0; k < p->ninst; k++) {
+        struct gen_inst *i = &p->inst[k];
+        if (i->op == GOP_MOV && i->dst.kind == GO_VREG && i->src[0].kind == GO_VREG &&
+            i->dst.vreg == i->src[0].vreg && i->dst.off == i->src[0].off && !i->src[0].neg &&
+            !i->src[0].abs && !i->sat && !i->cmod && i->dst.type == i->src[0].type)
+            continue;
+        p->inst[w++] = *i;
+    }
+    p->ninst = w;
+}
+
 static unsigned coalesce(struct gen_program *p)
 {
     struct interval *iv = calloc(p->nvreg + 1, sizeof(*iv));
@@ -400,18 +417,392 @@ static unsigned coalesce(struct gen_program *p)
         iv[d] = (struct interval){1, 0};
         merged++;
     }
-    /* drop the copies that became self moves */
-    unsigned w = 0;
-    for (unsigned k = 0; k < p->ninst; k++) {
-        struct gen_inst *i = &p->inst[k];
-        if (i->op == GOP_MOV && i->dst.kind == GO_VREG && i->src[0].kind == GO_VREG &&
-            i->dst.vreg == i->src[0].vreg && i->dst.off == i->src[0].off && !i->src[0].neg &&
-            !i->src[0].abs && !i->sat && !i->cmod && i->dst.type == i->src[0].type)
-            continue;
-        p->inst[w++] = *i;
-    }
-    p->ninst = w;
+    drop_self_moves(p);
     free(iv);
+    return merged;
+}
+
+/* ------------------------------------------------------------------ */
+/* Coalescing on per-channel liveness.                                 */
+
+/*
+ * The interval model above must widen a value live out of a loop to the
+ * whole loop, so a phi of a loop exit (written on the break edges) and the
+ * loop-carried phi it copies look alive together, and every such copy keeps
+ * a register of its own: fuzz-07's 17 vec4 temporaries needed 3 x 68 GRFs
+ * across its loop.  Per channel the kernel is a scalar program: a channel
+ * runs exactly the instructions of its own path (a break or a failing IF
+ * disables it until the loop's end / the ENDIF, and a masked write leaves
+ * the lanes of disabled channels alone).  So two values that are never
+ * alive together on any single channel's path may share a register, as in
+ * any scalar allocator, provided every write of them is masked.
+ *
+ * The scalar CFG of the linear program: IF -> next / after ELSE (or the
+ * ENDIF); ELSE -> ENDIF; BREAK -> after the WHILE (and next when
+ * predicated); CONT -> the WHILE (and next); an unpredicated WHILE -> its
+ * label only (an enabled channel always goes round again; channels reach
+ * the code after the loop only through a BREAK).  Phi moves of an edge
+ * some channels take are predicated moves right before the predicated
+ * BREAK / CONT (same flag and sense) or IF (the opposite sense): they are
+ * modelled as lying on that edge, so they are whole definitions there and
+ * the other channels skip them.
+ *
+ * Interference is Chaitin's: two values interfere when one is alive after
+ * a definition of the other, except at a copy between them (both hold the
+ * same value).  Coalescing here never raises the number of values alive at
+ * any point of the interval model (both intervals contain the copy, so the
+ * merged interval is their union), so the linear scan needs no
+ * Briggs/George colourability test.
+ */
+
+struct live {
+    unsigned n, words;
+    int32_t (*succ)[2]; /* -1: none */
+    int32_t *skip;      /* a predicated edge-move chain: channels that skip it go here */
+    bool *kill;         /* a whole definition of dst (all channels that run it) */
+    uint64_t *in;       /* live-in bitsets, n x words */
+};
+
+static bool dword_type(uint8_t t)
+{
+    return t == GT_F || t == GT_D || t == GT_UD;
+}
+
+/* Writes channels group .. group+exec-1 of a divergent dword, each in its own lane. */
+static bool lane_def(const struct gen_program *p, const struct gen_inst *i)
+{
+    if (i->dst.kind != GO_VREG || gen_op_info[i->op].send || !dword_type(i->dst.type))
+        return false;
+    const struct gen_vreg *v = &p->vreg[i->dst.vreg];
+    return !v->uniform && v->size == gen_dsize(p) && i->dst.off == 4u * i->group &&
+           i->dst.off + 4u * i->exec <= v->size;
+}
+
+/* Writes every channel's lane of a divergent dword (for the channels that run it). */
+static bool whole_def(const struct gen_program *p, const struct gen_inst *i)
+{
+    return lane_def(p, i) && i->dst.off == 0 && i->exec == p->simd;
+}
+
+/*
+ * Every write of v is a masked write of its own channels' lanes: a whole
+ * SIMD write, a predicated one, or one channel group (the halves of a
+ * SIMD32 interpolation or message copy, the subspans of a derivative).
+ */
+static void maskable_vregs(const struct gen_program *p, bool *ok)
+{
+    for (unsigned v = 0; v < p->nvreg; v++)
+        ok[v] = !p->vreg[v].uniform && !p->vreg[v].no_spill && p->vreg[v].size == gen_dsize(p) &&
+                p->vreg[v].spill_slot < 0;
+    for (unsigned k = 0; k < p->ninst; k++) {
+        const struct gen_inst *i = &p->inst[k];
+        if (i->dst.kind == GO_VREG && (i->nomask || !lane_def(p, i)))
+            ok[i->dst.vreg] = false;
+    }
+}
+
+static bool edge_mov(const struct gen_inst *i, uint8_t pred, uint8_t flag)
+{
+    return i->op == GOP_MOV && i->pred == pred && i->flag == flag && !i->cmod &&
+           i->dst.kind == GO_VREG && !i->nomask;
+}
+
+static bool build_cfg(const struct gen_program *p, struct live *L)
+{
+    unsigned n = p->ninst;
+    int32_t *match = malloc((n + 1) * sizeof(*match)); /* IF->ELSE/ENDIF, ELSE->ENDIF, WHILE->LABEL, LABEL->WHILE */
+    int32_t *encl = malloc((n + 1) * sizeof(*encl));   /* BREAK/CONT -> WHILE */
+    int32_t *stack = malloc((n + 1) * sizeof(*stack));
+    if (!match || !encl || !stack) {
+        free(match);
+        free(encl);
+        free(stack);
+        return false;
+    }
+    unsigned sp = 0;
+    bool ok = true;
+    for (unsigned k = 0; k < n; k++) {
+        match[k] = encl[k] = -1;
+        uint8_t o = p->inst[k].op;
+        if (o == GOP_IF || o == GOP_LABEL) {
+            stack[sp++] = (int32_t)k;
+        } else if (o == GOP_ELSE) {
+            if (!sp || p->inst[stack[sp - 1]].op != GOP_IF) {
+                ok = false;
+                break;
+            }
+            match[stack[sp - 1]] = (int32_t)k;
+            stack[sp - 1] = (int32_t)k;
+        } else if (o == GOP_ENDIF || o == GOP_WHILE) {
+            uint8_t want = o == GOP_WHILE ? GOP_LABEL : GOP_IF;
+            if (!sp || (p->inst[stack[sp - 1]].op != want &&
+                        !(o == GOP_ENDIF && p->inst[stack[sp - 1]].op == GOP_ELSE))) {
+                ok = false;
+                break;
+            }
+            int32_t top = stack[--sp];
+            if (o == GOP_ENDIF && p->inst[top].op == GOP_IF)
+                match[top] = (int32_t)k;
+            else if (o == GOP_ENDIF)
+                match[top] = (int32_t)k; /* ELSE -> ENDIF */
+            else {
+                match[k] = top;
+                match[top] = (int32_t)k;
+            }
+        }
+    }
+    if (sp)
+        ok = false;
+    /* the innermost loop of every BREAK / CONT */
+    sp = 0;
+    for (unsigned k = 0; ok && k < n; k++) {
+        uint8_t o = p->inst[k].op;
+        if (o == GOP_LABEL)
+            stack[sp++] = match[k];
+        else if (o == GOP_WHILE && sp)
+            sp--;
+        else if (o == GOP_BREAK || o == GOP_CONT) {
+            if (!sp) {
+                ok = false;
+                break;
+            }
+            encl[k] = stack[sp - 1];
+        }
+    }
+    for (unsigned k = 0; ok && k < n; k++) {
+        const struct gen_inst *i = &p->inst[k];
+        int32_t next = k + 1 < n ? (int32_t)k + 1 : -1;
+        int32_t *s = L->succ[k];
+        s[0] = next;
+        s[1] = -1;
+        L->skip[k] = -1;
+        L->kill[k] = whole_def(p, i) && i->pred == GP_NONE;
+        switch (i->op) {
+        case GOP_IF: {
+            int32_t m = match[k];
+            s[1] = p->inst[m].op == GOP_ELSE ? m + 1 : m;
+            break;
+        }
+        case GOP_ELSE:
+            s[0] = match[k];
+            break;
+        case GOP_WHILE:
+            s[0] = match[k];
+            s[1] = i->pred != GP_NONE ? next : -1;
+            break;
+        case GOP_BREAK:
+        case GOP_CONT: {
+            int32_t t = i->op == GOP_BREAK ? encl[k] + 1 : encl[k];
+            s[0] = t < (int32_t)n ? t : -1;
+            s[1] = i->pred != GP_NONE ? next : -1;
+            break;
+        }
+        default:
+            if (i->eot)
+                s[0] = -1;
+            break;
+        }
+    }
+    /* predicated edge moves: BREAK/CONT with the same predicate, IF with the opposite */
+    for (unsigned b = 1; ok && b < n; b++) {
+        const struct gen_inst *br = &p->inst[b];
+        if (br->pred == GP_NONE ||
+            (br->op != GOP_BREAK && br->op != GOP_CONT && br->op != GOP_IF))
+            continue;
+        uint8_t pred = br->op == GOP_IF ? (br->pred == GP_NORMAL ? GP_INVERT : GP_NORMAL) : br->pred;
+        unsigned c0 = b;
+        while (c0 > 0 && edge_mov(&p->inst[c0 - 1], pred, br->flag))
+            c0--;
+        if (c0 == b)
+            continue;
+        /* the moves' channels take the edge: the IF's jump or the BREAK/CONT target */
+        int32_t target = br->op == GOP_IF ? L->succ[b][1] : L->succ[b][0];
+        L->succ[b - 1][0] = target;
+        L->succ[b - 1][1] = -1;
+        L->skip[c0] = (int32_t)b + 1 < (int32_t)n ? (int32_t)b + 1 : -1;
+        for (unsigned c = c0; c < b; c++)
+            L->kill[c] = whole_def(p, &p->inst[c]);
+    }
+    free(match);
+    free(encl);
+    free(stack);
+    return ok;
+}
+
+static inline bool bit_get(const uint64_t *s, uint32_t v)
+{
+    return (s[v / 64] >> (v % 64)) & 1;
+}
+
+static bool solve_liveness(const struct gen_program *p, struct live *L)
+{
+    unsigned W = L->words;
+    uint64_t *out = malloc(W * sizeof(*out));
+    if (!out)
+        return false;
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (unsigned k = L->n; k-- > 0;) {
+            const struct gen_inst *i = &p->inst[k];
+            memset(out, 0, W * sizeof(*out));
+            for (unsigned e = 0; e < 2; e++)
+                if (L->succ[k][e] >= 0)
+                    for (unsigned w = 0; w < W; w++)
+                        out[w] |= L->in[(size_t)L->succ[k][e] * W + w];
+            if (L->kill[k])
+                out[i->dst.vreg / 64] &= ~(1ull << (i->dst.vreg % 64));
+            for (unsigned s = 0; s < 3; s++)
+                if (i->src[s].kind == GO_VREG)
+                    out[i->src[s].vreg / 64] |= 1ull << (i->src[s].vreg % 64);
+            if (L->skip[k] >= 0)
+                for (unsigned w = 0; w < W; w++)
+                    out[w] |= L->in[(size_t)L->skip[k] * W + w];
+            uint64_t *in = &L->in[(size_t)k * W];
+            for (unsigned w = 0; w < W; w++)
+                if (in[w] != out[w]) {
+                    in[w] |= out[w]; /* monotone: sets only grow */
+                    changed = true;
+                }
+        }
+    }
+    free(out);
+    return true;
+}
+
+static bool live_after(const struct live *L, unsigned k, uint32_t v)
+{
+    for (unsigned e = 0; e < 2; e++)
+        if (L->succ[k][e] >= 0 && bit_get(&L->in[(size_t)L->succ[k][e] * L->words], v))
+            return true;
+    return false;
+}
+
+static uint32_t uf_find(uint32_t *rep, uint32_t v)
+{
+    while (rep[v] != v) {
+        rep[v] = rep[rep[v]];
+        v = rep[v];
+    }
+    return v;
+}
+
+/* Does a definition of a member of class a meet class b alive (copies from b excepted)? */
+static bool defs_meet(const struct gen_program *p, const struct live *L, uint32_t *rep,
+                      const int32_t *def_head, const int32_t *def_next, const int32_t *def_inst,
+                      uint32_t a, uint32_t b)
+{
+    for (int32_t d = def_head[a]; d >= 0; d = def_next[d]) {
+        unsigned k = (unsigned)def_inst[d];
+        const struct gen_inst *i = &p->inst[k];
+        if (i->op == GOP_MOV && i->src[0].kind == GO_VREG && !i->src[0].neg && !i->src[0].abs &&
+            !i->sat && !i->src[0].off && i->dst.type == i->src[0].type &&
+            (i->src[0].region == GR_AUTO || i->src[0].region == GR_VEC) &&
+            uf_find(rep, i->src[0].vreg) == b)
+            continue;
+        if (live_after(L, k, b))
+            return true;
+    }
+    return false;
+}
+
+static unsigned coalesce_live(struct gen_program *p)
+{
+    unsigned n = p->ninst, nv = p->nvreg, merged = 0;
+    if (!n || !nv)
+        return 0;
+    struct live L = {n, (nv + 63) / 64, NULL, NULL, NULL, NULL};
+    L.succ = malloc(n * sizeof(*L.succ));
+    L.skip = malloc(n * sizeof(*L.skip));
+    L.kill = malloc(n * sizeof(*L.kill));
+    L.in = calloc((size_t)n * L.words, sizeof(*L.in));
+    bool *ok = malloc(nv * sizeof(*ok));
+    uint32_t *rep = malloc(nv * sizeof(*rep));
+    int32_t *def_head = malloc(nv * sizeof(*def_head)), *def_tail = malloc(nv * sizeof(*def_tail));
+    int32_t *def_next = malloc(n * sizeof(*def_next)), *def_inst = malloc(n * sizeof(*def_inst));
+    if (!L.succ || !L.skip || !L.kill || !L.in || !ok || !rep || !def_head || !def_tail ||
+        !def_next || !def_inst) {
+        p->oom = true;
+        goto out;
+    }
+    if (!build_cfg(p, &L))
+        goto out;
+    if (!solve_liveness(p, &L)) {
+        p->oom = true;
+        goto out;
+    }
+    maskable_vregs(p, ok);
+    for (uint32_t v = 0; v < nv; v++) {
+        rep[v] = v;
+        def_head[v] = def_tail[v] = -1;
+    }
+    unsigned nd = 0;
+    for (unsigned k = 0; k < n; k++) {
+        const struct gen_inst *i = &p->inst[k];
+        if (i->dst.kind != GO_VREG)
+            continue;
+        uint32_t v = i->dst.vreg;
+        def_inst[nd] = (int32_t)k;
+        def_next[nd] = -1;
+        if (def_tail[v] >= 0)
+            def_next[def_tail[v]] = (int32_t)nd;
+        else
+            def_head[v] = (int32_t)nd;
+        def_tail[v] = (int32_t)nd;
+        nd++;
+    }
+    for (unsigned k = 0; k < n; k++) {
+        const struct gen_inst *i = &p->inst[k];
+        /* a mov between types converts (f <-> d), a scalar or derivative
+         * region broadcasts: neither copies the value */
+        if (!plain_copy(p, i) || i->dst.type != i->src[0].type ||
+            (i->src[0].region != GR_AUTO && i->src[0].region != GR_VEC) || !ok[i->dst.vreg] ||
+            !ok[i->src[0].vreg])
+            continue;
+        uint32_t a = uf_find(rep, i->src[0].vreg), b = uf_find(rep, i->dst.vreg);
+        if (a == b)
+            continue;
+        if (defs_meet(p, &L, rep, def_head, def_next, def_inst, a, b) ||
+            defs_meet(p, &L, rep, def_head, def_next, def_inst, b, a))
+            continue;
+        /* merge b into a: definitions and liveness are the union */
+        rep[b] = a;
+        if (def_head[b] >= 0) {
+            if (def_tail[a] >= 0)
+                def_next[def_tail[a]] = def_head[b];
+            else
+                def_head[a] = def_head[b];
+            def_tail[a] = def_tail[b];
+        }
+        for (unsigned j = 0; j < n; j++) {
+            uint64_t *in = &L.in[(size_t)j * L.words];
+            if (bit_get(in, b))
+                in[a / 64] |= 1ull << (a % 64);
+        }
+        merged++;
+    }
+    if (merged) {
+        for (unsigned k = 0; k < n; k++) {
+            struct gen_inst *i = &p->inst[k];
+            if (i->dst.kind == GO_VREG)
+                i->dst.vreg = uf_find(rep, i->dst.vreg);
+            for (unsigned s = 0; s < 3; s++)
+                if (i->src[s].kind == GO_VREG)
+                    i->src[s].vreg = uf_find(rep, i->src[s].vreg);
+        }
+        drop_self_moves(p);
+    }
+out:
+    free(L.succ);
+    free(L.skip);
+    free(L.kill);
+    free(L.in);
+    free(ok);
+    free(rep);
+    free(def_head);
+    free(def_tail);
+    free(def_next);
+    free(def_inst);
     return merged;
 }
 
@@ -508,10 +899,6 @@ static void spill_vreg(struct gen_program *p, uint32_t v, uint32_t *scratch)
     uint32_t slot = (*scratch + size - 1) / size * size;
     *scratch = slot + size;
     p->vreg[v].spill_slot = (int32_t)slot;
-    unsigned ndefs = 0;
-    for (unsigned k = 0; k < p->ninst; k++)
-        if (p->inst[k].dst.kind == GO_VREG && p->inst[k].dst.vreg == v)
-            ndefs++;
     uint16_t *depth = calloc(p->ninst + 1, sizeof(*depth));
     if (!depth) {
         p->oom = true;
@@ -527,8 +914,11 @@ static void spill_vreg(struct gen_program *p, uint32_t v, uint32_t *scratch)
                 use = true;
         if (!use && !def)
             continue;
-        bool partial = def && (i->pred != GP_NONE || depth[k] > 0 || ndefs > 1 || i->dst.off ||
-                               i->exec != p->simd || gen_op_info[i->op].send);
+        /* a definition that may leave channels as they were needs the old
+         * value first; an unpredicated whole-width write outside control
+         * flow writes every channel, even when the value has other
+         * definitions (a coalesced phi) */
+        bool partial = def && !(i->pred == GP_NONE && depth[k] == 0 && whole_def(p, i));
         uint32_t t = gen_new_vreg(p, size, false);
         p->vreg[t].no_spill = true;
         i = &p->inst[k]; /* the vreg array may have moved, the instruction not */
@@ -726,6 +1116,7 @@ out:
 bool gen_allocate(struct gen_program *p)
 {
     coalesce(p);
+    coalesce_live(p);
     uint32_t scratch = p->layout.scratch_bytes;
     for (unsigned round = 0; round < 400 && !p->oom; round++) {
         bool impossible = false;

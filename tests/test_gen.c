@@ -597,6 +597,30 @@ static void test_spill_at_simd8(void **state)
 }
 
 
+/*
+ * fuzz-07: 17 vec4 temporaries (68 floats, 68 GRFs at SIMD8) alive across a
+ * loop left both by its count and by break_ge.  Each temporary has a
+ * loop-carried phi, a next value and an exit phi; kept apart they need
+ * 3 x 68 GRFs and spill.  One register each: 68 + the payload (r0, r1, two
+ * CURBE GRFs, one 4-GRF input) + the loop counter + the URB write block
+ * (header and two outputs, 9 GRFs in r112-r127) = about 90, no spill.
+ */
+static void test_loop_exit_phis_share_registers(void **state)
+{
+    (void)state;
+    struct gen_out r = compile(read_sample("fuzz-07-loop-exit-moves.vs.asm"), 0);
+    assert_true(r.ok);
+    assert_int_equal(strncmp(r.stats, "SIMD8 shader: ", 14), 0);
+    assert_non_null(strstr(r.stats, " 0:0 spills:fills"));
+    const char *g = strstr(r.text, "// GRFs used: ");
+    assert_non_null(g);
+    unsigned grfs = 0;
+    assert_int_equal(sscanf(g, "// GRFs used: %u", &grfs), 1);
+    assert_true(grfs >= 68 + 8);
+    assert_true(grfs <= 100);
+    out_free(&r);
+}
+
 /* ------------------------------------------------------------------ */
 /*
  * Differential on the samples' own inputs: every sample with NAME.in.json
@@ -889,6 +913,7 @@ int main(void)
         cmocka_unit_test(test_arb_eight_render_targets),
         cmocka_unit_test(test_pressure_falls_back_to_simd8),
         cmocka_unit_test(test_spill_at_simd8),
+        cmocka_unit_test(test_loop_exit_phis_share_registers),
         cmocka_unit_test(test_derivative_in_divergent_flow),
         cmocka_unit_test(test_regressions_from_random_shaders),
         cmocka_unit_test(test_samples_match_interpreter_in_simulator),

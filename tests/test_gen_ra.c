@@ -417,6 +417,354 @@ static void test_spill_and_fill_placement(void **state)
     gen_program_free(&p);
 }
 
+/* ---- copy coalescing on per-channel liveness (loops, breaks, if joins) ---- */
+
+static struct gen_inst *mov(struct gen_program *p, uint32_t dst, uint32_t src, uint8_t pred)
+{
+    struct gen_inst *m = op(p, GOP_MOV, p->simd);
+    m->dst = gen_vr(dst, 0, GT_F);
+    m->src[0] = gen_vr(src, 0, GT_F);
+    m->pred = pred;
+    return m;
+}
+
+/* dst = a + 1.0 */
+static void add1(struct gen_program *p, uint32_t dst, uint32_t a)
+{
+    struct gen_inst *i = op(p, GOP_ADD, p->simd);
+    i->dst = gen_vr(dst, 0, GT_F);
+    i->src[0] = gen_vr(a, 0, GT_F);
+    i->src[1] = gen_imm(0x3f800000, GT_F);
+}
+
+/* f0.0 = (a > 0) */
+static void cmp_gt0(struct gen_program *p, uint32_t a)
+{
+    struct gen_inst *c = op(p, GOP_CMP, p->simd);
+    c->dst = gen_null(GT_F);
+    c->src[0] = gen_vr(a, 0, GT_F);
+    c->src[1] = gen_imm(0, GT_F);
+    c->cmod = GC_GT;
+}
+
+static unsigned count_vreg_movs(const struct gen_program *p)
+{
+    unsigned n = 0;
+    for (unsigned k = 0; k < p->ninst; k++)
+        n += p->inst[k].op == GOP_MOV && p->inst[k].src[0].kind == GO_VREG &&
+             p->inst[k].dst.kind == GO_VREG;
+    return n;
+}
+
+/* Register of vreg operand o after allocation (renamed vregs are read through the instruction). */
+static int32_t loc_of(const struct gen_program *p, const struct gen_opnd *o)
+{
+    assert_int_equal(o->kind, GO_VREG);
+    return p->vreg[o->vreg].loc;
+}
+
+/*
+ * fuzz-07's shape: a loop left by its count at the header and by a break
+ * in the body, the exit value E a phi of both break edges, P the
+ * loop-carried phi, N = P + 1 its next value:
+ *
+ *     P = x0
+ *   L:  f0 = c > 0 ; (~f0) E = P ; (~f0) break
+ *       N = P + 1
+ *       f0 = N > 0 ; (f0) E = N ; (f0) break
+ *       c = c + 1  ; P = N
+ *     WHILE
+ *     s = E + E ; EOT s
+ *
+ * Per channel: E is written only on the way out (the channel then stays
+ * disabled until the loop ends), P is dead once N is computed, N dies at
+ * the latch copy.  So E, P and N can be one register and all four copies
+ * go, although the interval model sees E, P both alive over the whole loop.
+ */
+static void test_loop_exit_phi_shares_carried_register(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t x0 = gen_new_vreg(&p, 32, false), P = gen_new_vreg(&p, 32, false);
+    uint32_t N = gen_new_vreg(&p, 32, false), E = gen_new_vreg(&p, 32, false);
+    uint32_t c = gen_new_vreg(&p, 32, false), s = gen_new_vreg(&p, 32, false);
+    def_imm(&p, x0, 0);
+    def_imm(&p, c, 0);
+    mov(&p, P, x0, GP_NONE);
+    op(&p, GOP_LABEL, 8);
+    cmp_gt0(&p, c);
+    mov(&p, E, P, GP_INVERT);
+    op(&p, GOP_BREAK, 8)->pred = GP_INVERT;
+    add1(&p, N, P);
+    cmp_gt0(&p, N);
+    mov(&p, E, N, GP_NORMAL);
+    op(&p, GOP_BREAK, 8)->pred = GP_NORMAL;
+    add1(&p, c, c);
+    mov(&p, P, N, GP_NONE);
+    op(&p, GOP_WHILE, 8);
+    use2(&p, s, E, E);
+    eot(&p, s);
+    assert_int_equal(count_vreg_movs(&p), 4);
+    assert_true(gen_allocate(&p));
+    assert_int_equal(count_vreg_movs(&p), 0);
+    /* N = P + 1 writes P's register, and the final add reads E from it */
+    const struct gen_inst *inc = NULL, *fin = NULL;
+    for (unsigned k = 0; k < p.ninst; k++) {
+        if (p.inst[k].op != GOP_ADD)
+            continue;
+        if (p.inst[k].src[1].kind == GO_VREG)
+            fin = &p.inst[k];
+        else if (!inc)
+            inc = &p.inst[k]; /* the first add with an immediate: N = P + 1 */
+    }
+    assert_non_null(inc);
+    assert_non_null(fin);
+    assert_int_equal(loc_of(&p, &inc->dst), loc_of(&p, &inc->src[0]));
+    assert_int_equal(loc_of(&p, &fin->src[0]), loc_of(&p, &inc->dst));
+    /* the counter stays apart from it: both live through the loop */
+    assert_true(p.vreg[c].loc != loc_of(&p, &inc->dst));
+    gen_program_free(&p);
+}
+
+/*
+ * SIMD32: the loop-carried value's first definition is two channel-group
+ * writes, (16|M0) to bytes 0-63 and (16|M16) to bytes 64-127 (as the
+ * interpolation and message copies are emitted per half).  Each half
+ * writes its own channels' lanes, masked, so the value still takes part:
+ * the exit phi, the carried phi and the next value share one register.
+ */
+static void test_half_written_value_coalesces(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 32);
+    uint32_t P = gen_new_vreg(&p, 128, false), N = gen_new_vreg(&p, 128, false);
+    uint32_t E = gen_new_vreg(&p, 128, false), c = gen_new_vreg(&p, 128, false);
+    uint32_t s = gen_new_vreg(&p, 128, false);
+    for (unsigned h = 0; h < 2; h++) {
+        struct gen_inst *i = op(&p, GOP_MOV, 16);
+        i->group = (uint8_t)(16 * h);
+        i->dst = gen_vr(P, 64 * h, GT_F);
+        i->src[0] = gen_imm(0x3f800000, GT_F);
+    }
+    def_imm(&p, c, 0);
+    op(&p, GOP_LABEL, 32);
+    cmp_gt0(&p, c);
+    mov(&p, E, P, GP_INVERT);
+    op(&p, GOP_BREAK, 32)->pred = GP_INVERT;
+    add1(&p, N, P);
+    cmp_gt0(&p, N);
+    mov(&p, E, N, GP_NORMAL);
+    op(&p, GOP_BREAK, 32)->pred = GP_NORMAL;
+    add1(&p, c, c);
+    mov(&p, P, N, GP_NONE);
+    op(&p, GOP_WHILE, 32);
+    use2(&p, s, E, E);
+    eot(&p, s);
+    assert_int_equal(count_vreg_movs(&p), 3);
+    assert_true(gen_allocate(&p));
+    assert_int_equal(count_vreg_movs(&p), 0);
+    /* both halves write the register the loop then reads */
+    int32_t r = -1;
+    for (unsigned k = 0; k < p.ninst; k++)
+        if (p.inst[k].op == GOP_ADD && p.inst[k].src[1].kind == GO_IMM && r < 0)
+            r = loc_of(&p, &p.inst[k].src[0]);
+    assert_true(r >= 0);
+    assert_int_equal(loc_of(&p, &p.inst[0].dst), r);
+    assert_int_equal(loc_of(&p, &p.inst[1].dst), r);
+    gen_program_free(&p);
+}
+
+/*
+ * t = v before a loop, t = t + 1 in it, v read only after the loop: inside
+ * the loop v is alive only because the break leads there (and the back edge
+ * leads to the break), so it is alive at t's redefinition: the copy must
+ * stay and t, v get two registers.
+ */
+static void test_copy_across_break_interferes(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t v = gen_new_vreg(&p, 32, false), t = gen_new_vreg(&p, 32, false);
+    uint32_t s = gen_new_vreg(&p, 32, false), r = gen_new_vreg(&p, 32, false);
+    def_imm(&p, v, 0);
+    def_imm(&p, s, 0);
+    mov(&p, t, v, GP_NONE);
+    op(&p, GOP_LABEL, 8);
+    cmp_gt0(&p, s);
+    op(&p, GOP_BREAK, 8)->pred = GP_NORMAL;
+    add1(&p, t, t);
+    use2(&p, s, s, t);
+    op(&p, GOP_WHILE, 8);
+    use2(&p, r, v, s);
+    eot(&p, r);
+    assert_true(gen_allocate(&p));
+    assert_int_equal(count_vreg_movs(&p), 1);
+    assert_true(p.vreg[t].loc >= 0 && p.vreg[v].loc >= 0);
+    assert_true(p.vreg[t].loc != p.vreg[v].loc);
+    gen_program_free(&p);
+}
+
+/*
+ * b = a; a = a + 1; s = s + b in a loop body: the source is redefined while
+ * the copy is still alive (and a is carried round the loop), so the copy
+ * stays.
+ */
+static void test_copy_of_redefined_source_stays(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t a = gen_new_vreg(&p, 32, false), b = gen_new_vreg(&p, 32, false);
+    uint32_t s = gen_new_vreg(&p, 32, false), r = gen_new_vreg(&p, 32, false);
+    def_imm(&p, a, 0);
+    def_imm(&p, s, 0);
+    op(&p, GOP_LABEL, 8);
+    mov(&p, b, a, GP_NONE);
+    add1(&p, a, a);
+    use2(&p, s, s, b);
+    cmp_gt0(&p, s);
+    op(&p, GOP_BREAK, 8)->pred = GP_NORMAL;
+    op(&p, GOP_WHILE, 8);
+    use2(&p, r, a, s);
+    eot(&p, r);
+    assert_true(gen_allocate(&p));
+    assert_int_equal(count_vreg_movs(&p), 1);
+    assert_true(p.vreg[a].loc != p.vreg[b].loc);
+    gen_program_free(&p);
+}
+
+/*
+ * An if-then join: J = a on the edge that skips the then-block (moves
+ * predicated opposite to the IF), J = b at the end of the then-block.
+ * Each channel writes J once, a dies at its copy, b is computed from a:
+ * a, b and J share one register and both copies go.
+ */
+static void test_if_join_copies_coalesce(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 16);
+    uint32_t a = gen_new_vreg(&p, 64, false), b = gen_new_vreg(&p, 64, false);
+    uint32_t J = gen_new_vreg(&p, 64, false), s = gen_new_vreg(&p, 64, false);
+    def_imm(&p, a, 0);
+    cmp_gt0(&p, a);
+    mov(&p, J, a, GP_NORMAL);
+    op(&p, GOP_IF, 16)->pred = GP_INVERT;
+    add1(&p, b, a);
+    mov(&p, J, b, GP_NONE);
+    op(&p, GOP_ENDIF, 16);
+    use2(&p, s, J, J);
+    eot(&p, s);
+    assert_true(gen_allocate(&p));
+    assert_int_equal(count_vreg_movs(&p), 0);
+    for (unsigned k = 0; k < p.ninst; k++)
+        if (p.inst[k].op == GOP_ADD && p.inst[k].src[1].kind == GO_IMM)
+            assert_int_equal(loc_of(&p, &p.inst[k].dst), loc_of(&p, &p.inst[k].src[0]));
+    gen_program_free(&p);
+}
+
+/*
+ * A move predicated like the IF that follows it runs for the channels that
+ * enter the then-block; it is not on the skipping edge.  Here J = y, then
+ * (f0) J = a overwrites J for exactly the channels whose then-block reads
+ * y: J and y must not share a register, the copy J = y stays.
+ */
+static void test_same_sense_moves_are_not_an_edge(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t a = gen_new_vreg(&p, 32, false), y = gen_new_vreg(&p, 32, false);
+    uint32_t J = gen_new_vreg(&p, 32, false), s = gen_new_vreg(&p, 32, false);
+    uint32_t r = gen_new_vreg(&p, 32, false);
+    def_imm(&p, a, 0);
+    def_imm(&p, y, 0);
+    mov(&p, J, y, GP_NONE);
+    cmp_gt0(&p, a);
+    mov(&p, J, a, GP_NORMAL);
+    op(&p, GOP_IF, 8)->pred = GP_NORMAL;
+    use2(&p, s, y, y);
+    op(&p, GOP_ENDIF, 8);
+    use2(&p, r, J, s);
+    eot(&p, r);
+    assert_true(gen_allocate(&p));
+    bool kept = false;
+    for (unsigned k = 0; k < p.ninst; k++)
+        if (p.inst[k].op == GOP_MOV && p.inst[k].pred == GP_NONE &&
+            p.inst[k].src[0].kind == GO_VREG) {
+            kept = true;
+            assert_true(loc_of(&p, &p.inst[k].dst) != loc_of(&p, &p.inst[k].src[0]));
+        }
+    assert_true(kept);
+    gen_program_free(&p);
+}
+
+/*
+ * A value written twice, each time by an unpredicated whole-width SIMD
+ * write outside control flow (a coalesced phi has such definitions), then
+ * spilled: every channel is written by each definition, so no fill is
+ * needed before either; a predicated second write keeps the other channels'
+ * values and needs one.
+ */
+static void spill_two_defs(bool predicated, unsigned *fills_before_defs, unsigned *spilled_defs)
+{
+    struct gen_program p;
+    prog_init(&p, 8);
+    enum { N = 140 };
+    uint32_t v[N];
+    for (unsigned k = 0; k < N; k++)
+        v[k] = gen_new_vreg(&p, 32, false);
+    def_imm(&p, v[0], 0);
+    cmp_gt0(&p, v[0]);
+    def_imm(&p, v[0], 0); /* the second definition of v0 */
+    p.inst[p.ninst - 1].pred = predicated ? GP_NORMAL : GP_NONE;
+    for (unsigned k = 1; k < N; k++)
+        def_imm(&p, v[k], 0);
+    uint32_t s = gen_new_vreg(&p, 32, false);
+    def_imm(&p, s, 0);
+    for (unsigned k = N; k-- > 0;)
+        use2(&p, s, s, v[k]); /* v0 is read last: the longest interval, spilled first */
+    eot(&p, s);
+    assert_true(gen_allocate(&p));
+    assert_true(p.vreg[v[0]].spill_slot >= 0);
+    *fills_before_defs = *spilled_defs = 0;
+    for (unsigned k = 0; k < p.ninst; k++) {
+        const struct gen_inst *i = &p.inst[k];
+        /* the definitions of v0 now write temporaries that are spilled to v0's slot */
+        if (!i->spill || (int32_t)(p.inst[k - 1].src[0].imm * 16) != p.vreg[v[0]].spill_slot)
+            continue;
+        (*spilled_defs)++;
+        unsigned j = k;
+        while (j > 0 && spill_code(&p, j - 1))
+            j--;
+        const struct gen_inst *d = &p.inst[j - 1]; /* the definition */
+        assert_true(d->dst.kind == GO_VREG && d->dst.vreg == i->src[1].vreg);
+        /* a fill of the same temporary right before the definition? */
+        unsigned f = j - 1;
+        while (f > 0 && spill_code(&p, f - 1)) {
+            if (p.inst[f - 1].fill && p.inst[f - 1].dst.vreg == d->dst.vreg)
+                (*fills_before_defs)++;
+            f--;
+        }
+    }
+    gen_program_free(&p);
+}
+
+static void test_spilled_whole_defs_need_no_fill(void **state)
+{
+    (void)state;
+    unsigned fills, defs;
+    spill_two_defs(false, &fills, &defs);
+    assert_int_equal(defs, 2);
+    assert_int_equal(fills, 0);
+    spill_two_defs(true, &fills, &defs);
+    assert_int_equal(defs, 2);
+    assert_int_equal(fills, 1);
+}
+
 static void test_dce_removes_unused(void **state)
 {
     (void)state;
@@ -449,7 +797,14 @@ int main(void)
         cmocka_unit_test(test_copy_of_live_value_stays),
         cmocka_unit_test(test_loop_latch_copy_coalesces),
         cmocka_unit_test(test_loop_latch_copy_needs_dead_value),
+        cmocka_unit_test(test_loop_exit_phi_shares_carried_register),
+        cmocka_unit_test(test_half_written_value_coalesces),
+        cmocka_unit_test(test_copy_across_break_interferes),
+        cmocka_unit_test(test_copy_of_redefined_source_stays),
+        cmocka_unit_test(test_if_join_copies_coalesce),
+        cmocka_unit_test(test_same_sense_moves_are_not_an_edge),
         cmocka_unit_test(test_spill_and_fill_placement),
+        cmocka_unit_test(test_spilled_whole_defs_need_no_fill),
         cmocka_unit_test(test_dce_removes_unused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
