@@ -453,6 +453,36 @@ static void test_arb_ops(void **state)
     }
 }
 
+/* SWZ of a value that is a swizzled, negated view of another register:
+ * SWZ's source is a plain register in ARB, so the view's swizzle and sign
+ * go into the selectors.  a = -color.yzwx; SWZ x, -y, 0, 1 of a reads
+ * lane x of a = -color.y and lane y of a = -color.z negated again:
+ * selectors -y, z; 0 and 1 take no sign from the source.  (Before, this
+ * was refused as "an operand ARB cannot state".) */
+static void test_arb_swz_of_view(void **state)
+{
+    (void)state;
+    unsigned nerr = 0;
+    char *out = vasm_of_arb("!!ARBfp1.0\nTEMP a;\nMOV a, -fragment.color.yzwx;\n"
+                            "SWZ result.color, a, x, -y, 0, 1;\nEND\n",
+                            NULL, &nerr);
+    assert_non_null(out);
+    assert_int_equal(nerr, 0);
+    assert_string_equal(out, "!!ARBfp1.0\nSWZ result.color, fragment.color, -y, z, 0, 1;\nEND\n");
+    free(out);
+    /* a relative array element as SWZ's source, swizzled by a view */
+    out = vasm_of_arb("!!ARBvp1.0\nADDRESS A;\nPARAM arr[2] = { program.local[0..1] };\n"
+                      "TEMP t;\nARL A.x, vertex.position.x;\nMOV t, arr[A.x + 1].wzyx;\n"
+                      "SWZ result.position, t, y, x, 1, -w;\nEND\n",
+                      NULL, &nerr);
+    assert_non_null(out);
+    assert_int_equal(nerr, 0);
+    assert_string_equal(out, "!!ARBvp1.0\nADDRESS A;\nPARAM arr[2] = { program.local[0..1] };\n"
+                             "ARL A.x, vertex.position.x;\n"
+                             "SWZ result.position, arr[A.x + 1], z, w, 1, -x;\nEND\n");
+    free(out);
+}
+
 /* A TEMP name the program already uses for something else is not taken. */
 static void test_arb_temp_names(void **state)
 {
@@ -1332,6 +1362,7 @@ int main(void)
         cmocka_unit_test(test_arb_seed),
         cmocka_unit_test(test_arb_ops),
         cmocka_unit_test(test_arb_temp_names),
+        cmocka_unit_test(test_arb_swz_of_view),
         cmocka_unit_test(test_disjoint_lanes_share),
         cmocka_unit_test(test_overlapping_lanes_clash),
         cmocka_unit_test(test_merge_input_live_elsewhere),
