@@ -591,9 +591,18 @@ static bool match_sat(LLVMValueRef I, LLVMValueRef *x)
     LLVMValueRef m = op_(I, 1);
     if (a != m || !const_is(b, 1.0) || !const_is(op_(I, 2), 1.0))
         return false;
-    if (opc(m) != LLVMSelect || !is_fcmp(op_(m, 0), LLVMRealOGT, &a, &b))
+    if (opc(m) != LLVMSelect || !const_is(op_(m, 2), 0.0))
         return false;
-    if (a != op_(m, 1) || !const_is(b, 0.0) || !const_is(op_(m, 2), 0.0))
+    LLVMValueRef xm = op_(m, 1);
+    /* x = select(c, 1, 0) (SLT, SGE): instsimplify turns x > 0 into c */
+    if (opc(xm) == LLVMSelect && op_(xm, 0) == op_(m, 0) && const_is(op_(xm, 1), 1.0) &&
+        const_is(op_(xm, 2), 0.0)) {
+        *x = xm;
+        return true;
+    }
+    if (!is_fcmp(op_(m, 0), LLVMRealOGT, &a, &b))
+        return false;
+    if (a != xm || !const_is(b, 0.0))
         return false;
     *x = a;
     return true;

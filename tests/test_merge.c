@@ -483,6 +483,45 @@ static void test_arb_swz_of_view(void **state)
     free(out);
 }
 
+/* ------------------------------------------------------------------ */
+/* Shapes the random-shader fuzzers found refused (ST3001) although the
+ * model has an exact form for them.  Each case is worked by hand: the
+ * program, and the text --emit=vasm must give back.                   */
+
+struct shape_case {
+    const char *why, *in, *out;
+};
+
+static const struct shape_case shape_cases[] = {
+    /* SLT_SAT: the saturate's "x > 0" of select(c, 1, 0) is folded to c by
+     * instsimplify; the clamp of a 0/1 value is still the _SAT of the SLT */
+    {"sat of a set-on-compare",
+     "!!ARBfp1.0\nTEMP t;\nSLT_SAT t, fragment.color, fragment.texcoord[0];\n"
+     "MUL result.color, t, fragment.color;\nEND\n",
+     "!!ARBfp1.0\nTEMP r0;\nSLT_SAT r0, fragment.color, fragment.texcoord[0];\n"
+     "MUL result.color, r0, fragment.color;\nEND\n"},
+};
+
+static char *vasm_any(const char *src, unsigned *nerr)
+{
+    return strncmp(src, "!!", 2) == 0 ? vasm_of_arb(src, NULL, nerr) : vasm_of(src, NULL, nerr);
+}
+
+static void test_fuzz_shapes(void **state)
+{
+    (void)state;
+    for (unsigned k = 0; k < sizeof(shape_cases) / sizeof(shape_cases[0]); k++) {
+        unsigned nerr = 0;
+        char *out = vasm_any(shape_cases[k].in, &nerr);
+        if (!out || strcmp(out, shape_cases[k].out) != 0)
+            print_message("shape case %u (%s):\n%s\n", k, shape_cases[k].why, out ? out : "(refused)");
+        assert_non_null(out);
+        assert_int_equal(nerr, 0);
+        assert_string_equal(out, shape_cases[k].out);
+        free(out);
+    }
+}
+
 /* A TEMP name the program already uses for something else is not taken. */
 static void test_arb_temp_names(void **state)
 {
@@ -1363,6 +1402,7 @@ int main(void)
         cmocka_unit_test(test_arb_ops),
         cmocka_unit_test(test_arb_temp_names),
         cmocka_unit_test(test_arb_swz_of_view),
+        cmocka_unit_test(test_fuzz_shapes),
         cmocka_unit_test(test_disjoint_lanes_share),
         cmocka_unit_test(test_overlapping_lanes_clash),
         cmocka_unit_test(test_merge_input_live_elsewhere),
