@@ -608,13 +608,19 @@ static bool match_sat(LLVMValueRef I, LLVMValueRef *x)
     return true;
 }
 
-static bool nonneg(LLVMValueRef v, int depth)
+/* Lane `lane` of v (every lane: -1) has its sign bit clear: a constant,
+ * x * x, |x|, sums of such, and the lowering's views and selects of them
+ * (instsimplify drops the fabs of rsq/log when it proves this itself:
+ * rsq of an SLT result). */
+static bool nonneg_l(LLVMValueRef v, int lane, int depth)
 {
-    if (depth > 12)
+    if (depth > 16)
         return false;
     if (is_fconst(v)) {
         unsigned n = is_vec(v) ? 4 : 1;
         for (unsigned l = 0; l < n; l++) {
+            if (lane >= 0 && is_vec(v) && (int)l != lane)
+                continue;
             double d;
             if (const_lane(v, l, &d) && (d < 0 || signbit(d)))
                 return false;
@@ -623,11 +629,39 @@ static bool nonneg(LLVMValueRef v, int depth)
     }
     switch (opc(v)) {
     case LLVMFMul: return op_(v, 0) == op_(v, 1);
-    case LLVMFAdd: return nonneg(op_(v, 0), depth + 1) && nonneg(op_(v, 1), depth + 1);
-    case LLVMExtractElement: return nonneg(op_(v, 0), depth + 1);
+    case LLVMFAdd:
+        return nonneg_l(op_(v, 0), lane, depth + 1) && nonneg_l(op_(v, 1), lane, depth + 1);
+    case LLVMSelect:
+        return nonneg_l(op_(v, 1), lane, depth + 1) && nonneg_l(op_(v, 2), lane, depth + 1);
+    case LLVMExtractElement: {
+        long long k;
+        if (!const_int(op_(v, 1), &k) || k < 0 || k > 3)
+            return nonneg_l(op_(v, 0), -1, depth + 1);
+        return nonneg_l(op_(v, 0), (int)k, depth + 1);
+    }
+    case LLVMInsertElement: {
+        long long k;
+        if (!const_int(op_(v, 2), &k) || lane < 0)
+            return nonneg_l(op_(v, 0), -1, depth + 1) && nonneg_l(op_(v, 1), -1, depth + 1);
+        return lane == k ? nonneg_l(op_(v, 1), -1, depth + 1) : nonneg_l(op_(v, 0), lane, depth + 1);
+    }
+    case LLVMShuffleVector:
+        for (int l = 0; l < 4; l++) {
+            if (lane >= 0 && l != lane)
+                continue;
+            int m = mask_elem(v, (unsigned)l);
+            if (m < 0 || m > 7 || !nonneg_l(op_(v, m < 4 ? 0 : 1), m & 3, depth + 1))
+                return false;
+        }
+        return true;
     case LLVMCall: return is_call_to(v, "llvm.fabs");
     default: return false;
     }
+}
+
+static bool nonneg(LLVMValueRef v, int depth)
+{
+    return nonneg_l(v, -1, depth);
 }
 
 /* extractelement(P, k) with constant k: P and k. */
@@ -791,10 +825,11 @@ static bool match_alu_arb(struct sel *S, LLVMValueRef I, struct pat *p)
             }
             if (is_call_to(den, "llvm.sqrt") && op_(den, 0) == a) {
                 LLVMValueRef s = a;
+                /* the lowering writes this shape for rsq/RSQ only, always on
+                 * |x|: a missing fabs is one instsimplify dropped (it proved
+                 * the sign clear), so the operand is still rsq's own */
                 if (is_call_to(a, "llvm.fabs"))
                     s = op_(a, 0);
-                else if (!nonneg(a, 0))
-                    return false;
                 pat_set(p, ST_OP_RSQ, 1, s, NULL, NULL);
                 p->scalar_src[0] = true;
                 return true;
@@ -806,8 +841,8 @@ static bool match_alu_arb(struct sel *S, LLVMValueRef I, struct pat *p)
         LLVMValueRef e = op_(I, 0);
         if (is_call_to(e, "llvm.exp2")) {
             LLVMValueRef arg = op_(e, 0);
-            if (opc(arg) == LLVMFPExt) { /* EX2 */
-                pat_set(p, ST_OP_EXP, 1, op_(arg, 0), NULL, NULL);
+            if (fpext_of(arg, &x)) { /* EX2 (of a constant: the fpext folded) */
+                pat_set(p, ST_OP_EXP, 1, x, NULL, NULL);
                 p->scalar_src[0] = true;
                 return true;
             }
@@ -816,16 +851,15 @@ static bool match_alu_arb(struct sel *S, LLVMValueRef I, struct pat *p)
                 LLVMValueRef ax = is_call_to(lg, "llvm.log2") ? op_(lg, 0) : NULL;
                 if (ax && is_call_to(ax, "llvm.fabs"))
                     ax = op_(ax, 0);
-                if (ax && opc(ax) == LLVMFPExt && fpext_of(yy, &y)) {
-                    x = op_(ax, 0);
+                if (ax && fpext_of(ax, &x) && fpext_of(yy, &y)) {
                     pat_set(p, ST_OP_POW, 2, x, y, NULL);
                     p->scalar_src[0] = p->scalar_src[1] = true;
                     return true;
                 }
             }
         }
-        if (is_call_to(e, "llvm.log2") && opc(op_(e, 0)) == LLVMFPExt) { /* LG2 */
-            LLVMValueRef ax = op_(op_(e, 0), 0);
+        if (is_call_to(e, "llvm.log2") && fpext_of(op_(e, 0), &x)) { /* LG2 */
+            LLVMValueRef ax = x;
             pat_set(p, ST_OP_LOG, 1, is_call_to(ax, "llvm.fabs") ? op_(ax, 0) : ax, NULL, NULL);
             p->scalar_src[0] = true;
             return true;
@@ -1026,10 +1060,11 @@ static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
             if (is_call_to(den, "llvm.sqrt") && op_(den, 0) == a) {
                 /* rsq of |x| (the lowering takes the abs itself) */
                 LLVMValueRef s = a;
+                /* the lowering writes this shape for rsq/RSQ only, always on
+                 * |x|: a missing fabs is one instsimplify dropped (it proved
+                 * the sign clear), so the operand is still rsq's own */
                 if (is_call_to(a, "llvm.fabs"))
                     s = op_(a, 0);
-                else if (!nonneg(a, 0))
-                    return false;
                 pat_set(p, ST_OP_RSQ, 1, s, NULL, NULL);
                 p->scalar_src[0] = true;
                 return true;
@@ -1041,8 +1076,8 @@ static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
         LLVMValueRef e = op_(I, 0);
         if (is_call_to(e, "llvm.exp2")) {
             LLVMValueRef arg = op_(e, 0);
-            if (opc(arg) == LLVMFPExt) {
-                pat_set(p, ST_OP_EXP, 1, op_(arg, 0), NULL, NULL);
+            if (fpext_of(arg, &x)) { /* of a constant too: the fpext folded */
+                pat_set(p, ST_OP_EXP, 1, x, NULL, NULL);
                 p->scalar_src[0] = true;
                 return true;
             }
@@ -1053,25 +1088,23 @@ static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
                 /* the cleanups drop the fabs when they prove the sign bit clear */
                 if (ax && is_call_to(ax, "llvm.fabs"))
                     ax = op_(ax, 0);
-                if (ax && opc(ax) == LLVMFPExt && fpext_of(yy, &y)) {
-                    x = op_(ax, 0);
+                if (ax && fpext_of(ax, &x) && fpext_of(yy, &y)) {
                     pat_set(p, ST_OP_POW, 2, x, y, NULL);
                     p->scalar_src[0] = p->scalar_src[1] = true;
                     return true;
                 }
             }
         }
-        if ((is_call_to(e, "llvm.cos") || is_call_to(e, "llvm.sin")) &&
-            opc(op_(e, 0)) == LLVMFPExt) {
+        if ((is_call_to(e, "llvm.cos") || is_call_to(e, "llvm.sin")) && fpext_of(op_(e, 0), &x)) {
             /* sincos writes cos to .x and sin to .y (assign_homes puts them there) */
-            pat_set(p, ST_OP_SINCOS, 1, op_(op_(e, 0), 0), NULL, NULL);
+            pat_set(p, ST_OP_SINCOS, 1, x, NULL, NULL);
             p->scalar_src[0] = true;
             return true;
         }
         if (is_call_to(e, "llvm.log2")) {
             LLVMValueRef arg = op_(e, 0);
-            if (opc(arg) == LLVMFPExt) {
-                LLVMValueRef ax = op_(arg, 0);
+            if (fpext_of(arg, &x)) {
+                LLVMValueRef ax = x;
                 pat_set(p, ST_OP_LOG, 1, is_call_to(ax, "llvm.fabs") ? op_(ax, 0) : ax, NULL,
                         NULL);
                 p->scalar_src[0] = true;
@@ -2350,6 +2383,21 @@ static void emit_merge(struct sel *S, LLVMValueRef I)
     set_result(S, I, dv);
 }
 
+/* Lane l of v traced through shufflevectors that read one value: the
+ * value (*b) and its lane (*bl) that lane comes from. */
+static void shuffle_root(LLVMValueRef v, unsigned l, LLVMValueRef *b, unsigned *bl)
+{
+    for (int g = 0; g < 16 && opc(v) == LLVMShuffleVector; g++) {
+        int m = mask_elem(v, l);
+        if (m < 0 || m > 7)
+            break;
+        v = op_(v, m < 4 ? 0 : 1);
+        l = (unsigned)m & 3;
+    }
+    *b = v;
+    *bl = l;
+}
+
 /* texldp: the lowering divides x, y, z by w before sampling.  C or NULL. */
 static LLVMValueRef texldp_coords(LLVMValueRef call)
 {
@@ -2370,11 +2418,19 @@ static LLVMValueRef texldp_coords(LLVMValueRef call)
     if (opc(Q) != LLVMFDiv || opc(op_(Q, 1)) != LLVMShuffleVector)
         return NULL;
     LLVMValueRef C = op_(Q, 0), W = op_(Q, 1);
-    if (op_(W, 0) != C)
-        return NULL;
-    for (unsigned i = 0; i < 4; i++)
-        if (mask_elem(W, i) != 3)
+    /* every lane of W is lane w of C (traced through single-source
+     * shuffles: instsimplify folds the splat of w of a splatted
+     * coordinate, texldp r0, r1.xxxx, into the coordinate itself) */
+    LLVMValueRef wb;
+    unsigned wl;
+    shuffle_root(C, 3, &wb, &wl);
+    for (unsigned i = 0; i < 4; i++) {
+        LLVMValueRef b;
+        unsigned l;
+        shuffle_root(W, i, &b, &l);
+        if (b != wb || l != wl)
             return NULL;
+    }
     return C;
 }
 

@@ -500,6 +500,29 @@ static const struct shape_case shape_cases[] = {
      "MUL result.color, t, fragment.color;\nEND\n",
      "!!ARBfp1.0\nTEMP r0;\nSLT_SAT r0, fragment.color, fragment.texcoord[0];\n"
      "MUL result.color, r0, fragment.color;\nEND\n"},
+    /* EX2 of a literal LLVM does not fold (2^-1e35 underflows): the
+     * lowering's fpext of the float is folded to a double constant, which
+     * is still the float operand of EX2 / exp */
+    {"exp2 of a constant",
+     "!!ARBvp1.0\nTEMP t;\nEX2 t, {-1e35}.x;\nMUL result.position, t, vertex.position;\nEND\n",
+     "!!ARBvp1.0\nTEMP r0;\nEX2 r0.x, {-1e+35, 0, 0, 1}.x;\n"
+     "MUL result.position, r0.x, vertex.position;\nEND\n"},
+    {"exp of a constant",
+     "vs_2_0\ndef c0, -1e35, 0, 0, 0\ndcl_position v0\nexp r0, c0.x\nmul oPos, r0, v0\n",
+     "vs_2_0\ndcl_position v0\ndef c0, -1e+35, 0.0, 0.0, 0.0\nexp r0.x, c0.x\nmul oPos, r0.x, v0\n"},
+    /* RSQ of an SLT result: instsimplify drops the lowering's fabs (the
+     * value is 0 or 1); the shape is still the lowering's RSQ of that
+     * value.  SLT is computed in the one lane RSQ reads (.y) */
+    {"rsq whose fabs was dropped",
+     "!!ARBvp1.0\nTEMP t;\nSLT t, vertex.position, vertex.normal;\nRSQ result.position, t.y;\nEND\n",
+     "!!ARBvp1.0\nTEMP r0;\nSLT r0.y, vertex.position.y, vertex.normal.y;\n"
+     "RSQ result.position, r0.y;\nEND\n"},
+    /* texldp of a splatted coordinate: the w splat of .xxxx is .xxxx
+     * itself after instsimplify, so the division reads C / C; the
+     * swizzled coordinate is copied (texldp takes a plain register) */
+    {"texldp of a splat",
+     "ps_3_0\ndcl_texcoord0 v0\ndcl_2d s0\ntexldp r0, v0.xxxx, s0\nmov oC0, r0\n",
+     "ps_3_0\ndcl_texcoord0 v0\ndcl_2d s0\nmov r0, v0.x\ntexldp r0, r0, s0\nmov oC0, r0\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
