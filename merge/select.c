@@ -152,6 +152,14 @@ struct sel {
     unsigned adepth[4];
     /* ps_1_4: the MIR index of the phase marker (MIR_NONE before it) */
     unsigned phase_at;
+    /* constants with an infinite or NaN lane (no def or literal states
+     * them): computed into vregs by a prologue (nonfinite_prologue) */
+    struct sel_nonfinite {
+        float f[4];
+        uint8_t lanes;
+        uint32_t vreg;
+    } nf[16];
+    unsigned nnf;
     /* blocks */
     LLVMBasicBlockRef *bbs;
     unsigned nbb;
@@ -1872,9 +1880,31 @@ static struct mir_src const_opnd(struct sel *S, LLVMValueRef c, uint8_t demand)
     }
     for (unsigned l = 0; l < 4; l++)
         if ((def & (1u << l)) && !isfinite(val[l])) {
-            /* def has no spelling for these (the printer would write 0 or FLT_MAX) */
-            fail(S, "a NaN or infinite constant, which neither def nor an ARB literal can state%s", "");
-            return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+            /* def has no spelling for these (the printer would write 0 or
+             * FLT_MAX): a vreg the prologue computes (rcp of 0 is +inf in
+             * every model that has rcp; ps_1_x has none) */
+            if (S->ps1x) {
+                fail(S, "a NaN or infinite constant, which neither def nor an ARB literal can "
+                        "state (and ps_1_x has no rcp to compute it)%s", "");
+                return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+            }
+            for (unsigned i = 0; i < S->nnf; i++) {
+                bool ok = (S->nf[i].lanes & def) == def;
+                for (unsigned k = 0; k < 4 && ok; k++)
+                    if ((def & (1u << k)) && !same_bits(S->nf[i].f[k], val[k]))
+                        ok = false;
+                if (ok)
+                    return mir_src_vreg(S->nf[i].vreg, n == 1 ? 0x00 : ST_SWIZZLE_IDENTITY);
+            }
+            if (S->nnf == sizeof(S->nf) / sizeof(S->nf[0])) {
+                fail(S, "more than 16 NaN or infinite constants%s", "");
+                return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+            }
+            struct sel_nonfinite *e = &S->nf[S->nnf++];
+            memcpy(e->f, val, sizeof(val));
+            e->lanes = def;
+            e->vreg = mir_new_vreg(p);
+            return mir_src_vreg(e->vreg, n == 1 ? 0x00 : ST_SWIZZLE_IDENTITY);
         }
     if (S->ps1x) {
         /* ps_1_1..1_3 constants take no swizzle: whole def registers */
@@ -3716,6 +3746,86 @@ static void assign_homes(struct sel *S)
         }
 }
 
+/*
+ * The non-finite constants (const_opnd) as instructions at the start of
+ * the program, exact under both float rules: Z.x = rcp(0) = +inf (the
+ * rcp/RCP rule for +-0 in every engine, docs/interpreter.md), then per
+ * constant vreg T: the finite lanes mov'd from a def/literal, +inf lanes
+ * mov Z.x, -inf lanes mov -Z.x, NaN lanes add Z.x, -Z.x (inf - inf; the
+ * sign and payload of a NaN are printed nowhere and change no comparison).
+ */
+static bool nonfinite_prologue(struct sel *S)
+{
+    struct mir_prog *p = S->p;
+    if (!S->nnf || S->failed)
+        return !S->failed;
+    unsigned n0 = p->n;
+    uint32_t z = mir_new_vreg(p);
+    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(S->fn));
+    struct mir_src zero = const_opnd(S, LLVMConstReal(LLVMFloatTypeInContext(c), 0.0), 1);
+    struct mir_instr *in = emit(S, ST_OP_RCP);
+    in->has_dst = true;
+    in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0x1, .vreg = z};
+    in->nsrc = 1;
+    in->src[0] = zero;
+    struct mir_src inf = mir_src_vreg(z, 0x00), ninf = inf;
+    ninf.mod = MIR_MOD_NEG;
+    for (unsigned i = 0; i < S->nnf; i++) {
+        const struct sel_nonfinite *e = &S->nf[i];
+        uint8_t fin = 0, pinf = 0, minf = 0, nan = 0;
+        float fv[4] = {0, 0, 0, 0};
+        for (unsigned l = 0; l < 4; l++) {
+            if (!((e->lanes >> l) & 1))
+                continue;
+            if (isnan(e->f[l]))
+                nan |= (uint8_t)(1u << l);
+            else if (isinf(e->f[l]))
+                *(e->f[l] > 0 ? &pinf : &minf) |= (uint8_t)(1u << l);
+            else {
+                fin |= (uint8_t)(1u << l);
+                fv[l] = e->f[l];
+            }
+        }
+        struct {
+            uint8_t mask;
+            unsigned op;
+        } parts[4] = {{fin, ST_OP_MOV}, {pinf, ST_OP_MOV}, {minf, ST_OP_MOV}, {nan, ST_OP_ADD}};
+        for (unsigned k = 0; k < 4; k++) {
+            if (!parts[k].mask)
+                continue;
+            struct mir_src a = k == 1 ? inf : ninf;
+            if (k == 0) {
+                LLVMValueRef ev[4];
+                for (unsigned l = 0; l < 4; l++)
+                    ev[l] = LLVMConstReal(LLVMFloatTypeInContext(c), fv[l]);
+                a = const_opnd(S, LLVMConstVector(ev, 4), fin);
+            } else if (k == 3)
+                a = inf;
+            in = emit(S, parts[k].op);
+            in->has_dst = true;
+            in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = parts[k].mask, .vreg = e->vreg};
+            in->nsrc = k == 3 ? 2 : 1;
+            in->src[0] = a;
+            in->src[1] = ninf;
+        }
+    }
+    if (S->failed)
+        return false;
+    /* move the new instructions to the front (no MIR index is held past
+     * selection outside ps_1_x, which never gets here) */
+    unsigned k = p->n - n0;
+    struct mir_instr *tmp = malloc(sizeof(*tmp) * k);
+    if (!tmp) {
+        fail(S, "out of memory%s", "");
+        return false;
+    }
+    memcpy(tmp, p->ins + n0, sizeof(*tmp) * k);
+    memmove(p->ins + k, p->ins, sizeof(*tmp) * n0);
+    memcpy(p->ins, tmp, sizeof(*tmp) * k);
+    free(tmp);
+    return true;
+}
+
 bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
                      struct mir_prog *out, struct st_merge_stats *stats)
 {
@@ -3833,6 +3943,8 @@ bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleR
 
     if (!S->failed && compute_pdom(S))
         walk(S, LLVMGetEntryBasicBlock(S->fn), NULL);
+    if (!S->failed)
+        nonfinite_prologue(S);
     free(S->tab);
     free(S->bbs);
     free(S->visited);

@@ -523,6 +523,22 @@ static const struct shape_case shape_cases[] = {
     {"texldp of a splat",
      "ps_3_0\ndcl_texcoord0 v0\ndcl_2d s0\ntexldp r0, v0.xxxx, s0\nmov oC0, r0\n",
      "ps_3_0\ndcl_texcoord0 v0\ndcl_2d s0\nmov r0, v0.x\ntexldp r0, r0, s0\nmov oC0, r0\n"},
+    /* (0, inf, -inf, NaN...) folded from rcp of 0: no def or literal
+     * states a non-finite value, so a prologue computes the constant:
+     * Z.x = rcp(0) = +inf (r0, first to appear), then the constant's
+     * vreg (r1): the finite lane from a def, +inf mov Z.x, -inf mov -Z.x,
+     * NaN add Z.x, -Z.x; the product then reads r1 */
+    {"non-finite constant (D3D9)",
+     "vs_2_0\ndef c0, 0, 1, 0, 0\ndcl_position v0\nrcp r0.x, c0.x\nmov r0.y, -r0.x\n"
+     "add r0.z, r0.x, r0.y\nmov r0.w, c0.y\nmul oPos, v0, r0\n",
+     "vs_2_0\ndcl_position v0\ndef c0, 0.0, 1.0, 0.0, 0.0\nrcp r0.x, c0.x\nmov r1.w, c0.y\n"
+     "mov r1.x, r0.x\nmov r1.y, -r0.x\nadd r1.z, r0.x, -r0.x\nmul oPos, v0, r1\n"},
+    {"non-finite constant (ARB)",
+     "!!ARBfp1.0\nTEMP t;\nRCP t.x, {0.0}.x;\nMOV t.y, -t.x;\nADD t.z, t.x, t.y;\n"
+     "MOV t.w, 2.5;\nMUL result.color, fragment.color, t;\nEND\n",
+     "!!ARBfp1.0\nTEMP r0;\nTEMP r1;\nRCP r0.x, {0, 0, 0, 1}.x;\n"
+     "MOV r1.w, {2.5, 2.5, 2.5, 2.5}.x;\nMOV r1.x, r0.x;\nMOV r1.y, -r0.x;\n"
+     "ADD r1.z, r0.x, -r0.x;\nMUL result.color, fragment.color, r1;\nEND\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
