@@ -390,6 +390,23 @@ static uint8_t opaque_lanes(const struct st_shader *sh, LLVMValueRef call, unsig
     return 0xf;
 }
 
+/* select(<4 x i1> constant, A, B): the lanes taken from A (poison lanes
+ * count as B's); false for any other select.  It is a lane merge, as a
+ * two-source shufflevector. */
+static bool const_select_lanes(LLVMValueRef I, uint8_t *from_a)
+{
+    LLVMValueRef c = op_(I, 0);
+    if (opc(I) != LLVMSelect || !is_vec(I) || !is_vec(c) || is_inst(c) || !LLVMIsConstant(c))
+        return false;
+    *from_a = 0;
+    for (unsigned l = 0; l < 4; l++) {
+        LLVMValueRef e = LLVMGetAggregateElement(c, l);
+        if (e && LLVMIsAConstantInt(e) && LLVMConstIntGetZExtValue(e) == 1)
+            *from_a |= (uint8_t)(1u << l);
+    }
+    return true;
+}
+
 static void demand_inst(struct sel *S, LLVMValueRef I, bool *changed)
 {
     unsigned o = opc(I);
@@ -523,6 +540,15 @@ static void demand_inst(struct sel *S, LLVMValueRef I, bool *changed)
             add_demand(S, op_(I, 1), d ? 1 : 0, changed);
         }
         return;
+    }
+    case LLVMSelect: {
+        uint8_t t;
+        if (const_select_lanes(I, &t)) { /* a lane merge: each side its lanes */
+            add_demand(S, op_(I, 1), (uint8_t)(d & t), changed);
+            add_demand(S, op_(I, 2), (uint8_t)(d & ~t), changed);
+            return;
+        }
+        break;
     }
     default:
         break;
@@ -1664,6 +1690,11 @@ static enum vkind classify(struct sel *S, LLVMValueRef I)
         break;
     case LLVMSelect: {
         struct relinfo ri;
+        uint8_t ta;
+        if (const_select_lanes(I, &ta)) {
+            k = VK_MERGE;
+            break;
+        }
         if (kill_source(I)) {
             k = VK_KILL;
             break;
@@ -1760,7 +1791,7 @@ static void need(struct sel *S, LLVMValueRef v)
         need(S, op_(v, 0));
         return;
     case VK_MERGE:
-        need(S, op_(v, 0));
+        need(S, op_(v, opc(v) == LLVMSelect ? 2 : 0));
         need(S, op_(v, 1));
         return;
     case VK_MODVIEW: {
@@ -2379,7 +2410,15 @@ static void emit_merge(struct sel *S, LLVMValueRef I)
     int map_a[4], map_b[4];
     uint8_t la = 0, lb = 0;
     LLVMValueRef a = op_(I, 0), b = op_(I, 1);
-    if (opc(I) == LLVMShuffleVector) {
+    uint8_t ta;
+    if (const_select_lanes(I, &ta)) {
+        a = op_(I, 1);
+        b = op_(I, 2);
+        for (unsigned i = 0; i < 4; i++)
+            map_a[i] = map_b[i] = (int)i;
+        la = (uint8_t)(d & ta);
+        lb = (uint8_t)(d & ~ta);
+    } else if (opc(I) == LLVMShuffleVector) {
         for (unsigned i = 0; i < 4; i++) {
             int m = mask_elem(I, i);
             map_a[i] = map_b[i] = (int)i;

@@ -539,6 +539,19 @@ static const struct shape_case shape_cases[] = {
      "!!ARBfp1.0\nTEMP r0;\nTEMP r1;\nRCP r0.x, {0, 0, 0, 1}.x;\n"
      "MOV r1.w, {2.5, 2.5, 2.5, 2.5}.x;\nMOV r1.x, r0.x;\nMOV r1.y, -r0.x;\n"
      "ADD r1.z, r0.x, -r0.x;\nMUL result.color, fragment.color, r1;\nEND\n"},
+    /* CMP of a constant: instsimplify folds the compare to a constant
+     * <4 x i1>, the select is then a lane merge of the two values: ARB's
+     * CMP takes src1 where src0 < 0 (x, z), D3D9's cmp where src0 >= 0
+     * (y, w); each side becomes one writemasked mov */
+    {"select on constant lanes (ARB)",
+     "!!ARBfp1.0\nTEMP t;\nCMP t, {-1, 1, -1, 1}, fragment.color, fragment.texcoord[0];\n"
+     "MUL result.color, t, fragment.color;\nEND\n",
+     "!!ARBfp1.0\nTEMP r0;\nMOV r0.xz, fragment.color;\nMOV r0.yw, fragment.texcoord[0];\n"
+     "MUL result.color, r0, fragment.color;\nEND\n"},
+    {"select on constant lanes (D3D9)",
+     "ps_2_0\ndef c0, -1, 1, -1, 1\ndcl t0\ndcl v0\ncmp r0, c0, t0, v0\nmul oC0, r0, v0\n",
+     "ps_2_0\ndcl t0\ndcl v0\ndef c0, -1.0, 1.0, -1.0, 1.0\nmov r0.yw, t0\nmov r0.xz, v0\n"
+     "mul r0, r0, v0\nmov oC0, r0\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
