@@ -819,6 +819,15 @@ static bool match_alu_arb(struct sel *S, LLVMValueRef I, struct pat *p)
             p->scalar_src[0] = true;
             return true;
         }
+        /* a bare scalar 1 / x: the lowering writes it only inside rcp's
+         * select(x == 0, +inf, 1 / x) (nrm and rsq divide by a sqrt);
+         * instsimplify drops the select only once it proved x == 0 false,
+         * and for every other x (NaN, inf too) rcp is 1 / x */
+        if (const_is(op_(I, 0), 1.0) && !is_vec(I) && !is_call_to(op_(I, 1), "llvm.sqrt")) {
+            pat_set(p, ST_OP_RCP, 1, op_(I, 1), NULL, NULL);
+            p->scalar_src[0] = true;
+            return true;
+        }
         return false;
     case LLVMSelect: {
         LLVMValueRef c = op_(I, 0), t = op_(I, 1), f = op_(I, 2);
@@ -1044,6 +1053,15 @@ static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
         if (const_is(op_(I, 0), 1.0) && !is_vec(I) && is_call_to(op_(I, 1), "llvm.sqrt") &&
             nonneg(op_(op_(I, 1), 0), 0)) {
             pat_set(p, ST_OP_RSQ, 1, op_(op_(I, 1), 0), NULL, NULL);
+            p->scalar_src[0] = true;
+            return true;
+        }
+        /* a bare scalar 1 / x: the lowering writes it only inside rcp's
+         * select(x == 0, +inf, 1 / x) (nrm and rsq divide by a sqrt);
+         * instsimplify drops the select only once it proved x == 0 false,
+         * and for every other x (NaN, inf too) rcp is 1 / x */
+        if (const_is(op_(I, 0), 1.0) && !is_vec(I) && !is_call_to(op_(I, 1), "llvm.sqrt")) {
+            pat_set(p, ST_OP_RCP, 1, op_(I, 1), NULL, NULL);
             p->scalar_src[0] = true;
             return true;
         }
@@ -1326,8 +1344,18 @@ static bool arb_rel_read(struct sel *S, LLVMValueRef I, struct relinfo *ri)
         return false;
     LLVMValueRef off = op_(inr, 0);
     long long f2 = 0;
+    /* off = idx - first, idx = X + c: instsimplify may fold the
+     * subtraction ((X + first) - first is X), so off = X + c' with
+     * c - c' == first is the same index */
+    LLVMValueRef ix = idx, ox = off;
+    long long ic = 0, oc = 0;
+    if (opc(ix) == LLVMAdd && const_int(op_(ix, 1), &ic))
+        ix = op_(ix, 0);
+    if (opc(ox) == LLVMAdd && const_int(op_(ox, 1), &oc))
+        ox = op_(ox, 0);
     if (!(first == 0 && off == idx) &&
-        !(opc(off) == LLVMSub && op_(off, 0) == idx && const_int(op_(off, 1), &f2) && f2 == first))
+        !(opc(off) == LLVMSub && op_(off, 0) == idx && const_int(op_(off, 1), &f2) && f2 == first) &&
+        !(ix == ox && ic - oc == first))
         return false;
     ri->arr = -1;
     const struct st_arb_program *a = S->sh->arb;

@@ -552,6 +552,23 @@ static const struct shape_case shape_cases[] = {
      "ps_2_0\ndef c0, -1, 1, -1, 1\ndcl t0\ndcl v0\ncmp r0, c0, t0, v0\nmul oC0, r0, v0\n",
      "ps_2_0\ndcl t0\ndcl v0\ndef c0, -1.0, 1.0, -1.0, 1.0\nmov r0.yw, t0\nmov r0.xz, v0\n"
      "mul r0, r0, v0\nmov oC0, r0\n"},
+    /* a[A0.x] of an array that does not start at slot 0 (arr: slots 2..4):
+     * the range check's (A0.x + 2) - 2 is folded to A0.x by instsimplify;
+     * still the read of arr at offset 0 */
+    {"relative read, folded range check",
+     "!!ARBvp1.0\nADDRESS A;\nPARAM p[2] = { program.local[20..21] };\n"
+     "PARAM arr[3] = { program.local[0..2] };\nARL A.x, vertex.position.x;\n"
+     "MOV result.position, arr[A.x];\nMOV result.color, p[1];\nEND\n",
+     "!!ARBvp1.0\nADDRESS A;\nPARAM p[2] = { program.local[20..21] };\n"
+     "PARAM arr[3] = { program.local[0..2] };\nARL A.x, vertex.position.x;\n"
+     "MOV result.position, arr[A.x];\nMOV result.color, p[1];\nEND\n"},
+    /* RCP of a lane known to be -0.25: instsimplify folds rcp's x == 0
+     * test to false and drops the select, leaving 1 / x, which is RCP for
+     * every x but +-0 */
+    {"rcp whose zero test was folded",
+     "!!ARBvp1.0\nTEMP t;\nMOV t, vertex.position;\nMOV t.x, 0.25;\n"
+     "RCP result.position, -t.x;\nEND\n",
+     "!!ARBvp1.0\nRCP result.position, -{0.25, 0.25, 0.25, 0.25}.x;\nEND\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
