@@ -1225,11 +1225,44 @@ static int out_slot_of_store(struct sel *S, LLVMValueRef st)
 }
 
 /* Lane `comp` of an a0 value back to the to_addr conversion (fptosi) that made it. */
-static bool trace_a0(LLVMValueRef A, unsigned comp, LLVMValueRef *F, unsigned *lane)
+/* trace_a0 with the phis being traced (a lane that comes back to one of
+ * them around a loop adds nothing: *F stays NULL and the result is true) */
+static bool trace_a0_r(LLVMValueRef A, unsigned comp, LLVMValueRef *F, unsigned *lane,
+                       LLVMValueRef *stack, unsigned depth)
 {
     for (int g = 0; g < 32 && is_inst(A); g++) {
         long long k;
         switch (opc(A)) {
+        case LLVMPHI: {
+            /* a0 merged across a branch or around a loop: every incoming
+             * value must hold the same mova in this lane (a lane the loop
+             * or arm does not write comes back as the phi itself) */
+            for (unsigned d = 0; d < depth; d++)
+                if (stack[d] == A) {
+                    *F = NULL;
+                    return true;
+                }
+            if (depth >= 8)
+                return false;
+            stack[depth] = A;
+            LLVMValueRef got = NULL;
+            unsigned glane = 0;
+            for (unsigned i = 0; i < LLVMCountIncoming(A); i++) {
+                LLVMValueRef f = NULL;
+                unsigned fl = 0;
+                if (!trace_a0_r(LLVMGetIncomingValue(A, i), comp, &f, &fl, stack, depth + 1))
+                    return false;
+                if (!f)
+                    continue;
+                if (got && (got != f || glane != fl))
+                    return false;
+                got = f;
+                glane = fl;
+            }
+            *F = got;
+            *lane = glane;
+            return got != NULL || depth > 0;
+        }
         case LLVMFPToSI:
             *F = A;
             *lane = comp;
@@ -1252,6 +1285,13 @@ static bool trace_a0(LLVMValueRef A, unsigned comp, LLVMValueRef *F, unsigned *l
         }
     }
     return false;
+}
+
+static bool trace_a0(LLVMValueRef A, unsigned comp, LLVMValueRef *F, unsigned *lane)
+{
+    LLVMValueRef stack[8];
+    *F = NULL;
+    return trace_a0_r(A, comp, F, lane, stack, 0) && *F;
 }
 
 /* The float vector a to_addr conversion rounds: fptosi(clamps(floor(fpext(v) + 0.5))). */

@@ -569,6 +569,14 @@ static const struct shape_case shape_cases[] = {
      "!!ARBvp1.0\nTEMP t;\nMOV t, vertex.position;\nMOV t.x, 0.25;\n"
      "RCP result.position, -t.x;\nEND\n",
      "!!ARBvp1.0\nRCP result.position, -{0.25, 0.25, 0.25, 0.25}.x;\nEND\n"},
+    /* a0 merged around a loop: the loop writes a0.y only, so lane x of the
+     * a0 phi is the mova before the loop on both edges; c[a0.x + 2] after
+     * the loop reads that mova (the canonical printer writes c2[a0.x]) */
+    {"a0 phi whose lane the loop does not write",
+     "vs_2_x\ndefi i0, 2, 0, 0, 0\ndcl_position v0\nmova a0.x, v0.x\nmov r0, v0\nrep i0\n"
+     "  mova a0.y, r0.y\n  add r0, r0, c[a0.y + 1]\nendrep\nadd oPos, r0, c[a0.x + 2]\n",
+     "vs_2_x\ndefi i0, 2, 0, 0, 0\ndcl_position v0\nmova a0.x, v0.x\nmov r0, v0\nrep i0\n"
+     "mova a0.y, r0.y\nadd r0, r0, c1[a0.y]\nendrep\nadd oPos, r0, c2[a0.x]\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
