@@ -836,6 +836,16 @@ static bool match_alu_arb(struct sel *S, LLVMValueRef I, struct pat *p)
             p->sat = true;
             return true;
         }
+        /* select(m < 1, m, 1) alone: in ARB only the saturate writes it (MIN
+         * is select(a > b, b, a)), with m = select(x > 0, x, 0); an m of
+         * another shape is that select folded by instsimplify once it
+         * proved x > 0 (MAX_SAT t, t, 1.0), so m is x and this is sat(x) */
+        if (fp && is_vec(I) && is_fcmp(c, LLVMRealOLT, &a, &b) && a == t && const_is(b, 1.0) &&
+            const_is(f, 1.0)) {
+            pat_set(p, ST_OP_MOV, 1, a, NULL, NULL);
+            p->sat = true;
+            return true;
+        }
         if (is_fcmp(c, LLVMRealOGT, &a, &b) && a == t && b == f) {
             pat_set(p, ST_OP_MAX, 2, a, b, NULL);
             return true;

@@ -577,6 +577,13 @@ static const struct shape_case shape_cases[] = {
      "  mova a0.y, r0.y\n  add r0, r0, c[a0.y + 1]\nendrep\nadd oPos, r0, c[a0.x + 2]\n",
      "vs_2_x\ndefi i0, 2, 0, 0, 0\ndcl_position v0\nmova a0.x, v0.x\nmov r0, v0\nrep i0\n"
      "mova a0.y, r0.y\nadd r0, r0, c1[a0.y]\nendrep\nadd oPos, r0, c2[a0.x]\n"},
+    /* MAX_SAT with 1: max(x, 1) > 0, so instsimplify folds the lower clamp
+     * away and only select(m < 1, m, 1) is left; in ARB only _SAT has that
+     * shape (MIN is select(a > b, b, a)) */
+    {"sat whose lower clamp was folded",
+     "!!ARBfp1.0\nTEMP t;\nMAX_SAT t, fragment.color, 1.0;\nMUL result.color, t, fragment.color;\nEND\n",
+     "!!ARBfp1.0\nTEMP r0;\nMAX_SAT r0, fragment.color, {1, 1, 1, 1}.x;\n"
+     "MUL result.color, r0, fragment.color;\nEND\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
