@@ -756,6 +756,33 @@ static bool single_use(LLVMValueRef v)
     return LLVMGetFirstUse(v) && !LLVMGetNextUse(LLVMGetFirstUse(v));
 }
 
+/* v is a view (swizzle, negation, lane insert) of a c# read, direct or
+ * relative: the operand a modifier on v would put on the c# register. */
+static bool reads_const_file(struct sel *S, LLVMValueRef v, int depth)
+{
+    if (depth > 16 || !is_inst(v))
+        return false;
+    switch (opc(v)) {
+    case LLVMShuffleVector:
+    case LLVMInsertElement:
+        return reads_const_file(S, op_(v, 0), depth + 1) ||
+               reads_const_file(S, op_(v, 1), depth + 1);
+    case LLVMExtractElement:
+    case LLVMFNeg:
+        return reads_const_file(S, op_(v, 0), depth + 1);
+    case LLVMSelect: /* c[a0.c + k]: select(in range, load, 0) */
+        return reads_const_file(S, op_(v, 1), depth + 1);
+    case LLVMLoad: {
+        LLVMValueRef ptr = op_(v, 0);
+        if (opc(ptr) == LLVMGetElementPtr)
+            ptr = op_(ptr, 0);
+        return ptr == S->arg_c;
+    }
+    default:
+        return false;
+    }
+}
+
 /*
  * One ARB instruction for the value I, or false.  The lowering spells ARB's
  * own semantics (translator/interp.c, the R->arb branches): MIN is
@@ -1176,7 +1203,11 @@ static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
         return false;
     }
     case LLVMCall:
-        if (is_call_to(I, "llvm.fabs") && !S->v3 && (S->ver >= ST_VER(2, 0))) {
+        /* vs_3_0 reads all c# with _abs or none (the checker's rule): |c#|
+         * is the abs instruction there */
+        if (is_call_to(I, "llvm.fabs") &&
+            ((!S->v3 && S->ver >= ST_VER(2, 0)) ||
+             (S->v3 && !S->ps && reads_const_file(S, op_(I, 0), 0)))) {
             pat_set(p, ST_OP_ABS, 1, op_(I, 0), NULL, NULL);
             return true;
         }
@@ -1484,12 +1515,48 @@ static bool i1_lane_true(LLVMValueRef c, unsigned l)
  * true) down to a vector fcmp whose comparison setp has.  F, its lane k,
  * and whether the lane is negated; false otherwise (a phi of p0, ...).
  */
-static bool pred_lane(LLVMValueRef P, unsigned l, LLVMValueRef *F, unsigned *k, bool *neg)
+static bool pred_lane_r(LLVMValueRef P, unsigned l, LLVMValueRef *F, unsigned *k, bool *neg,
+                        LLVMValueRef *stack, unsigned depth)
 {
     *neg = false;
     for (int g = 0; g < 32 && is_inst(P); g++) {
         long long x;
         switch (opc(P)) {
+        case LLVMPHI: {
+            /* p0 merged across a branch or around a loop: every incoming
+             * value must hold the same setp in this lane (a lane the arm or
+             * loop does not write comes back as the phi itself: nothing) */
+            for (unsigned d = 0; d < depth; d++)
+                if (stack[d] == P) {
+                    *F = NULL;
+                    return true;
+                }
+            if (depth >= 8)
+                return false;
+            stack[depth] = P;
+            LLVMValueRef got = NULL;
+            unsigned gk = 0;
+            bool gneg = false;
+            for (unsigned i = 0; i < LLVMCountIncoming(P); i++) {
+                LLVMValueRef f = NULL;
+                unsigned fk = 0;
+                bool fneg = false;
+                if (!pred_lane_r(LLVMGetIncomingValue(P, i), l, &f, &fk, &fneg, stack, depth + 1))
+                    return false;
+                if (!f)
+                    continue;
+                if (got && (got != f || gk != fk || gneg != fneg))
+                    return false;
+                got = f;
+                gk = fk;
+                gneg = fneg;
+            }
+            bool outer = *neg;
+            *F = got;
+            *k = gk;
+            *neg = outer != gneg;
+            return got != NULL || depth > 0;
+        }
         case LLVMXor:
             if (!i1_lane_true(op_(P, 1), l))
                 return false;
@@ -1528,6 +1595,13 @@ static bool pred_lane(LLVMValueRef P, unsigned l, LLVMValueRef *F, unsigned *k, 
         }
     }
     return false;
+}
+
+static bool pred_lane(LLVMValueRef P, unsigned l, LLVMValueRef *F, unsigned *k, bool *neg)
+{
+    LLVMValueRef stack[8];
+    *F = NULL;
+    return pred_lane_r(P, l, F, k, neg, stack, 0) && *F;
 }
 
 static void need(struct sel *S, LLVMValueRef v);
@@ -1801,7 +1875,7 @@ static enum vkind classify(struct sel *S, LLVMValueRef I)
         break;
     }
     case LLVMCall:
-        if (is_call_to(I, "llvm.fabs") && S->v3) {
+        if (is_call_to(I, "llvm.fabs") && S->v3 && !(!S->ps && reads_const_file(S, op_(I, 0), 0))) {
             k = VK_VIEW;
             break;
         }

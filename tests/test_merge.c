@@ -584,6 +584,21 @@ static const struct shape_case shape_cases[] = {
      "!!ARBfp1.0\nTEMP t;\nMAX_SAT t, fragment.color, 1.0;\nMUL result.color, t, fragment.color;\nEND\n",
      "!!ARBfp1.0\nTEMP r0;\nMAX_SAT r0, fragment.color, {1, 1, 1, 1}.x;\n"
      "MUL result.color, r0, fragment.color;\nEND\n"},
+    /* p0 around a loop that writes p0.y only: lane x of the p0 phi is the
+     * setp before the loop on both edges, so (p0.x) after the loop still
+     * reads that setp */
+    {"p0 phi whose lane the loop does not write",
+     "vs_2_x\ndefi i0, 2, 0, 0, 0\ndcl_position v0\nsetp_gt p0.x, v0.x, c0.x\nmov r0, v0\n"
+     "rep i0\n  setp_lt p0.y, r0.y, c1.y\n  (p0.y) add r0, r0, c2\nendrep\n(p0.x) mov r0, c3\n"
+     "mov oPos, r0\n",
+     "vs_2_x\ndefi i0, 2, 0, 0, 0\ndcl_position v0\nsetp_gt p0.x, v0.x, c0.x\nmov r0, v0\n"
+     "rep i0\nsetp_lt p0.y, r0.y, c1.y\n(p0.y) add r0, r0, c2\nendrep\n(p0.x) mov r0, c3\n"
+     "mov oPos, r0\n"},
+    /* vs_3_0 reads all c# with _abs or none: |c1| is the abs instruction,
+     * not the modifier (c0 is read plain) */
+    {"abs of c# in vs_3_0",
+     "vs_3_0\ndcl_position v0\ndcl_position o0\nabs r0, c1\nadd r0, r0, c0\nmul o0, r0, v0\n",
+     "vs_3_0\ndcl_position v0\ndcl_position o0\nabs r0, c1\nadd r0, r0, c0\nmul o0, r0, v0\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
