@@ -1515,6 +1515,14 @@ static bool i1_lane_true(LLVMValueRef c, unsigned l)
  * true) down to a vector fcmp whose comparison setp has.  F, its lane k,
  * and whether the lane is negated; false otherwise (a phi of p0, ...).
  */
+/* A phi of the lowering's p0 variable (mem2reg names it after the alloca). */
+static bool is_p0_phi(LLVMValueRef P)
+{
+    size_t n = 0;
+    const char *nm = opc(P) == LLVMPHI ? LLVMGetValueName2(P, &n) : NULL;
+    return nm && n >= 3 && strncmp(nm, "p0.", 3) == 0 && is_vec(P) && is_i1(P);
+}
+
 static bool pred_lane_r(LLVMValueRef P, unsigned l, LLVMValueRef *F, unsigned *k, bool *neg,
                         LLVMValueRef *stack, unsigned depth)
 {
@@ -1545,8 +1553,15 @@ static bool pred_lane_r(LLVMValueRef P, unsigned l, LLVMValueRef *F, unsigned *k
                     return false;
                 if (!f)
                     continue;
-                if (got && (got != f || gk != fk || gneg != fneg))
-                    return false;
+                if (got && (got != f || gk != fk || gneg != fneg)) {
+                    /* lanes of different setps meet: the lane is "p0.l as
+                     * it stands here", the phi itself (p0_phi_lane) */
+                    if (!is_p0_phi(P))
+                        return false;
+                    *F = P;
+                    *k = l;
+                    return true;
+                }
                 got = f;
                 gk = fk;
                 gneg = fneg;
@@ -1607,6 +1622,60 @@ static bool pred_lane(LLVMValueRef P, unsigned l, LLVMValueRef *F, unsigned *k, 
 static void need(struct sel *S, LLVMValueRef v);
 
 /* The setps the lanes `lanes` of predicate P read: needed, writing those lanes. */
+/*
+ * Lane l of a p0 phi whose incoming setps differ: p0.l is read as it
+ * stands, which is the original's value as long as every setp reaching it
+ * writes that lane in the vector program too (its plan).  They are the
+ * leaves of the phi's incoming values in lane l.
+ */
+static bool need_p0_phi_lane(struct sel *S, LLVMValueRef P, unsigned l, LLVMValueRef *stack,
+                             unsigned depth)
+{
+    for (int g = 0; g < 32 && is_inst(P); g++) {
+        switch (opc(P)) {
+        case LLVMPHI:
+            for (unsigned d = 0; d < depth; d++)
+                if (stack[d] == P)
+                    return true;
+            if (depth >= 16)
+                return false;
+            stack[depth] = P;
+            for (unsigned i = 0; i < LLVMCountIncoming(P); i++)
+                if (!need_p0_phi_lane(S, LLVMGetIncomingValue(P, i), l, stack, depth + 1))
+                    return false;
+            return true;
+        case LLVMShuffleVector: {
+            int m = mask_elem(P, l);
+            if (m < 0)
+                return false;
+            P = op_(P, m < 4 ? 0 : 1);
+            l = (unsigned)m & 3;
+            continue;
+        }
+        case LLVMFCmp: {
+            LLVMValueRef F;
+            unsigned k;
+            bool neg;
+            /* the same test as pred_lane for one setp lane */
+            if (!pred_lane(P, l, &F, &k, &neg) || F != P)
+                return false;
+            struct vinfo *e = vi(S, F);
+            e->kind = VK_SETP;
+            e->plan |= (uint8_t)(1u << k);
+            if (!e->needed) {
+                e->needed = true;
+                need(S, op_(F, 0));
+                need(S, op_(F, 1));
+            }
+            return true;
+        }
+        default:
+            return false;
+        }
+    }
+    return false;
+}
+
 static bool need_pred(struct sel *S, LLVMValueRef P, uint8_t lanes)
 {
     bool ok = true;
@@ -1618,6 +1687,12 @@ static bool need_pred(struct sel *S, LLVMValueRef P, uint8_t lanes)
             continue;
         if (!pred_lane(P, l, &F, &k, &neg)) {
             ok = false;
+            continue;
+        }
+        if (opc(F) == LLVMPHI) {
+            LLVMValueRef stack[16];
+            if (!need_p0_phi_lane(S, F, k, stack, 0))
+                ok = false;
             continue;
         }
         struct vinfo *e = vi(S, F);
@@ -2426,7 +2501,7 @@ static bool pred_src(struct sel *S, LLVMValueRef P, uint8_t lanes, uint8_t *swz,
         bool neg;
         if (!((lanes >> l) & 1))
             continue;
-        if (!pred_lane(P, l, &F, &k, &neg) || S->pstate[k] != F)
+        if (!pred_lane(P, l, &F, &k, &neg) || (S->pstate[k] != F && opc(F) != LLVMPHI))
             return false;
         if (have_neg && neg != neg0)
             return false; /* one "!" for the whole predicate */

@@ -599,6 +599,15 @@ static const struct shape_case shape_cases[] = {
     {"abs of c# in vs_3_0",
      "vs_3_0\ndcl_position v0\ndcl_position o0\nabs r0, c1\nadd r0, r0, c0\nmul o0, r0, v0\n",
      "vs_3_0\ndcl_position v0\ndcl_position o0\nabs r0, c1\nadd r0, r0, c0\nmul o0, r0, v0\n"},
+    /* p0.x merged from two setps (before the if, and in it): the reads
+     * after the endif take p0.x as it stands, which is the original's as
+     * both setps are emitted where they stand, writing x */
+    {"p0 merged across an if",
+     "vs_2_x\ndcl_position v0\nmov r0, v0\nsetp_gt p0.x, v0.x, c0.x\nif b0\n"
+     "  setp_lt p0.x, v0.y, c1.y\nendif\n(p0.x) mov r0, c3\nif p0.x\n  add r0, r0, c4\nendif\n"
+     "mov oPos, r0\n",
+     "vs_2_x\ndcl_position v0\nsetp_gt p0.x, v0.x, c0.x\nif b0\nsetp_lt p0.x, v0.y, c1.y\n"
+     "endif\nmov r0, v0\n(p0.x) mov r0, c3\nif p0.x\nadd r0, r0, c4\nendif\nmov oPos, r0\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
