@@ -1748,15 +1748,36 @@ static bool is_pred_cond(LLVMValueRef c)
     return is_i1(c) && !is_vec(c) && opc(c) != LLVMFCmp && pred_lane(c, 0, &F, &k, &neg);
 }
 
-/* No modifier anywhere down a chain of views (a ps_1_x modifier takes a plain register). */
-static bool mod_free(LLVMValueRef x)
+static bool modview_of(struct sel *S, LLVMValueRef I, LLVMValueRef *x, unsigned *mod);
+
+/* No modifier anywhere down a chain of views (a ps_1_x modifier takes a plain
+ * register).  An fsub/fmul that is no modifier shape is an instruction, and
+ * a shufflevector taking lanes from two values is a merge: both are
+ * registers, whatever computed their inputs. */
+static bool mod_free(struct sel *S, LLVMValueRef x)
 {
     for (int g = 0; g < 16 && is_inst(x); g++) {
+        LLVMValueRef y;
+        unsigned m;
         switch (opc(x)) {
-        case LLVMFNeg: case LLVMFSub: return false;
-        case LLVMFMul: return false;
+        case LLVMFNeg: return false;
+        case LLVMFSub: case LLVMFMul: return !modview_of(S, x, &y, &m);
         case LLVMCall: return !is_call_to(x, "llvm.fabs");
-        case LLVMShuffleVector: case LLVMExtractElement:
+        case LLVMShuffleVector: {
+            bool fa = false, fb = false;
+            for (unsigned i = 0; i < 4; i++) {
+                int e = mask_elem(x, i);
+                if (e >= 0 && e < 4)
+                    fa = true;
+                else if (e >= 4)
+                    fb = true;
+            }
+            if (fa && fb && op_(x, 0) != op_(x, 1))
+                return true;
+            x = op_(x, fb ? 1 : 0);
+            continue;
+        }
+        case LLVMExtractElement:
             x = op_(x, 0);
             continue;
         default: return true;
@@ -1774,12 +1795,12 @@ static bool modview_of(struct sel *S, LLVMValueRef I, LLVMValueRef *x, unsigned 
     switch (opc(I)) {
     case LLVMFSub:
         b = op_(I, 1);
-        if (const_is(b, 0.5) && mod_free(a)) {
+        if (const_is(b, 0.5) && mod_free(S, a)) {
             *x = a;
             *mod = MIR_MOD_BIAS;
             return true;
         }
-        if (const_is(a, 1.0) && mod_free(b)) {
+        if (const_is(a, 1.0) && mod_free(S, b)) {
             *x = b;
             *mod = MIR_MOD_COMP;
             return true;
@@ -1788,12 +1809,12 @@ static bool modview_of(struct sel *S, LLVMValueRef I, LLVMValueRef *x, unsigned 
     case LLVMFMul:
         b = op_(I, 1);
         if ((const_is(a, 2.0) || const_is(a, -2.0)) && opc(b) == LLVMFSub &&
-            const_is(op_(b, 1), 0.5) && mod_free(op_(b, 0))) {
+            const_is(op_(b, 1), 0.5) && mod_free(S, op_(b, 0))) {
             *x = op_(b, 0);
             *mod = const_is(a, 2.0) ? MIR_MOD_BX2 : MIR_MOD_BX2NEG;
             return true;
         }
-        if ((const_is(a, 2.0) || const_is(a, -2.0)) && S->ver >= ST_VER(1, 4) && mod_free(b)) {
+        if ((const_is(a, 2.0) || const_is(a, -2.0)) && S->ver >= ST_VER(1, 4) && mod_free(S, b)) {
             *x = b;
             *mod = const_is(a, 2.0) ? MIR_MOD_X2 : MIR_MOD_X2NEG;
             return true;

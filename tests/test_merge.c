@@ -608,6 +608,13 @@ static const struct shape_case shape_cases[] = {
      "mov oPos, r0\n",
      "vs_2_x\ndcl_position v0\nsetp_gt p0.x, v0.x, c0.x\nif b0\nsetp_lt p0.x, v0.y, c1.y\n"
      "endif\nmov r0, v0\n(p0.x) mov r0, c3\nif p0.x\nadd r0, r0, c4\nendif\nmov oPos, r0\n"},
+    /* ps_1_1 1-r0 of a sub result: the sub is an instruction (a register),
+     * not a modifier, so 1-r0 is the complement modifier on it; before, the
+     * complement was computed with a def of 1.0, which fails once the
+     * shader uses all eight constants */
+    {"complement of an instruction's register",
+     "ps_1_1\ntex t0\nsub r0, t0, c1\nmul r0, 1-r0, c2\n",
+     "ps_1_1\ntex t0\nsub r0, t0, c1\nmul r0, 1 - r0, c2\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
