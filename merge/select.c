@@ -2198,6 +2198,17 @@ static struct mir_src const_opnd(struct sel *S, LLVMValueRef c, uint8_t demand)
             if (ok)
                 return mir_src_fixed(ST_REG_CONST, p->defs[i].index, ST_SWIZZLE_IDENTITY);
         }
+        /* one value in every lane taken: a replicate of a def's lane, where
+         * the model has that replicate (.a, .b; ps_1_4 also .r, .g), before
+         * a new def (the model has eight constants) */
+        bool splat1 = def != 0;
+        for (unsigned l = 0; l < 4; l++)
+            if ((def & (1u << l)) && !same_bits(val[l], val[__builtin_ctz(def)]))
+                splat1 = false;
+        for (unsigned i = 0; i < p->ndefs && splat1; i++)
+            for (unsigned l = S->ver >= ST_VER(1, 4) ? 0 : 2; l < 4; l++)
+                if (same_bits(p->defs[i].f[l], val[__builtin_ctz(def)]))
+                    return mir_src_fixed(ST_REG_CONST, p->defs[i].index, swz_rep(l));
         if (p->ndefs == p->capdefs) {
             unsigned cap = p->capdefs ? p->capdefs * 2 : 8;
             struct mir_def *nd = realloc(p->defs, sizeof(*nd) * cap);

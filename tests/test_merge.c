@@ -615,6 +615,14 @@ static const struct shape_case shape_cases[] = {
     {"complement of an instruction's register",
      "ps_1_1\ntex t0\nsub r0, t0, c1\nmul r0, 1-r0, c2\n",
      "ps_1_1\ntex t0\nsub r0, t0, c1\nmul r0, 1 - r0, c2\n"},
+    /* ps_1_1 with all eight constants in use: c0.a is the LLVM constant
+     * 0.375 in every lane, which is c0's w lane replicated (ps_1_1 has the
+     * .a replicate), not a new def */
+    {"splat constant as a def lane replicate (ps_1_x)",
+     "ps_1_1\ndef c0, 0.5, 0.25, 0.125, 0.375\nmul r0, v0, c0.a\nmad r0, r0, c1, c2\n"
+     "mad r0, r0, c3, c4\nmad r0, r0, c5, c6\nadd r0, r0, c7\n",
+     "ps_1_1\ndef c0, 0.5, 0.25, 0.125, 0.375\nmul r0, v0, c0.w\nmad r0, r0, c1, c2\n"
+     "mad r0, r0, c3, c4\nmad r0, r0, c5, c6\nadd r0, r0, c7\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
