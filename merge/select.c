@@ -2868,6 +2868,10 @@ static bool status_reladdr_only(struct sel *S, LLVMValueRef v, int depth)
         return false;
     if (LLVMIsAConstantInt(v))
         return (LLVMConstIntGetZExtValue(v) & ST_LL_STATUS_KILLED) == 0;
+    /* poison (mem2reg's value of the status on an edge that never wrote
+     * it, e.g. a loop phi): no texkill stands behind it */
+    if (is_poison(v))
+        return true;
     if (!is_inst(v))
         return false;
     struct vinfo *e = vi(S, v);

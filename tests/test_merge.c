@@ -623,6 +623,14 @@ static const struct shape_case shape_cases[] = {
      "mad r0, r0, c3, c4\nmad r0, r0, c5, c6\nadd r0, r0, c7\n",
      "ps_1_1\ndef c0, 0.5, 0.25, 0.125, 0.375\nmul r0, v0, c0.w\nmad r0, r0, c1, c2\n"
      "mad r0, r0, c3, c4\nmad r0, r0, c5, c6\nadd r0, r0, c7\n"},
+    /* a ret inside an if of a subroutine: the lowering's status phi gets
+     * poison from the dead block after the ret; no texkill stands behind
+     * it, so the relative reads need nothing but themselves */
+    {"status phi with a poison edge",
+     "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nmov r0, c[a0.x + 1]\ncall l1\nmov oPos, r0\n"
+     "ret\nlabel l1\nif b0\n  ret\nendif\nadd r0, r0, c[a0.x + 2]\nret\n",
+     "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nif b0\nmov oPos, c1[a0.x]\nelse\n"
+     "add oPos, c1[a0.x], c2[a0.x]\nendif\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
