@@ -82,6 +82,7 @@ enum vkind {
     VK_PHI,
     VK_TEXEL,  /* load of the sampling result */
     VK_MOVA,   /* the a0 conversion of mova: written to a0 where it stands */
+    VK_A0PHI,  /* a phi of a0: a0 as it stands (no instruction) */
     VK_KILL,   /* the status update of texkill: a texkill where it stands */
     VK_SETP,   /* a vector fcmp some predicate reads: setp p0 where it stands */
     VK_PSEL,   /* select on a predicate: a copy, then a predicated write */
@@ -1266,6 +1267,15 @@ static int out_slot_of_store(struct sel *S, LLVMValueRef st)
 }
 
 /* Lane `comp` of an a0 value back to the to_addr conversion (fptosi) that made it. */
+/* A phi of the lowering's a0 variable (mem2reg names it after the alloca). */
+static bool is_a0_phi(LLVMValueRef P)
+{
+    size_t n = 0;
+    const char *nm = opc(P) == LLVMPHI ? LLVMGetValueName2(P, &n) : NULL;
+    return nm && n >= 3 && strncmp(nm, "a0.", 3) == 0 && is_vec(P) &&
+           LLVMGetTypeKind(LLVMGetElementType(LLVMTypeOf(P))) == LLVMIntegerTypeKind;
+}
+
 /* trace_a0 with the phis being traced (a lane that comes back to one of
  * them around a loop adds nothing: *F stays NULL and the result is true) */
 static bool trace_a0_r(LLVMValueRef A, unsigned comp, LLVMValueRef *F, unsigned *lane,
@@ -1295,8 +1305,16 @@ static bool trace_a0_r(LLVMValueRef A, unsigned comp, LLVMValueRef *F, unsigned 
                     return false;
                 if (!f)
                     continue;
-                if (got && (got != f || glane != fl))
-                    return false;
+                if (got && (got != f || glane != fl)) {
+                    /* movas meet in this lane: "a0.c as it stands", the
+                     * phi itself (the walk sets astate to it, need() needs
+                     * every mova behind it) */
+                    if (!is_a0_phi(A))
+                        return false;
+                    *F = A;
+                    *lane = comp;
+                    return true;
+                }
                 got = f;
                 glane = fl;
             }
@@ -1398,7 +1416,8 @@ static bool rel_index_of(LLVMValueRef idx, struct relinfo *ri)
     }
     LLVMValueRef A;
     unsigned comp;
-    return ext_of(idx, &A, &comp) && trace_a0(A, comp, &ri->F, &ri->comp) && mova_source(ri->F);
+    return ext_of(idx, &A, &comp) && trace_a0(A, comp, &ri->F, &ri->comp) &&
+           (mova_source(ri->F) || is_a0_phi(ri->F));
 }
 
 /*
@@ -1452,7 +1471,8 @@ static bool arb_rel_read(struct sel *S, LLVMValueRef I, struct relinfo *ri)
         idx = op_(idx, 0);
     LLVMValueRef A;
     unsigned comp;
-    return ext_of(idx, &A, &comp) && trace_a0(A, comp, &ri->F, &ri->comp) && mova_source(ri->F);
+    return ext_of(idx, &A, &comp) && trace_a0(A, comp, &ri->F, &ri->comp) &&
+           (mova_source(ri->F) || is_a0_phi(ri->F));
 }
 
 static bool rel_read(struct sel *S, LLVMValueRef I, struct relinfo *ri)
@@ -1921,7 +1941,7 @@ static enum vkind classify(struct sel *S, LLVMValueRef I)
     case LLVMPHI:
         k = LLVMGetTypeKind(LLVMTypeOf(I)) == LLVMFloatTypeKind || is_vec(I) ? VK_PHI : VK_OTHER;
         if (is_vec(I) && LLVMGetTypeKind(LLVMGetElementType(LLVMTypeOf(I))) != LLVMFloatTypeKind)
-            k = VK_OTHER;
+            k = is_a0_phi(I) ? VK_A0PHI : VK_OTHER;
         break;
     case LLVMLoad: {
         LLVMValueRef base;
@@ -2037,6 +2057,10 @@ static void need(struct sel *S, LLVMValueRef v)
             return;
         }
         need(S, op_(v, 0));
+        return;
+    case VK_A0PHI: /* every mova (or a0 phi) behind it */
+        for (unsigned i = 0; i < LLVMCountIncoming(v); i++)
+            need(S, LLVMGetIncomingValue(v, i));
         return;
     case VK_MERGE:
         need(S, op_(v, opc(v) == LLVMSelect ? 2 : 0));
@@ -2404,7 +2428,7 @@ static struct mir_src view_opnd(struct sel *S, LLVMValueRef I)
             }
             r.rel = 1;
         } else {
-            if (!vi(S, ri.F)->have_op) {
+            if (!vi(S, ri.F)->have_op && !is_a0_phi(ri.F)) {
                 fail(S, "a relative address through a0 before its mova%s", "");
                 return r;
             }
@@ -3133,7 +3157,7 @@ static void emit_ostore(struct sel *S, LLVMValueRef I)
             }
             d.rel = 1;
         } else {
-            if (!vi(S, ri.F)->have_op || S->astate[ri.comp & 3] != ri.F) {
+            if ((!vi(S, ri.F)->have_op && !is_a0_phi(ri.F)) || S->astate[ri.comp & 3] != ri.F) {
                 fail(S, "a relative write through a0 that does not hold its mova here%s", "");
                 return;
             }
@@ -3155,6 +3179,41 @@ static void emit_ostore(struct sel *S, LLVMValueRef I)
     tmp.src[0] = opnd(S, op_(I, 2));
     struct mir_instr *in = emit(S, ST_OP_MOV);
     *in = tmp;
+}
+
+/* At an a0 phi (a join, a loop header): lanes every edge gives one mova
+ * hold that mova; lanes where movas meet hold "a0 as it stands", the phi
+ * (trace_a0 answers it for reads of those lanes). */
+static void a0_phi_state(struct sel *S, LLVMValueRef phi)
+{
+    for (unsigned l = 0; l < 4; l++) {
+        LLVMValueRef F;
+        unsigned fl;
+        if (!trace_a0(phi, l, &F, &fl) || (F != phi && fl != l))
+            continue;
+        S->astate[l] = F;
+        S->adepth[l] = S->depth;
+    }
+}
+
+static int bb_index(struct sel *S, LLVMBasicBlockRef b);
+
+/* R stands in a block the walk has emitted, or before I in I's block. */
+static bool read_passed(struct sel *S, LLVMValueRef R, LLVMValueRef I)
+{
+    LLVMBasicBlockRef rb = LLVMGetInstructionParent(R), ib = LLVMGetInstructionParent(I);
+    int bi = bb_index(S, rb);
+    if (bi < 0 || !S->visited[bi])
+        return false;
+    if (rb != ib)
+        return true;
+    for (LLVMValueRef x = LLVMGetFirstInstruction(ib); x; x = LLVMGetNextInstruction(x)) {
+        if (x == R)
+            return true;
+        if (x == I)
+            return false;
+    }
+    return false;
 }
 
 static void emit_inst(struct sel *S, LLVMValueRef I)
@@ -3180,6 +3239,10 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
         in->src[0] = v;
         return;
     }
+    if (o == LLVMPHI && is_a0_phi(I) && vi(S, I)->needed) {
+        a0_phi_state(S, I);
+        return;
+    }
     if (o == LLVMBr || o == LLVMRet || o == LLVMAlloca || o == LLVMGetElementPtr || o == LLVMPHI)
         return;
     struct vinfo *e = vi(S, I);
@@ -3196,6 +3259,9 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
         return;
     switch (classify(S, I)) {
     case VK_VIEW: case VK_MODVIEW: case VK_OPQVIEW:
+        return;
+    case VK_A0PHI:
+        a0_phi_state(S, I);
         return;
     case VK_OPAQUE:
         emit_opaque(S, I);
@@ -3313,6 +3379,11 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
                 struct vinfo *re = vi(S, R);
                 if (!re->needed || re->have_op || !((wm >> (ri.comp & 3)) & 1) ||
                     S->astate[ri.comp & 3] != ri.F)
+                    continue;
+                /* through an a0 phi only the reads the walk has passed: a
+                 * loop header's phi read after the loop is a later value of
+                 * the same SSA phi (a0 after the last iteration) */
+                if (opc(ri.F) == LLVMPHI && !read_passed(S, R, I))
                     continue;
                 struct mir_src rs = view_opnd(S, R);
                 uint32_t t = mir_new_vreg(S->p);
@@ -3728,6 +3799,11 @@ static bool try_loop(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef *next
     }
     S->nloops--;
     emit(S, al ? ST_OP_ENDLOOP : ST_OP_ENDREP);
+    /* the loop ran out at the header: its a0 phis are a0 there */
+    for (LLVMValueRef P = LLVMGetFirstInstruction(b); P && opc(P) == LLVMPHI;
+         P = LLVMGetNextInstruction(P))
+        if (is_a0_phi(P) && vi(S, P)->needed)
+            a0_phi_state(S, P);
     *next = exit;
     return true;
 }

@@ -631,6 +631,22 @@ static const struct shape_case shape_cases[] = {
      "ret\nlabel l1\nif b0\n  ret\nendif\nadd r0, r0, c[a0.x + 2]\nret\n",
      "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nif b0\nmov oPos, c1[a0.x]\nelse\n"
      "add oPos, c1[a0.x], c2[a0.x]\nendif\n"},
+    /* a0.x merged from two movas (before the if, and in it): c[a0.x + 2]
+     * after the endif reads a0 as it stands, as the original does */
+    {"a0 merged across an if",
+     "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nif b0\n  mova a0.x, v0.y\nendif\n"
+     "add oPos, v0, c[a0.x + 2]\n",
+     "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nif b0\nmova a0.x, v0.y\nendif\n"
+     "add oPos, v0, c2[a0.x]\n"},
+    /* a0.x written in the loop: the read after the loop is the header
+     * phi's value after the last iteration, read where it stands; it must
+     * not be copied before the loop's mova (that is the same SSA phi, but
+     * the previous iteration's a0) */
+    {"a0 merged around a loop",
+     "vs_2_0\ndefi i0, 3, 0, 0, 0\ndcl_position v0\nmova a0.x, v0.x\nmov r0, v0\nrep i0\n"
+     "  add r0, r0, c[a0.x + 1]\n  mova a0.x, r0.y\nendrep\nadd oPos, r0, c[a0.x + 2]\n",
+     "vs_2_0\ndefi i0, 3, 0, 0, 0\ndcl_position v0\nmova a0.x, v0.x\nmov r0, v0\nrep i0\n"
+     "add r0, r0, c1[a0.x]\nmova a0.x, r0.y\nendrep\nadd oPos, r0, c2[a0.x]\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
