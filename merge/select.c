@@ -391,6 +391,16 @@ static uint8_t opaque_lanes(const struct st_shader *sh, LLVMValueRef call, unsig
     return 0xf;
 }
 
+/* select(c, y, w) with y = select(c, z, w): y itself, in every lane (the
+ * saturate of MAX_SAT x, 0 after instsimplify replaced its "y > 0" by c
+ * and dropped the upper clamp of a value it proved <= 1). */
+static bool same_select(LLVMValueRef I)
+{
+    LLVMValueRef y = op_(I, 1);
+    return opc(I) == LLVMSelect && opc(y) == LLVMSelect && op_(y, 0) == op_(I, 0) &&
+           op_(y, 2) == op_(I, 2) && LLVMTypeOf(y) == LLVMTypeOf(I);
+}
+
 /* select(<4 x i1> constant, A, B): the lanes taken from A (poison lanes
  * count as B's); false for any other select.  It is a lane merge, as a
  * two-source shufflevector. */
@@ -1963,6 +1973,10 @@ static enum vkind classify(struct sel *S, LLVMValueRef I)
             k = VK_MERGE;
             break;
         }
+        if (same_select(I)) {
+            k = VK_VIEW;
+            break;
+        }
         if (kill_source(I)) {
             k = VK_KILL;
             break;
@@ -2043,6 +2057,10 @@ static void need(struct sel *S, LLVMValueRef v)
     case VK_VIEW:
         if (opc(v) == LLVMLoad)
             return;
+        if (opc(v) == LLVMSelect && same_select(v)) {
+            need(S, op_(v, 1));
+            return;
+        }
         if (opc(v) == LLVMSelect) {
             struct relinfo ri;
             if (rel_read(S, v, &ri) && ri.F)
@@ -2412,6 +2430,8 @@ static struct mir_src view_opnd(struct sel *S, LLVMValueRef I)
         r.mod = (uint8_t)mod_neg(r.mod);
         return r;
     case LLVMSelect: {
+        if (same_select(I))
+            return opnd(S, op_(I, 1));
         struct relinfo ri;
         rel_read(S, I, &ri);
         if (S->arb ? (ri.k < INT32_MIN || ri.k > INT32_MAX) : (ri.k < 0 || ri.k > 255)) {

@@ -647,6 +647,13 @@ static const struct shape_case shape_cases[] = {
      "  add r0, r0, c[a0.x + 1]\n  mova a0.x, r0.y\nendrep\nadd oPos, r0, c[a0.x + 2]\n",
      "vs_2_0\ndefi i0, 3, 0, 0, 0\ndcl_position v0\nmova a0.x, v0.x\nmov r0, v0\nrep i0\n"
      "add r0, r0, c1[a0.x]\nmova a0.x, r0.y\nendrep\nadd oPos, r0, c2[a0.x]\n"},
+    /* MAX_SAT of a cosine and 0: the saturate's "m > 0" is replaced by
+     * MAX's own compare c, leaving select(c, select(c, x, 0), 0), which is
+     * the inner select in every lane (a view) */
+    {"select of a select on the same condition",
+     "!!ARBfp1.0\nTEMP t;\nCOS t.x, fragment.color.x;\nMAX_SAT result.color, t.x, 0.0;\nEND\n",
+     "!!ARBfp1.0\nTEMP r0;\nCOS r0.x, fragment.color.x;\n"
+     "MAX_SAT result.color, r0.x, {0, 0, 0, 0}.x;\nEND\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
