@@ -1311,6 +1311,8 @@ static bool trace_a0_r(LLVMValueRef A, unsigned comp, LLVMValueRef *F, unsigned 
             for (unsigned i = 0; i < LLVMCountIncoming(A); i++) {
                 LLVMValueRef f = NULL;
                 unsigned fl = 0;
+                if (is_poison(LLVMGetIncomingValue(A, i)))
+                    continue; /* the edge of a dead block (after a ret) */
                 if (!trace_a0_r(LLVMGetIncomingValue(A, i), comp, &f, &fl, stack, depth + 1))
                     return false;
                 if (!f)
@@ -1579,6 +1581,8 @@ static bool pred_lane_r(LLVMValueRef P, unsigned l, LLVMValueRef *F, unsigned *k
                 LLVMValueRef f = NULL;
                 unsigned fk = 0;
                 bool fneg = false;
+                if (is_poison(LLVMGetIncomingValue(P, i)))
+                    continue; /* the edge of a dead block (after a ret) */
                 if (!pred_lane_r(LLVMGetIncomingValue(P, i), l, &f, &fk, &fneg, stack, depth + 1))
                     return false;
                 if (!f)
@@ -1671,7 +1675,8 @@ static bool need_p0_phi_lane(struct sel *S, LLVMValueRef P, unsigned l, LLVMValu
                 return false;
             stack[depth] = P;
             for (unsigned i = 0; i < LLVMCountIncoming(P); i++)
-                if (!need_p0_phi_lane(S, LLVMGetIncomingValue(P, i), l, stack, depth + 1))
+                if (!is_poison(LLVMGetIncomingValue(P, i)) &&
+                    !need_p0_phi_lane(S, LLVMGetIncomingValue(P, i), l, stack, depth + 1))
                     return false;
             return true;
         case LLVMShuffleVector: {
