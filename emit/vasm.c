@@ -409,8 +409,11 @@ static bool arb_src(struct build *B, const struct mir_src *s, char letter, struc
         o->swizzle = (uint8_t)(ST_SWZ_LANE(s->swz, 0) * 0x55);
         o->swizzle_len = 1;
     } else if (letter == 'R') {
-        if (s->swz != ST_SWIZZLE_IDENTITY || s->mod != MIR_MOD_NONE)
-            return false;
+        /* SWZ, the one 'R' operand: build_code_arb folds the swizzle and
+         * the sign of the source into the selectors, the register prints
+         * plain */
+        o->swizzle = ST_SWIZZLE_IDENTITY;
+        o->swizzle_len = 0;
     } else {
         /* a replicate prints as one component (.x), as ARB programs write it */
         o->swizzle = s->swz;

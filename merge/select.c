@@ -82,6 +82,7 @@ enum vkind {
     VK_PHI,
     VK_TEXEL,  /* load of the sampling result */
     VK_MOVA,   /* the a0 conversion of mova: written to a0 where it stands */
+    VK_A0PHI,  /* a phi of a0: a0 as it stands (no instruction) */
     VK_KILL,   /* the status update of texkill: a texkill where it stands */
     VK_SETP,   /* a vector fcmp some predicate reads: setp p0 where it stands */
     VK_PSEL,   /* select on a predicate: a copy, then a predicated write */
@@ -152,6 +153,14 @@ struct sel {
     unsigned adepth[4];
     /* ps_1_4: the MIR index of the phase marker (MIR_NONE before it) */
     unsigned phase_at;
+    /* constants with an infinite or NaN lane (no def or literal states
+     * them): computed into vregs by a prologue (nonfinite_prologue) */
+    struct sel_nonfinite {
+        float f[4];
+        uint8_t lanes;
+        uint32_t vreg;
+    } nf[16];
+    unsigned nnf;
     /* blocks */
     LLVMBasicBlockRef *bbs;
     unsigned nbb;
@@ -382,6 +391,33 @@ static uint8_t opaque_lanes(const struct st_shader *sh, LLVMValueRef call, unsig
     return 0xf;
 }
 
+/* select(c, y, w) with y = select(c, z, w): y itself, in every lane (the
+ * saturate of MAX_SAT x, 0 after instsimplify replaced its "y > 0" by c
+ * and dropped the upper clamp of a value it proved <= 1). */
+static bool same_select(LLVMValueRef I)
+{
+    LLVMValueRef y = op_(I, 1);
+    return opc(I) == LLVMSelect && opc(y) == LLVMSelect && op_(y, 0) == op_(I, 0) &&
+           op_(y, 2) == op_(I, 2) && LLVMTypeOf(y) == LLVMTypeOf(I);
+}
+
+/* select(<4 x i1> constant, A, B): the lanes taken from A (poison lanes
+ * count as B's); false for any other select.  It is a lane merge, as a
+ * two-source shufflevector. */
+static bool const_select_lanes(LLVMValueRef I, uint8_t *from_a)
+{
+    LLVMValueRef c = op_(I, 0);
+    if (opc(I) != LLVMSelect || !is_vec(I) || !is_vec(c) || is_inst(c) || !LLVMIsConstant(c))
+        return false;
+    *from_a = 0;
+    for (unsigned l = 0; l < 4; l++) {
+        LLVMValueRef e = LLVMGetAggregateElement(c, l);
+        if (e && LLVMIsAConstantInt(e) && LLVMConstIntGetZExtValue(e) == 1)
+            *from_a |= (uint8_t)(1u << l);
+    }
+    return true;
+}
+
 static void demand_inst(struct sel *S, LLVMValueRef I, bool *changed)
 {
     unsigned o = opc(I);
@@ -516,6 +552,15 @@ static void demand_inst(struct sel *S, LLVMValueRef I, bool *changed)
         }
         return;
     }
+    case LLVMSelect: {
+        uint8_t t;
+        if (const_select_lanes(I, &t)) { /* a lane merge: each side its lanes */
+            add_demand(S, op_(I, 1), (uint8_t)(d & t), changed);
+            add_demand(S, op_(I, 2), (uint8_t)(d & ~t), changed);
+            return;
+        }
+        break;
+    }
     default:
         break;
     }
@@ -591,21 +636,36 @@ static bool match_sat(LLVMValueRef I, LLVMValueRef *x)
     LLVMValueRef m = op_(I, 1);
     if (a != m || !const_is(b, 1.0) || !const_is(op_(I, 2), 1.0))
         return false;
-    if (opc(m) != LLVMSelect || !is_fcmp(op_(m, 0), LLVMRealOGT, &a, &b))
+    if (opc(m) != LLVMSelect || !const_is(op_(m, 2), 0.0))
         return false;
-    if (a != op_(m, 1) || !const_is(b, 0.0) || !const_is(op_(m, 2), 0.0))
+    LLVMValueRef xm = op_(m, 1);
+    /* x = select(c, 1, 0) (SLT, SGE): instsimplify turns x > 0 into c */
+    if (opc(xm) == LLVMSelect && op_(xm, 0) == op_(m, 0) && const_is(op_(xm, 1), 1.0) &&
+        const_is(op_(xm, 2), 0.0)) {
+        *x = xm;
+        return true;
+    }
+    if (!is_fcmp(op_(m, 0), LLVMRealOGT, &a, &b))
+        return false;
+    if (a != xm || !const_is(b, 0.0))
         return false;
     *x = a;
     return true;
 }
 
-static bool nonneg(LLVMValueRef v, int depth)
+/* Lane `lane` of v (every lane: -1) has its sign bit clear: a constant,
+ * x * x, |x|, sums of such, and the lowering's views and selects of them
+ * (instsimplify drops the fabs of rsq/log when it proves this itself:
+ * rsq of an SLT result). */
+static bool nonneg_l(LLVMValueRef v, int lane, int depth)
 {
-    if (depth > 12)
+    if (depth > 16)
         return false;
     if (is_fconst(v)) {
         unsigned n = is_vec(v) ? 4 : 1;
         for (unsigned l = 0; l < n; l++) {
+            if (lane >= 0 && is_vec(v) && (int)l != lane)
+                continue;
             double d;
             if (const_lane(v, l, &d) && (d < 0 || signbit(d)))
                 return false;
@@ -614,11 +674,39 @@ static bool nonneg(LLVMValueRef v, int depth)
     }
     switch (opc(v)) {
     case LLVMFMul: return op_(v, 0) == op_(v, 1);
-    case LLVMFAdd: return nonneg(op_(v, 0), depth + 1) && nonneg(op_(v, 1), depth + 1);
-    case LLVMExtractElement: return nonneg(op_(v, 0), depth + 1);
+    case LLVMFAdd:
+        return nonneg_l(op_(v, 0), lane, depth + 1) && nonneg_l(op_(v, 1), lane, depth + 1);
+    case LLVMSelect:
+        return nonneg_l(op_(v, 1), lane, depth + 1) && nonneg_l(op_(v, 2), lane, depth + 1);
+    case LLVMExtractElement: {
+        long long k;
+        if (!const_int(op_(v, 1), &k) || k < 0 || k > 3)
+            return nonneg_l(op_(v, 0), -1, depth + 1);
+        return nonneg_l(op_(v, 0), (int)k, depth + 1);
+    }
+    case LLVMInsertElement: {
+        long long k;
+        if (!const_int(op_(v, 2), &k) || lane < 0)
+            return nonneg_l(op_(v, 0), -1, depth + 1) && nonneg_l(op_(v, 1), -1, depth + 1);
+        return lane == k ? nonneg_l(op_(v, 1), -1, depth + 1) : nonneg_l(op_(v, 0), lane, depth + 1);
+    }
+    case LLVMShuffleVector:
+        for (int l = 0; l < 4; l++) {
+            if (lane >= 0 && l != lane)
+                continue;
+            int m = mask_elem(v, (unsigned)l);
+            if (m < 0 || m > 7 || !nonneg_l(op_(v, m < 4 ? 0 : 1), m & 3, depth + 1))
+                return false;
+        }
+        return true;
     case LLVMCall: return is_call_to(v, "llvm.fabs");
     default: return false;
     }
+}
+
+static bool nonneg(LLVMValueRef v, int depth)
+{
+    return nonneg_l(v, -1, depth);
 }
 
 /* extractelement(P, k) with constant k: P and k. */
@@ -677,6 +765,33 @@ static enum vkind classify(struct sel *S, LLVMValueRef I);
 static bool single_use(LLVMValueRef v)
 {
     return LLVMGetFirstUse(v) && !LLVMGetNextUse(LLVMGetFirstUse(v));
+}
+
+/* v is a view (swizzle, negation, lane insert) of a c# read, direct or
+ * relative: the operand a modifier on v would put on the c# register. */
+static bool reads_const_file(struct sel *S, LLVMValueRef v, int depth)
+{
+    if (depth > 16 || !is_inst(v))
+        return false;
+    switch (opc(v)) {
+    case LLVMShuffleVector:
+    case LLVMInsertElement:
+        return reads_const_file(S, op_(v, 0), depth + 1) ||
+               reads_const_file(S, op_(v, 1), depth + 1);
+    case LLVMExtractElement:
+    case LLVMFNeg:
+        return reads_const_file(S, op_(v, 0), depth + 1);
+    case LLVMSelect: /* c[a0.c + k]: select(in range, load, 0) */
+        return reads_const_file(S, op_(v, 1), depth + 1);
+    case LLVMLoad: {
+        LLVMValueRef ptr = op_(v, 0);
+        if (opc(ptr) == LLVMGetElementPtr)
+            ptr = op_(ptr, 0);
+        return ptr == S->arg_c;
+    }
+    default:
+        return false;
+    }
 }
 
 /*
@@ -742,11 +857,30 @@ static bool match_alu_arb(struct sel *S, LLVMValueRef I, struct pat *p)
             p->scalar_src[0] = true;
             return true;
         }
+        /* a bare scalar 1 / x: the lowering writes it only inside rcp's
+         * select(x == 0, +inf, 1 / x) (nrm and rsq divide by a sqrt);
+         * instsimplify drops the select only once it proved x == 0 false,
+         * and for every other x (NaN, inf too) rcp is 1 / x */
+        if (const_is(op_(I, 0), 1.0) && !is_vec(I) && !is_call_to(op_(I, 1), "llvm.sqrt")) {
+            pat_set(p, ST_OP_RCP, 1, op_(I, 1), NULL, NULL);
+            p->scalar_src[0] = true;
+            return true;
+        }
         return false;
     case LLVMSelect: {
         LLVMValueRef c = op_(I, 0), t = op_(I, 1), f = op_(I, 2);
         if (fp && match_sat(I, &x)) { /* _SAT exists in fragment programs only */
             pat_set(p, ST_OP_MOV, 1, x, NULL, NULL);
+            p->sat = true;
+            return true;
+        }
+        /* select(m < 1, m, 1) alone: in ARB only the saturate writes it (MIN
+         * is select(a > b, b, a)), with m = select(x > 0, x, 0); an m of
+         * another shape is that select folded by instsimplify once it
+         * proved x > 0 (MAX_SAT t, t, 1.0), so m is x and this is sat(x) */
+        if (fp && is_vec(I) && is_fcmp(c, LLVMRealOLT, &a, &b) && a == t && const_is(b, 1.0) &&
+            const_is(f, 1.0)) {
+            pat_set(p, ST_OP_MOV, 1, a, NULL, NULL);
             p->sat = true;
             return true;
         }
@@ -782,10 +916,11 @@ static bool match_alu_arb(struct sel *S, LLVMValueRef I, struct pat *p)
             }
             if (is_call_to(den, "llvm.sqrt") && op_(den, 0) == a) {
                 LLVMValueRef s = a;
+                /* the lowering writes this shape for rsq/RSQ only, always on
+                 * |x|: a missing fabs is one instsimplify dropped (it proved
+                 * the sign clear), so the operand is still rsq's own */
                 if (is_call_to(a, "llvm.fabs"))
                     s = op_(a, 0);
-                else if (!nonneg(a, 0))
-                    return false;
                 pat_set(p, ST_OP_RSQ, 1, s, NULL, NULL);
                 p->scalar_src[0] = true;
                 return true;
@@ -797,8 +932,8 @@ static bool match_alu_arb(struct sel *S, LLVMValueRef I, struct pat *p)
         LLVMValueRef e = op_(I, 0);
         if (is_call_to(e, "llvm.exp2")) {
             LLVMValueRef arg = op_(e, 0);
-            if (opc(arg) == LLVMFPExt) { /* EX2 */
-                pat_set(p, ST_OP_EXP, 1, op_(arg, 0), NULL, NULL);
+            if (fpext_of(arg, &x)) { /* EX2 (of a constant: the fpext folded) */
+                pat_set(p, ST_OP_EXP, 1, x, NULL, NULL);
                 p->scalar_src[0] = true;
                 return true;
             }
@@ -807,16 +942,15 @@ static bool match_alu_arb(struct sel *S, LLVMValueRef I, struct pat *p)
                 LLVMValueRef ax = is_call_to(lg, "llvm.log2") ? op_(lg, 0) : NULL;
                 if (ax && is_call_to(ax, "llvm.fabs"))
                     ax = op_(ax, 0);
-                if (ax && opc(ax) == LLVMFPExt && fpext_of(yy, &y)) {
-                    x = op_(ax, 0);
+                if (ax && fpext_of(ax, &x) && fpext_of(yy, &y)) {
                     pat_set(p, ST_OP_POW, 2, x, y, NULL);
                     p->scalar_src[0] = p->scalar_src[1] = true;
                     return true;
                 }
             }
         }
-        if (is_call_to(e, "llvm.log2") && opc(op_(e, 0)) == LLVMFPExt) { /* LG2 */
-            LLVMValueRef ax = op_(op_(e, 0), 0);
+        if (is_call_to(e, "llvm.log2") && fpext_of(op_(e, 0), &x)) { /* LG2 */
+            LLVMValueRef ax = x;
             pat_set(p, ST_OP_LOG, 1, is_call_to(ax, "llvm.fabs") ? op_(ax, 0) : ax, NULL, NULL);
             p->scalar_src[0] = true;
             return true;
@@ -970,6 +1104,15 @@ static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
             p->scalar_src[0] = true;
             return true;
         }
+        /* a bare scalar 1 / x: the lowering writes it only inside rcp's
+         * select(x == 0, +inf, 1 / x) (nrm and rsq divide by a sqrt);
+         * instsimplify drops the select only once it proved x == 0 false,
+         * and for every other x (NaN, inf too) rcp is 1 / x */
+        if (const_is(op_(I, 0), 1.0) && !is_vec(I) && !is_call_to(op_(I, 1), "llvm.sqrt")) {
+            pat_set(p, ST_OP_RCP, 1, op_(I, 1), NULL, NULL);
+            p->scalar_src[0] = true;
+            return true;
+        }
         return false;
     case LLVMSelect: {
         LLVMValueRef c = op_(I, 0), t = op_(I, 1), f = op_(I, 2);
@@ -1017,10 +1160,11 @@ static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
             if (is_call_to(den, "llvm.sqrt") && op_(den, 0) == a) {
                 /* rsq of |x| (the lowering takes the abs itself) */
                 LLVMValueRef s = a;
+                /* the lowering writes this shape for rsq/RSQ only, always on
+                 * |x|: a missing fabs is one instsimplify dropped (it proved
+                 * the sign clear), so the operand is still rsq's own */
                 if (is_call_to(a, "llvm.fabs"))
                     s = op_(a, 0);
-                else if (!nonneg(a, 0))
-                    return false;
                 pat_set(p, ST_OP_RSQ, 1, s, NULL, NULL);
                 p->scalar_src[0] = true;
                 return true;
@@ -1032,8 +1176,8 @@ static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
         LLVMValueRef e = op_(I, 0);
         if (is_call_to(e, "llvm.exp2")) {
             LLVMValueRef arg = op_(e, 0);
-            if (opc(arg) == LLVMFPExt) {
-                pat_set(p, ST_OP_EXP, 1, op_(arg, 0), NULL, NULL);
+            if (fpext_of(arg, &x)) { /* of a constant too: the fpext folded */
+                pat_set(p, ST_OP_EXP, 1, x, NULL, NULL);
                 p->scalar_src[0] = true;
                 return true;
             }
@@ -1044,25 +1188,23 @@ static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
                 /* the cleanups drop the fabs when they prove the sign bit clear */
                 if (ax && is_call_to(ax, "llvm.fabs"))
                     ax = op_(ax, 0);
-                if (ax && opc(ax) == LLVMFPExt && fpext_of(yy, &y)) {
-                    x = op_(ax, 0);
+                if (ax && fpext_of(ax, &x) && fpext_of(yy, &y)) {
                     pat_set(p, ST_OP_POW, 2, x, y, NULL);
                     p->scalar_src[0] = p->scalar_src[1] = true;
                     return true;
                 }
             }
         }
-        if ((is_call_to(e, "llvm.cos") || is_call_to(e, "llvm.sin")) &&
-            opc(op_(e, 0)) == LLVMFPExt) {
+        if ((is_call_to(e, "llvm.cos") || is_call_to(e, "llvm.sin")) && fpext_of(op_(e, 0), &x)) {
             /* sincos writes cos to .x and sin to .y (assign_homes puts them there) */
-            pat_set(p, ST_OP_SINCOS, 1, op_(op_(e, 0), 0), NULL, NULL);
+            pat_set(p, ST_OP_SINCOS, 1, x, NULL, NULL);
             p->scalar_src[0] = true;
             return true;
         }
         if (is_call_to(e, "llvm.log2")) {
             LLVMValueRef arg = op_(e, 0);
-            if (opc(arg) == LLVMFPExt) {
-                LLVMValueRef ax = op_(arg, 0);
+            if (fpext_of(arg, &x)) {
+                LLVMValueRef ax = x;
                 pat_set(p, ST_OP_LOG, 1, is_call_to(ax, "llvm.fabs") ? op_(ax, 0) : ax, NULL,
                         NULL);
                 p->scalar_src[0] = true;
@@ -1072,7 +1214,11 @@ static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
         return false;
     }
     case LLVMCall:
-        if (is_call_to(I, "llvm.fabs") && !S->v3 && (S->ver >= ST_VER(2, 0))) {
+        /* vs_3_0 reads all c# with _abs or none (the checker's rule): |c#|
+         * is the abs instruction there */
+        if (is_call_to(I, "llvm.fabs") &&
+            ((!S->v3 && S->ver >= ST_VER(2, 0)) ||
+             (S->v3 && !S->ps && reads_const_file(S, op_(I, 0), 0)))) {
             pat_set(p, ST_OP_ABS, 1, op_(I, 0), NULL, NULL);
             return true;
         }
@@ -1131,11 +1277,63 @@ static int out_slot_of_store(struct sel *S, LLVMValueRef st)
 }
 
 /* Lane `comp` of an a0 value back to the to_addr conversion (fptosi) that made it. */
-static bool trace_a0(LLVMValueRef A, unsigned comp, LLVMValueRef *F, unsigned *lane)
+/* A phi of the lowering's a0 variable (mem2reg names it after the alloca). */
+static bool is_a0_phi(LLVMValueRef P)
+{
+    size_t n = 0;
+    const char *nm = opc(P) == LLVMPHI ? LLVMGetValueName2(P, &n) : NULL;
+    return nm && n >= 3 && strncmp(nm, "a0.", 3) == 0 && is_vec(P) &&
+           LLVMGetTypeKind(LLVMGetElementType(LLVMTypeOf(P))) == LLVMIntegerTypeKind;
+}
+
+/* trace_a0 with the phis being traced (a lane that comes back to one of
+ * them around a loop adds nothing: *F stays NULL and the result is true) */
+static bool trace_a0_r(LLVMValueRef A, unsigned comp, LLVMValueRef *F, unsigned *lane,
+                       LLVMValueRef *stack, unsigned depth)
 {
     for (int g = 0; g < 32 && is_inst(A); g++) {
         long long k;
         switch (opc(A)) {
+        case LLVMPHI: {
+            /* a0 merged across a branch or around a loop: every incoming
+             * value must hold the same mova in this lane (a lane the loop
+             * or arm does not write comes back as the phi itself) */
+            for (unsigned d = 0; d < depth; d++)
+                if (stack[d] == A) {
+                    *F = NULL;
+                    return true;
+                }
+            if (depth >= 8)
+                return false;
+            stack[depth] = A;
+            LLVMValueRef got = NULL;
+            unsigned glane = 0;
+            for (unsigned i = 0; i < LLVMCountIncoming(A); i++) {
+                LLVMValueRef f = NULL;
+                unsigned fl = 0;
+                if (is_poison(LLVMGetIncomingValue(A, i)))
+                    continue; /* the edge of a dead block (after a ret) */
+                if (!trace_a0_r(LLVMGetIncomingValue(A, i), comp, &f, &fl, stack, depth + 1))
+                    return false;
+                if (!f)
+                    continue;
+                if (got && (got != f || glane != fl)) {
+                    /* movas meet in this lane: "a0.c as it stands", the
+                     * phi itself (the walk sets astate to it, need() needs
+                     * every mova behind it) */
+                    if (!is_a0_phi(A))
+                        return false;
+                    *F = A;
+                    *lane = comp;
+                    return true;
+                }
+                got = f;
+                glane = fl;
+            }
+            *F = got;
+            *lane = glane;
+            return got != NULL || depth > 0;
+        }
         case LLVMFPToSI:
             *F = A;
             *lane = comp;
@@ -1158,6 +1356,13 @@ static bool trace_a0(LLVMValueRef A, unsigned comp, LLVMValueRef *F, unsigned *l
         }
     }
     return false;
+}
+
+static bool trace_a0(LLVMValueRef A, unsigned comp, LLVMValueRef *F, unsigned *lane)
+{
+    LLVMValueRef stack[8];
+    *F = NULL;
+    return trace_a0_r(A, comp, F, lane, stack, 0) && *F;
 }
 
 /* The float vector a to_addr conversion rounds: fptosi(clamps(floor(fpext(v) + 0.5))). */
@@ -1223,7 +1428,8 @@ static bool rel_index_of(LLVMValueRef idx, struct relinfo *ri)
     }
     LLVMValueRef A;
     unsigned comp;
-    return ext_of(idx, &A, &comp) && trace_a0(A, comp, &ri->F, &ri->comp) && mova_source(ri->F);
+    return ext_of(idx, &A, &comp) && trace_a0(A, comp, &ri->F, &ri->comp) &&
+           (mova_source(ri->F) || is_a0_phi(ri->F));
 }
 
 /*
@@ -1250,8 +1456,18 @@ static bool arb_rel_read(struct sel *S, LLVMValueRef I, struct relinfo *ri)
         return false;
     LLVMValueRef off = op_(inr, 0);
     long long f2 = 0;
+    /* off = idx - first, idx = X + c: instsimplify may fold the
+     * subtraction ((X + first) - first is X), so off = X + c' with
+     * c - c' == first is the same index */
+    LLVMValueRef ix = idx, ox = off;
+    long long ic = 0, oc = 0;
+    if (opc(ix) == LLVMAdd && const_int(op_(ix, 1), &ic))
+        ix = op_(ix, 0);
+    if (opc(ox) == LLVMAdd && const_int(op_(ox, 1), &oc))
+        ox = op_(ox, 0);
     if (!(first == 0 && off == idx) &&
-        !(opc(off) == LLVMSub && op_(off, 0) == idx && const_int(op_(off, 1), &f2) && f2 == first))
+        !(opc(off) == LLVMSub && op_(off, 0) == idx && const_int(op_(off, 1), &f2) && f2 == first) &&
+        !(ix == ox && ic - oc == first))
         return false;
     ri->arr = -1;
     const struct st_arb_program *a = S->sh->arb;
@@ -1267,7 +1483,8 @@ static bool arb_rel_read(struct sel *S, LLVMValueRef I, struct relinfo *ri)
         idx = op_(idx, 0);
     LLVMValueRef A;
     unsigned comp;
-    return ext_of(idx, &A, &comp) && trace_a0(A, comp, &ri->F, &ri->comp) && mova_source(ri->F);
+    return ext_of(idx, &A, &comp) && trace_a0(A, comp, &ri->F, &ri->comp) &&
+           (mova_source(ri->F) || is_a0_phi(ri->F));
 }
 
 static bool rel_read(struct sel *S, LLVMValueRef I, struct relinfo *ri)
@@ -1330,12 +1547,65 @@ static bool i1_lane_true(LLVMValueRef c, unsigned l)
  * true) down to a vector fcmp whose comparison setp has.  F, its lane k,
  * and whether the lane is negated; false otherwise (a phi of p0, ...).
  */
-static bool pred_lane(LLVMValueRef P, unsigned l, LLVMValueRef *F, unsigned *k, bool *neg)
+/* A phi of the lowering's p0 variable (mem2reg names it after the alloca). */
+static bool is_p0_phi(LLVMValueRef P)
+{
+    size_t n = 0;
+    const char *nm = opc(P) == LLVMPHI ? LLVMGetValueName2(P, &n) : NULL;
+    return nm && n >= 3 && strncmp(nm, "p0.", 3) == 0 && is_vec(P) && is_i1(P);
+}
+
+static bool pred_lane_r(LLVMValueRef P, unsigned l, LLVMValueRef *F, unsigned *k, bool *neg,
+                        LLVMValueRef *stack, unsigned depth)
 {
     *neg = false;
     for (int g = 0; g < 32 && is_inst(P); g++) {
         long long x;
         switch (opc(P)) {
+        case LLVMPHI: {
+            /* p0 merged across a branch or around a loop: every incoming
+             * value must hold the same setp in this lane (a lane the arm or
+             * loop does not write comes back as the phi itself: nothing) */
+            for (unsigned d = 0; d < depth; d++)
+                if (stack[d] == P) {
+                    *F = NULL;
+                    return true;
+                }
+            if (depth >= 8)
+                return false;
+            stack[depth] = P;
+            LLVMValueRef got = NULL;
+            unsigned gk = 0;
+            bool gneg = false;
+            for (unsigned i = 0; i < LLVMCountIncoming(P); i++) {
+                LLVMValueRef f = NULL;
+                unsigned fk = 0;
+                bool fneg = false;
+                if (is_poison(LLVMGetIncomingValue(P, i)))
+                    continue; /* the edge of a dead block (after a ret) */
+                if (!pred_lane_r(LLVMGetIncomingValue(P, i), l, &f, &fk, &fneg, stack, depth + 1))
+                    return false;
+                if (!f)
+                    continue;
+                if (got && (got != f || gk != fk || gneg != fneg)) {
+                    /* lanes of different setps meet: the lane is "p0.l as
+                     * it stands here", the phi itself (p0_phi_lane) */
+                    if (!is_p0_phi(P))
+                        return false;
+                    *F = P;
+                    *k = l;
+                    return true;
+                }
+                got = f;
+                gk = fk;
+                gneg = fneg;
+            }
+            bool outer = *neg;
+            *F = got;
+            *k = gk;
+            *neg = outer != gneg;
+            return got != NULL || depth > 0;
+        }
         case LLVMXor:
             if (!i1_lane_true(op_(P, 1), l))
                 return false;
@@ -1376,9 +1646,71 @@ static bool pred_lane(LLVMValueRef P, unsigned l, LLVMValueRef *F, unsigned *k, 
     return false;
 }
 
+static bool pred_lane(LLVMValueRef P, unsigned l, LLVMValueRef *F, unsigned *k, bool *neg)
+{
+    LLVMValueRef stack[8];
+    *F = NULL;
+    return pred_lane_r(P, l, F, k, neg, stack, 0) && *F;
+}
+
 static void need(struct sel *S, LLVMValueRef v);
 
 /* The setps the lanes `lanes` of predicate P read: needed, writing those lanes. */
+/*
+ * Lane l of a p0 phi whose incoming setps differ: p0.l is read as it
+ * stands, which is the original's value as long as every setp reaching it
+ * writes that lane in the vector program too (its plan).  They are the
+ * leaves of the phi's incoming values in lane l.
+ */
+static bool need_p0_phi_lane(struct sel *S, LLVMValueRef P, unsigned l, LLVMValueRef *stack,
+                             unsigned depth)
+{
+    for (int g = 0; g < 32 && is_inst(P); g++) {
+        switch (opc(P)) {
+        case LLVMPHI:
+            for (unsigned d = 0; d < depth; d++)
+                if (stack[d] == P)
+                    return true;
+            if (depth >= 16)
+                return false;
+            stack[depth] = P;
+            for (unsigned i = 0; i < LLVMCountIncoming(P); i++)
+                if (!is_poison(LLVMGetIncomingValue(P, i)) &&
+                    !need_p0_phi_lane(S, LLVMGetIncomingValue(P, i), l, stack, depth + 1))
+                    return false;
+            return true;
+        case LLVMShuffleVector: {
+            int m = mask_elem(P, l);
+            if (m < 0)
+                return false;
+            P = op_(P, m < 4 ? 0 : 1);
+            l = (unsigned)m & 3;
+            continue;
+        }
+        case LLVMFCmp: {
+            LLVMValueRef F;
+            unsigned k;
+            bool neg;
+            /* the same test as pred_lane for one setp lane */
+            if (!pred_lane(P, l, &F, &k, &neg) || F != P)
+                return false;
+            struct vinfo *e = vi(S, F);
+            e->kind = VK_SETP;
+            e->plan |= (uint8_t)(1u << k);
+            if (!e->needed) {
+                e->needed = true;
+                need(S, op_(F, 0));
+                need(S, op_(F, 1));
+            }
+            return true;
+        }
+        default:
+            return false;
+        }
+    }
+    return false;
+}
+
 static bool need_pred(struct sel *S, LLVMValueRef P, uint8_t lanes)
 {
     bool ok = true;
@@ -1390,6 +1722,12 @@ static bool need_pred(struct sel *S, LLVMValueRef P, uint8_t lanes)
             continue;
         if (!pred_lane(P, l, &F, &k, &neg)) {
             ok = false;
+            continue;
+        }
+        if (opc(F) == LLVMPHI) {
+            LLVMValueRef stack[16];
+            if (!need_p0_phi_lane(S, F, k, stack, 0))
+                ok = false;
             continue;
         }
         struct vinfo *e = vi(S, F);
@@ -1445,15 +1783,36 @@ static bool is_pred_cond(LLVMValueRef c)
     return is_i1(c) && !is_vec(c) && opc(c) != LLVMFCmp && pred_lane(c, 0, &F, &k, &neg);
 }
 
-/* No modifier anywhere down a chain of views (a ps_1_x modifier takes a plain register). */
-static bool mod_free(LLVMValueRef x)
+static bool modview_of(struct sel *S, LLVMValueRef I, LLVMValueRef *x, unsigned *mod);
+
+/* No modifier anywhere down a chain of views (a ps_1_x modifier takes a plain
+ * register).  An fsub/fmul that is no modifier shape is an instruction, and
+ * a shufflevector taking lanes from two values is a merge: both are
+ * registers, whatever computed their inputs. */
+static bool mod_free(struct sel *S, LLVMValueRef x)
 {
     for (int g = 0; g < 16 && is_inst(x); g++) {
+        LLVMValueRef y;
+        unsigned m;
         switch (opc(x)) {
-        case LLVMFNeg: case LLVMFSub: return false;
-        case LLVMFMul: return false;
+        case LLVMFNeg: return false;
+        case LLVMFSub: case LLVMFMul: return !modview_of(S, x, &y, &m);
         case LLVMCall: return !is_call_to(x, "llvm.fabs");
-        case LLVMShuffleVector: case LLVMExtractElement:
+        case LLVMShuffleVector: {
+            bool fa = false, fb = false;
+            for (unsigned i = 0; i < 4; i++) {
+                int e = mask_elem(x, i);
+                if (e >= 0 && e < 4)
+                    fa = true;
+                else if (e >= 4)
+                    fb = true;
+            }
+            if (fa && fb && op_(x, 0) != op_(x, 1))
+                return true;
+            x = op_(x, fb ? 1 : 0);
+            continue;
+        }
+        case LLVMExtractElement:
             x = op_(x, 0);
             continue;
         default: return true;
@@ -1471,12 +1830,12 @@ static bool modview_of(struct sel *S, LLVMValueRef I, LLVMValueRef *x, unsigned 
     switch (opc(I)) {
     case LLVMFSub:
         b = op_(I, 1);
-        if (const_is(b, 0.5) && mod_free(a)) {
+        if (const_is(b, 0.5) && mod_free(S, a)) {
             *x = a;
             *mod = MIR_MOD_BIAS;
             return true;
         }
-        if (const_is(a, 1.0) && mod_free(b)) {
+        if (const_is(a, 1.0) && mod_free(S, b)) {
             *x = b;
             *mod = MIR_MOD_COMP;
             return true;
@@ -1485,12 +1844,12 @@ static bool modview_of(struct sel *S, LLVMValueRef I, LLVMValueRef *x, unsigned 
     case LLVMFMul:
         b = op_(I, 1);
         if ((const_is(a, 2.0) || const_is(a, -2.0)) && opc(b) == LLVMFSub &&
-            const_is(op_(b, 1), 0.5) && mod_free(op_(b, 0))) {
+            const_is(op_(b, 1), 0.5) && mod_free(S, op_(b, 0))) {
             *x = op_(b, 0);
             *mod = const_is(a, 2.0) ? MIR_MOD_BX2 : MIR_MOD_BX2NEG;
             return true;
         }
-        if ((const_is(a, 2.0) || const_is(a, -2.0)) && S->ver >= ST_VER(1, 4) && mod_free(b)) {
+        if ((const_is(a, 2.0) || const_is(a, -2.0)) && S->ver >= ST_VER(1, 4) && mod_free(S, b)) {
             *x = b;
             *mod = const_is(a, 2.0) ? MIR_MOD_X2 : MIR_MOD_X2NEG;
             return true;
@@ -1597,7 +1956,7 @@ static enum vkind classify(struct sel *S, LLVMValueRef I)
     case LLVMPHI:
         k = LLVMGetTypeKind(LLVMTypeOf(I)) == LLVMFloatTypeKind || is_vec(I) ? VK_PHI : VK_OTHER;
         if (is_vec(I) && LLVMGetTypeKind(LLVMGetElementType(LLVMTypeOf(I))) != LLVMFloatTypeKind)
-            k = VK_OTHER;
+            k = is_a0_phi(I) ? VK_A0PHI : VK_OTHER;
         break;
     case LLVMLoad: {
         LLVMValueRef base;
@@ -1614,6 +1973,15 @@ static enum vkind classify(struct sel *S, LLVMValueRef I)
         break;
     case LLVMSelect: {
         struct relinfo ri;
+        uint8_t ta;
+        if (const_select_lanes(I, &ta)) {
+            k = VK_MERGE;
+            break;
+        }
+        if (same_select(I)) {
+            k = VK_VIEW;
+            break;
+        }
         if (kill_source(I)) {
             k = VK_KILL;
             break;
@@ -1642,7 +2010,7 @@ static enum vkind classify(struct sel *S, LLVMValueRef I)
         break;
     }
     case LLVMCall:
-        if (is_call_to(I, "llvm.fabs") && S->v3) {
+        if (is_call_to(I, "llvm.fabs") && S->v3 && !(!S->ps && reads_const_file(S, op_(I, 0), 0))) {
             k = VK_VIEW;
             break;
         }
@@ -1694,6 +2062,10 @@ static void need(struct sel *S, LLVMValueRef v)
     case VK_VIEW:
         if (opc(v) == LLVMLoad)
             return;
+        if (opc(v) == LLVMSelect && same_select(v)) {
+            need(S, op_(v, 1));
+            return;
+        }
         if (opc(v) == LLVMSelect) {
             struct relinfo ri;
             if (rel_read(S, v, &ri) && ri.F)
@@ -1709,8 +2081,12 @@ static void need(struct sel *S, LLVMValueRef v)
         }
         need(S, op_(v, 0));
         return;
+    case VK_A0PHI: /* every mova (or a0 phi) behind it */
+        for (unsigned i = 0; i < LLVMCountIncoming(v); i++)
+            need(S, LLVMGetIncomingValue(v, i));
+        return;
     case VK_MERGE:
-        need(S, op_(v, 0));
+        need(S, op_(v, opc(v) == LLVMSelect ? 2 : 0));
         need(S, op_(v, 1));
         return;
     case VK_MODVIEW: {
@@ -1830,9 +2206,31 @@ static struct mir_src const_opnd(struct sel *S, LLVMValueRef c, uint8_t demand)
     }
     for (unsigned l = 0; l < 4; l++)
         if ((def & (1u << l)) && !isfinite(val[l])) {
-            /* def has no spelling for these (the printer would write 0 or FLT_MAX) */
-            fail(S, "a NaN or infinite constant, which neither def nor an ARB literal can state%s", "");
-            return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+            /* def has no spelling for these (the printer would write 0 or
+             * FLT_MAX): a vreg the prologue computes (rcp of 0 is +inf in
+             * every model that has rcp; ps_1_x has none) */
+            if (S->ps1x) {
+                fail(S, "a NaN or infinite constant, which neither def nor an ARB literal can "
+                        "state (and ps_1_x has no rcp to compute it)%s", "");
+                return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+            }
+            for (unsigned i = 0; i < S->nnf; i++) {
+                bool ok = (S->nf[i].lanes & def) == def;
+                for (unsigned k = 0; k < 4 && ok; k++)
+                    if ((def & (1u << k)) && !same_bits(S->nf[i].f[k], val[k]))
+                        ok = false;
+                if (ok)
+                    return mir_src_vreg(S->nf[i].vreg, n == 1 ? 0x00 : ST_SWIZZLE_IDENTITY);
+            }
+            if (S->nnf == sizeof(S->nf) / sizeof(S->nf[0])) {
+                fail(S, "more than 16 NaN or infinite constants%s", "");
+                return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+            }
+            struct sel_nonfinite *e = &S->nf[S->nnf++];
+            memcpy(e->f, val, sizeof(val));
+            e->lanes = def;
+            e->vreg = mir_new_vreg(p);
+            return mir_src_vreg(e->vreg, n == 1 ? 0x00 : ST_SWIZZLE_IDENTITY);
         }
     if (S->ps1x) {
         /* ps_1_1..1_3 constants take no swizzle: whole def registers */
@@ -1847,6 +2245,17 @@ static struct mir_src const_opnd(struct sel *S, LLVMValueRef c, uint8_t demand)
             if (ok)
                 return mir_src_fixed(ST_REG_CONST, p->defs[i].index, ST_SWIZZLE_IDENTITY);
         }
+        /* one value in every lane taken: a replicate of a def's lane, where
+         * the model has that replicate (.a, .b; ps_1_4 also .r, .g), before
+         * a new def (the model has eight constants) */
+        bool splat1 = def != 0;
+        for (unsigned l = 0; l < 4; l++)
+            if ((def & (1u << l)) && !same_bits(val[l], val[__builtin_ctz(def)]))
+                splat1 = false;
+        for (unsigned i = 0; i < p->ndefs && splat1; i++)
+            for (unsigned l = S->ver >= ST_VER(1, 4) ? 0 : 2; l < 4; l++)
+                if (same_bits(p->defs[i].f[l], val[__builtin_ctz(def)]))
+                    return mir_src_fixed(ST_REG_CONST, p->defs[i].index, swz_rep(l));
         if (p->ndefs == p->capdefs) {
             unsigned cap = p->capdefs ? p->capdefs * 2 : 8;
             struct mir_def *nd = realloc(p->defs, sizeof(*nd) * cap);
@@ -2026,6 +2435,8 @@ static struct mir_src view_opnd(struct sel *S, LLVMValueRef I)
         r.mod = (uint8_t)mod_neg(r.mod);
         return r;
     case LLVMSelect: {
+        if (same_select(I))
+            return opnd(S, op_(I, 1));
         struct relinfo ri;
         rel_read(S, I, &ri);
         if (S->arb ? (ri.k < INT32_MIN || ri.k > INT32_MAX) : (ri.k < 0 || ri.k > 255)) {
@@ -2042,7 +2453,7 @@ static struct mir_src view_opnd(struct sel *S, LLVMValueRef I)
             }
             r.rel = 1;
         } else {
-            if (!vi(S, ri.F)->have_op) {
+            if (!vi(S, ri.F)->have_op && !is_a0_phi(ri.F)) {
                 fail(S, "a relative address through a0 before its mova%s", "");
                 return r;
             }
@@ -2171,7 +2582,7 @@ static bool pred_src(struct sel *S, LLVMValueRef P, uint8_t lanes, uint8_t *swz,
         bool neg;
         if (!((lanes >> l) & 1))
             continue;
-        if (!pred_lane(P, l, &F, &k, &neg) || S->pstate[k] != F)
+        if (!pred_lane(P, l, &F, &k, &neg) || (S->pstate[k] != F && opc(F) != LLVMPHI))
             return false;
         if (have_neg && neg != neg0)
             return false; /* one "!" for the whole predicate */
@@ -2307,7 +2718,15 @@ static void emit_merge(struct sel *S, LLVMValueRef I)
     int map_a[4], map_b[4];
     uint8_t la = 0, lb = 0;
     LLVMValueRef a = op_(I, 0), b = op_(I, 1);
-    if (opc(I) == LLVMShuffleVector) {
+    uint8_t ta;
+    if (const_select_lanes(I, &ta)) {
+        a = op_(I, 1);
+        b = op_(I, 2);
+        for (unsigned i = 0; i < 4; i++)
+            map_a[i] = map_b[i] = (int)i;
+        la = (uint8_t)(d & ta);
+        lb = (uint8_t)(d & ~ta);
+    } else if (opc(I) == LLVMShuffleVector) {
         for (unsigned i = 0; i < 4; i++) {
             int m = mask_elem(I, i);
             map_a[i] = map_b[i] = (int)i;
@@ -2341,6 +2760,21 @@ static void emit_merge(struct sel *S, LLVMValueRef I)
     set_result(S, I, dv);
 }
 
+/* Lane l of v traced through shufflevectors that read one value: the
+ * value (*b) and its lane (*bl) that lane comes from. */
+static void shuffle_root(LLVMValueRef v, unsigned l, LLVMValueRef *b, unsigned *bl)
+{
+    for (int g = 0; g < 16 && opc(v) == LLVMShuffleVector; g++) {
+        int m = mask_elem(v, l);
+        if (m < 0 || m > 7)
+            break;
+        v = op_(v, m < 4 ? 0 : 1);
+        l = (unsigned)m & 3;
+    }
+    *b = v;
+    *bl = l;
+}
+
 /* texldp: the lowering divides x, y, z by w before sampling.  C or NULL. */
 static LLVMValueRef texldp_coords(LLVMValueRef call)
 {
@@ -2361,11 +2795,19 @@ static LLVMValueRef texldp_coords(LLVMValueRef call)
     if (opc(Q) != LLVMFDiv || opc(op_(Q, 1)) != LLVMShuffleVector)
         return NULL;
     LLVMValueRef C = op_(Q, 0), W = op_(Q, 1);
-    if (op_(W, 0) != C)
-        return NULL;
-    for (unsigned i = 0; i < 4; i++)
-        if (mask_elem(W, i) != 3)
+    /* every lane of W is lane w of C (traced through single-source
+     * shuffles: instsimplify folds the splat of w of a splatted
+     * coordinate, texldp r0, r1.xxxx, into the coordinate itself) */
+    LLVMValueRef wb;
+    unsigned wl;
+    shuffle_root(C, 3, &wb, &wl);
+    for (unsigned i = 0; i < 4; i++) {
+        LLVMValueRef b;
+        unsigned l;
+        shuffle_root(W, i, &b, &l);
+        if (b != wb || l != wl)
             return NULL;
+    }
     return C;
 }
 
@@ -2475,6 +2917,10 @@ static bool status_reladdr_only(struct sel *S, LLVMValueRef v, int depth)
         return false;
     if (LLVMIsAConstantInt(v))
         return (LLVMConstIntGetZExtValue(v) & ST_LL_STATUS_KILLED) == 0;
+    /* poison (mem2reg's value of the status on an edge that never wrote
+     * it, e.g. a loop phi): no texkill stands behind it */
+    if (is_poison(v))
+        return true;
     if (!is_inst(v))
         return false;
     struct vinfo *e = vi(S, v);
@@ -2736,7 +3182,7 @@ static void emit_ostore(struct sel *S, LLVMValueRef I)
             }
             d.rel = 1;
         } else {
-            if (!vi(S, ri.F)->have_op || S->astate[ri.comp & 3] != ri.F) {
+            if ((!vi(S, ri.F)->have_op && !is_a0_phi(ri.F)) || S->astate[ri.comp & 3] != ri.F) {
                 fail(S, "a relative write through a0 that does not hold its mova here%s", "");
                 return;
             }
@@ -2758,6 +3204,41 @@ static void emit_ostore(struct sel *S, LLVMValueRef I)
     tmp.src[0] = opnd(S, op_(I, 2));
     struct mir_instr *in = emit(S, ST_OP_MOV);
     *in = tmp;
+}
+
+/* At an a0 phi (a join, a loop header): lanes every edge gives one mova
+ * hold that mova; lanes where movas meet hold "a0 as it stands", the phi
+ * (trace_a0 answers it for reads of those lanes). */
+static void a0_phi_state(struct sel *S, LLVMValueRef phi)
+{
+    for (unsigned l = 0; l < 4; l++) {
+        LLVMValueRef F;
+        unsigned fl;
+        if (!trace_a0(phi, l, &F, &fl) || (F != phi && fl != l))
+            continue;
+        S->astate[l] = F;
+        S->adepth[l] = S->depth;
+    }
+}
+
+static int bb_index(struct sel *S, LLVMBasicBlockRef b);
+
+/* R stands in a block the walk has emitted, or before I in I's block. */
+static bool read_passed(struct sel *S, LLVMValueRef R, LLVMValueRef I)
+{
+    LLVMBasicBlockRef rb = LLVMGetInstructionParent(R), ib = LLVMGetInstructionParent(I);
+    int bi = bb_index(S, rb);
+    if (bi < 0 || !S->visited[bi])
+        return false;
+    if (rb != ib)
+        return true;
+    for (LLVMValueRef x = LLVMGetFirstInstruction(ib); x; x = LLVMGetNextInstruction(x)) {
+        if (x == R)
+            return true;
+        if (x == I)
+            return false;
+    }
+    return false;
 }
 
 static void emit_inst(struct sel *S, LLVMValueRef I)
@@ -2783,6 +3264,10 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
         in->src[0] = v;
         return;
     }
+    if (o == LLVMPHI && is_a0_phi(I) && vi(S, I)->needed) {
+        a0_phi_state(S, I);
+        return;
+    }
     if (o == LLVMBr || o == LLVMRet || o == LLVMAlloca || o == LLVMGetElementPtr || o == LLVMPHI)
         return;
     struct vinfo *e = vi(S, I);
@@ -2799,6 +3284,9 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
         return;
     switch (classify(S, I)) {
     case VK_VIEW: case VK_MODVIEW: case VK_OPQVIEW:
+        return;
+    case VK_A0PHI:
+        a0_phi_state(S, I);
         return;
     case VK_OPAQUE:
         emit_opaque(S, I);
@@ -2916,6 +3404,11 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
                 struct vinfo *re = vi(S, R);
                 if (!re->needed || re->have_op || !((wm >> (ri.comp & 3)) & 1) ||
                     S->astate[ri.comp & 3] != ri.F)
+                    continue;
+                /* through an a0 phi only the reads the walk has passed: a
+                 * loop header's phi read after the loop is a later value of
+                 * the same SSA phi (a0 after the last iteration) */
+                if (opc(ri.F) == LLVMPHI && !read_passed(S, R, I))
                     continue;
                 struct mir_src rs = view_opnd(S, R);
                 uint32_t t = mir_new_vreg(S->p);
@@ -3331,6 +3824,11 @@ static bool try_loop(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef *next
     }
     S->nloops--;
     emit(S, al ? ST_OP_ENDLOOP : ST_OP_ENDREP);
+    /* the loop ran out at the header: its a0 phis are a0 there */
+    for (LLVMValueRef P = LLVMGetFirstInstruction(b); P && opc(P) == LLVMPHI;
+         P = LLVMGetNextInstruction(P))
+        if (is_a0_phi(P) && vi(S, P)->needed)
+            a0_phi_state(S, P);
     *next = exit;
     return true;
 }
@@ -3651,6 +4149,86 @@ static void assign_homes(struct sel *S)
         }
 }
 
+/*
+ * The non-finite constants (const_opnd) as instructions at the start of
+ * the program, exact under both float rules: Z.x = rcp(0) = +inf (the
+ * rcp/RCP rule for +-0 in every engine, docs/interpreter.md), then per
+ * constant vreg T: the finite lanes mov'd from a def/literal, +inf lanes
+ * mov Z.x, -inf lanes mov -Z.x, NaN lanes add Z.x, -Z.x (inf - inf; the
+ * sign and payload of a NaN are printed nowhere and change no comparison).
+ */
+static bool nonfinite_prologue(struct sel *S)
+{
+    struct mir_prog *p = S->p;
+    if (!S->nnf || S->failed)
+        return !S->failed;
+    unsigned n0 = p->n;
+    uint32_t z = mir_new_vreg(p);
+    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(S->fn));
+    struct mir_src zero = const_opnd(S, LLVMConstReal(LLVMFloatTypeInContext(c), 0.0), 1);
+    struct mir_instr *in = emit(S, ST_OP_RCP);
+    in->has_dst = true;
+    in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0x1, .vreg = z};
+    in->nsrc = 1;
+    in->src[0] = zero;
+    struct mir_src inf = mir_src_vreg(z, 0x00), ninf = inf;
+    ninf.mod = MIR_MOD_NEG;
+    for (unsigned i = 0; i < S->nnf; i++) {
+        const struct sel_nonfinite *e = &S->nf[i];
+        uint8_t fin = 0, pinf = 0, minf = 0, nan = 0;
+        float fv[4] = {0, 0, 0, 0};
+        for (unsigned l = 0; l < 4; l++) {
+            if (!((e->lanes >> l) & 1))
+                continue;
+            if (isnan(e->f[l]))
+                nan |= (uint8_t)(1u << l);
+            else if (isinf(e->f[l]))
+                *(e->f[l] > 0 ? &pinf : &minf) |= (uint8_t)(1u << l);
+            else {
+                fin |= (uint8_t)(1u << l);
+                fv[l] = e->f[l];
+            }
+        }
+        struct {
+            uint8_t mask;
+            unsigned op;
+        } parts[4] = {{fin, ST_OP_MOV}, {pinf, ST_OP_MOV}, {minf, ST_OP_MOV}, {nan, ST_OP_ADD}};
+        for (unsigned k = 0; k < 4; k++) {
+            if (!parts[k].mask)
+                continue;
+            struct mir_src a = k == 1 ? inf : ninf;
+            if (k == 0) {
+                LLVMValueRef ev[4];
+                for (unsigned l = 0; l < 4; l++)
+                    ev[l] = LLVMConstReal(LLVMFloatTypeInContext(c), fv[l]);
+                a = const_opnd(S, LLVMConstVector(ev, 4), fin);
+            } else if (k == 3)
+                a = inf;
+            in = emit(S, parts[k].op);
+            in->has_dst = true;
+            in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = parts[k].mask, .vreg = e->vreg};
+            in->nsrc = k == 3 ? 2 : 1;
+            in->src[0] = a;
+            in->src[1] = ninf;
+        }
+    }
+    if (S->failed)
+        return false;
+    /* move the new instructions to the front (no MIR index is held past
+     * selection outside ps_1_x, which never gets here) */
+    unsigned k = p->n - n0;
+    struct mir_instr *tmp = malloc(sizeof(*tmp) * k);
+    if (!tmp) {
+        fail(S, "out of memory%s", "");
+        return false;
+    }
+    memcpy(tmp, p->ins + n0, sizeof(*tmp) * k);
+    memmove(p->ins + k, p->ins, sizeof(*tmp) * n0);
+    memcpy(p->ins, tmp, sizeof(*tmp) * k);
+    free(tmp);
+    return true;
+}
+
 bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
                      struct mir_prog *out, struct st_merge_stats *stats)
 {
@@ -3768,6 +4346,8 @@ bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleR
 
     if (!S->failed && compute_pdom(S))
         walk(S, LLVMGetEntryBasicBlock(S->fn), NULL);
+    if (!S->failed)
+        nonfinite_prologue(S);
     free(S->tab);
     free(S->bbs);
     free(S->visited);

@@ -453,6 +453,229 @@ static void test_arb_ops(void **state)
     }
 }
 
+/* SWZ of a value that is a swizzled, negated view of another register:
+ * SWZ's source is a plain register in ARB, so the view's swizzle and sign
+ * go into the selectors.  a = -color.yzwx; SWZ x, -y, 0, 1 of a reads
+ * lane x of a = -color.y and lane y of a = -color.z negated again:
+ * selectors -y, z; 0 and 1 take no sign from the source.  (Before, this
+ * was refused as "an operand ARB cannot state".) */
+static void test_arb_swz_of_view(void **state)
+{
+    (void)state;
+    unsigned nerr = 0;
+    char *out = vasm_of_arb("!!ARBfp1.0\nTEMP a;\nMOV a, -fragment.color.yzwx;\n"
+                            "SWZ result.color, a, x, -y, 0, 1;\nEND\n",
+                            NULL, &nerr);
+    assert_non_null(out);
+    assert_int_equal(nerr, 0);
+    assert_string_equal(out, "!!ARBfp1.0\nSWZ result.color, fragment.color, -y, z, 0, 1;\nEND\n");
+    free(out);
+    /* a relative array element as SWZ's source, swizzled by a view */
+    out = vasm_of_arb("!!ARBvp1.0\nADDRESS A;\nPARAM arr[2] = { program.local[0..1] };\n"
+                      "TEMP t;\nARL A.x, vertex.position.x;\nMOV t, arr[A.x + 1].wzyx;\n"
+                      "SWZ result.position, t, y, x, 1, -w;\nEND\n",
+                      NULL, &nerr);
+    assert_non_null(out);
+    assert_int_equal(nerr, 0);
+    assert_string_equal(out, "!!ARBvp1.0\nADDRESS A;\nPARAM arr[2] = { program.local[0..1] };\n"
+                             "ARL A.x, vertex.position.x;\n"
+                             "SWZ result.position, arr[A.x + 1], z, w, 1, -x;\nEND\n");
+    free(out);
+}
+
+/* ------------------------------------------------------------------ */
+/* Shapes the random-shader fuzzers found refused (ST3001) although the
+ * model has an exact form for them.  Each case is worked by hand: the
+ * program, and the text --emit=vasm must give back.                   */
+
+struct shape_case {
+    const char *why, *in, *out;
+};
+
+static const struct shape_case shape_cases[] = {
+    /* SLT_SAT: the saturate's "x > 0" of select(c, 1, 0) is folded to c by
+     * instsimplify; the clamp of a 0/1 value is still the _SAT of the SLT */
+    {"sat of a set-on-compare",
+     "!!ARBfp1.0\nTEMP t;\nSLT_SAT t, fragment.color, fragment.texcoord[0];\n"
+     "MUL result.color, t, fragment.color;\nEND\n",
+     "!!ARBfp1.0\nTEMP r0;\nSLT_SAT r0, fragment.color, fragment.texcoord[0];\n"
+     "MUL result.color, r0, fragment.color;\nEND\n"},
+    /* EX2 of a literal LLVM does not fold (2^-1e35 underflows): the
+     * lowering's fpext of the float is folded to a double constant, which
+     * is still the float operand of EX2 / exp */
+    {"exp2 of a constant",
+     "!!ARBvp1.0\nTEMP t;\nEX2 t, {-1e35}.x;\nMUL result.position, t, vertex.position;\nEND\n",
+     "!!ARBvp1.0\nTEMP r0;\nEX2 r0.x, {-1e+35, 0, 0, 1}.x;\n"
+     "MUL result.position, r0.x, vertex.position;\nEND\n"},
+    {"exp of a constant",
+     "vs_2_0\ndef c0, -1e35, 0, 0, 0\ndcl_position v0\nexp r0, c0.x\nmul oPos, r0, v0\n",
+     "vs_2_0\ndcl_position v0\ndef c0, -1e+35, 0.0, 0.0, 0.0\nexp r0.x, c0.x\nmul oPos, r0.x, v0\n"},
+    /* RSQ of an SLT result: instsimplify drops the lowering's fabs (the
+     * value is 0 or 1); the shape is still the lowering's RSQ of that
+     * value.  SLT is computed in the one lane RSQ reads (.y) */
+    {"rsq whose fabs was dropped",
+     "!!ARBvp1.0\nTEMP t;\nSLT t, vertex.position, vertex.normal;\nRSQ result.position, t.y;\nEND\n",
+     "!!ARBvp1.0\nTEMP r0;\nSLT r0.y, vertex.position.y, vertex.normal.y;\n"
+     "RSQ result.position, r0.y;\nEND\n"},
+    /* texldp of a splatted coordinate: the w splat of .xxxx is .xxxx
+     * itself after instsimplify, so the division reads C / C; the
+     * swizzled coordinate is copied (texldp takes a plain register) */
+    {"texldp of a splat",
+     "ps_3_0\ndcl_texcoord0 v0\ndcl_2d s0\ntexldp r0, v0.xxxx, s0\nmov oC0, r0\n",
+     "ps_3_0\ndcl_texcoord0 v0\ndcl_2d s0\nmov r0, v0.x\ntexldp r0, r0, s0\nmov oC0, r0\n"},
+    /* (0, inf, -inf, NaN...) folded from rcp of 0: no def or literal
+     * states a non-finite value, so a prologue computes the constant:
+     * Z.x = rcp(0) = +inf (r0, first to appear), then the constant's
+     * vreg (r1): the finite lane from a def, +inf mov Z.x, -inf mov -Z.x,
+     * NaN add Z.x, -Z.x; the product then reads r1 */
+    {"non-finite constant (D3D9)",
+     "vs_2_0\ndef c0, 0, 1, 0, 0\ndcl_position v0\nrcp r0.x, c0.x\nmov r0.y, -r0.x\n"
+     "add r0.z, r0.x, r0.y\nmov r0.w, c0.y\nmul oPos, v0, r0\n",
+     "vs_2_0\ndcl_position v0\ndef c0, 0.0, 1.0, 0.0, 0.0\nrcp r0.x, c0.x\nmov r1.w, c0.y\n"
+     "mov r1.x, r0.x\nmov r1.y, -r0.x\nadd r1.z, r0.x, -r0.x\nmul oPos, v0, r1\n"},
+    {"non-finite constant (ARB)",
+     "!!ARBfp1.0\nTEMP t;\nRCP t.x, {0.0}.x;\nMOV t.y, -t.x;\nADD t.z, t.x, t.y;\n"
+     "MOV t.w, 2.5;\nMUL result.color, fragment.color, t;\nEND\n",
+     "!!ARBfp1.0\nTEMP r0;\nTEMP r1;\nRCP r0.x, {0, 0, 0, 1}.x;\n"
+     "MOV r1.w, {2.5, 2.5, 2.5, 2.5}.x;\nMOV r1.x, r0.x;\nMOV r1.y, -r0.x;\n"
+     "ADD r1.z, r0.x, -r0.x;\nMUL result.color, fragment.color, r1;\nEND\n"},
+    /* CMP of a constant: instsimplify folds the compare to a constant
+     * <4 x i1>, the select is then a lane merge of the two values: ARB's
+     * CMP takes src1 where src0 < 0 (x, z), D3D9's cmp where src0 >= 0
+     * (y, w); each side becomes one writemasked mov */
+    {"select on constant lanes (ARB)",
+     "!!ARBfp1.0\nTEMP t;\nCMP t, {-1, 1, -1, 1}, fragment.color, fragment.texcoord[0];\n"
+     "MUL result.color, t, fragment.color;\nEND\n",
+     "!!ARBfp1.0\nTEMP r0;\nMOV r0.xz, fragment.color;\nMOV r0.yw, fragment.texcoord[0];\n"
+     "MUL result.color, r0, fragment.color;\nEND\n"},
+    {"select on constant lanes (D3D9)",
+     "ps_2_0\ndef c0, -1, 1, -1, 1\ndcl t0\ndcl v0\ncmp r0, c0, t0, v0\nmul oC0, r0, v0\n",
+     "ps_2_0\ndcl t0\ndcl v0\ndef c0, -1.0, 1.0, -1.0, 1.0\nmov r0.yw, t0\nmov r0.xz, v0\n"
+     "mul r0, r0, v0\nmov oC0, r0\n"},
+    /* a[A0.x] of an array that does not start at slot 0 (arr: slots 2..4):
+     * the range check's (A0.x + 2) - 2 is folded to A0.x by instsimplify;
+     * still the read of arr at offset 0 */
+    {"relative read, folded range check",
+     "!!ARBvp1.0\nADDRESS A;\nPARAM p[2] = { program.local[20..21] };\n"
+     "PARAM arr[3] = { program.local[0..2] };\nARL A.x, vertex.position.x;\n"
+     "MOV result.position, arr[A.x];\nMOV result.color, p[1];\nEND\n",
+     "!!ARBvp1.0\nADDRESS A;\nPARAM p[2] = { program.local[20..21] };\n"
+     "PARAM arr[3] = { program.local[0..2] };\nARL A.x, vertex.position.x;\n"
+     "MOV result.position, arr[A.x];\nMOV result.color, p[1];\nEND\n"},
+    /* RCP of a lane known to be -0.25: instsimplify folds rcp's x == 0
+     * test to false and drops the select, leaving 1 / x, which is RCP for
+     * every x but +-0 */
+    {"rcp whose zero test was folded",
+     "!!ARBvp1.0\nTEMP t;\nMOV t, vertex.position;\nMOV t.x, 0.25;\n"
+     "RCP result.position, -t.x;\nEND\n",
+     "!!ARBvp1.0\nRCP result.position, -{0.25, 0.25, 0.25, 0.25}.x;\nEND\n"},
+    /* a0 merged around a loop: the loop writes a0.y only, so lane x of the
+     * a0 phi is the mova before the loop on both edges; c[a0.x + 2] after
+     * the loop reads that mova (the canonical printer writes c2[a0.x]) */
+    {"a0 phi whose lane the loop does not write",
+     "vs_2_x\ndefi i0, 2, 0, 0, 0\ndcl_position v0\nmova a0.x, v0.x\nmov r0, v0\nrep i0\n"
+     "  mova a0.y, r0.y\n  add r0, r0, c[a0.y + 1]\nendrep\nadd oPos, r0, c[a0.x + 2]\n",
+     "vs_2_x\ndefi i0, 2, 0, 0, 0\ndcl_position v0\nmova a0.x, v0.x\nmov r0, v0\nrep i0\n"
+     "mova a0.y, r0.y\nadd r0, r0, c1[a0.y]\nendrep\nadd oPos, r0, c2[a0.x]\n"},
+    /* MAX_SAT with 1: max(x, 1) > 0, so instsimplify folds the lower clamp
+     * away and only select(m < 1, m, 1) is left; in ARB only _SAT has that
+     * shape (MIN is select(a > b, b, a)) */
+    {"sat whose lower clamp was folded",
+     "!!ARBfp1.0\nTEMP t;\nMAX_SAT t, fragment.color, 1.0;\nMUL result.color, t, fragment.color;\nEND\n",
+     "!!ARBfp1.0\nTEMP r0;\nMAX_SAT r0, fragment.color, {1, 1, 1, 1}.x;\n"
+     "MUL result.color, r0, fragment.color;\nEND\n"},
+    /* p0 around a loop that writes p0.y only: lane x of the p0 phi is the
+     * setp before the loop on both edges, so (p0.x) after the loop still
+     * reads that setp */
+    {"p0 phi whose lane the loop does not write",
+     "vs_2_x\ndefi i0, 2, 0, 0, 0\ndcl_position v0\nsetp_gt p0.x, v0.x, c0.x\nmov r0, v0\n"
+     "rep i0\n  setp_lt p0.y, r0.y, c1.y\n  (p0.y) add r0, r0, c2\nendrep\n(p0.x) mov r0, c3\n"
+     "mov oPos, r0\n",
+     "vs_2_x\ndefi i0, 2, 0, 0, 0\ndcl_position v0\nsetp_gt p0.x, v0.x, c0.x\nmov r0, v0\n"
+     "rep i0\nsetp_lt p0.y, r0.y, c1.y\n(p0.y) add r0, r0, c2\nendrep\n(p0.x) mov r0, c3\n"
+     "mov oPos, r0\n"},
+    /* vs_3_0 reads all c# with _abs or none: |c1| is the abs instruction,
+     * not the modifier (c0 is read plain) */
+    {"abs of c# in vs_3_0",
+     "vs_3_0\ndcl_position v0\ndcl_position o0\nabs r0, c1\nadd r0, r0, c0\nmul o0, r0, v0\n",
+     "vs_3_0\ndcl_position v0\ndcl_position o0\nabs r0, c1\nadd r0, r0, c0\nmul o0, r0, v0\n"},
+    /* p0.x merged from two setps (before the if, and in it): the reads
+     * after the endif take p0.x as it stands, which is the original's as
+     * both setps are emitted where they stand, writing x */
+    {"p0 merged across an if",
+     "vs_2_x\ndcl_position v0\nmov r0, v0\nsetp_gt p0.x, v0.x, c0.x\nif b0\n"
+     "  setp_lt p0.x, v0.y, c1.y\nendif\n(p0.x) mov r0, c3\nif p0.x\n  add r0, r0, c4\nendif\n"
+     "mov oPos, r0\n",
+     "vs_2_x\ndcl_position v0\nsetp_gt p0.x, v0.x, c0.x\nif b0\nsetp_lt p0.x, v0.y, c1.y\n"
+     "endif\nmov r0, v0\n(p0.x) mov r0, c3\nif p0.x\nadd r0, r0, c4\nendif\nmov oPos, r0\n"},
+    /* ps_1_1 1-r0 of a sub result: the sub is an instruction (a register),
+     * not a modifier, so 1-r0 is the complement modifier on it; before, the
+     * complement was computed with a def of 1.0, which fails once the
+     * shader uses all eight constants */
+    {"complement of an instruction's register",
+     "ps_1_1\ntex t0\nsub r0, t0, c1\nmul r0, 1-r0, c2\n",
+     "ps_1_1\ntex t0\nsub r0, t0, c1\nmul r0, 1 - r0, c2\n"},
+    /* ps_1_1 with all eight constants in use: c0.a is the LLVM constant
+     * 0.375 in every lane, which is c0's w lane replicated (ps_1_1 has the
+     * .a replicate), not a new def */
+    {"splat constant as a def lane replicate (ps_1_x)",
+     "ps_1_1\ndef c0, 0.5, 0.25, 0.125, 0.375\nmul r0, v0, c0.a\nmad r0, r0, c1, c2\n"
+     "mad r0, r0, c3, c4\nmad r0, r0, c5, c6\nadd r0, r0, c7\n",
+     "ps_1_1\ndef c0, 0.5, 0.25, 0.125, 0.375\nmul r0, v0, c0.w\nmad r0, r0, c1, c2\n"
+     "mad r0, r0, c3, c4\nmad r0, r0, c5, c6\nadd r0, r0, c7\n"},
+    /* a ret inside an if of a subroutine: the lowering's status phi gets
+     * poison from the dead block after the ret; no texkill stands behind
+     * it, so the relative reads need nothing but themselves */
+    {"status phi with a poison edge",
+     "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nmov r0, c[a0.x + 1]\ncall l1\nmov oPos, r0\n"
+     "ret\nlabel l1\nif b0\n  ret\nendif\nadd r0, r0, c[a0.x + 2]\nret\n",
+     "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nif b0\nmov oPos, c1[a0.x]\nelse\n"
+     "add oPos, c1[a0.x], c2[a0.x]\nendif\n"},
+    /* a0.x merged from two movas (before the if, and in it): c[a0.x + 2]
+     * after the endif reads a0 as it stands, as the original does */
+    {"a0 merged across an if",
+     "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nif b0\n  mova a0.x, v0.y\nendif\n"
+     "add oPos, v0, c[a0.x + 2]\n",
+     "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nif b0\nmova a0.x, v0.y\nendif\n"
+     "add oPos, v0, c2[a0.x]\n"},
+    /* a0.x written in the loop: the read after the loop is the header
+     * phi's value after the last iteration, read where it stands; it must
+     * not be copied before the loop's mova (that is the same SSA phi, but
+     * the previous iteration's a0) */
+    {"a0 merged around a loop",
+     "vs_2_0\ndefi i0, 3, 0, 0, 0\ndcl_position v0\nmova a0.x, v0.x\nmov r0, v0\nrep i0\n"
+     "  add r0, r0, c[a0.x + 1]\n  mova a0.x, r0.y\nendrep\nadd oPos, r0, c[a0.x + 2]\n",
+     "vs_2_0\ndefi i0, 3, 0, 0, 0\ndcl_position v0\nmova a0.x, v0.x\nmov r0, v0\nrep i0\n"
+     "add r0, r0, c1[a0.x]\nmova a0.x, r0.y\nendrep\nadd oPos, r0, c2[a0.x]\n"},
+    /* MAX_SAT of a cosine and 0: the saturate's "m > 0" is replaced by
+     * MAX's own compare c, leaving select(c, select(c, x, 0), 0), which is
+     * the inner select in every lane (a view) */
+    {"select of a select on the same condition",
+     "!!ARBfp1.0\nTEMP t;\nCOS t.x, fragment.color.x;\nMAX_SAT result.color, t.x, 0.0;\nEND\n",
+     "!!ARBfp1.0\nTEMP r0;\nCOS r0.x, fragment.color.x;\n"
+     "MAX_SAT result.color, r0.x, {0, 0, 0, 0}.x;\nEND\n"},
+};
+
+static char *vasm_any(const char *src, unsigned *nerr)
+{
+    return strncmp(src, "!!", 2) == 0 ? vasm_of_arb(src, NULL, nerr) : vasm_of(src, NULL, nerr);
+}
+
+static void test_fuzz_shapes(void **state)
+{
+    (void)state;
+    for (unsigned k = 0; k < sizeof(shape_cases) / sizeof(shape_cases[0]); k++) {
+        unsigned nerr = 0;
+        char *out = vasm_any(shape_cases[k].in, &nerr);
+        if (!out || strcmp(out, shape_cases[k].out) != 0)
+            print_message("shape case %u (%s):\n%s\n", k, shape_cases[k].why, out ? out : "(refused)");
+        assert_non_null(out);
+        assert_int_equal(nerr, 0);
+        assert_string_equal(out, shape_cases[k].out);
+        free(out);
+    }
+}
+
 /* A TEMP name the program already uses for something else is not taken. */
 static void test_arb_temp_names(void **state)
 {
@@ -1332,6 +1555,8 @@ int main(void)
         cmocka_unit_test(test_arb_seed),
         cmocka_unit_test(test_arb_ops),
         cmocka_unit_test(test_arb_temp_names),
+        cmocka_unit_test(test_arb_swz_of_view),
+        cmocka_unit_test(test_fuzz_shapes),
         cmocka_unit_test(test_disjoint_lanes_share),
         cmocka_unit_test(test_overlapping_lanes_clash),
         cmocka_unit_test(test_merge_input_live_elsewhere),
