@@ -725,32 +725,52 @@ static LLVMValueRef load_reg(struct lower *L, const struct st_reg *r)
         unsigned n = rel_limit(L, r->file);
         bool reach[MAX_REG_INDEX], oob = true;
         bool known = rel_reach(L, r, n, reach, &oob);
-        /* A known set narrows the select chain below (temps and outputs),
-         * and when all of it is inside the file the chain needs no check.
-         * c[] and v[] are one indexed load: their check stays, since the
-         * select on the index is what keeps the vector back end's address
-         * arithmetic in its supported forms (fuzz seed 169, c[aL + 14]). */
-        bool chain = r->file == ST_REG_TEMP || is_output_file(r->file);
+        /* A known set narrows the select chain below to the reachable
+         * registers, and when all of them are inside the file the chain
+         * needs no range check.  v[] then becomes a chain of direct loads
+         * too (a back end sees which inputs the loop reads, not an indexed
+         * load of the whole file).  c[] stays one indexed load with its
+         * check: the select on the index keeps the vector back end's
+         * address arithmetic in its supported forms (fuzz seed 169,
+         * c[aL + 14]), and a back end reads c[] from memory anyway.  The
+         * merge stage (ST_LOWER_OP_CALLS) keeps v[] indexed as well: its
+         * vector back end gives it back as v[aL + k], which it has an
+         * instruction for, and has none for a select among inputs. */
+        bool narrow_in = known && r->file == ST_REG_INPUT && !(L->flags & ST_LOWER_OP_CALLS);
+        bool chain = narrow_in || r->file == ST_REG_TEMP || is_output_file(r->file);
         LLVMValueRef inr = !chain || oob ? rel_in_range(L, idx, n) : NULL;
         LLVMValueRef safe = inr ? bld_select(L, inr, idx, bld_i(L, 0)) : idx;
         LLVMValueRef v;
         if (r->file == ST_REG_CONST) {
             v = bld_load(L, L->v4f, bld_vec_ptr(L, L->arg_c, safe), 4);
-        } else if (r->file == ST_REG_INPUT) {
+        } else if (r->file == ST_REG_INPUT && !narrow_in) {
             v = bld_load(L, L->v4f, in_slot_ptr(L, LLVMBuildAdd(L->b, safe,
                                                                       bld_i(L, ST_LL_IN_V), "")),
                          4);
-        } else if (r->file == ST_REG_TEMP || is_output_file(r->file)) {
-            /* A chain of selects over the registers of the file. */
+        } else if (chain) {
+            /* A chain of selects over the (reachable) registers of the file. */
+            unsigned nreach = 0;
+            for (unsigned k = 0; known && k < n && k < MAX_REG_INDEX; k++)
+                nreach += reach[k];
             v = LLVMConstNull(L->v4f);
             for (unsigned k = 0; k < n && k < MAX_REG_INDEX; k++) {
                 if (known && !reach[k])
                     continue; /* the loop never gets there */
-                LLVMValueRef p = reg_ptr(L, r->file, k, r->loc);
-                if (!p)
+                LLVMValueRef x;
+                if (r->file == ST_REG_INPUT) {
+                    x = bld_load(L, L->v4f, in_slot_ptr(L, bld_i(L, ST_LL_IN_V + (int32_t)k)), 4);
+                } else {
+                    LLVMValueRef p = reg_ptr(L, r->file, k, r->loc);
+                    if (!p)
+                        break;
+                    x = bld_load(L, L->v4f, p, 0);
+                }
+                if (known && !oob && nreach == 1) {
+                    v = x; /* the index can only be k */
                     break;
+                }
                 LLVMValueRef is = LLVMBuildICmp(L->b, LLVMIntEQ, safe, bld_i(L, (int32_t)k), "");
-                v = bld_select(L, is, bld_load(L, L->v4f, p, 0), v);
+                v = bld_select(L, is, x, v);
             }
         } else {
             not_supported(L, r->loc, "relative addressing of this register file");
@@ -1083,11 +1103,18 @@ static void write_dst(struct lower *L, const struct st_instr *ins, LLVMValueRef 
         bool known = rel_reach(L, &d->reg, n, reach, &oob);
         if (oob)
             rel_in_range(L, idx, n);
+        unsigned nreach = 0;
+        for (unsigned k = 0; known && k < n; k++)
+            nreach += reach[k] && !(is_output_file(f) && !L->regs[f][k].written);
         for (unsigned k = 0; k < n; k++) {
             if (is_output_file(f) && !L->regs[f][k].written)
                 continue;
             if (known && !reach[k])
                 continue; /* never this register: no loop-carried select */
+            if (known && !oob && nreach == 1) {
+                store_masked(L, f, k, mask, v, pred, d->loc); /* the index can only be k */
+                break;
+            }
             LLVMValueRef is = bld_splat(L, LLVMBuildICmp(L->b, LLVMIntEQ, idx,
                                                          bld_i(L, (int32_t)k), ""));
             LLVMValueRef pk = pred ? LLVMBuildAnd(L->b, pred, is, "") : is;
