@@ -1105,7 +1105,7 @@ static void write_dst(struct lower *L, const struct st_instr *ins, LLVMValueRef 
             rel_in_range(L, idx, n);
         unsigned nreach = 0;
         for (unsigned k = 0; known && k < n; k++)
-            nreach += reach[k] && !(is_output_file(f) && !L->regs[f][k].written);
+            nreach += reach[k]; /* all of them: a shortcut needs the only one */
         for (unsigned k = 0; k < n; k++) {
             if (is_output_file(f) && !L->regs[f][k].written)
                 continue;
