@@ -603,6 +603,61 @@ static void test_arb_corpus(void **state)
     assert_int_equal(t.mismatches, 0);
 }
 
+/*
+ * aL of a loop over a defi: the lowering selects only among the registers
+ * the loop reaches, and leaves the range check out when all of them are
+ * inside the file (docs/llvm-abi.md).  A grid of defi values, inside,
+ * partly outside and wholly outside v0..v15 / o0..o11 / c0..c255, going up
+ * and down, a step of 0, a count of 0 and 255, must still agree bit for
+ * bit with the interpreter (which keeps no such shortcut).
+ */
+static void test_al_defi_grid(void **state)
+{
+    (void)state;
+    static const int counts[] = {0, 1, 4, 255}, starts[] = {-3, 0, 2, 14};
+    static const int steps[] = {-1, 0, 1, 3}, offsets[] = {0, 2};
+    struct totals t;
+    memset(&t, 0, sizeof(t));
+    for (unsigned a = 0; a < 4; a++)
+        for (unsigned b = 0; b < 4; b++)
+            for (unsigned c = 0; c < 4; c++)
+                for (unsigned d = 0; d < 2; d++) {
+                    char src[1024], name[64];
+                    int k = offsets[d];
+                    snprintf(src, sizeof(src),
+                             "vs_3_0\ndcl_position v0\ndcl_texcoord0 v1\ndcl_texcoord1 v2\n"
+                             "dcl_texcoord2 v3\ndcl_texcoord3 v4\ndcl_position o0\n"
+                             "dcl_texcoord0 o1\ndcl_texcoord1 o2\ndcl_texcoord2 o3\n"
+                             "dcl_texcoord3 o4\ndcl_texcoord4 o5\n"
+                             "defi i0, %d, %d, %d, 0\nmov r0, v0\nloop aL, i0\n"
+                             "    mov o[aL + %d], v[aL + %d]\n"
+                             "    add r0, r0, c[aL + %d]\nendloop\nmov o0, r0\n",
+                             counts[a], starts[b], steps[c], k, k, k + 1);
+                    snprintf(name, sizeof(name), "defi i0, %d, %d, %d (+%d)", counts[a],
+                             starts[b], steps[c], k);
+                    size_t len = strlen(src);
+                    t.shaders++;
+                    struct st_ctx *ctx = st_ctx_create(name, src, len, 50);
+                    struct st_arena *arena = st_arena_create();
+                    struct st_shader *sh = st_parse_d3d9(ctx, arena);
+                    if (!sh || st_error_count(ctx) || !st_check(ctx, sh)) {
+                        fprintf(stderr, "FAIL %s: the front end rejects it\n", name);
+                        t.failures++;
+                    } else {
+                        diff_shader(name, sh, src, len, ST_FLOAT_IEEE, true, false, &t);
+                        diff_shader(name, sh, src, len, ST_FLOAT_D3D9, true, false, &t);
+                    }
+                    st_ctx_destroy(ctx);
+                    st_arena_destroy(arena);
+                }
+    printf("aL defi grid: %u shaders, %u runs compared, %u invocations, %u mismatches\n",
+           t.shaders, t.compared, t.invocations, t.mismatches);
+    assert_int_equal(t.shaders, 128);
+    assert_int_equal(t.failures, 0);
+    assert_int_equal(t.mismatches, 0);
+    assert_true(t.compared > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -612,6 +667,7 @@ int main(void)
         cmocka_unit_test(test_arb_samples),
         cmocka_unit_test(test_arb_sample_inputs),
         cmocka_unit_test(test_arb_corpus),
+        cmocka_unit_test(test_al_defi_grid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

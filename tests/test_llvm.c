@@ -681,6 +681,159 @@ static void test_deriv_calls(void **state)
     ts_free(&t);
 }
 
+/* ------------------------------------------------------------------ */
+/* aL of a loop over a defi: relative addressing narrowed to the      */
+/* registers the loop can reach (docs/llvm-abi.md).                   */
+
+/* integer compares of one predicate in the raw IR */
+static unsigned count_icmp(LLVMValueRef fn, LLVMIntPredicate pred)
+{
+    unsigned n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            if (LLVMGetInstructionOpcode(i) == LLVMICmp && LLVMGetICmpPredicate(i) == pred)
+                n++;
+    return n;
+}
+
+/*
+ * GEPs on the input array (st_main's first parameter): the bit k of *slots
+ * for each constant index k, and how many have an index known only at run
+ * time.
+ */
+static unsigned input_geps(LLVMValueRef fn, uint32_t *slots)
+{
+    LLVMValueRef in = LLVMGetParam(fn, 0);
+    unsigned dynamic = 0;
+    *slots = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            if (LLVMGetInstructionOpcode(i) != LLVMGetElementPtr || LLVMGetOperand(i, 0) != in)
+                continue;
+            LLVMValueRef idx = LLVMGetOperand(i, 1);
+            if (LLVMIsAConstantInt(idx))
+                *slots |= 1u << LLVMConstIntGetZExtValue(idx);
+            else
+                dynamic++;
+        }
+    return dynamic;
+}
+
+#define AL_SHADER(DEFI)                                                                            \
+    "vs_3_0\ndcl_position v0\ndcl_texcoord0 v1\ndcl_texcoord1 v2\ndcl_texcoord2 v3\n"             \
+    "dcl_texcoord3 v4\ndcl_texcoord4 v5\ndcl_position o0\ndcl_texcoord0 o1\ndcl_texcoord1 o2\n" \
+    "dcl_texcoord2 o3\ndcl_texcoord3 o4\ndcl_texcoord4 o5\n" DEFI                                  \
+    "mov o0, v0\nloop aL, i0\n    mov o[aL + 1], v[aL]\nendloop\n"
+
+/*
+ * defi i0, 3, 2, 1, 0: three iterations with aL = 2, 3, 4.  v[aL] can only
+ * be v2, v3, v4, and o[aL + 1] only o3, o4, o5, all inside their files: the
+ * read is three direct loads (input slots 2, 3, 4; v0 is slot 0, read by
+ * the mov) chained by three aL == k compares, the write three compares,
+ * and no range check (no unsigned less-than).  Run with v2 = 1, v3 = 10,
+ * v4 = 100: o3 = 1, o4 = 10, o5 = 100; o1 and o2 are never written (0).
+ * The inputs give i0 = (1, 0, 1, 0), which the defi overrides (run_io.c
+ * apply_defs, with an ST_W_IGNORED warning): still three iterations.
+ */
+static void test_al_defi_loop_narrows(void **state)
+{
+    (void)state;
+    const char *src = AL_SHADER("defi i0, 3, 2, 1, 0\n");
+    struct ts t;
+    ts_parse(&t, src);
+    ts_lower(&t, ST_FLOAT_IEEE);
+    LLVMValueRef fn = main_fn(&t);
+    uint32_t slots;
+    assert_int_equal(input_geps(fn, &slots), 0);
+    assert_int_equal(slots, (1u << 0) | (1u << 2) | (1u << 3) | (1u << 4));
+    assert_int_equal(count_icmp(fn, LLVMIntEQ), 3 + 3);
+    assert_int_equal(count_icmp(fn, LLVMIntULT), 0);
+    ts_free(&t);
+
+    const char *json = "{\"int_constants\": {\"i0\": [1, 0, 1, 0]}, \"invocations\": "
+                       "[{\"v2\": [1, 1, 1, 1], \"v3\": [10, 10, 10, 10], \"v4\": [100, 100, 100, 100],"
+                       " \"v5\": [7, 7, 7, 7]}]}";
+    char *jit = run_engine(src, json, ST_ENGINE_LLVM, ST_FLOAT_IEEE);
+    char *ref = run_engine(src, json, ST_ENGINE_INTERP, ST_FLOAT_IEEE);
+    assert_non_null(jit);
+    assert_non_null(ref);
+    assert_string_equal(jit, ref);
+    assert_non_null(strstr(jit, "\"o3\": [1, 1, 1, 1]"));
+    assert_non_null(strstr(jit, "\"o4\": [10, 10, 10, 10]"));
+    assert_non_null(strstr(jit, "\"o5\": [100, 100, 100, 100]"));
+    assert_null(strstr(jit, "\"o2\": [7"));
+    free(jit);
+    free(ref);
+}
+
+/*
+ * The same loop with i0 from the inputs JSON: aL is unknown at compile
+ * time, so v[aL] stays one indexed load of the input array (one GEP whose
+ * index is computed) and o[aL + 1] selects over all twelve outputs (twelve
+ * aL + 1 == k compares), each with its range check (two unsigned
+ * compares).  With i0 = (3, 2, 1, 0) it computes what the defi did.
+ */
+static void test_al_input_loop_full(void **state)
+{
+    (void)state;
+    const char *src = AL_SHADER("");
+    struct ts t;
+    ts_parse(&t, src);
+    ts_lower(&t, ST_FLOAT_IEEE);
+    LLVMValueRef fn = main_fn(&t);
+    uint32_t slots;
+    assert_int_equal(input_geps(fn, &slots), 1);
+    assert_int_equal(slots, 1u << 0);
+    assert_int_equal(count_icmp(fn, LLVMIntEQ), 12);
+    assert_int_equal(count_icmp(fn, LLVMIntULT), 2);
+    ts_free(&t);
+
+    const char *json = "{\"int_constants\": {\"i0\": [3, 2, 1, 0]}, \"invocations\": "
+                       "[{\"v2\": [1, 1, 1, 1], \"v3\": [10, 10, 10, 10], \"v4\": [100, 100, 100, 100]}]}";
+    char *jit = run_engine(src, json, ST_ENGINE_LLVM, ST_FLOAT_IEEE);
+    char *ref = run_engine(src, json, ST_ENGINE_INTERP, ST_FLOAT_IEEE);
+    assert_non_null(jit);
+    assert_non_null(ref);
+    assert_string_equal(jit, ref);
+    assert_non_null(strstr(jit, "\"o3\": [1, 1, 1, 1]"));
+    assert_non_null(strstr(jit, "\"o5\": [100, 100, 100, 100]"));
+    free(jit);
+    free(ref);
+}
+
+/*
+ * defi i0, 3, 14, 1, 0: aL = 14, 15, 16; v[aL] reaches v14 and v15, and
+ * 16 is outside v0..v15.  The chain has two compares and keeps the range
+ * check and the status bit: the run reads 0 in the third iteration and
+ * warns once (ST5003).  add r0, r0, v[aL] with v14 = 1, v15 = 10 gives
+ * r0 = 0 + 1 + 10 + 0 = 11.
+ */
+static void test_al_defi_loop_partly_outside(void **state)
+{
+    (void)state;
+    const char *src = "vs_3_0\ndcl_position o0\ndefi i0, 3, 14, 1, 0\n"
+                      "mov r0, c0\nloop aL, i0\n    add r0, r0, v[aL]\nendloop\nmov o0, r0\n";
+    struct ts t;
+    ts_parse(&t, src);
+    ts_lower(&t, ST_FLOAT_IEEE);
+    LLVMValueRef fn = main_fn(&t);
+    uint32_t slots;
+    assert_int_equal(input_geps(fn, &slots), 0);
+    assert_int_equal(slots, (1u << 14) | (1u << 15));
+    assert_int_equal(count_icmp(fn, LLVMIntEQ), 2);
+    assert_int_equal(count_icmp(fn, LLVMIntULT), 1);
+    static struct run r;
+    memset(&r, 0, sizeof(r));
+    for (int k = 0; k < 4; k++) {
+        r.inv[0].in[ST_LL_IN_V + 14][k] = 1.0f;
+        r.inv[0].in[ST_LL_IN_V + 15][k] = 10.0f;
+    }
+    assert_true(jit(&t, &r, 1, ST_FLOAT_IEEE));
+    assert_vec(r.out[0].reg[0].v, 11, 11, 11, 11);
+    assert_int_equal(count_diag(t.ctx, ST_W_RELADDR_RANGE, NULL), 1);
+    ts_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -699,6 +852,9 @@ int main(void)
         cmocka_unit_test(test_run_json),
         cmocka_unit_test(test_deriv_calls),
         cmocka_unit_test(test_minmax_chains_keep_nan),
+        cmocka_unit_test(test_al_defi_loop_narrows),
+        cmocka_unit_test(test_al_input_loop_full),
+        cmocka_unit_test(test_al_defi_loop_partly_outside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

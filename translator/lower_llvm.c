@@ -57,6 +57,11 @@ struct frame {
     LLVMValueRef counter;              /* loops: iterations left (i32 alloca) */
     LLVMValueRef al;                   /* FR_LOOP: aL (i32 alloca) */
     LLVMValueRef step;                 /* FR_LOOP: aL increment */
+    /* FR_LOOP whose i# is a defi (nothing at run time can change it, and
+     * only loop/endloop write aL): aL takes exactly the values
+     * al_start + j * al_step (uint32 wrap), j < al_count, in the body. */
+    bool al_known;
+    uint32_t al_start, al_step, al_count;
 };
 
 struct lower {
@@ -660,6 +665,43 @@ static LLVMValueRef rel_index(struct lower *L, const struct st_reg *r)
     return LLVMBuildAdd(L->b, base, bld_i(L, (int32_t)r->index), "");
 }
 
+/*
+ * The registers k < n a relative address can reach, when that is known at
+ * compile time: aL of a loop over a defi constant (or aL outside any loop,
+ * always 0).  reach[k] for every reachable k, *oob when some reachable
+ * index falls outside 0..n-1 (the run-time range check is then kept).
+ * The index is computed as rel_index does (i32 add, wrapping), so the set
+ * is exactly the values the IR's index can take.  False: unknown (a0, or
+ * a loop whose i# comes from the inputs), select over the whole file.
+ */
+static bool rel_reach(struct lower *L, const struct st_reg *r, unsigned n, bool *reach, bool *oob)
+{
+    if (!r->rel || r->rel->file != ST_REG_LOOP)
+        return false;
+    uint32_t start = 0, step = 0, count = 1; /* outside loops aL reads 0 */
+    for (unsigned k = L->nflow; k-- > 0;) {
+        if (L->flow[k].kind != FR_LOOP)
+            continue;
+        if (!L->flow[k].al_known)
+            return false;
+        start = L->flow[k].al_start;
+        step = L->flow[k].al_step;
+        count = L->flow[k].al_count;
+        break;
+    }
+    for (unsigned k = 0; k < n && k < MAX_REG_INDEX; k++)
+        reach[k] = false;
+    *oob = false;
+    for (uint32_t j = 0; j < count; j++) {
+        uint32_t idx = start + j * step + r->index;
+        if (idx < n && idx < MAX_REG_INDEX)
+            reach[idx] = true;
+        else
+            *oob = true;
+    }
+    return true;
+}
+
 static void set_status(struct lower *L, LLVMValueRef cond, unsigned bit)
 {
     LLVMValueRef st = bld_load(L, L->i32, L->status, 0);
@@ -681,30 +723,60 @@ static LLVMValueRef load_reg(struct lower *L, const struct st_reg *r)
     if (r->rel) {
         LLVMValueRef idx = rel_index(L, r);
         unsigned n = rel_limit(L, r->file);
-        LLVMValueRef inr = rel_in_range(L, idx, n);
-        LLVMValueRef safe = bld_select(L, inr, idx, bld_i(L, 0));
+        bool reach[MAX_REG_INDEX], oob = true;
+        bool known = rel_reach(L, r, n, reach, &oob);
+        /* A known set narrows the select chain below to the reachable
+         * registers, and when all of them are inside the file the chain
+         * needs no range check.  v[] then becomes a chain of direct loads
+         * too (a back end sees which inputs the loop reads, not an indexed
+         * load of the whole file).  c[] stays one indexed load with its
+         * check: the select on the index keeps the vector back end's
+         * address arithmetic in its supported forms (fuzz seed 169,
+         * c[aL + 14]), and a back end reads c[] from memory anyway.  The
+         * merge stage (ST_LOWER_OP_CALLS) keeps v[] indexed as well: its
+         * vector back end gives it back as v[aL + k], which it has an
+         * instruction for, and has none for a select among inputs. */
+        bool narrow_in = known && r->file == ST_REG_INPUT && !(L->flags & ST_LOWER_OP_CALLS);
+        bool chain = narrow_in || r->file == ST_REG_TEMP || is_output_file(r->file);
+        LLVMValueRef inr = !chain || oob ? rel_in_range(L, idx, n) : NULL;
+        LLVMValueRef safe = inr ? bld_select(L, inr, idx, bld_i(L, 0)) : idx;
         LLVMValueRef v;
         if (r->file == ST_REG_CONST) {
             v = bld_load(L, L->v4f, bld_vec_ptr(L, L->arg_c, safe), 4);
-        } else if (r->file == ST_REG_INPUT) {
+        } else if (r->file == ST_REG_INPUT && !narrow_in) {
             v = bld_load(L, L->v4f, in_slot_ptr(L, LLVMBuildAdd(L->b, safe,
                                                                       bld_i(L, ST_LL_IN_V), "")),
                          4);
-        } else if (r->file == ST_REG_TEMP || is_output_file(r->file)) {
-            /* A chain of selects over the registers of the file. */
+        } else if (chain) {
+            /* A chain of selects over the (reachable) registers of the file. */
+            unsigned nreach = 0;
+            for (unsigned k = 0; known && k < n && k < MAX_REG_INDEX; k++)
+                nreach += reach[k];
             v = LLVMConstNull(L->v4f);
             for (unsigned k = 0; k < n && k < MAX_REG_INDEX; k++) {
-                LLVMValueRef p = reg_ptr(L, r->file, k, r->loc);
-                if (!p)
+                if (known && !reach[k])
+                    continue; /* the loop never gets there */
+                LLVMValueRef x;
+                if (r->file == ST_REG_INPUT) {
+                    x = bld_load(L, L->v4f, in_slot_ptr(L, bld_i(L, ST_LL_IN_V + (int32_t)k)), 4);
+                } else {
+                    LLVMValueRef p = reg_ptr(L, r->file, k, r->loc);
+                    if (!p)
+                        break;
+                    x = bld_load(L, L->v4f, p, 0);
+                }
+                if (known && !oob && nreach == 1) {
+                    v = x; /* the index can only be k */
                     break;
+                }
                 LLVMValueRef is = LLVMBuildICmp(L->b, LLVMIntEQ, safe, bld_i(L, (int32_t)k), "");
-                v = bld_select(L, is, bld_load(L, L->v4f, p, 0), v);
+                v = bld_select(L, is, x, v);
             }
         } else {
             not_supported(L, r->loc, "relative addressing of this register file");
             return LLVMConstNull(L->v4f);
         }
-        return bld_select(L, inr, v, LLVMConstNull(L->v4f));
+        return inr ? bld_select(L, inr, v, LLVMConstNull(L->v4f)) : v;
     }
     if (L->arb && r->file == ST_REG_CONST) {
         /* Literal parameters are immediates; the others come from c[]. */
@@ -1027,10 +1099,22 @@ static void write_dst(struct lower *L, const struct st_instr *ins, LLVMValueRef 
             return;
         }
         LLVMValueRef idx = rel_index(L, &d->reg);
-        rel_in_range(L, idx, n);
+        bool reach[MAX_REG_INDEX], oob = true;
+        bool known = rel_reach(L, &d->reg, n, reach, &oob);
+        if (oob)
+            rel_in_range(L, idx, n);
+        unsigned nreach = 0;
+        for (unsigned k = 0; known && k < n; k++)
+            nreach += reach[k]; /* all of them: a shortcut needs the only one */
         for (unsigned k = 0; k < n; k++) {
             if (is_output_file(f) && !L->regs[f][k].written)
                 continue;
+            if (known && !reach[k])
+                continue; /* never this register: no loop-carried select */
+            if (known && !oob && nreach == 1) {
+                store_masked(L, f, k, mask, v, pred, d->loc); /* the index can only be k */
+                break;
+            }
             LLVMValueRef is = bld_splat(L, LLVMBuildICmp(L->b, LLVMIntEQ, idx,
                                                          bld_i(L, (int32_t)k), ""));
             LLVMValueRef pk = pred ? LLVMBuildAnd(L->b, pred, is, "") : is;
@@ -1897,6 +1981,18 @@ static void begin_loop(struct lower *L, const struct st_instr *ins)
         f->al = bld_alloca(L, L->i32, "aL");
         bld_store(L, bld_lane(L, iv, 1), f->al, 0);
         f->step = bld_lane(L, iv, 2);
+        /* A defi wins over the run inputs (run_io.c apply_defs), so its
+         * values are the loop's whatever the inputs JSON says.  A count of
+         * 0 never runs the body: left unknown, nothing to narrow. */
+        uint32_t ix = is->reg.index;
+        if (is->reg.file == ST_REG_CONSTINT && ix < ST_LL_NUM_ICONSTS && L->has_defi[ix]) {
+            const int32_t *d = L->def_i[ix];
+            int32_t cnt = d[0] < 0 ? 0 : d[0] > 255 ? 255 : d[0];
+            f->al_known = cnt > 0;
+            f->al_start = (uint32_t)d[1];
+            f->al_step = (uint32_t)d[2];
+            f->al_count = (uint32_t)cnt;
+        }
     }
     f->header = bld_block(L, is_loop ? "loop" : "rep");
     f->exit = bld_block(L, is_loop ? "endloop" : "endrep");
