@@ -2038,6 +2038,32 @@ static void need_ops(struct sel *S, LLVMValueRef I)
         need(S, op_(I, k));
 }
 
+/* The movas (and a0 phis) an a0 value is made of: the lowering's lane
+ * merges of a0 (shufflevector, insertelement of i32) are no instructions
+ * of their own. */
+static void need_a0_value(struct sel *S, LLVMValueRef v, int depth)
+{
+    if (depth > 64 || !is_inst(v))
+        return;
+    switch (opc(v)) {
+    case LLVMPHI:
+        need(S, v);
+        return;
+    case LLVMFPToSI:
+        /* a mova nothing reads would be written to a0.x (the default
+         * mask of a mova without demand): only the ones some lane reads */
+        if (vi(S, v)->demand)
+            need(S, v);
+        return;
+    case LLVMShuffleVector: case LLVMInsertElement:
+        need_a0_value(S, op_(v, 0), depth + 1);
+        need_a0_value(S, op_(v, 1), depth + 1);
+        return;
+    default:
+        return;
+    }
+}
+
 static void need(struct sel *S, LLVMValueRef v)
 {
     if (!is_inst(v))
@@ -2083,7 +2109,7 @@ static void need(struct sel *S, LLVMValueRef v)
         return;
     case VK_A0PHI: /* every mova (or a0 phi) behind it */
         for (unsigned i = 0; i < LLVMCountIncoming(v); i++)
-            need(S, LLVMGetIncomingValue(v, i));
+            need_a0_value(S, LLVMGetIncomingValue(v, i), 0);
         return;
     case VK_MERGE:
         need(S, op_(v, opc(v) == LLVMSelect ? 2 : 0));

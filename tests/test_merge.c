@@ -654,6 +654,14 @@ static const struct shape_case shape_cases[] = {
      "!!ARBfp1.0\nTEMP t;\nCOS t.x, fragment.color.x;\nMAX_SAT result.color, t.x, 0.0;\nEND\n",
      "!!ARBfp1.0\nTEMP r0;\nCOS r0.x, fragment.color.x;\n"
      "MAX_SAT result.color, r0.x, {0, 0, 0, 0}.x;\nEND\n"},
+    /* the same through a two-lane mova whose y nobody reads: the phi's
+     * movas are needed through the lowering's a0 lane merge, and each
+     * writes only the lanes some read takes (x) */
+    {"a0 merged across an if, lane merge of a0",
+     "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nif b0\n  mova a0.xy, v0.yz\nendif\n"
+     "add oPos, v0, c[a0.x + 2]\n",
+     "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nif b0\nmova a0.x, v0.y\nendif\n"
+     "add oPos, v0, c2[a0.x]\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
