@@ -2666,6 +2666,18 @@ static void emit_alu(struct sel *S, LLVMValueRef I)
         src[k] = opnd(S, pt.leaf[k]);
     if (pt.op == ST_OP_ABS && src[0].mod != MIR_MOD_NONE)
         src[0] = plain(S, src[0], 0xf);
+    /* crs takes its sources without a swizzle: a swizzled view is copied
+     * (x, y, z: what crs reads; its modifier goes with it) */
+    for (unsigned k = 0; pt.op == ST_OP_CRS && k < 2 && k < pt.n; k++)
+        if (src[k].swz != ST_SWIZZLE_IDENTITY) {
+            uint32_t t = mir_new_vreg(S->p);
+            struct mir_instr *mv = emit(S, ST_OP_MOV);
+            mv->has_dst = true;
+            mv->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0x7, .vreg = t};
+            mv->nsrc = 1;
+            mv->src[0] = src[k];
+            src[k] = mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
+        }
     struct mir_instr *in = emit(S, pt.op);
     in->sat = pt.sat;
     in->shift = pt.shift;

@@ -662,6 +662,14 @@ static const struct shape_case shape_cases[] = {
      "add oPos, v0, c[a0.x + 2]\n",
      "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nif b0\nmova a0.x, v0.y\nendif\n"
      "add oPos, v0, c2[a0.x]\n"},
+    /* crs of a register that is a swizzled view of v0: crs takes no
+     * swizzle, so the view is copied (lanes x, y, z crs reads) first; crs
+     * may not write a register it reads, so its result takes r1 */
+    {"crs of a swizzled view",
+     "vs_2_0\ndcl_position v0\ndcl_normal v1\nmov r1, v0.yzxw\ncrs r0.xyz, r1, -v1\n"
+     "mov r0.w, v0.w\nmov oPos, r0\n",
+     "vs_2_0\ndcl_position v0\ndcl_normal v1\nmov r0.xyz, v0.yzxw\ncrs r1.xyz, r0, -v1\n"
+     "mov r1.w, v0.w\nmov oPos, r1\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
