@@ -2411,6 +2411,21 @@ static unsigned mod_neg(unsigned m)
     }
 }
 
+static struct mir_instr *emit(struct sel *S, unsigned op);
+
+/* A view (swizzle and modifier) as a register of its own, read plain: for
+ * a second modifier on top of it (ps_1_x has one per source). */
+static struct mir_src copy_view(struct sel *S, struct mir_src r)
+{
+    uint32_t t = mir_new_vreg(S->p);
+    struct mir_instr *mv = emit(S, ST_OP_MOV);
+    mv->has_dst = true;
+    mv->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0xf, .vreg = t};
+    mv->nsrc = 1;
+    mv->src[0] = r;
+    return mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
+}
+
 static struct mir_src view_opnd(struct sel *S, LLVMValueRef I)
 {
     struct vinfo *e = vi(S, I);
@@ -2454,10 +2469,8 @@ static struct mir_src view_opnd(struct sel *S, LLVMValueRef I)
         return opnd(S, op_(I, 1));
     case LLVMFNeg:
         r = opnd(S, op_(I, 0));
-        if (mod_neg(r.mod) == 0xff) {
-            fail(S, "a negated complement (no such source modifier)%s", "");
-            return r;
-        }
+        if (mod_neg(r.mod) == 0xff) /* -(1 - x): the complement is a mov */
+            r = copy_view(S, r);
         r.mod = (uint8_t)mod_neg(r.mod);
         return r;
     case LLVMSelect: {
@@ -2551,8 +2564,8 @@ static struct mir_src opnd(struct sel *S, LLVMValueRef v)
         unsigned mod;
         modview_of(S, v, &x, &mod);
         struct mir_src r = opnd(S, x);
-        if (r.mod != MIR_MOD_NONE)
-            fail(S, "two source modifiers on one operand%s", "");
+        if (r.mod != MIR_MOD_NONE) /* one modifier per source: the inner one is a mov */
+            r = copy_view(S, r);
         r.mod = (uint8_t)mod;
         return r;
     }
