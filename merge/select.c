@@ -3610,6 +3610,73 @@ static LLVMBasicBlockRef ipdom(struct sel *S, LLVMBasicBlockRef b)
     return bi < 0 ? NULL : S->bbs[bi];
 }
 
+/*
+ * The immediate post-dominator of b inside the loop with header h and exit
+ * x: edges to x (breaks) are left out, so a path that breaks constrains
+ * nothing, and h (reached by the latch) is the end.  NULL when none.
+ */
+static LLVMBasicBlockRef ipdom_loop(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef x,
+                                    LLVMBasicBlockRef h)
+{
+    unsigned n = S->nbb, w = S->words;
+    int bi = bb_index(S, b), hi = bb_index(S, h);
+    if (bi < 0 || hi < 0)
+        return NULL;
+    uint64_t *pd = malloc(sizeof(uint64_t) * w * (n ? n : 1));
+    if (!pd)
+        return NULL;
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned k = 0; k < w; k++)
+            pd[i * w + k] = (int)i == hi ? (k == (unsigned)hi / 64 ? 1ull << (hi % 64) : 0) : ~0ull;
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (unsigned i = n; i-- > 0;) {
+            if ((int)i == hi)
+                continue;
+            LLVMBasicBlockRef sc[2];
+            unsigned ns = nsucc(S->bbs[i], sc);
+            for (unsigned k = 0; k < w; k++) {
+                uint64_t v = ~0ull;
+                bool any = false;
+                for (unsigned j = 0; j < ns; j++) {
+                    int si = bb_index(S, sc[j]);
+                    if (si < 0 || sc[j] == x)
+                        continue;
+                    v &= pd[(unsigned)si * w + k];
+                    any = true;
+                }
+                if (!any) /* only breaks (or the function's end): no constraint */
+                    v = ~0ull;
+                if (k == i / 64)
+                    v |= 1ull << (i % 64);
+                if (v != pd[i * w + k]) {
+                    pd[i * w + k] = v;
+                    changed = true;
+                }
+            }
+        }
+    }
+    /* the nearest: the candidate post-dominated by every other candidate */
+    LLVMBasicBlockRef best = NULL;
+    unsigned bestc = 0;
+    for (unsigned j = 0; j < n; j++) {
+        if ((int)j == bi || !(pd[(unsigned)bi * w + j / 64] & (1ull << (j % 64))))
+            continue;
+        unsigned c = 0;
+        for (unsigned k = 0; k < w; k++)
+            c += (unsigned)__builtin_popcountll(pd[j * w + k]);
+        if (c >= n)
+            continue; /* a block that only breaks: no join */
+        if (!best || c > bestc) {
+            best = S->bbs[j];
+            bestc = c;
+        }
+    }
+    free(pd);
+    return best;
+}
+
 /* The copy phi I <- v (a MERGE with one input). */
 static void phi_copy_one(struct sel *S, LLVMValueRef I, LLVMValueRef v)
 {
@@ -3977,6 +4044,14 @@ static void walk(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef stop)
             continue;
         }
         LLVMBasicBlockRef J = ipdom(S, b);
+        if (lexit && S->nloops) {
+            /* inside a loop: the join with the breaks left out (an arm
+             * that breaks in a nested if converges with the other one
+             * before the latch, not after the loop) */
+            LLVMBasicBlockRef J2 = ipdom_loop(S, b, lexit, S->loops[S->nloops - 1].header);
+            if (J2)
+                J = J2;
+        }
         if (J && J != lexit) {
             /* an if whose arms do nothing (both reach the join with no
              * instruction and no phi copy): no if at all */

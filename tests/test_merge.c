@@ -670,6 +670,16 @@ static const struct shape_case shape_cases[] = {
      "mov r0.w, v0.w\nmov oPos, r0\n",
      "vs_2_0\ndcl_position v0\ndcl_normal v1\nmov r0.xyz, v0.yzxw\ncrs r1.xyz, r0, -v1\n"
      "mov r1.w, v0.w\nmov oPos, r1\n"},
+    /* a break inside nested ifs: the outer if's post-dominator lies past
+     * the loop (one path breaks); with the break edges left out its join
+     * is the end of the body, and the inner if is a conditional break */
+    {"break inside nested ifs",
+     "vs_2_x\ndefi i1, 3, 0, 0, 0\ndcl_position v0\ndcl_normal v1\nmov r0, v0\n"
+     "setp_gt p0.x, v0.x, c0.x\nrep i1\n  add r0, r0, c1\n  if p0.x\n    if_lt v1.x, v1.y\n"
+     "      break\n    endif\n  endif\nendrep\nmov oPos, r0\n",
+     "vs_2_x\ndefi i1, 3, 0, 0, 0\ndcl_position v0\ndcl_normal v1\nsetp_gt p0.x, v0.x, c0.x\n"
+     "mov r0, v0\nrep i1\nadd r0, r0, c1\nif p0.x\nif_lt v1.x, v1.y\nbreak\nendif\nendif\n"
+     "endrep\nmov oPos, r0\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
