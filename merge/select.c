@@ -2038,6 +2038,32 @@ static void need_ops(struct sel *S, LLVMValueRef I)
         need(S, op_(I, k));
 }
 
+/* The movas (and a0 phis) an a0 value is made of: the lowering's lane
+ * merges of a0 (shufflevector, insertelement of i32) are no instructions
+ * of their own. */
+static void need_a0_value(struct sel *S, LLVMValueRef v, int depth)
+{
+    if (depth > 64 || !is_inst(v))
+        return;
+    switch (opc(v)) {
+    case LLVMPHI:
+        need(S, v);
+        return;
+    case LLVMFPToSI:
+        /* a mova nothing reads would be written to a0.x (the default
+         * mask of a mova without demand): only the ones some lane reads */
+        if (vi(S, v)->demand)
+            need(S, v);
+        return;
+    case LLVMShuffleVector: case LLVMInsertElement:
+        need_a0_value(S, op_(v, 0), depth + 1);
+        need_a0_value(S, op_(v, 1), depth + 1);
+        return;
+    default:
+        return;
+    }
+}
+
 static void need(struct sel *S, LLVMValueRef v)
 {
     if (!is_inst(v))
@@ -2083,7 +2109,7 @@ static void need(struct sel *S, LLVMValueRef v)
         return;
     case VK_A0PHI: /* every mova (or a0 phi) behind it */
         for (unsigned i = 0; i < LLVMCountIncoming(v); i++)
-            need(S, LLVMGetIncomingValue(v, i));
+            need_a0_value(S, LLVMGetIncomingValue(v, i), 0);
         return;
     case VK_MERGE:
         need(S, op_(v, opc(v) == LLVMSelect ? 2 : 0));
@@ -2385,6 +2411,21 @@ static unsigned mod_neg(unsigned m)
     }
 }
 
+static struct mir_instr *emit(struct sel *S, unsigned op);
+
+/* A view (swizzle and modifier) as a register of its own, read plain: for
+ * a second modifier on top of it (ps_1_x has one per source). */
+static struct mir_src copy_view(struct sel *S, struct mir_src r)
+{
+    uint32_t t = mir_new_vreg(S->p);
+    struct mir_instr *mv = emit(S, ST_OP_MOV);
+    mv->has_dst = true;
+    mv->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0xf, .vreg = t};
+    mv->nsrc = 1;
+    mv->src[0] = r;
+    return mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
+}
+
 static struct mir_src view_opnd(struct sel *S, LLVMValueRef I)
 {
     struct vinfo *e = vi(S, I);
@@ -2428,10 +2469,8 @@ static struct mir_src view_opnd(struct sel *S, LLVMValueRef I)
         return opnd(S, op_(I, 1));
     case LLVMFNeg:
         r = opnd(S, op_(I, 0));
-        if (mod_neg(r.mod) == 0xff) {
-            fail(S, "a negated complement (no such source modifier)%s", "");
-            return r;
-        }
+        if (mod_neg(r.mod) == 0xff) /* -(1 - x): the complement is a mov */
+            r = copy_view(S, r);
         r.mod = (uint8_t)mod_neg(r.mod);
         return r;
     case LLVMSelect: {
@@ -2525,8 +2564,8 @@ static struct mir_src opnd(struct sel *S, LLVMValueRef v)
         unsigned mod;
         modview_of(S, v, &x, &mod);
         struct mir_src r = opnd(S, x);
-        if (r.mod != MIR_MOD_NONE)
-            fail(S, "two source modifiers on one operand%s", "");
+        if (r.mod != MIR_MOD_NONE) /* one modifier per source: the inner one is a mov */
+            r = copy_view(S, r);
         r.mod = (uint8_t)mod;
         return r;
     }
@@ -2640,6 +2679,18 @@ static void emit_alu(struct sel *S, LLVMValueRef I)
         src[k] = opnd(S, pt.leaf[k]);
     if (pt.op == ST_OP_ABS && src[0].mod != MIR_MOD_NONE)
         src[0] = plain(S, src[0], 0xf);
+    /* crs takes its sources without a swizzle: a swizzled view is copied
+     * (x, y, z: what crs reads; its modifier goes with it) */
+    for (unsigned k = 0; pt.op == ST_OP_CRS && k < 2 && k < pt.n; k++)
+        if (src[k].swz != ST_SWIZZLE_IDENTITY) {
+            uint32_t t = mir_new_vreg(S->p);
+            struct mir_instr *mv = emit(S, ST_OP_MOV);
+            mv->has_dst = true;
+            mv->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0x7, .vreg = t};
+            mv->nsrc = 1;
+            mv->src[0] = src[k];
+            src[k] = mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
+        }
     struct mir_instr *in = emit(S, pt.op);
     in->sat = pt.sat;
     in->shift = pt.shift;
@@ -3559,6 +3610,73 @@ static LLVMBasicBlockRef ipdom(struct sel *S, LLVMBasicBlockRef b)
     return bi < 0 ? NULL : S->bbs[bi];
 }
 
+/*
+ * The immediate post-dominator of b inside the loop with header h and exit
+ * x: edges to x (breaks) are left out, so a path that breaks constrains
+ * nothing, and h (reached by the latch) is the end.  NULL when none.
+ */
+static LLVMBasicBlockRef ipdom_loop(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef x,
+                                    LLVMBasicBlockRef h)
+{
+    unsigned n = S->nbb, w = S->words;
+    int bi = bb_index(S, b), hi = bb_index(S, h);
+    if (bi < 0 || hi < 0)
+        return NULL;
+    uint64_t *pd = malloc(sizeof(uint64_t) * w * (n ? n : 1));
+    if (!pd)
+        return NULL;
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned k = 0; k < w; k++)
+            pd[i * w + k] = (int)i == hi ? (k == (unsigned)hi / 64 ? 1ull << (hi % 64) : 0) : ~0ull;
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (unsigned i = n; i-- > 0;) {
+            if ((int)i == hi)
+                continue;
+            LLVMBasicBlockRef sc[2];
+            unsigned ns = nsucc(S->bbs[i], sc);
+            for (unsigned k = 0; k < w; k++) {
+                uint64_t v = ~0ull;
+                bool any = false;
+                for (unsigned j = 0; j < ns; j++) {
+                    int si = bb_index(S, sc[j]);
+                    if (si < 0 || sc[j] == x)
+                        continue;
+                    v &= pd[(unsigned)si * w + k];
+                    any = true;
+                }
+                if (!any) /* only breaks (or the function's end): no constraint */
+                    v = ~0ull;
+                if (k == i / 64)
+                    v |= 1ull << (i % 64);
+                if (v != pd[i * w + k]) {
+                    pd[i * w + k] = v;
+                    changed = true;
+                }
+            }
+        }
+    }
+    /* the nearest: the candidate post-dominated by every other candidate */
+    LLVMBasicBlockRef best = NULL;
+    unsigned bestc = 0;
+    for (unsigned j = 0; j < n; j++) {
+        if ((int)j == bi || !(pd[(unsigned)bi * w + j / 64] & (1ull << (j % 64))))
+            continue;
+        unsigned c = 0;
+        for (unsigned k = 0; k < w; k++)
+            c += (unsigned)__builtin_popcountll(pd[j * w + k]);
+        if (c >= n)
+            continue; /* a block that only breaks: no join */
+        if (!best || c > bestc) {
+            best = S->bbs[j];
+            bestc = c;
+        }
+    }
+    free(pd);
+    return best;
+}
+
 /* The copy phi I <- v (a MERGE with one input). */
 static void phi_copy_one(struct sel *S, LLVMValueRef I, LLVMValueRef v)
 {
@@ -3926,6 +4044,14 @@ static void walk(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef stop)
             continue;
         }
         LLVMBasicBlockRef J = ipdom(S, b);
+        if (lexit && S->nloops) {
+            /* inside a loop: the join with the breaks left out (an arm
+             * that breaks in a nested if converges with the other one
+             * before the latch, not after the loop) */
+            LLVMBasicBlockRef J2 = ipdom_loop(S, b, lexit, S->loops[S->nloops - 1].header);
+            if (J2)
+                J = J2;
+        }
         if (J && J != lexit) {
             /* an if whose arms do nothing (both reach the join with no
              * instruction and no phi copy): no if at all */

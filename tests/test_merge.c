@@ -654,6 +654,32 @@ static const struct shape_case shape_cases[] = {
      "!!ARBfp1.0\nTEMP t;\nCOS t.x, fragment.color.x;\nMAX_SAT result.color, t.x, 0.0;\nEND\n",
      "!!ARBfp1.0\nTEMP r0;\nCOS r0.x, fragment.color.x;\n"
      "MAX_SAT result.color, r0.x, {0, 0, 0, 0}.x;\nEND\n"},
+    /* the same through a two-lane mova whose y nobody reads: the phi's
+     * movas are needed through the lowering's a0 lane merge, and each
+     * writes only the lanes some read takes (x) */
+    {"a0 merged across an if, lane merge of a0",
+     "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nif b0\n  mova a0.xy, v0.yz\nendif\n"
+     "add oPos, v0, c[a0.x + 2]\n",
+     "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nif b0\nmova a0.x, v0.y\nendif\n"
+     "add oPos, v0, c2[a0.x]\n"},
+    /* crs of a register that is a swizzled view of v0: crs takes no
+     * swizzle, so the view is copied (lanes x, y, z crs reads) first; crs
+     * may not write a register it reads, so its result takes r1 */
+    {"crs of a swizzled view",
+     "vs_2_0\ndcl_position v0\ndcl_normal v1\nmov r1, v0.yzxw\ncrs r0.xyz, r1, -v1\n"
+     "mov r0.w, v0.w\nmov oPos, r0\n",
+     "vs_2_0\ndcl_position v0\ndcl_normal v1\nmov r0.xyz, v0.yzxw\ncrs r1.xyz, r0, -v1\n"
+     "mov r1.w, v0.w\nmov oPos, r1\n"},
+    /* a break inside nested ifs: the outer if's post-dominator lies past
+     * the loop (one path breaks); with the break edges left out its join
+     * is the end of the body, and the inner if is a conditional break */
+    {"break inside nested ifs",
+     "vs_2_x\ndefi i1, 3, 0, 0, 0\ndcl_position v0\ndcl_normal v1\nmov r0, v0\n"
+     "setp_gt p0.x, v0.x, c0.x\nrep i1\n  add r0, r0, c1\n  if p0.x\n    if_lt v1.x, v1.y\n"
+     "      break\n    endif\n  endif\nendrep\nmov oPos, r0\n",
+     "vs_2_x\ndefi i1, 3, 0, 0, 0\ndcl_position v0\ndcl_normal v1\nsetp_gt p0.x, v0.x, c0.x\n"
+     "mov r0, v0\nrep i1\nadd r0, r0, c1\nif p0.x\nif_lt v1.x, v1.y\nbreak\nendif\nendif\n"
+     "endrep\nmov oPos, r0\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
