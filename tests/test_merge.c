@@ -1566,6 +1566,76 @@ static void test_arb_differential(void **state)
     assert_int_equal(t.sum.merges_in, t.sum.merges_eliminated + t.sum.merges_interfering);
 }
 
+/*
+ * Hand-worked cases of forms the fuzzer found, each checked for the exact
+ * text and for agreeing with its input under the interpreter, both float
+ * rules (random inputs as in test_differential).  Each one fails when the
+ * code path it names is disabled (checked by hand while writing them).
+ */
+static const struct shape_case hand_cases[] = {
+    /* callnz: the join after the inlined subroutine has three edges, the
+     * call's, the skipped call's and a dead block's after the subroutine's
+     * ret (poison).  l1 writes p0.y only, so p0.x at "if p0.x" is the first
+     * setp on every live edge; the poison edge adds nothing
+     * (pred_lane_r/need_p0_phi_lane skip it; without the skip the if is
+     * refused).  Nobody reads p0.y: that setp is dead.  The skipped call's
+     * edge copies r0 = v0 in an else arm. */
+    {"poison edge of a p0 phi after callnz",
+     "vs_2_x\ndcl_position v0\nmov r0, v0\nsetp_gt p0.x, v0.x, c0.x\ncallnz l1, b0\n"
+     "if p0.x\nadd r0, r0, c2\nendif\nmov oPos, r0\nret\n"
+     "label l1\nsetp_lt p0.y, v0.y, c1.y\nmul r0, r0, c1\nret\n",
+     "vs_2_x\ndcl_position v0\nsetp_gt p0.x, v0.x, c0.x\nif b0\nmul r0, v0, c1\nelse\n"
+     "mov r0, v0\nendif\nif p0.x\nadd r0, r0, c2\nendif\nmov oPos, r0\n"},
+    /* ps_1_1: r1.a = -v0.a is a view; r1_bias.a puts a second modifier on
+     * it.  One modifier per source: the negated view is copied first
+     * (copy_view in opnd) and _bias applies to the copy:
+     * v1 + ((-v0.a) - 0.5) either way.  r1.rgb is dead. */
+    {"second ps_1_x modifier copies the view",
+     "ps_1_1\nmov r1.rgb, v1\n+ mov r1.a, -v0\nadd r0, v1, r1_bias.a\n",
+     "ps_1_1\nmov r0, -v0.w\nadd r0, v1, r0_bias\n"},
+    /* -(1 - x) has no ps_1_x modifier: the complement is copied first
+     * (copy_view in view_opnd's fneg), then negated: v1 + -(1 - v0) */
+    {"negated complement copies the view",
+     "ps_1_1\nmov r1, 1-v0\nadd r0, v1, -r1\n",
+     "ps_1_1\nmov r0, 1 - v0\nadd r0, v1, -r0\n"},
+};
+
+static void test_hand_cases(void **state)
+{
+    (void)state;
+    for (unsigned k = 0; k < sizeof(hand_cases) / sizeof(hand_cases[0]); k++) {
+        const struct shape_case *hc = &hand_cases[k];
+        unsigned nerr = 0;
+        char *out = vasm_of(hc->in, NULL, &nerr);
+        if (!out || strcmp(out, hc->out) != 0)
+            print_message("hand case %u (%s):\n%s\n", k, hc->why, out ? out : "(refused)");
+        assert_non_null(out);
+        assert_int_equal(nerr, 0);
+        assert_string_equal(out, hc->out);
+        /* the same results as the input, under both rules */
+        struct st_ctx *ctx = st_ctx_create("h.asm", hc->in, strlen(hc->in), 50);
+        struct st_arena *a = st_arena_create();
+        struct st_shader *sh = st_parse_d3d9(ctx, a);
+        assert_non_null(sh);
+        struct st_buf in = {0};
+        make_inputs(sh, &in);
+        unsigned e1 = 0, e2 = 0;
+        char *o1 = run_text(hc->in, in.data, &e1);
+        char *o2 = run_text(out, in.data, &e2);
+        assert_non_null(o1);
+        assert_non_null(o2);
+        if (!outputs_agree(o1, o2))
+            print_message("hand case %u disagrees:\n%s\n---\n%s\n", k, o1, o2);
+        assert_true(outputs_agree(o1, o2));
+        free(o1);
+        free(o2);
+        st_buf_free(&in);
+        st_arena_destroy(a);
+        st_ctx_destroy(ctx);
+        free(out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1583,6 +1653,7 @@ int main(void)
         cmocka_unit_test(test_arb_temp_names),
         cmocka_unit_test(test_arb_swz_of_view),
         cmocka_unit_test(test_fuzz_shapes),
+        cmocka_unit_test(test_hand_cases),
         cmocka_unit_test(test_disjoint_lanes_share),
         cmocka_unit_test(test_overlapping_lanes_clash),
         cmocka_unit_test(test_merge_input_live_elsewhere),
