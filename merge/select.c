@@ -2294,8 +2294,15 @@ static struct mir_src const_opnd(struct sel *S, LLVMValueRef c, uint8_t demand)
         }
         uint32_t idx = alloc_c(S);
         if (idx == MIR_NONE) {
-            fail(S, "the vector program needs more constant registers than the model has%s", "");
-            return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+            /* all eight taken: a register past the file for now;
+             * mir_place_ps1x_defs gives it one the final program does not
+             * read (a def whose value only fed folded constants) */
+            if (p->ndefs >= 64) {
+                fail(S, "the vector program needs more constant registers than the model has%s",
+                     "");
+                return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+            }
+            idx = MIR_PS1X_VIRTUAL_C + p->ndefs;
         }
         struct mir_def *d = &p->defs[p->ndefs++];
         memset(d, 0, sizeof(*d));
@@ -3423,10 +3430,13 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
         return;
     }
     case VK_KILL: {
-        /* texkill names a register, no swizzle, no modifier */
+        /* texkill names a register, no swizzle, no modifier; the fixed
+         * registers it takes are t# before ps_3_0, v# in ps_3_0 (a v# in
+         * ps_2_0 is copied to a temporary like any other operand) */
         struct mir_src v = opnd(S, kill_source(I));
+        enum st_regfile kf = S->ver >= ST_VER(3, 0) ? ST_REG_INPUT : ST_REG_TEXTURE;
         if (v.mod != MIR_MOD_NONE || v.swz != ST_SWIZZLE_IDENTITY || v.rel ||
-            (v.kind == MIR_FIXED && v.file != ST_REG_TEXTURE && v.file != ST_REG_INPUT)) {
+            (v.kind == MIR_FIXED && v.file != kf)) {
             uint32_t t = mir_new_vreg(S->p);
             struct mir_instr *mv = emit(S, ST_OP_MOV);
             mv->has_dst = true;
@@ -4695,5 +4705,77 @@ bool mir_legalize_swizzles(struct mir_prog *p)
     p->ins = q.ins;
     p->n = q.n;
     p->cap = q.cap;
+    return true;
+}
+
+/*
+ * ps_1_x: new defs that found no free register during selection carry an
+ * index from MIR_PS1X_VIRTUAL_C up.  Now that the program is final, a
+ * register no live instruction reads (a def of the input whose value was
+ * only folded into other constants, a constant nobody reads any more)
+ * holds nothing the program needs: the defs left unread are dropped and
+ * each virtual def takes one of the freed registers.  ps_1_x has no
+ * relative constant reads, so an unread register is truly unread.
+ */
+static void mark_c(bool *refd, const struct st_src *s)
+{
+    if (s->reg.file == ST_REG_CONST && s->reg.index < 256)
+        refd[s->reg.index] = true;
+}
+
+bool mir_place_ps1x_defs(struct mir_prog *p, unsigned nconst)
+{
+    bool virt = false;
+    for (unsigned k = 0; k < p->ndefs; k++)
+        if (p->defs[k].index >= MIR_PS1X_VIRTUAL_C)
+            virt = true;
+    if (!virt)
+        return true;
+    bool refd[256] = {false};
+    bool vrefd[64] = {false};
+    for (unsigned i = 0; i < p->n; i++) {
+        const struct mir_instr *in = &p->ins[i];
+        if (in->dead)
+            continue;
+        for (unsigned k = 0; k < in->nsrc && k < 4; k++) {
+            const struct mir_src *s = &in->src[k];
+            if (s->kind != MIR_FIXED || s->file != ST_REG_CONST)
+                continue;
+            if (s->index >= MIR_PS1X_VIRTUAL_C && s->index < MIR_PS1X_VIRTUAL_C + 64)
+                vrefd[s->index - MIR_PS1X_VIRTUAL_C] = true;
+            else if (s->index < 256)
+                refd[s->index] = true;
+        }
+        if (in->op == MIR_OP_OPAQUE && in->ast) /* texm3x3spec reads a c# */
+            for (unsigned k = 0; k < in->ast->nsrc && k < 5; k++)
+                mark_c(refd, &in->ast->src[k]);
+    }
+    /* defs nobody reads go (their registers become free) */
+    unsigned w = 0;
+    for (unsigned k = 0; k < p->ndefs; k++) {
+        uint32_t x = p->defs[k].index;
+        bool keep = x >= MIR_PS1X_VIRTUAL_C ? vrefd[x - MIR_PS1X_VIRTUAL_C] : refd[x];
+        if (keep)
+            p->defs[w++] = p->defs[k];
+    }
+    p->ndefs = w;
+    for (unsigned k = 0; k < p->ndefs; k++) {
+        uint32_t x = p->defs[k].index;
+        if (x < MIR_PS1X_VIRTUAL_C)
+            continue;
+        uint32_t r = 0;
+        while (r < nconst && refd[r])
+            r++;
+        if (r == nconst)
+            return false;
+        refd[r] = true;
+        p->defs[k].index = r;
+        for (unsigned i = 0; i < p->n; i++)
+            for (unsigned j = 0; j < p->ins[i].nsrc && j < 4; j++) {
+                struct mir_src *s = &p->ins[i].src[j];
+                if (s->kind == MIR_FIXED && s->file == ST_REG_CONST && s->index == x)
+                    s->index = r;
+            }
+    }
     return true;
 }

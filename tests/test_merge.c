@@ -1037,7 +1037,10 @@ static void make_inputs(const struct st_shader *sh, struct st_buf *b)
             }
         }
     }
-    unsigned maxc = sh->version.type == ST_VS ? 256 : sh->version.ver >= ST_VER(3, 0) ? 224 : 32;
+    unsigned maxc = sh->version.type == ST_VS              ? 256
+                    : sh->version.ver >= ST_VER(3, 0)    ? 224
+                    : sh->version.ver >= ST_VER(2, 0)    ? 32
+                                                         : 8; /* ps_1_x: c0..c7 */
     st_buf_printf(b, "{\"constants\": {");
     bool first = true;
     for (unsigned k = 0; k < maxc; k++)
@@ -1598,6 +1601,22 @@ static const struct shape_case hand_cases[] = {
     {"negated complement copies the view",
      "ps_1_1\nmov r1, 1-v0\nadd r0, v1, -r1\n",
      "ps_1_1\nmov r0, 1 - v0\nadd r0, v1, -r0\n"},
+    /* ps_1_1 with all eight constants in use: c0 + c1 folds to 0.75 in
+     * every lane, a new def with no free register during selection.  Once
+     * the program is final nothing reads c0 or c1 (only the folded sum did):
+     * their defs go and the new one takes c0 (mir_place_ps1x_defs; refused
+     * before).  The product by c2 is not folded (c2 is no constant). */
+    {"ps_1_x new def in a register freed by folding",
+     "ps_1_1\ndef c0, 0.25, 0.25, 0.25, 0.25\ndef c1, 0.5, 0.5, 0.5, 0.5\nadd r1, c0, c1\n"
+     "mul r0, r1, c2\nmad r0, r0, c3, c4\nmad r0, r0, c5, c6\nadd r0, r0, c7\n",
+     "ps_1_1\ndef c0, 0.75, 0.75, 0.75, 0.75\nmul r0, c0, c2\nmad r0, r0, c3, c4\n"
+     "mad r0, r0, c5, c6\nadd r0, r0, c7\n"},
+    /* texkill in ps_2_0 names r# or t#, not v#: the copy of v1 the
+     * selection would look through stays a mov into a temporary (before,
+     * texkill v1 was printed and refused by the check) */
+    {"texkill of an input in ps_2_0",
+     "ps_2_0\ndcl v0\ndcl v1\nmov r0, v1\ntexkill r0\nmov oC0, v0\n",
+     "ps_2_0\ndcl v0\ndcl v1\nmov r0, v1\ntexkill r0\nmov oC0, v0\n"},
 };
 
 static void test_hand_cases(void **state)
