@@ -142,13 +142,11 @@ struct sel {
         LLVMValueRef al; /* the aL phi (loop), or NULL (rep) */
     } loops[8];
     unsigned nloops;
-    /* p0: which setp (fcmp) each lane holds at the current emission point,
-     * and the nesting depth it was written at (a lane written inside a
-     * construct is unknown once the construct closes or its else starts) */
-    LLVMValueRef pstate[4];
-    unsigned pdepth[4];
+    /* nesting depth of the emission point */
     unsigned depth;
-    /* a0 the same way: the mova (fptosi) each lane holds */
+    /* a0: which mova (fptosi) each lane holds at the current emission
+     * point, and the nesting depth it was written at (a lane written inside
+     * a construct is unknown once the construct closes or its else starts) */
     LLVMValueRef astate[4];
     unsigned adepth[4];
     /* ps_1_4: the MIR index of the phase marker (MIR_NONE before it) */
@@ -2598,11 +2596,9 @@ static struct mir_instr *emit(struct sel *S, unsigned op)
         return &S->oom_scratch;
     }
     in->op = (uint16_t)op;
-    /* p0 lanes written inside a construct are unknown after it */
+    /* a0 lanes written inside a construct are unknown after it */
     if (op == ST_OP_ELSE || op == ST_OP_ENDIF || op == ST_OP_ENDREP || op == ST_OP_ENDLOOP)
         for (unsigned l = 0; l < 4; l++) {
-            if (S->pstate[l] && S->pdepth[l] >= S->depth)
-                S->pstate[l] = NULL;
             if (S->astate[l] && S->adepth[l] >= S->depth)
                 S->astate[l] = NULL;
         }
@@ -2615,7 +2611,15 @@ static struct mir_instr *emit(struct sel *S, unsigned op)
 
 /*
  * The predicate source for lanes `lanes` of P: p0 with a swizzle, and "!".
- * Every lane must come from the setp p0 holds in that lane right here.
+ * Each lane l is read as p0.k stands here, k the lane pred_lane traces it
+ * to (one setp F, or a p0 phi of several).  That is the original's value:
+ * setps are the only writes of p0, each is emitted where the original's
+ * stands and writes a subset of its lanes (its plan: lanes p0 reads of it
+ * take), paths are the original's, and need_pred put k in the plan of F
+ * (or of every setp behind the phi).  So the last setp writing p0.k on any
+ * path to here is the same in both programs, the SSA value traced.  No
+ * walk-order tracking is needed (it refused a lane set before an if or
+ * loop that the walk had forgotten, fuzz seeds 246, 560, ...).
  */
 static bool pred_src(struct sel *S, LLVMValueRef P, uint8_t lanes, uint8_t *swz, bool *not)
 {
@@ -2628,7 +2632,7 @@ static bool pred_src(struct sel *S, LLVMValueRef P, uint8_t lanes, uint8_t *swz,
         bool neg;
         if (!((lanes >> l) & 1))
             continue;
-        if (!pred_lane(P, l, &F, &k, &neg) || (S->pstate[k] != F && opc(F) != LLVMPHI))
+        if (!pred_lane(P, l, &F, &k, &neg))
             return false;
         if (have_neg && neg != neg0)
             return false; /* one "!" for the whole predicate */
@@ -3370,11 +3374,6 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
         in->nsrc = 2;
         in->src[0] = a;
         in->src[1] = b;
-        for (unsigned l = 0; l < 4; l++)
-            if ((e->plan >> l) & 1) {
-                S->pstate[l] = I;
-                S->pdepth[l] = S->depth;
-            }
         return;
     }
     case VK_PSEL: {

@@ -1617,6 +1617,19 @@ static const struct shape_case hand_cases[] = {
     {"texkill of an input in ps_2_0",
      "ps_2_0\ndcl v0\ndcl v1\nmov r0, v1\ntexkill r0\nmov oC0, v0\n",
      "ps_2_0\ndcl v0\ndcl v1\nmov r0, v1\ntexkill r0\nmov oC0, v0\n"},
+    /* p0.x read in the else arm holds the setp before the if, although the
+     * then arm wrote p0.x: the walk used to forget the lane at "else" and
+     * refused; p0.x as it stands there is that first setp on the only path
+     * (pred_src).  After endif p0.x is the phi of both setps, read as it
+     * stands.  Both arms copy r0 = v0 (the phi's copies); the else arm's
+     * predicated add then writes r0 where p0.x is true. */
+    {"p0 lane written in the then arm, read in the else arm",
+     "vs_2_x\ndcl_position v0\nmov r0, v0\nsetp_gt p0.x, v0.x, c0.x\nif b0\n"
+     "setp_lt p0.x, v0.y, c1.y\nelse\n(p0.x) add r0, r0, c2\nendif\n(p0.x) mul r0, r0, c3\n"
+     "mov oPos, r0\n",
+     "vs_2_x\ndcl_position v0\nsetp_gt p0.x, v0.x, c0.x\nif b0\nsetp_lt p0.x, v0.y, c1.y\n"
+     "mov r0, v0\nelse\nmov r0, v0\n(p0.x) add r0, v0, c2\nendif\n(p0.x) mul r0, r0, c3\n"
+     "mov oPos, r0\n"},
 };
 
 static void test_hand_cases(void **state)
