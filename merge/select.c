@@ -3223,12 +3223,18 @@ static void emit_ostore(struct sel *S, LLVMValueRef I)
             for (LLVMValueRef R = LLVMGetFirstInstruction(bb); R && !mova;
                  R = LLVMGetNextInstruction(R))
                 mova = opc(R) == LLVMFPToSI && vi(S, R)->needed && classify(S, R) == VK_MOVA;
-        if (mova || kc < 0 || kc > 255) {
+        if (kc < 0 || kc > 255 || (mova && (file != ST_REG_OUTPUT || kc >= 12))) {
             fail(S, "a relative output write whose address folded to a constant%s", "");
             return;
         }
         d.index = (uint32_t)kc;
-        d.rel = 2;
+        /* when the vector program writes a0 (a later mova), a0.x + k
+         * would name another register: the write names o<k> itself, the
+         * register the original's a0 (still 0 here) + k named.  In range
+         * (vs_3_0 has o0..o11), a plain write is the same write; the
+         * check of the printed text refuses an o<k> the shader does not
+         * declare. */
+        d.rel = mova ? 0 : 2;
     } else if (strcmp(callee_name(I), "st_op.ostore.rel") == 0) {
         struct relinfo ri;
         if (!rel_index_of(op_(I, 1), &ri) || ri.k < 0 || ri.k > 255) {

@@ -1630,6 +1630,14 @@ static const struct shape_case hand_cases[] = {
      "vs_2_x\ndcl_position v0\nsetp_gt p0.x, v0.x, c0.x\nif b0\nsetp_lt p0.x, v0.y, c1.y\n"
      "mov r0, v0\nelse\nmov r0, v0\n(p0.x) add r0, v0, c2\nendif\n(p0.x) mul r0, r0, c3\n"
      "mov oPos, r0\n"},
+    /* o[a0.x + 1] before any mova: a0.x is 0, the address folds to 1.
+     * The program writes a0 afterwards, so o[a0.x + 1] would be wrong text
+     * in general; the write names o1 itself (refused before). */
+    {"relative output write folded to a constant, a0 written later",
+     "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\ndcl_texcoord1 o2\n"
+     "mov o0, v0\nmov o[a0.x + 1], v0.yxzw\nmova a0.x, v0.x\nadd o2, v0, c[a0.x + 3]\n",
+     "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\ndcl_texcoord1 o2\n"
+     "mov o0, v0\nmov o1, v0.yxzw\nmova a0.x, v0.x\nadd o2, v0, c3[a0.x]\n"},
 };
 
 static void test_hand_cases(void **state)
