@@ -2416,6 +2416,20 @@ static unsigned mod_neg(unsigned m)
     }
 }
 
+/*
+ * The aL a relative read or write sees here: the innermost `loop`'s, a
+ * `rep` has none (nested in a loop, its body reads the loop's aL, as the
+ * interpreter's current_aL does).  A walked loop prints as `loop aL` exactly
+ * when it has an aL phi.  NULL outside every loop.
+ */
+static LLVMValueRef cur_al(const struct sel *S)
+{
+    for (unsigned k = S->nloops; k-- > 0;)
+        if (S->loops[k].al)
+            return S->loops[k].al;
+    return NULL;
+}
+
 static struct mir_instr *emit(struct sel *S, unsigned op);
 
 /* A view (swizzle and modifier) as a register of its own, read plain: for
@@ -2491,7 +2505,7 @@ static struct mir_src view_opnd(struct sel *S, LLVMValueRef I)
         if (ri.arr >= 0)
             r.arr1 = (uint16_t)(ri.arr + 1);
         if (ri.al) {
-            if (!S->nloops || S->loops[S->nloops - 1].al != ri.al) {
+            if (cur_al(S) != ri.al) {
                 fail(S, "a relative address with aL of a loop that is not the innermost%s", "");
                 return r;
             }
@@ -3244,7 +3258,7 @@ static void emit_ostore(struct sel *S, LLVMValueRef I)
         }
         d.index = (uint32_t)ri.k;
         if (ri.al) {
-            if (!S->nloops || S->loops[S->nloops - 1].al != ri.al) {
+            if (cur_al(S) != ri.al) {
                 fail(S, "a relative write with aL of a loop that is not the innermost%s", "");
                 return;
             }

@@ -1638,6 +1638,13 @@ static const struct shape_case hand_cases[] = {
      "mov o0, v0\nmov o[a0.x + 1], v0.yxzw\nmova a0.x, v0.x\nadd o2, v0, c[a0.x + 3]\n",
      "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\ndcl_texcoord1 o2\n"
      "mov o0, v0\nmov o1, v0.yxzw\nmova a0.x, v0.x\nadd o2, v0, c3[a0.x]\n"},
+    /* aL inside a rep nested in a loop is the loop's (a rep has no aL):
+     * the innermost `loop`, not the innermost construct (refused before) */
+    {"aL of the loop around a rep",
+     "vs_2_x\ndefi i0, 2, 1, 1, 0\ndefi i1, 3, 0, 0, 0\ndcl_position v0\nmov r0, v0\n"
+     "loop aL, i0\nrep i1\nadd r0, r0, c[aL + 2]\nendrep\nendloop\nmov oPos, r0\n",
+     "vs_2_x\ndefi i0, 2, 1, 1, 0\ndefi i1, 3, 0, 0, 0\ndcl_position v0\nmov r0, v0\n"
+     "loop aL, i0\nrep i1\nadd r0, r0, c2[aL]\nendrep\nendloop\nmov oPos, r0\n"},
 };
 
 static void test_hand_cases(void **state)
