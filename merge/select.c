@@ -622,9 +622,36 @@ static bool snan_test_of(LLVMValueRef c, LLVMValueRef x)
     return true;
 }
 
+/* Every lane of v is a number below 1: a constant, or a select of such
+ * (a cmp of constants). */
+static bool below_one(LLVMValueRef v, int depth)
+{
+    if (depth > 4)
+        return false;
+    if (is_fconst(v)) {
+        unsigned n = is_vec(v) ? 4 : 1;
+        for (unsigned l = 0; l < n; l++) {
+            double d;
+            if (!const_lane(v, l, &d) || !(d < 1.0))
+                return false;
+        }
+        return true;
+    }
+    return opc(v) == LLVMSelect && below_one(op_(v, 1), depth + 1) &&
+           below_one(op_(v, 2), depth + 1);
+}
+
 static bool match_sat(LLVMValueRef I, LLVMValueRef *x)
 {
     LLVMValueRef a, b;
+    /* the lower clamp alone, select(x > 0, x, 0), of an x below 1 in every
+     * lane: instsimplify proved the upper clamp's x < 1 and dropped it
+     * (cmp_sat of constants below 1, fuzz seeds 216, 1248) */
+    if (opc(I) == LLVMSelect && const_is(op_(I, 2), 0.0) && is_fcmp(op_(I, 0), LLVMRealOGT, &a, &b) &&
+        a == op_(I, 1) && const_is(b, 0.0) && below_one(a, 0)) {
+        *x = a;
+        return true;
+    }
     /* select(snan(x), 1, sat(x)): the same saturate, signaling NaNs spelled out */
     if (opc(I) == LLVMSelect && const_is(op_(I, 1), 1.0) && opc(op_(I, 0)) == LLVMAnd &&
         match_sat(op_(I, 2), x) && snan_test_of(op_(I, 0), *x))

@@ -1645,6 +1645,12 @@ static const struct shape_case hand_cases[] = {
      "loop aL, i0\nrep i1\nadd r0, r0, c[aL + 2]\nendrep\nendloop\nmov oPos, r0\n",
      "vs_2_x\ndefi i0, 2, 1, 1, 0\ndefi i1, 3, 0, 0, 0\ndcl_position v0\nmov r0, v0\n"
      "loop aL, i0\nrep i1\nadd r0, r0, c2[aL]\nendrep\nendloop\nmov oPos, r0\n"},
+    /* cmp_sat of two constants below 1 in every lane: instsimplify proves
+     * the upper clamp's x < 1 and drops it; select(x > 0, x, 0) alone is
+     * still the saturate of x (refused before).  .a prints as .w. */
+    {"saturate whose upper clamp folded",
+     "ps_1_3\ndef c3, 0.125, -0.375, -0.5, 0.25\ncmp_sat r0, c2, c3.a, c3\n",
+     "ps_1_3\ndef c3, 0.125, -0.375, -0.5, 0.25\ncmp_sat r0, c2, c3.w, c3\n"},
 };
 
 static void test_hand_cases(void **state)
