@@ -789,6 +789,13 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf 
     }
     if (ok)
         ok = mir_regalloc(ctx, &prog, st_merge_max_temps(sh));
+    /* before fusing: an m3x3 reads rows the MIR names only by the first,
+     * and virtual def indices are not yet the registers they will be */
+    if (ok && !mir_place_ps1x_defs(&prog, 8)) {
+        st_error(ctx, sh->version.loc, ST_E_NOT_SUPPORTED,
+                 "the vector program needs more constant registers than the model has");
+        ok = false;
+    }
     if (ok && !prog.arb) /* ARB has no m4x4 & co. */
         mir_fuse_matrices(&prog);
     if (ok) {

@@ -196,6 +196,12 @@ bool mir_coalesce(struct st_ctx *ctx, struct mir_prog *p, struct st_merge_stats 
 /* After regalloc: consecutive dp3/dp4 by constant rows become m4x4 & co. */
 unsigned mir_fuse_matrices(struct mir_prog *p);
 
+/* ps_1_x: a new def past the eight constants, placed by mir_place_ps1x_defs */
+#define MIR_PS1X_VIRTUAL_C 0x10000u
+/* ps_1_x, the program final: defs nobody reads dropped, virtual defs put in
+ * the freed registers (below nconst); false when none is left */
+bool mir_place_ps1x_defs(struct mir_prog *p, unsigned nconst);
+
 /* ---- regalloc.c ---- */
 /* Assigns r# to vregs at lane granularity; max_temps: the model's limit. */
 bool mir_regalloc(struct st_ctx *ctx, struct mir_prog *p, unsigned max_temps);

@@ -142,13 +142,11 @@ struct sel {
         LLVMValueRef al; /* the aL phi (loop), or NULL (rep) */
     } loops[8];
     unsigned nloops;
-    /* p0: which setp (fcmp) each lane holds at the current emission point,
-     * and the nesting depth it was written at (a lane written inside a
-     * construct is unknown once the construct closes or its else starts) */
-    LLVMValueRef pstate[4];
-    unsigned pdepth[4];
+    /* nesting depth of the emission point */
     unsigned depth;
-    /* a0 the same way: the mova (fptosi) each lane holds */
+    /* a0: which mova (fptosi) each lane holds at the current emission
+     * point, and the nesting depth it was written at (a lane written inside
+     * a construct is unknown once the construct closes or its else starts) */
     LLVMValueRef astate[4];
     unsigned adepth[4];
     /* ps_1_4: the MIR index of the phase marker (MIR_NONE before it) */
@@ -624,9 +622,36 @@ static bool snan_test_of(LLVMValueRef c, LLVMValueRef x)
     return true;
 }
 
+/* Every lane of v is a number below 1: a constant, or a select of such
+ * (a cmp of constants). */
+static bool below_one(LLVMValueRef v, int depth)
+{
+    if (depth > 4)
+        return false;
+    if (is_fconst(v)) {
+        unsigned n = is_vec(v) ? 4 : 1;
+        for (unsigned l = 0; l < n; l++) {
+            double d;
+            if (!const_lane(v, l, &d) || !(d < 1.0))
+                return false;
+        }
+        return true;
+    }
+    return opc(v) == LLVMSelect && below_one(op_(v, 1), depth + 1) &&
+           below_one(op_(v, 2), depth + 1);
+}
+
 static bool match_sat(LLVMValueRef I, LLVMValueRef *x)
 {
     LLVMValueRef a, b;
+    /* the lower clamp alone, select(x > 0, x, 0), of an x below 1 in every
+     * lane: instsimplify proved the upper clamp's x < 1 and dropped it
+     * (cmp_sat of constants below 1, fuzz seeds 216, 1248) */
+    if (opc(I) == LLVMSelect && const_is(op_(I, 2), 0.0) && is_fcmp(op_(I, 0), LLVMRealOGT, &a, &b) &&
+        a == op_(I, 1) && const_is(b, 0.0) && below_one(a, 0)) {
+        *x = a;
+        return true;
+    }
     /* select(snan(x), 1, sat(x)): the same saturate, signaling NaNs spelled out */
     if (opc(I) == LLVMSelect && const_is(op_(I, 1), 1.0) && opc(op_(I, 0)) == LLVMAnd &&
         match_sat(op_(I, 2), x) && snan_test_of(op_(I, 0), *x))
@@ -2038,6 +2063,32 @@ static void need_ops(struct sel *S, LLVMValueRef I)
         need(S, op_(I, k));
 }
 
+/* The movas (and a0 phis) an a0 value is made of: the lowering's lane
+ * merges of a0 (shufflevector, insertelement of i32) are no instructions
+ * of their own. */
+static void need_a0_value(struct sel *S, LLVMValueRef v, int depth)
+{
+    if (depth > 64 || !is_inst(v))
+        return;
+    switch (opc(v)) {
+    case LLVMPHI:
+        need(S, v);
+        return;
+    case LLVMFPToSI:
+        /* a mova nothing reads would be written to a0.x (the default
+         * mask of a mova without demand): only the ones some lane reads */
+        if (vi(S, v)->demand)
+            need(S, v);
+        return;
+    case LLVMShuffleVector: case LLVMInsertElement:
+        need_a0_value(S, op_(v, 0), depth + 1);
+        need_a0_value(S, op_(v, 1), depth + 1);
+        return;
+    default:
+        return;
+    }
+}
+
 static void need(struct sel *S, LLVMValueRef v)
 {
     if (!is_inst(v))
@@ -2083,7 +2134,7 @@ static void need(struct sel *S, LLVMValueRef v)
         return;
     case VK_A0PHI: /* every mova (or a0 phi) behind it */
         for (unsigned i = 0; i < LLVMCountIncoming(v); i++)
-            need(S, LLVMGetIncomingValue(v, i));
+            need_a0_value(S, LLVMGetIncomingValue(v, i), 0);
         return;
     case VK_MERGE:
         need(S, op_(v, opc(v) == LLVMSelect ? 2 : 0));
@@ -2268,8 +2319,15 @@ static struct mir_src const_opnd(struct sel *S, LLVMValueRef c, uint8_t demand)
         }
         uint32_t idx = alloc_c(S);
         if (idx == MIR_NONE) {
-            fail(S, "the vector program needs more constant registers than the model has%s", "");
-            return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+            /* all eight taken: a register past the file for now;
+             * mir_place_ps1x_defs gives it one the final program does not
+             * read (a def whose value only fed folded constants) */
+            if (p->ndefs >= 64) {
+                fail(S, "the vector program needs more constant registers than the model has%s",
+                     "");
+                return mir_src_fixed(ST_REG_CONST, 0, ST_SWIZZLE_IDENTITY);
+            }
+            idx = MIR_PS1X_VIRTUAL_C + p->ndefs;
         }
         struct mir_def *d = &p->defs[p->ndefs++];
         memset(d, 0, sizeof(*d));
@@ -2385,6 +2443,35 @@ static unsigned mod_neg(unsigned m)
     }
 }
 
+/*
+ * The aL a relative read or write sees here: the innermost `loop`'s, a
+ * `rep` has none (nested in a loop, its body reads the loop's aL, as the
+ * interpreter's current_aL does).  A walked loop prints as `loop aL` exactly
+ * when it has an aL phi.  NULL outside every loop.
+ */
+static LLVMValueRef cur_al(const struct sel *S)
+{
+    for (unsigned k = S->nloops; k-- > 0;)
+        if (S->loops[k].al)
+            return S->loops[k].al;
+    return NULL;
+}
+
+static struct mir_instr *emit(struct sel *S, unsigned op);
+
+/* A view (swizzle and modifier) as a register of its own, read plain: for
+ * a second modifier on top of it (ps_1_x has one per source). */
+static struct mir_src copy_view(struct sel *S, struct mir_src r)
+{
+    uint32_t t = mir_new_vreg(S->p);
+    struct mir_instr *mv = emit(S, ST_OP_MOV);
+    mv->has_dst = true;
+    mv->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0xf, .vreg = t};
+    mv->nsrc = 1;
+    mv->src[0] = r;
+    return mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
+}
+
 static struct mir_src view_opnd(struct sel *S, LLVMValueRef I)
 {
     struct vinfo *e = vi(S, I);
@@ -2428,10 +2515,8 @@ static struct mir_src view_opnd(struct sel *S, LLVMValueRef I)
         return opnd(S, op_(I, 1));
     case LLVMFNeg:
         r = opnd(S, op_(I, 0));
-        if (mod_neg(r.mod) == 0xff) {
-            fail(S, "a negated complement (no such source modifier)%s", "");
-            return r;
-        }
+        if (mod_neg(r.mod) == 0xff) /* -(1 - x): the complement is a mov */
+            r = copy_view(S, r);
         r.mod = (uint8_t)mod_neg(r.mod);
         return r;
     case LLVMSelect: {
@@ -2447,7 +2532,7 @@ static struct mir_src view_opnd(struct sel *S, LLVMValueRef I)
         if (ri.arr >= 0)
             r.arr1 = (uint16_t)(ri.arr + 1);
         if (ri.al) {
-            if (!S->nloops || S->loops[S->nloops - 1].al != ri.al) {
+            if (cur_al(S) != ri.al) {
                 fail(S, "a relative address with aL of a loop that is not the innermost%s", "");
                 return r;
             }
@@ -2525,8 +2610,8 @@ static struct mir_src opnd(struct sel *S, LLVMValueRef v)
         unsigned mod;
         modview_of(S, v, &x, &mod);
         struct mir_src r = opnd(S, x);
-        if (r.mod != MIR_MOD_NONE)
-            fail(S, "two source modifiers on one operand%s", "");
+        if (r.mod != MIR_MOD_NONE) /* one modifier per source: the inner one is a mov */
+            r = copy_view(S, r);
         r.mod = (uint8_t)mod;
         return r;
     }
@@ -2552,11 +2637,9 @@ static struct mir_instr *emit(struct sel *S, unsigned op)
         return &S->oom_scratch;
     }
     in->op = (uint16_t)op;
-    /* p0 lanes written inside a construct are unknown after it */
+    /* a0 lanes written inside a construct are unknown after it */
     if (op == ST_OP_ELSE || op == ST_OP_ENDIF || op == ST_OP_ENDREP || op == ST_OP_ENDLOOP)
         for (unsigned l = 0; l < 4; l++) {
-            if (S->pstate[l] && S->pdepth[l] >= S->depth)
-                S->pstate[l] = NULL;
             if (S->astate[l] && S->adepth[l] >= S->depth)
                 S->astate[l] = NULL;
         }
@@ -2569,7 +2652,15 @@ static struct mir_instr *emit(struct sel *S, unsigned op)
 
 /*
  * The predicate source for lanes `lanes` of P: p0 with a swizzle, and "!".
- * Every lane must come from the setp p0 holds in that lane right here.
+ * Each lane l is read as p0.k stands here, k the lane pred_lane traces it
+ * to (one setp F, or a p0 phi of several).  That is the original's value:
+ * setps are the only writes of p0, each is emitted where the original's
+ * stands and writes a subset of its lanes (its plan: lanes p0 reads of it
+ * take), paths are the original's, and need_pred put k in the plan of F
+ * (or of every setp behind the phi).  So the last setp writing p0.k on any
+ * path to here is the same in both programs, the SSA value traced.  No
+ * walk-order tracking is needed (it refused a lane set before an if or
+ * loop that the walk had forgotten, fuzz seeds 246, 560, ...).
  */
 static bool pred_src(struct sel *S, LLVMValueRef P, uint8_t lanes, uint8_t *swz, bool *not)
 {
@@ -2582,7 +2673,7 @@ static bool pred_src(struct sel *S, LLVMValueRef P, uint8_t lanes, uint8_t *swz,
         bool neg;
         if (!((lanes >> l) & 1))
             continue;
-        if (!pred_lane(P, l, &F, &k, &neg) || (S->pstate[k] != F && opc(F) != LLVMPHI))
+        if (!pred_lane(P, l, &F, &k, &neg))
             return false;
         if (have_neg && neg != neg0)
             return false; /* one "!" for the whole predicate */
@@ -2640,6 +2731,18 @@ static void emit_alu(struct sel *S, LLVMValueRef I)
         src[k] = opnd(S, pt.leaf[k]);
     if (pt.op == ST_OP_ABS && src[0].mod != MIR_MOD_NONE)
         src[0] = plain(S, src[0], 0xf);
+    /* crs takes its sources without a swizzle: a swizzled view is copied
+     * (x, y, z: what crs reads; its modifier goes with it) */
+    for (unsigned k = 0; pt.op == ST_OP_CRS && k < 2 && k < pt.n; k++)
+        if (src[k].swz != ST_SWIZZLE_IDENTITY) {
+            uint32_t t = mir_new_vreg(S->p);
+            struct mir_instr *mv = emit(S, ST_OP_MOV);
+            mv->has_dst = true;
+            mv->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0x7, .vreg = t};
+            mv->nsrc = 1;
+            mv->src[0] = src[k];
+            src[k] = mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
+        }
     struct mir_instr *in = emit(S, pt.op);
     in->sat = pt.sat;
     in->shift = pt.shift;
@@ -3161,12 +3264,18 @@ static void emit_ostore(struct sel *S, LLVMValueRef I)
             for (LLVMValueRef R = LLVMGetFirstInstruction(bb); R && !mova;
                  R = LLVMGetNextInstruction(R))
                 mova = opc(R) == LLVMFPToSI && vi(S, R)->needed && classify(S, R) == VK_MOVA;
-        if (mova || kc < 0 || kc > 255) {
+        if (kc < 0 || kc > 255 || (mova && (file != ST_REG_OUTPUT || kc >= 12))) {
             fail(S, "a relative output write whose address folded to a constant%s", "");
             return;
         }
         d.index = (uint32_t)kc;
-        d.rel = 2;
+        /* when the vector program writes a0 (a later mova), a0.x + k
+         * would name another register: the write names o<k> itself, the
+         * register the original's a0 (still 0 here) + k named.  In range
+         * (vs_3_0 has o0..o11), a plain write is the same write; the
+         * check of the printed text refuses an o<k> the shader does not
+         * declare. */
+        d.rel = mova ? 0 : 2;
     } else if (strcmp(callee_name(I), "st_op.ostore.rel") == 0) {
         struct relinfo ri;
         if (!rel_index_of(op_(I, 1), &ri) || ri.k < 0 || ri.k > 255) {
@@ -3176,7 +3285,7 @@ static void emit_ostore(struct sel *S, LLVMValueRef I)
         }
         d.index = (uint32_t)ri.k;
         if (ri.al) {
-            if (!S->nloops || S->loops[S->nloops - 1].al != ri.al) {
+            if (cur_al(S) != ri.al) {
                 fail(S, "a relative write with aL of a loop that is not the innermost%s", "");
                 return;
             }
@@ -3312,11 +3421,6 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
         in->nsrc = 2;
         in->src[0] = a;
         in->src[1] = b;
-        for (unsigned l = 0; l < 4; l++)
-            if ((e->plan >> l) & 1) {
-                S->pstate[l] = I;
-                S->pdepth[l] = S->depth;
-            }
         return;
     }
     case VK_PSEL: {
@@ -3372,10 +3476,13 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
         return;
     }
     case VK_KILL: {
-        /* texkill names a register, no swizzle, no modifier */
+        /* texkill names a register, no swizzle, no modifier; the fixed
+         * registers it takes are t# before ps_3_0, v# in ps_3_0 (a v# in
+         * ps_2_0 is copied to a temporary like any other operand) */
         struct mir_src v = opnd(S, kill_source(I));
+        enum st_regfile kf = S->ver >= ST_VER(3, 0) ? ST_REG_INPUT : ST_REG_TEXTURE;
         if (v.mod != MIR_MOD_NONE || v.swz != ST_SWIZZLE_IDENTITY || v.rel ||
-            (v.kind == MIR_FIXED && v.file != ST_REG_TEXTURE && v.file != ST_REG_INPUT)) {
+            (v.kind == MIR_FIXED && v.file != kf)) {
             uint32_t t = mir_new_vreg(S->p);
             struct mir_instr *mv = emit(S, ST_OP_MOV);
             mv->has_dst = true;
@@ -3557,6 +3664,73 @@ static LLVMBasicBlockRef ipdom(struct sel *S, LLVMBasicBlockRef b)
         }
     }
     return bi < 0 ? NULL : S->bbs[bi];
+}
+
+/*
+ * The immediate post-dominator of b inside the loop with header h and exit
+ * x: edges to x (breaks) are left out, so a path that breaks constrains
+ * nothing, and h (reached by the latch) is the end.  NULL when none.
+ */
+static LLVMBasicBlockRef ipdom_loop(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef x,
+                                    LLVMBasicBlockRef h)
+{
+    unsigned n = S->nbb, w = S->words;
+    int bi = bb_index(S, b), hi = bb_index(S, h);
+    if (bi < 0 || hi < 0)
+        return NULL;
+    uint64_t *pd = malloc(sizeof(uint64_t) * w * (n ? n : 1));
+    if (!pd)
+        return NULL;
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned k = 0; k < w; k++)
+            pd[i * w + k] = (int)i == hi ? (k == (unsigned)hi / 64 ? 1ull << (hi % 64) : 0) : ~0ull;
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (unsigned i = n; i-- > 0;) {
+            if ((int)i == hi)
+                continue;
+            LLVMBasicBlockRef sc[2];
+            unsigned ns = nsucc(S->bbs[i], sc);
+            for (unsigned k = 0; k < w; k++) {
+                uint64_t v = ~0ull;
+                bool any = false;
+                for (unsigned j = 0; j < ns; j++) {
+                    int si = bb_index(S, sc[j]);
+                    if (si < 0 || sc[j] == x)
+                        continue;
+                    v &= pd[(unsigned)si * w + k];
+                    any = true;
+                }
+                if (!any) /* only breaks (or the function's end): no constraint */
+                    v = ~0ull;
+                if (k == i / 64)
+                    v |= 1ull << (i % 64);
+                if (v != pd[i * w + k]) {
+                    pd[i * w + k] = v;
+                    changed = true;
+                }
+            }
+        }
+    }
+    /* the nearest: the candidate post-dominated by every other candidate */
+    LLVMBasicBlockRef best = NULL;
+    unsigned bestc = 0;
+    for (unsigned j = 0; j < n; j++) {
+        if ((int)j == bi || !(pd[(unsigned)bi * w + j / 64] & (1ull << (j % 64))))
+            continue;
+        unsigned c = 0;
+        for (unsigned k = 0; k < w; k++)
+            c += (unsigned)__builtin_popcountll(pd[j * w + k]);
+        if (c >= n)
+            continue; /* a block that only breaks: no join */
+        if (!best || c > bestc) {
+            best = S->bbs[j];
+            bestc = c;
+        }
+    }
+    free(pd);
+    return best;
 }
 
 /* The copy phi I <- v (a MERGE with one input). */
@@ -3926,6 +4100,14 @@ static void walk(struct sel *S, LLVMBasicBlockRef b, LLVMBasicBlockRef stop)
             continue;
         }
         LLVMBasicBlockRef J = ipdom(S, b);
+        if (lexit && S->nloops) {
+            /* inside a loop: the join with the breaks left out (an arm
+             * that breaks in a nested if converges with the other one
+             * before the latch, not after the loop) */
+            LLVMBasicBlockRef J2 = ipdom_loop(S, b, lexit, S->loops[S->nloops - 1].header);
+            if (J2)
+                J = J2;
+        }
         if (J && J != lexit) {
             /* an if whose arms do nothing (both reach the join with no
              * instruction and no phi copy): no if at all */
@@ -4569,5 +4751,77 @@ bool mir_legalize_swizzles(struct mir_prog *p)
     p->ins = q.ins;
     p->n = q.n;
     p->cap = q.cap;
+    return true;
+}
+
+/*
+ * ps_1_x: new defs that found no free register during selection carry an
+ * index from MIR_PS1X_VIRTUAL_C up.  Now that the program is final, a
+ * register no live instruction reads (a def of the input whose value was
+ * only folded into other constants, a constant nobody reads any more)
+ * holds nothing the program needs: the defs left unread are dropped and
+ * each virtual def takes one of the freed registers.  ps_1_x has no
+ * relative constant reads, so an unread register is truly unread.
+ */
+static void mark_c(bool *refd, const struct st_src *s)
+{
+    if (s->reg.file == ST_REG_CONST && s->reg.index < 256)
+        refd[s->reg.index] = true;
+}
+
+bool mir_place_ps1x_defs(struct mir_prog *p, unsigned nconst)
+{
+    bool virt = false;
+    for (unsigned k = 0; k < p->ndefs; k++)
+        if (p->defs[k].index >= MIR_PS1X_VIRTUAL_C)
+            virt = true;
+    if (!virt)
+        return true;
+    bool refd[256] = {false};
+    bool vrefd[64] = {false};
+    for (unsigned i = 0; i < p->n; i++) {
+        const struct mir_instr *in = &p->ins[i];
+        if (in->dead)
+            continue;
+        for (unsigned k = 0; k < in->nsrc && k < 4; k++) {
+            const struct mir_src *s = &in->src[k];
+            if (s->kind != MIR_FIXED || s->file != ST_REG_CONST)
+                continue;
+            if (s->index >= MIR_PS1X_VIRTUAL_C && s->index < MIR_PS1X_VIRTUAL_C + 64)
+                vrefd[s->index - MIR_PS1X_VIRTUAL_C] = true;
+            else if (s->index < 256)
+                refd[s->index] = true;
+        }
+        if (in->op == MIR_OP_OPAQUE && in->ast) /* texm3x3spec reads a c# */
+            for (unsigned k = 0; k < in->ast->nsrc && k < 5; k++)
+                mark_c(refd, &in->ast->src[k]);
+    }
+    /* defs nobody reads go (their registers become free) */
+    unsigned w = 0;
+    for (unsigned k = 0; k < p->ndefs; k++) {
+        uint32_t x = p->defs[k].index;
+        bool keep = x >= MIR_PS1X_VIRTUAL_C ? vrefd[x - MIR_PS1X_VIRTUAL_C] : refd[x];
+        if (keep)
+            p->defs[w++] = p->defs[k];
+    }
+    p->ndefs = w;
+    for (unsigned k = 0; k < p->ndefs; k++) {
+        uint32_t x = p->defs[k].index;
+        if (x < MIR_PS1X_VIRTUAL_C)
+            continue;
+        uint32_t r = 0;
+        while (r < nconst && refd[r])
+            r++;
+        if (r == nconst)
+            return false;
+        refd[r] = true;
+        p->defs[k].index = r;
+        for (unsigned i = 0; i < p->n; i++)
+            for (unsigned j = 0; j < p->ins[i].nsrc && j < 4; j++) {
+                struct mir_src *s = &p->ins[i].src[j];
+                if (s->kind == MIR_FIXED && s->file == ST_REG_CONST && s->index == x)
+                    s->index = r;
+            }
+    }
     return true;
 }

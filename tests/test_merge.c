@@ -654,6 +654,32 @@ static const struct shape_case shape_cases[] = {
      "!!ARBfp1.0\nTEMP t;\nCOS t.x, fragment.color.x;\nMAX_SAT result.color, t.x, 0.0;\nEND\n",
      "!!ARBfp1.0\nTEMP r0;\nCOS r0.x, fragment.color.x;\n"
      "MAX_SAT result.color, r0.x, {0, 0, 0, 0}.x;\nEND\n"},
+    /* the same through a two-lane mova whose y nobody reads: the phi's
+     * movas are needed through the lowering's a0 lane merge, and each
+     * writes only the lanes some read takes (x) */
+    {"a0 merged across an if, lane merge of a0",
+     "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nif b0\n  mova a0.xy, v0.yz\nendif\n"
+     "add oPos, v0, c[a0.x + 2]\n",
+     "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nif b0\nmova a0.x, v0.y\nendif\n"
+     "add oPos, v0, c2[a0.x]\n"},
+    /* crs of a register that is a swizzled view of v0: crs takes no
+     * swizzle, so the view is copied (lanes x, y, z crs reads) first; crs
+     * may not write a register it reads, so its result takes r1 */
+    {"crs of a swizzled view",
+     "vs_2_0\ndcl_position v0\ndcl_normal v1\nmov r1, v0.yzxw\ncrs r0.xyz, r1, -v1\n"
+     "mov r0.w, v0.w\nmov oPos, r0\n",
+     "vs_2_0\ndcl_position v0\ndcl_normal v1\nmov r0.xyz, v0.yzxw\ncrs r1.xyz, r0, -v1\n"
+     "mov r1.w, v0.w\nmov oPos, r1\n"},
+    /* a break inside nested ifs: the outer if's post-dominator lies past
+     * the loop (one path breaks); with the break edges left out its join
+     * is the end of the body, and the inner if is a conditional break */
+    {"break inside nested ifs",
+     "vs_2_x\ndefi i1, 3, 0, 0, 0\ndcl_position v0\ndcl_normal v1\nmov r0, v0\n"
+     "setp_gt p0.x, v0.x, c0.x\nrep i1\n  add r0, r0, c1\n  if p0.x\n    if_lt v1.x, v1.y\n"
+     "      break\n    endif\n  endif\nendrep\nmov oPos, r0\n",
+     "vs_2_x\ndefi i1, 3, 0, 0, 0\ndcl_position v0\ndcl_normal v1\nsetp_gt p0.x, v0.x, c0.x\n"
+     "mov r0, v0\nrep i1\nadd r0, r0, c1\nif p0.x\nif_lt v1.x, v1.y\nbreak\nendif\nendif\n"
+     "endrep\nmov oPos, r0\n"},
 };
 
 static char *vasm_any(const char *src, unsigned *nerr)
@@ -1011,7 +1037,10 @@ static void make_inputs(const struct st_shader *sh, struct st_buf *b)
             }
         }
     }
-    unsigned maxc = sh->version.type == ST_VS ? 256 : sh->version.ver >= ST_VER(3, 0) ? 224 : 32;
+    unsigned maxc = sh->version.type == ST_VS              ? 256
+                    : sh->version.ver >= ST_VER(3, 0)    ? 224
+                    : sh->version.ver >= ST_VER(2, 0)    ? 32
+                                                         : 8; /* ps_1_x: c0..c7 */
     st_buf_printf(b, "{\"constants\": {");
     bool first = true;
     for (unsigned k = 0; k < maxc; k++)
@@ -1540,6 +1569,126 @@ static void test_arb_differential(void **state)
     assert_int_equal(t.sum.merges_in, t.sum.merges_eliminated + t.sum.merges_interfering);
 }
 
+/*
+ * Hand-worked cases of forms the fuzzer found, each checked for the exact
+ * text and for agreeing with its input under the interpreter, both float
+ * rules (random inputs as in test_differential).  Each one fails when the
+ * code path it names is disabled (checked by hand while writing them).
+ */
+static const struct shape_case hand_cases[] = {
+    /* callnz: the join after the inlined subroutine has three edges, the
+     * call's, the skipped call's and a dead block's after the subroutine's
+     * ret (poison).  l1 writes p0.y only, so p0.x at "if p0.x" is the first
+     * setp on every live edge; the poison edge adds nothing
+     * (pred_lane_r/need_p0_phi_lane skip it; without the skip the if is
+     * refused).  Nobody reads p0.y: that setp is dead.  The skipped call's
+     * edge copies r0 = v0 in an else arm. */
+    {"poison edge of a p0 phi after callnz",
+     "vs_2_x\ndcl_position v0\nmov r0, v0\nsetp_gt p0.x, v0.x, c0.x\ncallnz l1, b0\n"
+     "if p0.x\nadd r0, r0, c2\nendif\nmov oPos, r0\nret\n"
+     "label l1\nsetp_lt p0.y, v0.y, c1.y\nmul r0, r0, c1\nret\n",
+     "vs_2_x\ndcl_position v0\nsetp_gt p0.x, v0.x, c0.x\nif b0\nmul r0, v0, c1\nelse\n"
+     "mov r0, v0\nendif\nif p0.x\nadd r0, r0, c2\nendif\nmov oPos, r0\n"},
+    /* ps_1_1: r1.a = -v0.a is a view; r1_bias.a puts a second modifier on
+     * it.  One modifier per source: the negated view is copied first
+     * (copy_view in opnd) and _bias applies to the copy:
+     * v1 + ((-v0.a) - 0.5) either way.  r1.rgb is dead. */
+    {"second ps_1_x modifier copies the view",
+     "ps_1_1\nmov r1.rgb, v1\n+ mov r1.a, -v0\nadd r0, v1, r1_bias.a\n",
+     "ps_1_1\nmov r0, -v0.w\nadd r0, v1, r0_bias\n"},
+    /* -(1 - x) has no ps_1_x modifier: the complement is copied first
+     * (copy_view in view_opnd's fneg), then negated: v1 + -(1 - v0) */
+    {"negated complement copies the view",
+     "ps_1_1\nmov r1, 1-v0\nadd r0, v1, -r1\n",
+     "ps_1_1\nmov r0, 1 - v0\nadd r0, v1, -r0\n"},
+    /* ps_1_1 with all eight constants in use: c0 + c1 folds to 0.75 in
+     * every lane, a new def with no free register during selection.  Once
+     * the program is final nothing reads c0 or c1 (only the folded sum did):
+     * their defs go and the new one takes c0 (mir_place_ps1x_defs; refused
+     * before).  The product by c2 is not folded (c2 is no constant). */
+    {"ps_1_x new def in a register freed by folding",
+     "ps_1_1\ndef c0, 0.25, 0.25, 0.25, 0.25\ndef c1, 0.5, 0.5, 0.5, 0.5\nadd r1, c0, c1\n"
+     "mul r0, r1, c2\nmad r0, r0, c3, c4\nmad r0, r0, c5, c6\nadd r0, r0, c7\n",
+     "ps_1_1\ndef c0, 0.75, 0.75, 0.75, 0.75\nmul r0, c0, c2\nmad r0, r0, c3, c4\n"
+     "mad r0, r0, c5, c6\nadd r0, r0, c7\n"},
+    /* texkill in ps_2_0 names r# or t#, not v#: the copy of v1 the
+     * selection would look through stays a mov into a temporary (before,
+     * texkill v1 was printed and refused by the check) */
+    {"texkill of an input in ps_2_0",
+     "ps_2_0\ndcl v0\ndcl v1\nmov r0, v1\ntexkill r0\nmov oC0, v0\n",
+     "ps_2_0\ndcl v0\ndcl v1\nmov r0, v1\ntexkill r0\nmov oC0, v0\n"},
+    /* p0.x read in the else arm holds the setp before the if, although the
+     * then arm wrote p0.x: the walk used to forget the lane at "else" and
+     * refused; p0.x as it stands there is that first setp on the only path
+     * (pred_src).  After endif p0.x is the phi of both setps, read as it
+     * stands.  Both arms copy r0 = v0 (the phi's copies); the else arm's
+     * predicated add then writes r0 where p0.x is true. */
+    {"p0 lane written in the then arm, read in the else arm",
+     "vs_2_x\ndcl_position v0\nmov r0, v0\nsetp_gt p0.x, v0.x, c0.x\nif b0\n"
+     "setp_lt p0.x, v0.y, c1.y\nelse\n(p0.x) add r0, r0, c2\nendif\n(p0.x) mul r0, r0, c3\n"
+     "mov oPos, r0\n",
+     "vs_2_x\ndcl_position v0\nsetp_gt p0.x, v0.x, c0.x\nif b0\nsetp_lt p0.x, v0.y, c1.y\n"
+     "mov r0, v0\nelse\nmov r0, v0\n(p0.x) add r0, v0, c2\nendif\n(p0.x) mul r0, r0, c3\n"
+     "mov oPos, r0\n"},
+    /* o[a0.x + 1] before any mova: a0.x is 0, the address folds to 1.
+     * The program writes a0 afterwards, so o[a0.x + 1] would be wrong text
+     * in general; the write names o1 itself (refused before). */
+    {"relative output write folded to a constant, a0 written later",
+     "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\ndcl_texcoord1 o2\n"
+     "mov o0, v0\nmov o[a0.x + 1], v0.yxzw\nmova a0.x, v0.x\nadd o2, v0, c[a0.x + 3]\n",
+     "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\ndcl_texcoord1 o2\n"
+     "mov o0, v0\nmov o1, v0.yxzw\nmova a0.x, v0.x\nadd o2, v0, c3[a0.x]\n"},
+    /* aL inside a rep nested in a loop is the loop's (a rep has no aL):
+     * the innermost `loop`, not the innermost construct (refused before) */
+    {"aL of the loop around a rep",
+     "vs_2_x\ndefi i0, 2, 1, 1, 0\ndefi i1, 3, 0, 0, 0\ndcl_position v0\nmov r0, v0\n"
+     "loop aL, i0\nrep i1\nadd r0, r0, c[aL + 2]\nendrep\nendloop\nmov oPos, r0\n",
+     "vs_2_x\ndefi i0, 2, 1, 1, 0\ndefi i1, 3, 0, 0, 0\ndcl_position v0\nmov r0, v0\n"
+     "loop aL, i0\nrep i1\nadd r0, r0, c2[aL]\nendrep\nendloop\nmov oPos, r0\n"},
+    /* cmp_sat of two constants below 1 in every lane: instsimplify proves
+     * the upper clamp's x < 1 and drops it; select(x > 0, x, 0) alone is
+     * still the saturate of x (refused before).  .a prints as .w. */
+    {"saturate whose upper clamp folded",
+     "ps_1_3\ndef c3, 0.125, -0.375, -0.5, 0.25\ncmp_sat r0, c2, c3.a, c3\n",
+     "ps_1_3\ndef c3, 0.125, -0.375, -0.5, 0.25\ncmp_sat r0, c2, c3.w, c3\n"},
+};
+
+static void test_hand_cases(void **state)
+{
+    (void)state;
+    for (unsigned k = 0; k < sizeof(hand_cases) / sizeof(hand_cases[0]); k++) {
+        const struct shape_case *hc = &hand_cases[k];
+        unsigned nerr = 0;
+        char *out = vasm_of(hc->in, NULL, &nerr);
+        if (!out || strcmp(out, hc->out) != 0)
+            print_message("hand case %u (%s):\n%s\n", k, hc->why, out ? out : "(refused)");
+        assert_non_null(out);
+        assert_int_equal(nerr, 0);
+        assert_string_equal(out, hc->out);
+        /* the same results as the input, under both rules */
+        struct st_ctx *ctx = st_ctx_create("h.asm", hc->in, strlen(hc->in), 50);
+        struct st_arena *a = st_arena_create();
+        struct st_shader *sh = st_parse_d3d9(ctx, a);
+        assert_non_null(sh);
+        struct st_buf in = {0};
+        make_inputs(sh, &in);
+        unsigned e1 = 0, e2 = 0;
+        char *o1 = run_text(hc->in, in.data, &e1);
+        char *o2 = run_text(out, in.data, &e2);
+        assert_non_null(o1);
+        assert_non_null(o2);
+        if (!outputs_agree(o1, o2))
+            print_message("hand case %u disagrees:\n%s\n---\n%s\n", k, o1, o2);
+        assert_true(outputs_agree(o1, o2));
+        free(o1);
+        free(o2);
+        st_buf_free(&in);
+        st_arena_destroy(a);
+        st_ctx_destroy(ctx);
+        free(out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1557,6 +1706,7 @@ int main(void)
         cmocka_unit_test(test_arb_temp_names),
         cmocka_unit_test(test_arb_swz_of_view),
         cmocka_unit_test(test_fuzz_shapes),
+        cmocka_unit_test(test_hand_cases),
         cmocka_unit_test(test_disjoint_lanes_share),
         cmocka_unit_test(test_overlapping_lanes_clash),
         cmocka_unit_test(test_merge_input_live_elsewhere),
