@@ -30,6 +30,8 @@
  * every program generated here.
  */
 #include "arbgen.h"
+#include "test_rng.h"  /* struct rng, rnd, below, chance */
+#include "test_util.h" /* struct gen_buf, gen_printf */
 
 #include <math.h>
 #include <stdarg.h>
@@ -43,65 +45,6 @@
 /* ------------------------------------------------------------------ */
 /* Growing text buffer and random numbers.                             */
 
-struct ag_buf {
-    char *p;
-    size_t len, cap;
-    bool oom;
-};
-
-static void ag_printf(struct ag_buf *b, const char *fmt, ...)
-{
-    if (b->oom)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = b->cap - b->len;
-        int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? room : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->oom = true;
-            return;
-        }
-        if (b->p && (size_t)n < room) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = b->cap ? b->cap * 2 : 4096;
-        while (cap < b->len + (size_t)n + 1)
-            cap *= 2;
-        char *q = realloc(b->p, cap);
-        if (!q) {
-            b->oom = true;
-            return;
-        }
-        b->p = q;
-        b->cap = cap;
-    }
-}
-
-struct ag_rng {
-    uint64_t s;
-};
-
-static uint32_t ag_rnd(struct ag_rng *r)
-{
-    /* xorshift64*: portable and fixed */
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return (uint32_t)((r->s * 0x2545f4914f6cdd1dull) >> 32);
-}
-
-static unsigned below(struct ag_rng *r, unsigned n)
-{
-    return n ? ag_rnd(r) % n : 0;
-}
-
-static bool chance(struct ag_rng *r, unsigned percent)
-{
-    return below(r, 100) < percent;
-}
 
 /* ------------------------------------------------------------------ */
 /* The instruction table: arb_opcodes.def.                             */
@@ -202,8 +145,8 @@ struct array {
 };
 
 struct gen {
-    struct ag_rng r;
-    struct ag_buf t;
+    struct rng r;
+    struct gen_buf t;
     bool fp;
     unsigned options, features, targets;
     uint64_t ops;
@@ -297,7 +240,7 @@ static void fresh_name(struct gen *g, const char *prefix, char *out)
                                          "range", "primary", "secondary", "back", "front",
                                          "shininess", "rgba", "r", "_", "$tmp", "a_1$", "plane",
                                          "inverse", "attrib", "size", "params", "depth"};
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     if (chance(r, 12)) {
         const char *t = tricky[below(r, sizeof(tricky) / sizeof(tricky[0]))];
         if (!name_taken(g, t)) {
@@ -329,44 +272,44 @@ static void add_spell(struct spell *list, unsigned *n, const char *s, int of)
 
 /* A literal as the program writes it: integers, decimals, ".5", "2.",
  * exponents.  The value is what the text reads as. */
-static void put_literal(struct gen *g, struct ag_buf *b, bool allow_sign)
+static void put_literal(struct gen *g, struct gen_buf *b, bool allow_sign)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     g->features |= AG_F_LITERAL;
     const char *sign = allow_sign && chance(r, 30) ? "-" : "";
     unsigned k = below(r, 100);
     if (k < 10)
-        ag_printf(b, "%s%s", sign, (const char *[]){"0", "1", "0.5", "0.0", "1.0"}[below(r, 5)]);
+        gen_printf(b, "%s%s", sign, (const char *[]){"0", "1", "0.5", "0.0", "1.0"}[below(r, 5)]);
     else if (k < 30)
-        ag_printf(b, "%s%u", sign, below(r, 5));
+        gen_printf(b, "%s%u", sign, below(r, 5));
     else if (k < 65)
-        ag_printf(b, "%s%g", sign, (double)below(r, 65) / 16.0);
+        gen_printf(b, "%s%g", sign, (double)below(r, 65) / 16.0);
     else if (k < 72)
-        ag_printf(b, "%s.%u", sign, 1 + below(r, 9));
+        gen_printf(b, "%s.%u", sign, 1 + below(r, 9));
     else if (k < 77)
-        ag_printf(b, "%s%u.", sign, below(r, 7));
+        gen_printf(b, "%s%u.", sign, below(r, 7));
     else if (k < 85)
-        ag_printf(b, "%s%u.%ue%s%u", sign, 1 + below(r, 9), below(r, 10), chance(r, 50) ? "-" : "",
+        gen_printf(b, "%s%u.%ue%s%u", sign, 1 + below(r, 9), below(r, 10), chance(r, 50) ? "-" : "",
                   below(r, 4));
     else if (k < 92)
-        ag_printf(b, "%s%.7g", sign, (double)((float)below(r, 100000) / 7919.0f));
+        gen_printf(b, "%s%.7g", sign, (double)((float)below(r, 100000) / 7919.0f));
     else if (k < 96)
-        ag_printf(b, "%s0.0", sign); /* -0.0 included */
+        gen_printf(b, "%s0.0", sign); /* -0.0 included */
     else
-        ag_printf(b, "%s%ue%u", sign, 1 + below(r, 9), 20 + below(r, 18)); /* large */
+        gen_printf(b, "%s%ue%u", sign, 1 + below(r, 9), 20 + below(r, 18)); /* large */
 }
 
 /* {x}, {x, y}, {x, y, z} or {x, y, z, w} */
-static void put_vector_literal(struct gen *g, struct ag_buf *b)
+static void put_vector_literal(struct gen *g, struct gen_buf *b)
 {
     unsigned n = 1 + below(&g->r, 4);
-    ag_printf(b, "{");
+    gen_printf(b, "{");
     for (unsigned i = 0; i < n; i++) {
         if (i)
-            ag_printf(b, chance(&g->r, 50) ? ", " : ",");
+            gen_printf(b, chance(&g->r, 50) ? ", " : ",");
         put_literal(g, b, true);
     }
-    ag_printf(b, "}");
+    gen_printf(b, "}");
 }
 
 /* ------------------------------------------------------------------ */
@@ -408,7 +351,7 @@ static void input_spellings(struct gen *g, int in)
 
 static void choose_inputs(struct gen *g)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     char c[NAME_LEN];
     if (!g->fp) {
         /* conventional attributes, and generic ones that alias none of them */
@@ -518,7 +461,7 @@ static void output_spellings(struct gen *g, int o)
 
 static void choose_outputs(struct gen *g)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     char c[NAME_LEN];
     if (!g->fp) {
         if (!(g->options & AG_O_POSITION_INVARIANT))
@@ -587,7 +530,7 @@ static bool state_known(const struct gen *g, const char *canon)
 /* A matrix: its written name and canonical base (without .row[r]). */
 static void matrix_name(struct gen *g, char *text, char *canon)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     static const char *const mods[] = {"", ".inverse", ".transpose", ".invtrans"};
     const char *mod = mods[chance(r, 50) ? 0 : 1 + below(r, 3)];
     unsigned k = below(r, 6), n;
@@ -632,7 +575,7 @@ static void matrix_name(struct gen *g, char *text, char *canon)
 /* A single state vector of the program kind: its text and canonical name. */
 static void state_single(struct gen *g, char *text, char *canon)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     unsigned k = below(r, 100), n = below(r, 8);
     static const char *const faces[] = {"", ".front", ".back"};
     const char *face = faces[below(r, 3)];
@@ -709,9 +652,9 @@ static void state_single(struct gen *g, char *text, char *canon)
  * element (then a binding must be bound in no other array slot).
  * Returns false when it found nothing usable.
  */
-static bool put_param_single(struct gen *g, struct ag_buf *b, bool in_array, bool scalar_ok)
+static bool put_param_single(struct gen *g, struct gen_buf *b, bool in_array, bool scalar_ok)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     for (int tries = 0; tries < 20; tries++) {
         unsigned k = below(r, 100);
         if (k < 35) {
@@ -729,7 +672,7 @@ static bool put_param_single(struct gen *g, struct ag_buf *b, bool in_array, boo
             g->env[n] = true;
             g->env_in_array[n] = in_array;
             g->features |= AG_F_ENV;
-            ag_printf(b, "program.env[%u]", n);
+            gen_printf(b, "program.env[%u]", n);
             g->param_slots++;
             return true;
         }
@@ -740,7 +683,7 @@ static bool put_param_single(struct gen *g, struct ag_buf *b, bool in_array, boo
             g->local[n] = true;
             g->local_in_array[n] = in_array;
             g->features |= AG_F_LOCAL;
-            ag_printf(b, "program.local[%u]", n);
+            gen_printf(b, "program.local[%u]", n);
             g->param_slots++;
             return true;
         }
@@ -749,7 +692,7 @@ static bool put_param_single(struct gen *g, struct ag_buf *b, bool in_array, boo
         if (state_in_array(g, canon) || (in_array && state_known(g, canon)))
             continue;
         note_state(g, canon, in_array);
-        ag_printf(b, "%s", text);
+        gen_printf(b, "%s", text);
         g->param_slots++;
         return true;
     }
@@ -759,9 +702,9 @@ static bool put_param_single(struct gen *g, struct ag_buf *b, bool in_array, boo
 }
 
 /* A range of env/local parameters or matrix rows, all unused so far. */
-static unsigned put_array_range(struct gen *g, struct ag_buf *b, unsigned room)
+static unsigned put_array_range(struct gen *g, struct gen_buf *b, unsigned room)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     unsigned k = below(r, 3);
     if (k < 2) {
         bool env = k == 0;
@@ -777,7 +720,7 @@ static unsigned put_array_range(struct gen *g, struct ag_buf *b, unsigned room)
         for (unsigned i = 0; i < n; i++)
             used[first + i] = used_arr[first + i] = true;
         g->features |= env ? AG_F_ENV : AG_F_LOCAL;
-        ag_printf(b, "program.%s[%u..%u]", env ? "env" : "local", first, first + n - 1);
+        gen_printf(b, "program.%s[%u..%u]", env ? "env" : "local", first, first + n - 1);
         g->param_slots += n;
         return n;
     }
@@ -802,11 +745,11 @@ static unsigned put_array_range(struct gen *g, struct ag_buf *b, unsigned room)
     }
     if (whole) {
         g->features |= AG_F_MATRIX;
-        ag_printf(b, "%s", text);
+        gen_printf(b, "%s", text);
     } else if (lo == hi && chance(r, 50)) {
-        ag_printf(b, "%s.row[%u]", text, lo);
+        gen_printf(b, "%s.row[%u]", text, lo);
     } else {
-        ag_printf(b, "%s.row[%u..%u]", text, lo, hi);
+        gen_printf(b, "%s.row[%u..%u]", text, lo, hi);
     }
     g->param_slots += hi - lo + 1;
     return hi - lo + 1;
@@ -815,20 +758,20 @@ static unsigned put_array_range(struct gen *g, struct ag_buf *b, unsigned room)
 /* ------------------------------------------------------------------ */
 /* Operands.                                                           */
 
-static void put_mask(struct gen *g, struct ag_buf *b, unsigned mask)
+static void put_mask(struct gen *g, struct gen_buf *b, unsigned mask)
 {
     if (mask == 0xf && chance(&g->r, 80))
         return;
     const char *l = g->rgba && chance(&g->r, 40) ? lanes_rgba : lanes_xyzw;
     if (l == lanes_rgba)
         g->features |= AG_F_RGBA;
-    ag_printf(b, ".");
+    gen_printf(b, ".");
     for (unsigned i = 0; i < 4; i++)
         if (mask & (1u << i))
-            ag_printf(b, "%c", l[i]);
+            gen_printf(b, "%c", l[i]);
 }
 
-static unsigned rand_mask(struct ag_rng *r)
+static unsigned rand_mask(struct rng *r)
 {
     if (chance(r, 30))
         return 0xf;
@@ -840,25 +783,25 @@ static unsigned rand_mask(struct ag_rng *r)
 }
 
 /* A suffix: none, a replicated component, or four components. */
-static unsigned put_swizzle(struct gen *g, struct ag_buf *b, bool scalar)
+static unsigned put_swizzle(struct gen *g, struct gen_buf *b, bool scalar)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     const char *l = g->rgba && chance(r, 35) ? lanes_rgba : lanes_xyzw;
     if (l == lanes_rgba)
         g->features |= AG_F_RGBA;
     unsigned k = below(r, 100);
     if (scalar || (k >= 35 && k < 55)) {
         unsigned c = below(r, 4);
-        ag_printf(b, ".%c", l[c]);
+        gen_printf(b, ".%c", l[c]);
         return 1u << c;
     }
     if (k < 35)
         return 0xf;
     unsigned read = 0;
-    ag_printf(b, ".");
+    gen_printf(b, ".");
     for (unsigned i = 0; i < 4; i++) {
         unsigned c = below(r, 4);
-        ag_printf(b, "%c", l[c]);
+        gen_printf(b, "%c", l[c]);
         read |= 1u << c;
     }
     return read;
@@ -880,9 +823,9 @@ static const struct spell *pick_temp(struct gen *g)
 }
 
 /* A relatively addressed array element (vp, after ARL), if one fits. */
-static bool put_relative(struct gen *g, struct ag_buf *b)
+static bool put_relative(struct gen *g, struct gen_buf *b)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     if (g->fp || !g->a_valid || !g->narr_spell)
         return false;
     const struct spell *s = &g->arr_spell[below(r, g->narr_spell)];
@@ -901,11 +844,11 @@ static bool put_relative(struct gen *g, struct ag_buf *b)
     g->features |= AG_F_RELATIVE;
     if (k < 0) {
         g->features |= AG_F_RELNEG;
-        ag_printf(b, "%s[%s.x - %d]", s->s, a, -k);
+        gen_printf(b, "%s[%s.x - %d]", s->s, a, -k);
     } else if (k > 0 || chance(r, 50)) {
-        ag_printf(b, "%s[%s.x + %d]", s->s, a, k);
+        gen_printf(b, "%s[%s.x + %d]", s->s, a, k);
     } else {
-        ag_printf(b, "%s[%s.x]", s->s, a);
+        gen_printf(b, "%s[%s.x]", s->s, a);
     }
     return true;
 }
@@ -914,12 +857,12 @@ static bool put_relative(struct gen *g, struct ag_buf *b)
  * A source operand: sign, register, suffix.  kind 'V' vector, 'S' scalar
  * (one component), 'R' plain (SWZ: no sign, no suffix).
  */
-static unsigned put_src(struct gen *g, struct ag_buf *b, char kind)
+static unsigned put_src(struct gen *g, struct gen_buf *b, char kind)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     bool plain = kind == 'R', scalar = kind == 'S';
     if (!plain && chance(r, 20)) {
-        ag_printf(b, "-");
+        gen_printf(b, "-");
         g->features |= AG_F_NEGATE;
     }
     unsigned k = below(r, 100);
@@ -927,20 +870,20 @@ static unsigned put_src(struct gen *g, struct ag_buf *b, char kind)
         k = 90; /* a literal or a binding */
     const struct spell *t = pick_temp(g);
     if (k < 50 && t) {
-        ag_printf(b, "%s", t->s);
+        gen_printf(b, "%s", t->s);
         unsigned read = plain ? 0xf : put_swizzle(g, b, scalar), st = ST_EXACT;
         for (unsigned c = 0; c < 4; c++)
             if ((read & (1u << c)) && g->temp_stat[t->of][c] > st)
                 st = g->temp_stat[t->of][c];
         return st;
     } else if (k < 70 && g->nin_spell) {
-        ag_printf(b, "%s", g->in_spell[below(r, g->nin_spell)].s);
+        gen_printf(b, "%s", g->in_spell[below(r, g->nin_spell)].s);
     } else if (k < 78 && g->nparam_spell) {
-        ag_printf(b, "%s", g->params[below(r, g->nparam_spell)].s);
+        gen_printf(b, "%s", g->params[below(r, g->nparam_spell)].s);
     } else if (k < 88 && g->narr_spell) {
         if (!(chance(r, 60) && put_relative(g, b))) {
             const struct spell *s = &g->arr_spell[below(r, g->narr_spell)];
-            ag_printf(b, "%s[%u]", s->s, below(r, g->arrays[s->of].size));
+            gen_printf(b, "%s[%u]", s->s, below(r, g->arrays[s->of].size));
         }
     } else if (!plain && chance(r, 50)) {
         /* a literal in the instruction: a scalar only where no suffix
@@ -978,23 +921,23 @@ static bool op_ok(const struct gen *g, unsigned i, bool need_dst)
     return true;
 }
 
-static void put_ext_swizzle(struct gen *g, struct ag_buf *b)
+static void put_ext_swizzle(struct gen *g, struct gen_buf *b)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     const char *l = g->rgba && chance(r, 35) ? lanes_rgba : lanes_xyzw;
     for (unsigned i = 0; i < 4; i++) {
         if (i)
-            ag_printf(b, chance(r, 50) ? ", " : ",");
+            gen_printf(b, chance(r, 50) ? ", " : ",");
         if (chance(r, 25)) {
-            ag_printf(b, "-");
+            gen_printf(b, "-");
             g->features |= AG_F_SWZNEG;
         }
         unsigned k = below(r, 100);
         if (k < 25) {
-            ag_printf(b, "%c", "01"[below(r, 2)]);
+            gen_printf(b, "%c", "01"[below(r, 2)]);
             g->features |= AG_F_SWZ01;
         } else {
-            ag_printf(b, "%c", l[below(r, 4)]);
+            gen_printf(b, "%c", l[below(r, 4)]);
         }
     }
 }
@@ -1053,14 +996,14 @@ static void emit_op(struct gen *g, unsigned op, struct dst dst, unsigned mask)
 {
     unsigned src[4] = {0}, nsrc = 0;
     size_t prev_start = 0, prev_end = 0;
-    struct ag_rng *r = &g->r;
-    struct ag_buf *b = &g->t;
+    struct rng *r = &g->r;
+    struct gen_buf *b = &g->t;
     const struct ag_op *o = &ag_ops[op];
     unsigned unit = 0;
     g->ops |= 1ull << op;
-    ag_printf(b, "%s", o->name);
+    gen_printf(b, "%s", o->name);
     if (g->fp && o->kinds[0] == 'D' && chance(r, 18)) {
-        ag_printf(b, "_SAT");
+        gen_printf(b, "_SAT");
         g->features |= AG_F_SAT;
     }
     if (o->tex) {
@@ -1068,14 +1011,14 @@ static void emit_op(struct gen *g, unsigned op, struct dst dst, unsigned mask)
         unit = below(r, g->nunits);
     }
     for (const char *k = o->kinds; *k; k++) {
-        ag_printf(b, k == o->kinds ? " " : ", ");
+        gen_printf(b, k == o->kinds ? " " : ", ");
         switch (*k) {
         case 'D':
-            ag_printf(b, "%s", dst.s);
+            gen_printf(b, "%s", dst.s);
             put_mask(g, b, mask);
             break;
         case 'A':
-            ag_printf(b, "%s.x", g->addr[below(r, g->naddr)]);
+            gen_printf(b, "%s.x", g->addr[below(r, g->naddr)]);
             break;
         case 'V':
         case 'S':
@@ -1090,11 +1033,11 @@ static void emit_op(struct gen *g, unsigned op, struct dst dst, unsigned mask)
                 size_t n = prev_end - prev_start;
                 bool neg = p[0] == '-';
                 if (chance(r, 50))
-                    ag_printf(b, "%.*s", (int)(neg ? n - 1 : n), neg ? p + 1 : p);
+                    gen_printf(b, "%.*s", (int)(neg ? n - 1 : n), neg ? p + 1 : p);
                 else if (neg)
-                    ag_printf(b, "%.*s", (int)n, p);
+                    gen_printf(b, "%.*s", (int)n, p);
                 else
-                    ag_printf(b, "-%.*s", (int)n, p);
+                    gen_printf(b, "-%.*s", (int)n, p);
                 st = src[nsrc - 1];
             } else {
                 prev_start = b->len;
@@ -1109,17 +1052,17 @@ static void emit_op(struct gen *g, unsigned op, struct dst dst, unsigned mask)
             break;
         case 'U':
             if (g->units[unit] == 0 && chance(r, 30))
-                ag_printf(b, "texture");
+                gen_printf(b, "texture");
             else
-                ag_printf(b, "texture[%u]", g->units[unit]);
+                gen_printf(b, "texture[%u]", g->units[unit]);
             break;
         case 'T':
-            ag_printf(b, "%s", target_names[g->unit_target[unit]]);
+            gen_printf(b, "%s", target_names[g->unit_target[unit]]);
             g->targets |= 1u << g->unit_target[unit];
             break;
         }
     }
-    ag_printf(b, ";\n");
+    gen_printf(b, ";\n");
     unsigned st = result_status(o, src, nsrc);
     if (o->kinds[0] != 'D') {
         if (st != ST_EXACT) /* KIL: which invocations die */
@@ -1145,7 +1088,7 @@ static unsigned pick_op(struct gen *g, bool need_dst)
 }
 
 /* Splits xyzw into 1..4 disjoint masks; returns how many. */
-static unsigned partition(struct ag_rng *r, unsigned parts[4])
+static unsigned partition(struct rng *r, unsigned parts[4])
 {
     unsigned n = 1 + below(r, 3);
     for (unsigned i = 0; i < 4; i++)
@@ -1171,13 +1114,13 @@ static void build(struct gen *g, struct dst dst)
 /* ARL from a value of known range, so that relative reads stay inside. */
 static void emit_arl(struct gen *g)
 {
-    struct ag_rng *r = &g->r;
-    struct ag_buf *b = &g->t;
+    struct rng *r = &g->r;
+    struct gen_buf *b = &g->t;
     unsigned arl = 0;
     while (strcmp(ag_ops[arl].name, "ARL") != 0)
         arl++;
     g->ops |= 1ull << arl;
-    ag_printf(b, "ARL %s.x, ", g->addr[below(r, g->naddr)]);
+    gen_printf(b, "ARL %s.x, ", g->addr[below(r, g->naddr)]);
     if (chance(r, 70)) {
         /* the address attribute holds -3..4.75 (inputs below): floor -3..4 */
         unsigned n = 0, pick;
@@ -1186,10 +1129,10 @@ static void emit_arl(struct gen *g)
         pick = below(r, n);
         for (unsigned i = 0; i < g->nin_spell; i++)
             if (g->in_spell[i].of == g->addr_input && pick-- == 0) {
-                ag_printf(b, "%s", g->in_spell[i].s);
+                gen_printf(b, "%s", g->in_spell[i].s);
                 break;
             }
-        ag_printf(b, ".%c;\n", lanes_xyzw[below(r, 4)]);
+        gen_printf(b, ".%c;\n", lanes_xyzw[below(r, 4)]);
         g->a_lo = -3;
         g->a_hi = 4;
     } else {
@@ -1198,9 +1141,9 @@ static void emit_arl(struct gen *g)
         int v = (int)below(r, 12) - 2;
         double val = (double)v + below(r, 4) / 4.0;
         if (chance(r, 30))
-            ag_printf(b, "-{%g}.x;\n", -val);
+            gen_printf(b, "-{%g}.x;\n", -val);
         else
-            ag_printf(b, "{%g}.x;\n", val);
+            gen_printf(b, "{%g}.x;\n", val);
         g->a_lo = g->a_hi = v;
         g->param_slots++;
     }
@@ -1212,17 +1155,17 @@ static void emit_arl(struct gen *g)
 
 static void decl_temp(struct gen *g, unsigned n)
 {
-    struct ag_buf *b = &g->t;
+    struct gen_buf *b = &g->t;
     unsigned first = g->ntemps;
-    ag_printf(b, "TEMP ");
+    gen_printf(b, "TEMP ");
     for (unsigned i = 0; i < n && g->ntemps < MAX_TEMPS; i++) {
         char name[NAME_LEN];
         fresh_name(g, "t", name);
-        ag_printf(b, "%s%s", i ? ", " : "", name);
+        gen_printf(b, "%s%s", i ? ", " : "", name);
         add_spell(g->temps, &g->ntemp_spell, name, (int)g->ntemps);
         g->temp_ready[g->ntemps++] = false;
     }
-    ag_printf(b, ";\n");
+    gen_printf(b, ";\n");
     /* give every lane a value before anything can read it */
     for (unsigned t = first; t < g->ntemps; t++) {
         for (unsigned i = 0; i < g->ntemp_spell; i++)
@@ -1236,18 +1179,18 @@ static void decl_temp(struct gen *g, unsigned n)
 
 static void decl_param(struct gen *g)
 {
-    struct ag_rng *r = &g->r;
-    struct ag_buf *b = &g->t;
+    struct rng *r = &g->r;
+    struct gen_buf *b = &g->t;
     char name[NAME_LEN];
     fresh_name(g, "p", name);
     if (g->narrays < MAX_ARRAYS && chance(r, 40)) {
         /* PARAM a[n] = { ... }: literals, singles and ranges */
         unsigned size = 4 + below(r, 9);
-        struct ag_buf items = {0};
+        struct gen_buf items = {0};
         unsigned got = 0;
         while (got < size) {
             if (got)
-                ag_printf(&items, ", ");
+                gen_printf(&items, ", ");
             unsigned k = below(r, 100), n = 0;
             if (k < 30 && size - got >= 2)
                 n = put_array_range(g, &items, size - got);
@@ -1262,9 +1205,9 @@ static void decl_param(struct gen *g)
         }
         g->features |= AG_F_ARRAY;
         if (chance(r, 50))
-            ag_printf(b, "PARAM %s[%u] = { %s };\n", name, got, items.oom ? "" : items.p);
+            gen_printf(b, "PARAM %s[%u] = { %s };\n", name, got, items.oom ? "" : items.p);
         else
-            ag_printf(b, "PARAM %s[] = { %s };\n", name, items.oom ? "" : items.p);
+            gen_printf(b, "PARAM %s[] = { %s };\n", name, items.oom ? "" : items.p);
         if (items.oom)
             b->oom = true;
         free(items.p);
@@ -1273,15 +1216,15 @@ static void decl_param(struct gen *g)
         g->narrays++;
         return;
     }
-    ag_printf(b, "PARAM %s = ", name);
+    gen_printf(b, "PARAM %s = ", name);
     put_param_single(g, b, false, true);
-    ag_printf(b, ";\n");
+    gen_printf(b, ";\n");
     add_spell(g->params, &g->nparam_spell, name, 0);
 }
 
 static void decl_attrib(struct gen *g)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     char name[NAME_LEN];
     int in = (int)below(r, g->ninputs);
     /* any of the binding's spellings */
@@ -1294,7 +1237,7 @@ static void decl_attrib(struct gen *g)
     for (unsigned i = 0; i < g->nin_spell; i++)
         if (g->in_spell[i].of == in && strchr(g->in_spell[i].s, '.') && pick-- == 0) {
             fresh_name(g, "in", name);
-            ag_printf(&g->t, "ATTRIB %s = %s;\n", name, g->in_spell[i].s);
+            gen_printf(&g->t, "ATTRIB %s = %s;\n", name, g->in_spell[i].s);
             add_spell(g->in_spell, &g->nin_spell, name, in);
             g->features |= AG_F_ATTRIB_DECL;
             return;
@@ -1303,13 +1246,13 @@ static void decl_attrib(struct gen *g)
 
 static void decl_output(struct gen *g)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     char name[NAME_LEN];
     const struct spell *s = &g->out_spell[below(r, g->nout_spell)];
     if (!strchr(s->s, '.'))
         return; /* a name already */
     fresh_name(g, "out", name);
-    ag_printf(&g->t, "OUTPUT %s = %s;\n", name, s->s);
+    gen_printf(&g->t, "OUTPUT %s = %s;\n", name, s->s);
     add_spell(g->out_spell, &g->nout_spell, name, s->of);
     g->features |= AG_F_OUTPUT_DECL;
 }
@@ -1317,7 +1260,7 @@ static void decl_output(struct gen *g)
 /* ALIAS of a declared name of any kind. */
 static void decl_alias(struct gen *g)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     char name[NAME_LEN];
     struct spell *list;
     unsigned *n;
@@ -1326,7 +1269,7 @@ static void decl_alias(struct gen *g)
         if (g->naddr >= MAX_SPELL / 8)
             return;
         fresh_name(g, "al", name);
-        ag_printf(&g->t, "ALIAS %s = %s;\n", name, g->addr[below(r, g->naddr)]);
+        gen_printf(&g->t, "ALIAS %s = %s;\n", name, g->addr[below(r, g->naddr)]);
         snprintf(g->addr[g->naddr++], NAME_LEN, "%s", name);
         g->features |= AG_F_ALIAS;
         return;
@@ -1348,7 +1291,7 @@ static void decl_alias(struct gen *g)
     for (unsigned i = 0; i < *n; i++)
         if (!strchr(list[i].s, '.') && pick-- == 0) {
             fresh_name(g, "al", name);
-            ag_printf(&g->t, "ALIAS %s = %s;\n", name, list[i].s);
+            gen_printf(&g->t, "ALIAS %s = %s;\n", name, list[i].s);
             add_spell(list, n, name, list[i].of);
             g->features |= AG_F_ALIAS;
             return;
@@ -1360,7 +1303,7 @@ static void decl_alias(struct gen *g)
 
 static void choose_options(struct gen *g)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     if (!g->fp) {
         if (chance(r, 20))
             g->options |= AG_O_POSITION_INVARIANT;
@@ -1382,18 +1325,18 @@ static void choose_options(struct gen *g)
 
 static void put_options(struct gen *g)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     for (unsigned i = 0; i < AG_NUM_OPTIONS; i++)
         if (g->options & (1u << i)) {
-            ag_printf(&g->t, "OPTION %s;\n", option_names[i]);
+            gen_printf(&g->t, "OPTION %s;\n", option_names[i]);
             if (chance(r, 5)) /* allowed twice */
-                ag_printf(&g->t, "OPTION %s;\n", option_names[i]);
+                gen_printf(&g->t, "OPTION %s;\n", option_names[i]);
         }
 }
 
 static void choose_units(struct gen *g)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     if (!g->fp || chance(r, 25))
         return;
     unsigned n = 1 + below(r, 4);
@@ -1412,7 +1355,7 @@ static void choose_units(struct gen *g)
 
 static void statement(struct gen *g)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     for (;;) {
         unsigned k = below(r, 100);
         if (k < 55) {
@@ -1458,7 +1401,7 @@ static void statement(struct gen *g)
             return;
         }
         if (k < 88) {
-            ag_printf(&g->t, "# comment %u\n", below(r, 1000));
+            gen_printf(&g->t, "# comment %u\n", below(r, 1000));
             return;
         }
         if (k < 100) {
@@ -1477,7 +1420,7 @@ static void statement(struct gen *g)
 
 static void epilogue(struct gen *g)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     for (unsigned o = 0; o < g->noutputs; o++) {
         /* one spelling of this output */
         unsigned n = 0, pick;
@@ -1514,17 +1457,17 @@ static void epilogue(struct gen *g)
 /* ------------------------------------------------------------------ */
 /* Inputs JSON.                                                        */
 
-static void put_float(struct ag_buf *b, float f)
+static void put_float(struct gen_buf *b, float f)
 {
     if (isnan(f))
-        ag_printf(b, "\"nan\"");
+        gen_printf(b, "\"nan\"");
     else if (isinf(f))
-        ag_printf(b, f > 0 ? "\"inf\"" : "\"-inf\"");
+        gen_printf(b, f > 0 ? "\"inf\"" : "\"-inf\"");
     else
-        ag_printf(b, "%.9g", (double)f);
+        gen_printf(b, "%.9g", (double)f);
 }
 
-static float rvalue(struct ag_rng *r)
+static float rvalue(struct rng *r)
 {
     unsigned k = below(r, 100);
     if (k < 66)
@@ -1539,48 +1482,48 @@ static float rvalue(struct ag_rng *r)
     return special[below(r, sizeof(special) / sizeof(special[0]))];
 }
 
-static void put_vec(struct ag_rng *r, struct ag_buf *b, unsigned n)
+static void put_vec(struct rng *r, struct gen_buf *b, unsigned n)
 {
-    ag_printf(b, "[");
+    gen_printf(b, "[");
     for (unsigned i = 0; i < n; i++) {
         if (i)
-            ag_printf(b, ", ");
+            gen_printf(b, ", ");
         put_float(b, rvalue(r));
     }
-    ag_printf(b, "]");
+    gen_printf(b, "]");
 }
 
-static void texture_json(struct gen *g, struct ag_buf *b, unsigned unit, unsigned target)
+static void texture_json(struct gen *g, struct gen_buf *b, unsigned unit, unsigned target)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     unsigned w = 1 + below(r, 4), h = 1 + below(r, 3), d = 1 + below(r, 2), n;
     const char *type = target_types[target];
-    ag_printf(b, "\"texture[%u]\": {\"type\": \"%s\", \"width\": %u", unit, type, w);
+    gen_printf(b, "\"texture[%u]\": {\"type\": \"%s\", \"width\": %u", unit, type, w);
     if (strcmp(type, "1d") == 0) {
         n = w;
         if (chance(r, 50))
-            ag_printf(b, ", \"height\": 1");
+            gen_printf(b, ", \"height\": 1");
     } else if (strcmp(type, "cube") == 0) {
         n = 6 * w * w;
-        ag_printf(b, ", \"height\": %u", w);
+        gen_printf(b, ", \"height\": %u", w);
     } else if (strcmp(type, "3d") == 0) {
         n = w * h * d;
-        ag_printf(b, ", \"height\": %u, \"depth\": %u", h, d);
+        gen_printf(b, ", \"height\": %u, \"depth\": %u", h, d);
     } else {
         n = w * h;
-        ag_printf(b, ", \"height\": %u", h);
+        gen_printf(b, ", \"height\": %u", h);
     }
-    ag_printf(b, ", \"texels\": [");
+    gen_printf(b, ", \"texels\": [");
     bool shadow = target >= 5;
     for (unsigned k = 0; k < n; k++) {
         if (k)
-            ag_printf(b, ", ");
+            gen_printf(b, ", ");
         if (shadow && chance(r, 70)) /* depths */
-            ag_printf(b, "[%g]", (double)below(r, 17) / 16.0);
+            gen_printf(b, "[%g]", (double)below(r, 17) / 16.0);
         else
             put_vec(r, b, 1 + below(r, 4));
     }
-    ag_printf(b, "]}");
+    gen_printf(b, "]}");
 }
 
 /* The value of an input component for invocation i: vertex programs any
@@ -1591,20 +1534,20 @@ struct comp_plane {
     float a, b, c0, k;
 };
 
-static void inputs_json(struct gen *g, struct ag_buf *b)
+static void inputs_json(struct gen *g, struct gen_buf *b)
 {
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     bool first = true;
-    ag_printf(b, "{\n\"constants\": {");
+    gen_printf(b, "{\n\"constants\": {");
     for (unsigned n = 0; n < NUM_ENV; n++)
         if (g->env[n] && chance(r, 90)) {
-            ag_printf(b, "%s\n  \"program.env[%u]\": ", first ? "" : ",", n);
+            gen_printf(b, "%s\n  \"program.env[%u]\": ", first ? "" : ",", n);
             put_vec(r, b, 1 + below(r, 4));
             first = false;
         }
     for (unsigned n = 0; n < NUM_LOCAL; n++)
         if (g->local[n] && chance(r, 90)) {
-            ag_printf(b, "%s\n  \"program.local[%u]\": ", first ? "" : ",", n);
+            gen_printf(b, "%s\n  \"program.local[%u]\": ", first ? "" : ",", n);
             put_vec(r, b, 1 + below(r, 4));
             first = false;
         }
@@ -1625,16 +1568,16 @@ static void inputs_json(struct gen *g, struct ag_buf *b)
             continue;
         }
         g->features |= AG_F_STATE_GIVEN;
-        ag_printf(b, "%s\n  \"%s\": [", first ? "" : ",", g->state[i]);
+        gen_printf(b, "%s\n  \"%s\": [", first ? "" : ",", g->state[i]);
         unsigned n = 1 + below(r, 4);
         bool nonzero = false;
         for (unsigned c = 0; c < n; c++) {
             float v = rvalue(r);
-            ag_printf(b, c ? ", " : "");
+            gen_printf(b, c ? ", " : "");
             put_float(b, v);
             nonzero |= c < 3 && v != 0.0f;
         }
-        ag_printf(b, "]");
+        gen_printf(b, "]");
         first = false;
         /* ARB_fog_exp/exp2 blend f * (c - fog) + fog: with a fog colour
          * other than 0 the float factor's last-bit error is not relative to
@@ -1646,18 +1589,18 @@ static void inputs_json(struct gen *g, struct ag_buf *b)
                     for (unsigned c = 0; c < 3; c++)
                         g->out_stat[o][c] = ST_UNJUDGED;
     }
-    ag_printf(b, "}");
+    gen_printf(b, "}");
     if (g->nunits) {
-        ag_printf(b, ",\n\"textures\": {");
+        gen_printf(b, ",\n\"textures\": {");
         bool f2 = true;
         for (unsigned u = 0; u < g->nunits; u++) {
             if (chance(r, 5))
                 continue; /* a unit without a texture samples (0, 0, 0, 1) */
-            ag_printf(b, "%s\n  ", f2 ? "" : ",");
+            gen_printf(b, "%s\n  ", f2 ? "" : ",");
             texture_json(g, b, g->units[u], g->unit_target[u]);
             f2 = false;
         }
-        ag_printf(b, "}");
+        gen_printf(b, "}");
     }
     unsigned ninv;
     if (!g->fp) {
@@ -1670,7 +1613,7 @@ static void inputs_json(struct gen *g, struct ag_buf *b)
     if (planes)
         g->features |= AG_F_PLANE_INPUTS;
     struct comp_plane cp[MAX_INPUTS][4];
-    ag_printf(b, ",\n\"invocations\": [\n");
+    gen_printf(b, ",\n\"invocations\": [\n");
     for (unsigned i = 0; i < ninv; i++) {
         if (planes && i % 32 == 0)
             for (unsigned in = 0; in < g->ninputs; in++)
@@ -1681,7 +1624,7 @@ static void inputs_json(struct gen *g, struct ag_buf *b)
                     cp[in][c].c0 = (float)((int)below(r, 161) - 80) / 16.0f;
                     cp[in][c].k = rvalue(r);
                 }
-        ag_printf(b, "  {");
+        gen_printf(b, "  {");
         bool f2 = true;
         for (unsigned in = 0; in < g->ninputs; in++) {
             const struct binding *bi = &g->inputs[in];
@@ -1689,41 +1632,41 @@ static void inputs_json(struct gen *g, struct ag_buf *b)
              * no pixel centre, which the Gen engine rightly refuses */
             if (!planes && !bi->addr && chance(r, 4) && strcmp(bi->canon, "fragment.position") != 0)
                 continue; /* not given: (0, 0, 0, 1) */
-            ag_printf(b, "%s\"%s\": ", f2 ? "" : ", ", bi->canon);
+            gen_printf(b, "%s\"%s\": ", f2 ? "" : ", ", bi->canon);
             f2 = false;
             if (bi->addr) {
                 /* floor of these is -3..4: A0 stays in the arrays */
-                ag_printf(b, "[");
+                gen_printf(b, "[");
                 for (unsigned c = 0; c < 4; c++)
-                    ag_printf(b, "%s%g", c ? ", " : "", (double)below(r, 32) / 4.0 - 3.0);
-                ag_printf(b, "]");
+                    gen_printf(b, "%s%g", c ? ", " : "", (double)below(r, 32) / 4.0 - 3.0);
+                gen_printf(b, "]");
             } else if (strcmp(bi->canon, "fragment.position") == 0) {
                 /* the pixel's centre in the quad layout (the interpreter uses
                  * whatever is given; the Gen engine refuses fragment.position) */
                 float x, y;
                 st_gen_run_barycentric(i, &x, &y);
                 double off = (g->options & AG_O_PIXEL_CENTER_INTEGER) ? 0.0 : 0.5;
-                ag_printf(b, "[%g, %g, ", x * 16.0 + off, y * 8.0 + off);
+                gen_printf(b, "[%g, %g, ", x * 16.0 + off, y * 8.0 + off);
                 put_float(b, (float)below(r, 65) / 64.0f);
-                ag_printf(b, ", 1]");
+                gen_printf(b, ", 1]");
             } else if (planes) {
                 float x, y;
                 st_gen_run_barycentric(i, &x, &y);
-                ag_printf(b, "[");
+                gen_printf(b, "[");
                 for (unsigned c = 0; c < 4; c++) {
                     const struct comp_plane *p = &cp[in][c];
                     if (c)
-                        ag_printf(b, ", ");
+                        gen_printf(b, ", ");
                     put_float(b, p->plane ? fmaf(p->a, x, fmaf(p->b, y, p->c0)) : p->k);
                 }
-                ag_printf(b, "]");
+                gen_printf(b, "]");
             } else {
                 put_vec(r, b, chance(r, 85) ? 4 : 1 + below(r, 3));
             }
         }
-        ag_printf(b, "}%s\n", i + 1 < ninv ? "," : "");
+        gen_printf(b, "}%s\n", i + 1 < ninv ? "," : "");
     }
-    ag_printf(b, "]\n}\n");
+    gen_printf(b, "]\n}\n");
 }
 
 int ag_generate(uint64_t seed, int kind, struct ag_program *out)
@@ -1736,13 +1679,13 @@ int ag_generate(uint64_t seed, int kind, struct ag_program *out)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     g->r.s = (z ^ (z >> 31)) | 1;
-    struct ag_rng *r = &g->r;
+    struct rng *r = &g->r;
     g->fp = kind == AG_FP || (kind != AG_VP && chance(r, 50));
     g->rgba = g->fp && chance(r, 40);
-    struct ag_buf *b = &g->t;
-    ag_printf(b, "%s\n", g->fp ? "!!ARBfp1.0" : "!!ARBvp1.0");
+    struct gen_buf *b = &g->t;
+    gen_printf(b, "%s\n", g->fp ? "!!ARBfp1.0" : "!!ARBvp1.0");
     if (chance(r, 20))
-        ag_printf(b, "# random program, seed %llu\n", (unsigned long long)seed);
+        gen_printf(b, "# random program, seed %llu\n", (unsigned long long)seed);
     choose_options(g);
     put_options(g);
     choose_inputs(g);
@@ -1764,7 +1707,7 @@ int ag_generate(uint64_t seed, int kind, struct ag_program *out)
             decl_output(g);
         char name[NAME_LEN];
         fresh_name(g, "A", name);
-        ag_printf(b, "ADDRESS %s;\n", name);
+        gen_printf(b, "ADDRESS %s;\n", name);
         snprintf(g->addr[g->naddr++], NAME_LEN, "%s", name);
         emit_arl(g);
     }
@@ -1780,11 +1723,11 @@ int ag_generate(uint64_t seed, int kind, struct ag_program *out)
     for (unsigned i = 0; i < body; i++)
         statement(g);
     epilogue(g);
-    ag_printf(b, "END\n");
+    gen_printf(b, "END\n");
     if (chance(r, 5))
-        ag_printf(b, "text after END is ignored\n");
+        gen_printf(b, "text after END is ignored\n");
 
-    struct ag_buf in = {0};
+    struct gen_buf in = {0};
     inputs_json(g, &in);
     int rc = 0;
     if (g->t.oom || in.oom || !g->t.p || !in.p) {

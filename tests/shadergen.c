@@ -25,6 +25,8 @@
  * shader generated here.
  */
 #include "shadergen.h"
+#include "test_rng.h"  /* struct rng, rnd, below, chance */
+#include "test_util.h" /* struct gen_buf, gen_printf */
 
 #include <math.h>
 #include <stdarg.h>
@@ -36,65 +38,6 @@
 /* ------------------------------------------------------------------ */
 /* Growing text buffer and random numbers.                             */
 
-struct sg_buf {
-    char *p;
-    size_t len, cap;
-    bool oom;
-};
-
-static void sg_printf(struct sg_buf *b, const char *fmt, ...)
-{
-    if (b->oom)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = b->cap - b->len;
-        int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? room : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->oom = true;
-            return;
-        }
-        if (b->p && (size_t)n < room) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = b->cap ? b->cap * 2 : 4096;
-        while (cap < b->len + (size_t)n + 1)
-            cap *= 2;
-        char *q = realloc(b->p, cap);
-        if (!q) {
-            b->oom = true;
-            return;
-        }
-        b->p = q;
-        b->cap = cap;
-    }
-}
-
-struct sg_rng {
-    uint64_t s;
-};
-
-static uint32_t rnd(struct sg_rng *r)
-{
-    /* xorshift64*: portable and fixed */
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return (uint32_t)((r->s * 0x2545f4914f6cdd1dull) >> 32);
-}
-
-static unsigned below(struct sg_rng *r, unsigned n)
-{
-    return n ? rnd(r) % n : 0;
-}
-
-static bool chance(struct sg_rng *r, unsigned percent)
-{
-    return below(r, 100) < percent;
-}
 
 /* ------------------------------------------------------------------ */
 /* Versions and opcodes.                                               */
@@ -165,8 +108,8 @@ enum { MAX_ICONST = 4, MAX_BCONST = 4, MAX_SAMPLERS = 3 };
 enum samp_type { SAMP_2D, SAMP_CUBE, SAMP_VOLUME };
 
 struct gen {
-    struct sg_rng r;
-    struct sg_buf t;
+    struct rng r;
+    struct gen_buf t;
     enum sg_version v;
     bool vs, ps;
     bool flow;    /* static flow control: if b#, rep, call */
@@ -212,20 +155,20 @@ enum swz_need { SW_ANY, SW_REPL, SW_NONE, SW_XY };
 
 static const char lanes[] = "xyzw";
 
-static void put_swizzle(struct gen *g, struct sg_buf *b, enum swz_need need)
+static void put_swizzle(struct gen *g, struct gen_buf *b, enum swz_need need)
 {
-    struct sg_rng *r = &g->r;
+    struct rng *r = &g->r;
     switch (need) {
     case SW_NONE:
         return;
     case SW_REPL:
-        sg_printf(b, ".%c", lanes[below(r, 4)]);
+        gen_printf(b, ".%c", lanes[below(r, 4)]);
         return;
     case SW_XY: /* vPos: only x and y exist */
         if (chance(r, 50))
-            sg_printf(b, ".%c", "xy"[below(r, 2)]);
+            gen_printf(b, ".%c", "xy"[below(r, 2)]);
         else
-            sg_printf(b, ".%c%c%c%c", "xy"[below(r, 2)], "xy"[below(r, 2)], "xy"[below(r, 2)],
+            gen_printf(b, ".%c%c%c%c", "xy"[below(r, 2)], "xy"[below(r, 2)], "xy"[below(r, 2)],
                       "xy"[below(r, 2)]);
         return;
     case SW_ANY:
@@ -237,34 +180,34 @@ static void put_swizzle(struct gen *g, struct sg_buf *b, enum swz_need need)
         if (k < 40)
             return;
         if (k < 75)
-            sg_printf(b, ".%c", lanes[below(r, 4)]);
+            gen_printf(b, ".%c", lanes[below(r, 4)]);
         else
-            sg_printf(b, "%s", ps20[below(r, 3)]);
+            gen_printf(b, "%s", ps20[below(r, 3)]);
         return;
     }
     if (k < 30)
         return;
     if (k < 50) {
-        sg_printf(b, ".%c", lanes[below(r, 4)]);
+        gen_printf(b, ".%c", lanes[below(r, 4)]);
         return;
     }
     unsigned n = k < 60 ? 2 + below(r, 2) : 4; /* short forms repeat the last letter */
-    sg_printf(b, ".");
+    gen_printf(b, ".");
     for (unsigned i = 0; i < n; i++)
-        sg_printf(b, "%c", lanes[below(r, 4)]);
+        gen_printf(b, "%c", lanes[below(r, 4)]);
 }
 
-static void put_mask(struct sg_buf *b, unsigned mask)
+static void put_mask(struct gen_buf *b, unsigned mask)
 {
     if (mask == 0xf)
         return;
-    sg_printf(b, ".");
+    gen_printf(b, ".");
     for (unsigned i = 0; i < 4; i++)
         if (mask & (1u << i))
-            sg_printf(b, "%c", lanes[i]);
+            gen_printf(b, "%c", lanes[i]);
 }
 
-static unsigned rand_mask(struct sg_rng *r)
+static unsigned rand_mask(struct rng *r)
 {
     if (chance(r, 30))
         return 0xf;
@@ -283,7 +226,7 @@ static unsigned popcount4(unsigned m)
 /* The constant operand of this instruction (one c# read port). */
 static void pick_const(struct gen *g, char *out, size_t size, unsigned rows)
 {
-    struct sg_rng *r = &g->r;
+    struct rng *r = &g->r;
     unsigned plain = g->nconst - 3; /* the defs live above */
     if (g->vs && g->a0_ready && chance(r, 20)) {
         /* a0 holds -3..4 (see the inputs); c[a0.c + n] stays in range */
@@ -313,7 +256,7 @@ static void pick_const(struct gen *g, char *out, size_t size, unsigned rows)
 /* The input operand of this instruction (one v#/t# read port). */
 static void pick_input(struct gen *g, char *out, size_t size, enum swz_need *need)
 {
-    struct sg_rng *r = &g->r;
+    struct rng *r = &g->r;
     if ((g->v == SG_VS30 || g->v == SG_PS30) && g->al_valid && chance(r, 35)) {
         int hi = (int)g->ninputs - 1 - g->al_max;
         int lo = -g->al_min < 0 ? 0 : -g->al_min;
@@ -351,8 +294,8 @@ enum src_from { FROM_ANY, FROM_TEMP, FROM_NOT_CONST };
  */
 static void put_src(struct gen *g, enum swz_need need, bool mods, int avoid, enum src_from from)
 {
-    struct sg_rng *r = &g->r;
-    struct sg_buf *b = &g->t;
+    struct rng *r = &g->r;
+    struct gen_buf *b = &g->t;
     unsigned k = below(r, 100);
     bool temp_ok = g->ready > (avoid >= 0 && (unsigned)avoid < g->ready ? 1u : 0u);
     bool abs_ok = false;
@@ -387,10 +330,10 @@ static void put_src(struct gen *g, enum swz_need need, bool mods, int avoid, enu
     }
 print:
     if (mods && chance(r, 20))
-        sg_printf(b, "-");
-    sg_printf(b, "%s", reg);
+        gen_printf(b, "-");
+    gen_printf(b, "%s", reg);
     if (abs_ok && mods && g->srcabs && chance(r, 12))
-        sg_printf(b, "_abs");
+        gen_printf(b, "_abs");
     put_swizzle(g, b, need);
 }
 
@@ -401,28 +344,28 @@ static void new_instr(struct gen *g)
 
 static void put_predicate(struct gen *g)
 {
-    struct sg_rng *r = &g->r;
+    struct rng *r = &g->r;
     if (!g->dyn || !g->p0_ready || !chance(r, 15))
         return;
-    sg_printf(&g->t, "(%sp0", chance(r, 35) ? "!" : "");
+    gen_printf(&g->t, "(%sp0", chance(r, 35) ? "!" : "");
     if (chance(r, 60))
-        sg_printf(&g->t, ".%c", lanes[below(r, 4)]);
-    sg_printf(&g->t, ") ");
+        gen_printf(&g->t, ".%c", lanes[below(r, 4)]);
+    gen_printf(&g->t, ") ");
 }
 
 static void put_dst_mods(struct gen *g, bool output)
 {
-    struct sg_rng *r = &g->r;
+    struct rng *r = &g->r;
     if (g->sat && !(output && g->v != SG_PS30) && chance(r, 15))
-        sg_printf(&g->t, "_sat");
+        gen_printf(&g->t, "_sat");
     if (g->ps && chance(r, 8))
-        sg_printf(&g->t, "_pp");
+        gen_printf(&g->t, "_pp");
 }
 
 static void indent(struct gen *g)
 {
     for (unsigned i = 0; i < g->block_depth; i++)
-        sg_printf(&g->t, "    ");
+        gen_printf(&g->t, "    ");
 }
 
 /* ------------------------------------------------------------------ */
@@ -454,8 +397,8 @@ static bool op_usable(const struct gen *g, const struct opdef *o, bool vec_only)
 static void arith(struct gen *g, const char *dst, int dst_temp, unsigned mask, bool vec_only,
                   bool output)
 {
-    struct sg_rng *r = &g->r;
-    struct sg_buf *b = &g->t;
+    struct rng *r = &g->r;
+    struct gen_buf *b = &g->t;
     const struct opdef *o;
     do
         o = &ops[below(r, NUM_OPS)];
@@ -464,7 +407,7 @@ static void arith(struct gen *g, const char *dst, int dst_temp, unsigned mask, b
     indent(g);
     if (!output) /* outputs are written whole: no predicate on them */
         put_predicate(g);
-    sg_printf(b, "%s", o->name);
+    gen_printf(b, "%s", o->name);
     switch (o->kind) {
     case K_MAT:
         mask = o->mask;
@@ -489,71 +432,71 @@ static void arith(struct gen *g, const char *dst, int dst_temp, unsigned mask, b
         break;
     }
     put_dst_mods(g, output);
-    sg_printf(b, " %s", dst);
+    gen_printf(b, " %s", dst);
     put_mask(b, mask);
     switch (o->kind) {
     case K_VEC:
     case K_DERIV:
         for (unsigned s = 0; s < o->nsrc; s++) {
-            sg_printf(b, ", ");
+            gen_printf(b, ", ");
             put_src(g, SW_ANY, true, -1, FROM_ANY);
         }
         break;
     case K_SCALAR:
     case K_FRC:
         for (unsigned s = 0; s < o->nsrc; s++) {
-            sg_printf(b, ", ");
+            gen_printf(b, ", ");
             put_src(g, o->kind == K_SCALAR ? SW_REPL : SW_ANY, true, -1, FROM_ANY);
         }
         break;
     case K_MAT: {
-        sg_printf(b, ", ");
+        gen_printf(b, ", ");
         put_src(g, SW_NONE, false, dst_temp, FROM_NOT_CONST);
         char c[48];
         pick_const(g, c, sizeof(c), popcount4(o->mask) + 1);
-        sg_printf(b, ", %s", c);
+        gen_printf(b, ", %s", c);
         break;
     }
     case K_CRS:
         for (unsigned s = 0; s < 2; s++) {
-            sg_printf(b, ", ");
+            gen_printf(b, ", ");
             put_src(g, SW_NONE, true, dst_temp, FROM_ANY);
         }
         break;
     case K_SINCOS:
-        sg_printf(b, ", ");
+        gen_printf(b, ", ");
         put_src(g, SW_REPL, true, dst_temp, FROM_NOT_CONST);
         if (g->v != SG_VS30 && g->v != SG_PS30)
-            sg_printf(b, ", c%u, c%u", g->c_sc1, g->c_sc2);
+            gen_printf(b, ", c%u, c%u", g->c_sc1, g->c_sc2);
         break;
     case K_SGN: {
         /* src1 and src2 are scratch temps the instruction may clobber */
-        sg_printf(b, ", ");
+        gen_printf(b, ", ");
         put_src(g, SW_ANY, true, -1, FROM_ANY);
         unsigned s1, s2;
         do {
             s1 = below(r, g->ready);
             s2 = below(r, g->ready);
         } while (s1 == s2 || (int)s1 == dst_temp || (int)s2 == dst_temp);
-        sg_printf(b, ", r%u, r%u\n", s1, s2);
+        gen_printf(b, ", r%u, r%u\n", s1, s2);
         /* Direct3D leaves the scratch temps undefined after sgn: give them
          * values again before anything can read them */
         indent(g);
-        sg_printf(b, "mov r%u, c%u\n", s1, g->c_misc);
+        gen_printf(b, "mov r%u, c%u\n", s1, g->c_misc);
         indent(g);
-        sg_printf(b, "mov r%u, c%u.wzyx", s2, g->c_misc);
+        gen_printf(b, "mov r%u, c%u.wzyx", s2, g->c_misc);
         break;
     }
     case K_DP2ADD:
-        sg_printf(b, ", ");
+        gen_printf(b, ", ");
         put_src(g, SW_ANY, true, -1, FROM_ANY);
-        sg_printf(b, ", ");
+        gen_printf(b, ", ");
         put_src(g, SW_ANY, true, -1, FROM_ANY);
-        sg_printf(b, ", ");
+        gen_printf(b, ", ");
         put_src(g, SW_REPL, true, -1, FROM_ANY);
         break;
     }
-    sg_printf(b, "\n");
+    gen_printf(b, "\n");
 }
 
 static void arith_temp(struct gen *g)
@@ -565,7 +508,7 @@ static void arith_temp(struct gen *g)
 }
 
 /* Splits xyzw into 1..4 disjoint masks; returns how many. */
-static unsigned partition(struct sg_rng *r, unsigned parts[4])
+static unsigned partition(struct rng *r, unsigned parts[4])
 {
     unsigned n = 1 + below(r, 3);
     for (unsigned i = 0; i < 4; i++)
@@ -590,8 +533,8 @@ static void build(struct gen *g, const char *dst, int dst_temp, bool output)
 
 static void sample(struct gen *g)
 {
-    struct sg_rng *r = &g->r;
-    struct sg_buf *b = &g->t;
+    struct rng *r = &g->r;
+    struct gen_buf *b = &g->t;
     unsigned s = below(r, g->nsamp), d = below(r, g->ready);
     new_instr(g);
     indent(g);
@@ -607,37 +550,37 @@ static void sample(struct gen *g)
         op = "texldd";
     else if (k < 70 && g->v == SG_PS30)
         op = "texldl";
-    sg_printf(b, "%s", op);
+    gen_printf(b, "%s", op);
     if (g->ps && chance(r, 10))
-        sg_printf(b, "_pp");
-    sg_printf(b, " r%u, ", d);
+        gen_printf(b, "_pp");
+    gen_printf(b, " r%u, ", d);
     if (g->v == SG_PS20 || g->v == SG_PS2X) {
         /* ps_2_0/2_x: a plain t# or r#, no swizzle, no modifier */
         if (chance(r, 50))
-            sg_printf(b, "t%u", below(r, g->ntex));
+            gen_printf(b, "t%u", below(r, g->ntex));
         else
-            sg_printf(b, "r%u", below(r, g->ready));
+            gen_printf(b, "r%u", below(r, g->ready));
     } else {
         put_src(g, chance(r, 70) ? SW_NONE : SW_ANY, false, -1, FROM_NOT_CONST);
     }
-    sg_printf(b, ", s%u", s);
+    gen_printf(b, ", s%u", s);
     if (strcmp(op, "texldd") == 0)
-        sg_printf(b, ", r%u, r%u", below(r, g->ready), below(r, g->ready));
-    sg_printf(b, "\n");
+        gen_printf(b, ", r%u, r%u", below(r, g->ready), below(r, g->ready));
+    gen_printf(b, "\n");
 }
 
 static void condition_operands(struct gen *g)
 {
-    struct sg_rng *r = &g->r;
+    struct rng *r = &g->r;
     new_instr(g);
     if (g->vface && chance(r, 15)) {
-        sg_printf(&g->t, "vFace, ");
+        gen_printf(&g->t, "vFace, ");
         put_src(g, SW_REPL, true, -1, FROM_ANY);
         return;
     }
     /* mostly an input against a constant: invocations diverge */
     put_src(g, SW_REPL, true, -1, chance(r, 60) ? FROM_NOT_CONST : FROM_ANY);
-    sg_printf(&g->t, ", ");
+    gen_printf(&g->t, ", ");
     put_src(g, SW_REPL, true, -1, FROM_ANY);
 }
 
@@ -652,7 +595,7 @@ static void close_block(struct gen *g, const char *end)
 {
     g->block_depth--;
     indent(g);
-    sg_printf(&g->t, "%s\n", end);
+    gen_printf(&g->t, "%s\n", end);
 }
 
 /* if ... [else ...] endif around sub-blocks. */
@@ -665,7 +608,7 @@ static void if_body(struct gen *g, bool dynamic)
     if (chance(&g->r, 40)) {
         g->block_depth--;
         indent(g);
-        sg_printf(&g->t, "else\n");
+        gen_printf(&g->t, "else\n");
         g->flow_count++;
         g->block_depth++;
         block(g, 1 + below(&g->r, 3));
@@ -684,17 +627,17 @@ static void aL_range(const struct gen *g, unsigned i, int *lo, int *hi)
 
 static void loop_stmt(struct gen *g, bool with_al)
 {
-    struct sg_rng *r = &g->r;
+    struct rng *r = &g->r;
     unsigned i = below(r, MAX_ICONST);
     bool was_in = g->in_loop, was_al = g->al_valid;
     int was_lo = g->al_min, was_hi = g->al_max;
     indent(g);
     if (with_al) {
-        sg_printf(&g->t, "loop aL, i%u\n", i);
+        gen_printf(&g->t, "loop aL, i%u\n", i);
         aL_range(g, i, &g->al_min, &g->al_max);
         g->al_valid = true;
     } else {
-        sg_printf(&g->t, "rep i%u\n", i);
+        gen_printf(&g->t, "rep i%u\n", i);
     }
     g->flow_count++;
     g->loop_depth++;
@@ -711,8 +654,8 @@ static void loop_stmt(struct gen *g, bool with_al)
 
 static void statement(struct gen *g)
 {
-    struct sg_rng *r = &g->r;
-    struct sg_buf *b = &g->t;
+    struct rng *r = &g->r;
+    struct gen_buf *b = &g->t;
     bool nest = g->block_depth < 4 && g->budget > 6;
     bool static_ok = g->flow && (g->v != SG_VS20 || g->flow_count < 12);
     for (;;) {
@@ -738,7 +681,7 @@ static void statement(struct gen *g)
             if (!nest || !static_ok)
                 continue;
             indent(g);
-            sg_printf(b, "if %sb%u\n", "", below(r, MAX_BCONST));
+            gen_printf(b, "if %sb%u\n", "", below(r, MAX_BCONST));
             g->flow_count++;
             if_body(g, false);
             return;
@@ -747,9 +690,9 @@ static void statement(struct gen *g)
             if (!nest || !g->dyn)
                 continue;
             indent(g);
-            sg_printf(b, "if_%s ", cmps[below(r, 6)]);
+            gen_printf(b, "if_%s ", cmps[below(r, 6)]);
             condition_operands(g);
-            sg_printf(b, "\n");
+            gen_printf(b, "\n");
             if_body(g, true);
             return;
         }
@@ -758,20 +701,20 @@ static void statement(struct gen *g)
                 continue;
             new_instr(g);
             indent(g);
-            sg_printf(b, "setp_%s p0", cmps[below(r, 6)]);
+            gen_printf(b, "setp_%s p0", cmps[below(r, 6)]);
             put_mask(b, rand_mask(r));
-            sg_printf(b, ", ");
+            gen_printf(b, ", ");
             put_src(g, SW_ANY, true, -1, FROM_NOT_CONST);
-            sg_printf(b, ", ");
+            gen_printf(b, ", ");
             put_src(g, SW_ANY, true, -1, FROM_ANY);
-            sg_printf(b, "\n");
+            gen_printf(b, "\n");
             return;
         }
         if (k < 77) { /* if p0.c */
             if (!nest || !g->dyn)
                 continue;
             indent(g);
-            sg_printf(b, "if %sp0.%c\n", chance(r, 40) ? "!" : "", lanes[below(r, 4)]);
+            gen_printf(b, "if %sp0.%c\n", chance(r, 40) ? "!" : "", lanes[below(r, 4)]);
             if_body(g, true);
             return;
         }
@@ -787,19 +730,19 @@ static void statement(struct gen *g)
             indent(g);
             unsigned w = below(r, 3);
             if (w == 0) {
-                sg_printf(b, "break_%s ", cmps[below(r, 6)]);
+                gen_printf(b, "break_%s ", cmps[below(r, 6)]);
                 condition_operands(g);
-                sg_printf(b, "\n");
+                gen_printf(b, "\n");
             } else if (w == 1) {
-                sg_printf(b, "breakp %sp0.%c\n", chance(r, 40) ? "!" : "", lanes[below(r, 4)]);
+                gen_printf(b, "breakp %sp0.%c\n", chance(r, 40) ? "!" : "", lanes[below(r, 4)]);
             } else {
-                sg_printf(b, "if_%s ", cmps[below(r, 6)]);
+                gen_printf(b, "if_%s ", cmps[below(r, 6)]);
                 condition_operands(g);
-                sg_printf(b, "\n");
+                gen_printf(b, "\n");
                 indent(g);
-                sg_printf(b, "    break\n");
+                gen_printf(b, "    break\n");
                 indent(g);
-                sg_printf(b, "endif\n");
+                gen_printf(b, "endif\n");
             }
             return;
         }
@@ -811,12 +754,12 @@ static void statement(struct gen *g)
             unsigned first = g->in_sub + 1;
             unsigned l = first + below(r, g->nsub - first + 1), w = below(r, 3);
             if (w == 0)
-                sg_printf(b, "call l%u\n", l);
+                gen_printf(b, "call l%u\n", l);
             else if (w == 1 || !g->dyn)
-                sg_printf(b, "callnz l%u, %sb%u\n", l, chance(r, 40) ? "!" : "",
+                gen_printf(b, "callnz l%u, %sb%u\n", l, chance(r, 40) ? "!" : "",
                           below(r, MAX_BCONST));
             else
-                sg_printf(b, "callnz l%u, %sp0.%c\n", l, chance(r, 40) ? "!" : "",
+                gen_printf(b, "callnz l%u, %sp0.%c\n", l, chance(r, 40) ? "!" : "",
                           lanes[below(r, 4)]);
             g->flow_count++;
             return;
@@ -826,13 +769,13 @@ static void statement(struct gen *g)
                 continue;
             indent(g);
             if (g->v == SG_VS11)
-                sg_printf(b, "mov a0.x, v%d.%c\n", g->idx_input, lanes[below(r, 4)]);
+                gen_printf(b, "mov a0.x, v%d.%c\n", g->idx_input, lanes[below(r, 4)]);
             else {
-                sg_printf(b, "mova a0");
+                gen_printf(b, "mova a0");
                 put_mask(b, rand_mask(r));
-                sg_printf(b, ", v%d", g->idx_input);
+                gen_printf(b, ", v%d", g->idx_input);
                 put_swizzle(g, b, SW_ANY);
-                sg_printf(b, "\n");
+                gen_printf(b, "\n");
             }
             return;
         }
@@ -841,13 +784,13 @@ static void statement(struct gen *g)
                 continue;
             indent(g);
             if (g->v != SG_PS30 && chance(r, 50))
-                sg_printf(b, "texkill t%u\n", below(r, g->ntex));
+                gen_printf(b, "texkill t%u\n", below(r, g->ntex));
             else
-                sg_printf(b, "texkill r%u\n", below(r, g->ready));
+                gen_printf(b, "texkill r%u\n", below(r, g->ready));
             return;
         }
         indent(g);
-        sg_printf(b, "nop\n");
+        gen_printf(b, "nop\n");
         return;
     }
 }
@@ -866,8 +809,8 @@ static void block(struct gen *g, unsigned n)
 /* co-issue), sharing only the text buffer and the random numbers.      */
 
 struct gen1 {
-    struct sg_rng *r;
-    struct sg_buf *b;
+    struct rng *r;
+    struct gen_buf *b;
     enum sg_version v;
     bool v14;
     unsigned ntemps;       /* r0..r1, or r0..r5 in ps_1_4 */
@@ -883,7 +826,7 @@ struct gen1 {
  * instruction reads of it (before the selector). */
 static void src1x(struct gen1 *g, unsigned lanes, bool alpha_pipe)
 {
-    struct sg_rng *r = g->r;
+    struct rng *r = g->r;
     char reg[16];
     bool is_const = false;
     for (int tries = 0;; tries++) {
@@ -906,9 +849,9 @@ static void src1x(struct gen1 *g, unsigned lanes, bool alpha_pipe)
                 pre = "-";
                 post = "_bx2";
             }
-            sg_printf(g->b, "%s%s%s", pre, reg, post);
+            gen_printf(g->b, "%s%s%s", pre, reg, post);
             if (sel)
-                sg_printf(g->b, ".%c", "rgba"[sel - 1]);
+                gen_printf(g->b, ".%c", "rgba"[sel - 1]);
             return;
         }
         if (k < 75 || tries > 20) {
@@ -938,19 +881,19 @@ static void src1x(struct gen1 *g, unsigned lanes, bool alpha_pipe)
         /* no modifiers on constants; inputs take the same as temps */
         unsigned m = below(r, 100);
         if (is_const)
-            sg_printf(g->b, "%s", reg);
+            gen_printf(g->b, "%s", reg);
         else
-            sg_printf(g->b, "%s%s%s", m < 15 ? "-" : m < 22 ? "1-" : "", reg,
+            gen_printf(g->b, "%s%s%s", m < 15 ? "-" : m < 22 ? "1-" : "", reg,
                       m >= 22 && m < 35 ? "_bx2" : m >= 35 && m < 42 ? "_bias" : "");
         if (below(r, 100) < 15)
-            sg_printf(g->b, ".a");
+            gen_printf(g->b, ".a");
         return;
     }
 }
 
 static void arith1x(struct gen1 *g, unsigned dst, unsigned mask, bool coissue)
 {
-    struct sg_rng *r = g->r;
+    struct rng *r = g->r;
     static const char *const names[] = {"add", "sub", "mul", "mad", "mov", "lrp",
                                         "dp3", "cnd", "cmp", "dp4"};
     static const unsigned char nsrc[] = {2, 2, 2, 3, 1, 3, 2, 3, 3, 2};
@@ -971,42 +914,42 @@ static void arith1x(struct gen1 *g, unsigned dst, unsigned mask, bool coissue)
         break;
     }
     g->nc = g->nv = 0;
-    sg_printf(g->b, "%s%s", coissue ? "+ " : "", names[op]);
+    gen_printf(g->b, "%s%s", coissue ? "+ " : "", names[op]);
     unsigned m = below(r, 100);
     if (m < 12)
-        sg_printf(g->b, "_sat");
+        gen_printf(g->b, "_sat");
     else if (m < 20) {
         static const char *const sh[] = {"_x2", "_x4", "_d2", "_x8", "_d4", "_d8"};
-        sg_printf(g->b, "%s", sh[below(r, g->v14 ? 6 : 3)]);
+        gen_printf(g->b, "%s", sh[below(r, g->v14 ? 6 : 3)]);
     }
-    sg_printf(g->b, " r%u", dst);
+    gen_printf(g->b, " r%u", dst);
     if (mask != 0xf) {
-        sg_printf(g->b, ".");
+        gen_printf(g->b, ".");
         for (unsigned l = 0; l < 4; l++)
             if (mask & (1u << l))
-                sg_printf(g->b, "%c", "rgba"[l]);
+                gen_printf(g->b, "%c", "rgba"[l]);
     }
     for (unsigned s = 0; s < nsrc[op]; s++) {
-        sg_printf(g->b, ", ");
+        gen_printf(g->b, ", ");
         if (op == 7 && s == 0 && !g->v14)
-            sg_printf(g->b, "r0.a");
+            gen_printf(g->b, "r0.a");
         else
             src1x(g, op == 6 ? 7 : op == 9 ? 0xf : mask, alpha_pipe);
     }
-    sg_printf(g->b, "\n");
+    gen_printf(g->b, "\n");
 }
 
 static void gen_ps1x(struct gen *g0)
 {
     struct gen1 gg = {.r = &g0->r, .b = &g0->t, .v = g0->v};
     struct gen1 *g = &gg;
-    struct sg_rng *r = g->r;
+    struct rng *r = g->r;
     g->v14 = g->v == SG_PS14;
     g->ntemps = g->v14 ? 6 : 2;
-    sg_printf(g->b, "%s\n", sg_version_name(g->v));
+    gen_printf(g->b, "%s\n", sg_version_name(g->v));
     for (unsigned c = 0; c < 8; c++)
         if (chance(r, 20) && (g0->ps1_cdef |= 1u << c))
-            sg_printf(g->b, "def c%u, %g, %g, %g, %g\n", c, (int)below(r, 17) / 8.0 - 1,
+            gen_printf(g->b, "def c%u, %g, %g, %g, %g\n", c, (int)below(r, 17) / 8.0 - 1,
                       (int)below(r, 17) / 8.0 - 1, (int)below(r, 17) / 8.0 - 1,
                       (int)below(r, 17) / 8.0 - 1);
     /* texture stage: sample or take the coordinates */
@@ -1016,19 +959,19 @@ static void gen_ps1x(struct gen *g0)
             continue;
         if (g->v14) {
             if (chance(r, 60)) {
-                sg_printf(g->b, "texld r%u, t%u\n", t, t);
+                gen_printf(g->b, "texld r%u, t%u\n", t, t);
                 g->written[t] = 0xf;
                 g->stage_used[t] = true;
             } else {
-                sg_printf(g->b, "texcrd r%u.rgb, t%u\n", t, t);
+                gen_printf(g->b, "texcrd r%u.rgb, t%u\n", t, t);
                 g->written[t] = 7;
             }
         } else {
             if (chance(r, 75)) {
-                sg_printf(g->b, "tex t%u\n", t);
+                gen_printf(g->b, "tex t%u\n", t);
                 g->stage_used[t] = true;
             } else {
-                sg_printf(g->b, "texcoord t%u\n", t);
+                gen_printf(g->b, "texcoord t%u\n", t);
             }
             g->texed[t] = true;
         }
@@ -1068,7 +1011,7 @@ static void gen_ps1x(struct gen *g0)
 
 static void setup(struct gen *g)
 {
-    struct sg_rng *r = &g->r;
+    struct rng *r = &g->r;
     enum sg_version v = g->v;
     g->vs = v <= SG_VS30;
     g->ps = !g->vs;
@@ -1124,17 +1067,17 @@ static void setup(struct gen *g)
     g->out_depth = chance(r, 20);
 }
 
-static void put_float(struct sg_buf *b, float f)
+static void put_float(struct gen_buf *b, float f)
 {
     if (isnan(f))
-        sg_printf(b, "\"nan\"");
+        gen_printf(b, "\"nan\"");
     else if (isinf(f))
-        sg_printf(b, f > 0 ? "\"inf\"" : "\"-inf\"");
+        gen_printf(b, f > 0 ? "\"inf\"" : "\"-inf\"");
     else
-        sg_printf(b, "%.9g", (double)f);
+        gen_printf(b, "%.9g", (double)f);
 }
 
-static float rvalue(struct sg_rng *r)
+static float rvalue(struct rng *r)
 {
     unsigned k = below(r, 100);
     if (k < 70)
@@ -1146,70 +1089,70 @@ static float rvalue(struct sg_rng *r)
     return special[below(r, sizeof(special) / sizeof(special[0]))];
 }
 
-static void put_vec(struct sg_rng *r, struct sg_buf *b, unsigned n)
+static void put_vec(struct rng *r, struct gen_buf *b, unsigned n)
 {
-    sg_printf(b, "[");
+    gen_printf(b, "[");
     for (unsigned i = 0; i < n; i++) {
         if (i)
-            sg_printf(b, ", ");
+            gen_printf(b, ", ");
         put_float(b, rvalue(r));
     }
-    sg_printf(b, "]");
+    gen_printf(b, "]");
 }
 
 static void header(struct gen *g)
 {
-    struct sg_rng *r = &g->r;
-    struct sg_buf *b = &g->t;
-    sg_printf(b, "%s\n", sg_version_name(g->v));
+    struct rng *r = &g->r;
+    struct gen_buf *b = &g->t;
+    gen_printf(b, "%s\n", sg_version_name(g->v));
     if (g->vs) {
         for (unsigned i = 0; i < g->ninputs; i++)
-            sg_printf(b, "dcl_texcoord%u v%u\n", i, i);
+            gen_printf(b, "dcl_texcoord%u v%u\n", i, i);
         if (g->v == SG_VS30) {
-            sg_printf(b, "dcl_position o0\n");
+            gen_printf(b, "dcl_position o0\n");
             for (unsigned i = 0; i < g->nout_t; i++)
-                sg_printf(b, "dcl_texcoord%u o%u\n", i, i + 1);
+                gen_printf(b, "dcl_texcoord%u o%u\n", i, i + 1);
         }
     } else if (g->v == SG_PS30) {
         for (unsigned i = 0; i < g->ninputs; i++)
-            sg_printf(b, "dcl_texcoord%u v%u\n", i, i);
+            gen_printf(b, "dcl_texcoord%u v%u\n", i, i);
         if (g->vpos)
-            sg_printf(b, "dcl vPos.xy\n");
+            gen_printf(b, "dcl vPos.xy\n");
         if (g->vface)
-            sg_printf(b, "dcl vFace\n");
+            gen_printf(b, "dcl vFace\n");
     } else {
         for (unsigned i = 0; i < g->ntex; i++)
-            sg_printf(b, "dcl t%u\n", i);
-        sg_printf(b, "dcl v0\ndcl v1\n");
+            gen_printf(b, "dcl t%u\n", i);
+        gen_printf(b, "dcl v0\ndcl v1\n");
     }
     static const char *const st[] = {"2d", "cube", "volume"};
     for (unsigned i = 0; i < g->nsamp; i++)
-        sg_printf(b, "dcl_%s s%u\n", st[g->stype[i]], i);
-    sg_printf(b, "def c%u, -1.5500992e-006, -2.1701389e-005, 0.0026041667, 0.00026041668\n",
+        gen_printf(b, "dcl_%s s%u\n", st[g->stype[i]], i);
+    gen_printf(b, "def c%u, -1.5500992e-006, -2.1701389e-005, 0.0026041667, 0.00026041668\n",
               g->c_sc1);
-    sg_printf(b, "def c%u, -0.020833334, -0.125, 1, 0.5\n", g->c_sc2);
-    sg_printf(b, "def c%u, 0, 1, 0.5, -1\n", g->c_misc);
+    gen_printf(b, "def c%u, -0.020833334, -0.125, 1, 0.5\n", g->c_sc2);
+    gen_printf(b, "def c%u, 0, 1, 0.5, -1\n", g->c_misc);
     if (g->flow) {
         for (unsigned i = 0; i < MAX_ICONST; i++)
             if (g->idef[i])
-                sg_printf(b, "defi i%u, %d, %d, %d, 0\n", i, g->icount[i], g->istart[i],
+                gen_printf(b, "defi i%u, %d, %d, %d, 0\n", i, g->icount[i], g->istart[i],
                           g->istep[i]);
         for (unsigned i = 0; i < MAX_BCONST; i++)
             if (g->bdef[i])
-                sg_printf(b, "defb b%u, %s\n", i, g->bval[i] ? "true" : "false");
+                gen_printf(b, "defb b%u, %s\n", i, g->bval[i] ? "true" : "false");
     }
     (void)r;
 }
 
 static void prologue(struct gen *g)
 {
-    struct sg_rng *r = &g->r;
-    struct sg_buf *b = &g->t;
+    struct rng *r = &g->r;
+    struct gen_buf *b = &g->t;
     if (g->vs) {
         if (g->v == SG_VS11)
-            sg_printf(b, "mov a0.x, v%d.%c\n", g->idx_input, lanes[below(r, 4)]);
+            gen_printf(b, "mov a0.x, v%d.%c\n", g->idx_input, lanes[below(r, 4)]);
         else
-            sg_printf(b, "mova a0, v%d\n", g->idx_input);
+            gen_printf(b, "mova a0, v%d\n", g->idx_input);
         g->a0_ready = true;
     }
     for (unsigned t = 0; t < g->ntemps; t++) {
@@ -1220,11 +1163,11 @@ static void prologue(struct gen *g)
     }
     if (g->dyn) {
         new_instr(g);
-        sg_printf(b, "setp_%s p0, ", cmps[below(r, 6)]);
+        gen_printf(b, "setp_%s p0, ", cmps[below(r, 6)]);
         put_src(g, SW_ANY, false, -1, FROM_NOT_CONST);
-        sg_printf(b, ", ");
+        gen_printf(b, ", ");
         put_src(g, SW_ANY, false, -1, FROM_ANY);
-        sg_printf(b, "\n");
+        gen_printf(b, "\n");
         g->p0_ready = true;
     }
 }
@@ -1233,7 +1176,7 @@ static void out_full(struct gen *g, const char *name, bool mov_only)
 {
     if (mov_only) {
         new_instr(g);
-        sg_printf(&g->t, "mov %s, r%u\n", name, below(&g->r, g->ready));
+        gen_printf(&g->t, "mov %s, r%u\n", name, below(&g->r, g->ready));
     } else {
         build(g, name, -1, true);
     }
@@ -1242,32 +1185,32 @@ static void out_full(struct gen *g, const char *name, bool mov_only)
 static void out_scalar(struct gen *g, const char *name)
 {
     new_instr(g);
-    sg_printf(&g->t, "mov %s, ", name);
+    gen_printf(&g->t, "mov %s, ", name);
     put_src(g, SW_REPL, true, -1, FROM_TEMP);
-    sg_printf(&g->t, "\n");
+    gen_printf(&g->t, "\n");
 }
 
 /* A partial overwrite of an output under a per-invocation condition. */
 static void late_output(struct gen *g, const char *name)
 {
-    struct sg_rng *r = &g->r;
+    struct rng *r = &g->r;
     if (g->dyn) {
-        sg_printf(&g->t, "if_%s ", cmps[below(r, 6)]);
+        gen_printf(&g->t, "if_%s ", cmps[below(r, 6)]);
         condition_operands(g);
-        sg_printf(&g->t, "\n");
+        gen_printf(&g->t, "\n");
     } else {
-        sg_printf(&g->t, "if b%u\n", below(r, MAX_BCONST));
+        gen_printf(&g->t, "if b%u\n", below(r, MAX_BCONST));
     }
     g->block_depth++;
     arith(g, name, -1, rand_mask(r), true, true);
     g->block_depth--;
-    sg_printf(&g->t, "endif\n");
+    gen_printf(&g->t, "endif\n");
 }
 
 static void epilogue(struct gen *g)
 {
     char n[32];
-    struct sg_rng *r = &g->r;
+    struct rng *r = &g->r;
     if (g->v == SG_VS30) {
         out_full(g, "o0", false);
         for (unsigned i = 0; i < g->nout_t; i++) {
@@ -1303,7 +1246,7 @@ static void epilogue(struct gen *g)
         int nmin = lo < 0 ? -lo : 0, nmax = (int)g->nout_t - hi;
         if (nmax >= nmin) {
             int k = nmin + (int)below(r, (unsigned)(nmax - nmin + 1));
-            sg_printf(&g->t, "loop aL, i%u\n", i);
+            gen_printf(&g->t, "loop aL, i%u\n", i);
             if (k)
                 snprintf(n, sizeof(n), "o[aL + %d]", k);
             else
@@ -1315,7 +1258,7 @@ static void epilogue(struct gen *g)
             arith(g, n, -1, rand_mask(r), true, true);
             g->block_depth = 0;
             g->in_loop = g->al_valid = false;
-            sg_printf(&g->t, "endloop\n");
+            gen_printf(&g->t, "endloop\n");
         }
     }
     if (g->flow && (g->vs || g->v == SG_PS30) && (g->v != SG_VS20 || g->flow_count < 14)) {
@@ -1331,31 +1274,31 @@ static void epilogue(struct gen *g)
     }
 }
 
-static void texture_json(struct sg_rng *r, struct sg_buf *b, unsigned s, bool first)
+static void texture_json(struct rng *r, struct gen_buf *b, unsigned s, bool first)
 {
     unsigned w = 1 + below(r, 3), h = 1 + below(r, 3);
-    sg_printf(b, "%s\"s%u\": {\"type\": \"2d\", \"width\": %u, \"height\": %u, \"texels\": [",
+    gen_printf(b, "%s\"s%u\": {\"type\": \"2d\", \"width\": %u, \"height\": %u, \"texels\": [",
               first ? "" : ", ", s, w, h);
     for (unsigned k = 0; k < w * h; k++) {
         if (k)
-            sg_printf(b, ", ");
+            gen_printf(b, ", ");
         put_vec(r, b, 4);
     }
-    sg_printf(b, "]}");
+    gen_printf(b, "]}");
 }
 
-static void inputs_json_ps1x(struct gen *g, struct sg_buf *b)
+static void inputs_json_ps1x(struct gen *g, struct gen_buf *b)
 {
-    struct sg_rng *r = &g->r;
+    struct rng *r = &g->r;
     bool first = true;
-    sg_printf(b, "{\n\"constants\": {");
+    gen_printf(b, "{\n\"constants\": {");
     for (unsigned c = 0; c < 8; c++)
         if (!(g->ps1_cdef & (1u << c))) {
-            sg_printf(b, "%s\"c%u\": ", first ? "" : ", ", c);
+            gen_printf(b, "%s\"c%u\": ", first ? "" : ", ", c);
             put_vec(r, b, 4);
             first = false;
         }
-    sg_printf(b, "},\n\"textures\": {");
+    gen_printf(b, "},\n\"textures\": {");
     first = true;
     for (unsigned s = 0; s < 6; s++)
         if (g->ps1_stage[s]) {
@@ -1363,121 +1306,121 @@ static void inputs_json_ps1x(struct gen *g, struct sg_buf *b)
             first = false;
         }
     unsigned ninv = chance(r, 70) ? 8 : 6;
-    sg_printf(b, "},\n\"invocations\": [\n");
+    gen_printf(b, "},\n\"invocations\": [\n");
     for (unsigned k = 0; k < ninv; k++) {
-        sg_printf(b, "  {");
+        gen_printf(b, "  {");
         for (unsigned t = 0; t < g->ps1_nstage; t++) {
-            sg_printf(b, "%s\"t%u\": ", t ? ", " : "", t);
+            gen_printf(b, "%s\"t%u\": ", t ? ", " : "", t);
             put_vec(r, b, 4);
         }
         if (g->v != SG_PS14)
             for (unsigned i = 0; i < 2; i++) {
-                sg_printf(b, "%s\"v%u\": ", g->ps1_nstage || i ? ", " : "", i);
+                gen_printf(b, "%s\"v%u\": ", g->ps1_nstage || i ? ", " : "", i);
                 put_vec(r, b, 4);
             }
-        sg_printf(b, "}%s\n", k + 1 < ninv ? "," : "");
+        gen_printf(b, "}%s\n", k + 1 < ninv ? "," : "");
     }
-    sg_printf(b, "]\n}\n");
+    gen_printf(b, "]\n}\n");
 }
 
-static void inputs_json(struct gen *g, struct sg_buf *b)
+static void inputs_json(struct gen *g, struct gen_buf *b)
 {
-    struct sg_rng *r = &g->r;
-    sg_printf(b, "{\n\"constants\": {");
+    struct rng *r = &g->r;
+    gen_printf(b, "{\n\"constants\": {");
     for (unsigned c = 0; c < g->c_misc; c++) {
-        sg_printf(b, "%s\"c%u\": ", c ? ", " : "", c);
+        gen_printf(b, "%s\"c%u\": ", c ? ", " : "", c);
         put_vec(r, b, 4);
     }
-    sg_printf(b, "}");
+    gen_printf(b, "}");
     if (g->flow) {
         bool first = true;
-        sg_printf(b, ",\n\"int_constants\": {");
+        gen_printf(b, ",\n\"int_constants\": {");
         for (unsigned i = 0; i < MAX_ICONST; i++)
             if (!g->idef[i]) {
-                sg_printf(b, "%s\"i%u\": [%d, %d, %d, 0]", first ? "" : ", ", i, g->icount[i],
+                gen_printf(b, "%s\"i%u\": [%d, %d, %d, 0]", first ? "" : ", ", i, g->icount[i],
                           g->istart[i], g->istep[i]);
                 first = false;
             }
-        sg_printf(b, "},\n\"bool_constants\": {");
+        gen_printf(b, "},\n\"bool_constants\": {");
         first = true;
         for (unsigned i = 0; i < MAX_BCONST; i++)
             if (!g->bdef[i]) {
-                sg_printf(b, "%s\"b%u\": %s", first ? "" : ", ", i, g->bval[i] ? "true" : "false");
+                gen_printf(b, "%s\"b%u\": %s", first ? "" : ", ", i, g->bval[i] ? "true" : "false");
                 first = false;
             }
-        sg_printf(b, "}");
+        gen_printf(b, "}");
     }
     if (g->nsamp) {
-        sg_printf(b, ",\n\"textures\": {");
+        gen_printf(b, ",\n\"textures\": {");
         for (unsigned s = 0; s < g->nsamp; s++) {
             unsigned w = 1 + below(r, 3), h = 1 + below(r, 3), d = 1 + below(r, 2), n;
             if (g->stype[s] == SAMP_CUBE) {
                 h = w;
                 n = 6 * w * h;
-                sg_printf(b, "%s\"s%u\": {\"type\": \"cube\", \"width\": %u, \"height\": %u, ",
+                gen_printf(b, "%s\"s%u\": {\"type\": \"cube\", \"width\": %u, \"height\": %u, ",
                           s ? ", " : "", s, w, h);
             } else if (g->stype[s] == SAMP_VOLUME) {
                 n = w * h * d;
-                sg_printf(b,
+                gen_printf(b,
                           "%s\"s%u\": {\"type\": \"volume\", \"width\": %u, \"height\": %u, "
                           "\"depth\": %u, ",
                           s ? ", " : "", s, w, h, d);
             } else {
                 n = w * h;
-                sg_printf(b, "%s\"s%u\": {\"type\": \"2d\", \"width\": %u, \"height\": %u, ",
+                gen_printf(b, "%s\"s%u\": {\"type\": \"2d\", \"width\": %u, \"height\": %u, ",
                           s ? ", " : "", s, w, h);
             }
-            sg_printf(b, "\"texels\": [");
+            gen_printf(b, "\"texels\": [");
             for (unsigned k = 0; k < n; k++) {
                 if (k)
-                    sg_printf(b, ", ");
+                    gen_printf(b, ", ");
                 put_vec(r, b, 4);
             }
-            sg_printf(b, "]}");
+            gen_printf(b, "]}");
         }
-        sg_printf(b, "}");
+        gen_printf(b, "}");
     }
     /* pixel shaders: whole quads mostly, a partial one sometimes */
     unsigned ninv = g->ps ? (chance(r, 70) ? 8 : 6) : 3 + below(r, 6);
-    sg_printf(b, ",\n\"invocations\": [\n");
+    gen_printf(b, ",\n\"invocations\": [\n");
     for (unsigned k = 0; k < ninv; k++) {
-        sg_printf(b, "  {");
+        gen_printf(b, "  {");
         bool first = true;
         if (g->vs || g->v == SG_PS30) {
             for (unsigned i = 0; i < g->ninputs; i++) {
-                sg_printf(b, "%s\"v%u\": ", first ? "" : ", ", i);
+                gen_printf(b, "%s\"v%u\": ", first ? "" : ", ", i);
                 first = false;
                 if ((int)i == g->idx_input) {
                     /* a0 gets round(x) of these: -3..4, halves included; now and
                      * then far outside, where c[a0.c + n] must read 0 */
-                    sg_printf(b, "[");
+                    gen_printf(b, "[");
                     for (unsigned c = 0; c < 4; c++)
-                        sg_printf(b, "%s%g", c ? ", " : "",
+                        gen_printf(b, "%s%g", c ? ", " : "",
                                   chance(r, 3) ? (double)((int)below(r, 601) - 300)
                                                : (int)below(r, 15) / 2.0 - 3.5);
-                    sg_printf(b, "]");
+                    gen_printf(b, "]");
                 } else {
                     put_vec(r, b, 4);
                 }
             }
             if (g->vpos)
-                sg_printf(b, ", \"vPos\": [%u.5, %u.5]", (k & 1) + 2 * (k >> 2), (k >> 1) & 1);
+                gen_printf(b, ", \"vPos\": [%u.5, %u.5]", (k & 1) + 2 * (k >> 2), (k >> 1) & 1);
             if (g->vface)
-                sg_printf(b, ", \"vFace\": %d", chance(r, 50) ? 1 : -1);
+                gen_printf(b, ", \"vFace\": %d", chance(r, 50) ? 1 : -1);
         } else {
             for (unsigned i = 0; i < g->ntex; i++) {
-                sg_printf(b, "%s\"t%u\": ", first ? "" : ", ", i);
+                gen_printf(b, "%s\"t%u\": ", first ? "" : ", ", i);
                 first = false;
                 put_vec(r, b, 4);
             }
             for (unsigned i = 0; i < 2; i++) {
-                sg_printf(b, ", \"v%u\": ", i);
+                gen_printf(b, ", \"v%u\": ", i);
                 put_vec(r, b, 4);
             }
         }
-        sg_printf(b, "}%s\n", k + 1 < ninv ? "," : "");
+        gen_printf(b, "}%s\n", k + 1 < ninv ? "," : "");
     }
-    sg_printf(b, "]\n}\n");
+    gen_printf(b, "]\n}\n");
 }
 
 int sg_generate(uint64_t seed, int version, struct sg_shader *out)
@@ -1492,7 +1435,7 @@ int sg_generate(uint64_t seed, int version, struct sg_shader *out)
     g->r.s = (z ^ (z >> 31)) | 1;
     g->v = version >= 0 && version < SG_NUM_VERSIONS ? (enum sg_version)version
                                                       : (enum sg_version)below(&g->r, SG_NUM_VERSIONS);
-    struct sg_buf in = {0};
+    struct gen_buf in = {0};
     if (g->v >= SG_PS11) {
         gen_ps1x(g);
         inputs_json_ps1x(g, &in);
@@ -1505,15 +1448,15 @@ int sg_generate(uint64_t seed, int version, struct sg_shader *out)
     block(g, g->budget);
     epilogue(g);
     if (g->nsub) {
-        sg_printf(&g->t, "ret\n");
+        gen_printf(&g->t, "ret\n");
         for (unsigned l = 1; l <= g->nsub; l++) {
-            sg_printf(&g->t, "label l%u\n", l);
+            gen_printf(&g->t, "label l%u\n", l);
             g->in_sub = l;
             g->budget = 2 + below(&g->r, 5);
             g->block_depth = 1;
             block(g, g->budget);
             g->block_depth = 0;
-            sg_printf(&g->t, "    ret\n");
+            gen_printf(&g->t, "    ret\n");
         }
     }
     inputs_json(g, &in);

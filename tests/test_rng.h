@@ -1,11 +1,13 @@
 /*
- * test_rng.h — what the differential tests (test_diff_llvm, test_diff_gen)
- * share: the batch count and a fixed, portable random sequence.
+ * test_rng.h — a fixed, portable random sequence, shared by the
+ * differential tests (test_diff_llvm, test_diff_gen, with the batch count)
+ * and the random shader generators (shadergen.c, arbgen.c).
  */
 #ifndef ST_TEST_RNG_H
 #define ST_TEST_RNG_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,18 @@ static inline uint32_t rnd(struct rng *r)
     r->s ^= r->s << 25;
     r->s ^= r->s >> 27;
     return (uint32_t)((r->s * 0x2545f4914f6cdd1dull) >> 32);
+}
+
+/* 0 .. n-1 (0 when n is 0) */
+static inline unsigned below(struct rng *r, unsigned n)
+{
+    return n ? rnd(r) % n : 0;
+}
+
+/* true with the given percentage */
+static inline bool chance(struct rng *r, unsigned percent)
+{
+    return below(r, 100) < percent;
 }
 
 static inline float rnd_float(struct rng *r)
