@@ -48,6 +48,7 @@
 #include "emit.h"
 #include "translator.h"
 #include "tolerance.h"
+#include "fuzz_util.h"
 
 #include "shadergen.c"
 
@@ -64,100 +65,9 @@ struct totals {
     unsigned failures_printed;
 };
 
-static bool verbose(void)
-{
-    const char *v = getenv("ST_VERBOSE");
-    return v && *v && *v != '0';
-}
-
-static const char *rules_name(enum st_float_rules r)
-{
-    return r == ST_FLOAT_D3D9 ? "d3d9" : "ieee";
-}
-
-static void print_diags(const struct st_result *res)
-{
-    for (size_t k = 0; k < res->num_diagnostics && k < 5; k++) {
-        char buf[1024];
-        st_diagnostic_format(&res->diagnostics[k], buf, sizeof(buf));
-        fprintf(stderr, "    %s\n", buf);
-    }
-}
-
-/* Runs `text` on `inputs`; returns the outputs JSON (malloc) or NULL, with
- * the first error code in *code. */
-static char *run(const char *text, const char *inputs, enum st_engine engine,
-                 enum st_float_rules rules, unsigned *code, bool show_errors)
-{
-    struct st_options o = {.struct_version = ST_OPTIONS_VERSION,
-                           .filename = "fuzz.asm",
-                           .source = text,
-                           .source_len = strlen(text)};
-    struct st_run_options ro = {.struct_version = ST_RUN_OPTIONS_VERSION,
-                                .compile = &o,
-                                .inputs_filename = "fuzz.in.json",
-                                .inputs_json = inputs,
-                                .inputs_len = strlen(inputs),
-                                .float_rules = rules,
-                                .engine = engine};
-    struct st_result *res = NULL;
-    *code = 0;
-    if (st_run(&ro, &res) != 0 || !res)
-        return NULL;
-    char *out = res->ok && res->output ? strdup(res->output) : NULL;
-    if (!out) {
-        for (size_t k = 0; k < res->num_diagnostics; k++)
-            if (res->diagnostics[k].severity == ST_SEVERITY_ERROR) {
-                *code = res->diagnostics[k].code;
-                break;
-            }
-        if (show_errors)
-            print_diags(res);
-    }
-    st_result_free(res);
-    return out;
-}
-
 static void dump(uint64_t seed, const struct sg_shader *sh)
 {
-    const char *dir = getenv("ST_FUZZ_DUMP");
-    if (!dir || !*dir)
-        return;
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/fuzz-%llu.asm", dir, (unsigned long long)seed);
-    FILE *f = fopen(path, "w");
-    if (f) {
-        fputs(sh->text, f);
-        fclose(f);
-    }
-    snprintf(path, sizeof(path), "%s/fuzz-%llu.in.json", dir, (unsigned long long)seed);
-    f = fopen(path, "w");
-    if (f) {
-        fputs(sh->inputs, f);
-        fclose(f);
-    }
-}
-
-/* Prints the first line where two outputs JSON differ (one line per
- * invocation), with its invocation number. */
-static void first_difference(const char *a, const char *b)
-{
-    unsigned line = 0;
-    while (*a && *b) {
-        const char *ea = strchr(a, '\n'), *eb = strchr(b, '\n');
-        size_t la = ea ? (size_t)(ea - a) : strlen(a), lb = eb ? (size_t)(eb - b) : strlen(b);
-        if (la != lb || memcmp(a, b, la) != 0) {
-            fprintf(stderr, "  first difference, output line %u (invocation %u):\n    %.*s\n    %.*s\n",
-                    line, line ? line - 1 : 0, (int)la, a, (int)lb, b);
-            return;
-        }
-        if (!ea || !eb)
-            break;
-        a = ea + 1;
-        b = eb + 1;
-        line++;
-    }
-    fprintf(stderr, "  outputs differ in length\n");
+    fuzz_dump(seed, "asm", sh->text, sh->inputs);
 }
 
 static void report(struct totals *t, uint64_t seed, const struct sg_shader *sh, const char *what,
@@ -172,28 +82,6 @@ static void report(struct totals *t, uint64_t seed, const struct sg_shader *sh, 
     if (t->failures_printed++ < 3)
         fprintf(stderr, "--- shader\n%s--- inputs\n%s---\n", sh->text, sh->inputs);
     dump(seed, sh);
-}
-
-/* The first error of ctx: its code, and its message copied into msg. */
-static unsigned first_error(struct st_ctx *ctx, char *msg, size_t n)
-{
-    struct st_result res;
-    memset(&res, 0, sizeof(res));
-    st_ctx_export(ctx, &res);
-    unsigned code = 0;
-    snprintf(msg, n, "?");
-    for (size_t k = 0; k < res.num_diagnostics; k++) {
-        if (!code && res.diagnostics[k].severity == ST_SEVERITY_ERROR) {
-            code = res.diagnostics[k].code;
-            snprintf(msg, n, "%s", res.diagnostics[k].message ? res.diagnostics[k].message : "?");
-        }
-        free((char *)res.diagnostics[k].message);
-        free((char *)res.diagnostics[k].source_line);
-    }
-    if (res.num_diagnostics)
-        free((char *)res.diagnostics[0].file);
-    free((void *)res.diagnostics);
-    return code;
 }
 
 /* Interpreter against the Gen engine on the shader's own inputs (IEEE). */
@@ -340,18 +228,18 @@ static void fuzz_one(struct totals *t, uint64_t seed, int version)
             }
         }
         st_result_free(res);
-        char *ref = run(sh.text, sh.inputs, ST_ENGINE_INTERP, rules, &code, false);
+        char *ref = run_shader("fuzz.asm", sh.text, sh.inputs, ST_ENGINE_INTERP, rules, &code, false);
         if (!ref) {
             /* a run-time limit (ST4002) leaves nothing to compare */
             if (code != 4002) {
                 t->interp_failed++;
                 report(t, seed, &sh, "the interpreter fails", NULL, NULL);
-                free(run(sh.text, sh.inputs, ST_ENGINE_INTERP, rules, &code, true));
+                free(run_shader("fuzz.asm", sh.text, sh.inputs, ST_ENGINE_INTERP, rules, &code, true));
             }
             free(vasm);
             continue;
         }
-        char *jit = run(sh.text, sh.inputs, ST_ENGINE_LLVM, rules, &code, false);
+        char *jit = run_shader("fuzz.asm", sh.text, sh.inputs, ST_ENGINE_LLVM, rules, &code, false);
         if (!jit) {
             if (code == 3001) {
                 t->jit_unsupported++;
@@ -360,7 +248,7 @@ static void fuzz_one(struct totals *t, uint64_t seed, int version)
             } else {
                 t->jit_failed++;
                 report(t, seed, &sh, "the LLVM engine fails", NULL, NULL);
-                free(run(sh.text, sh.inputs, ST_ENGINE_LLVM, rules, &code, true));
+                free(run_shader("fuzz.asm", sh.text, sh.inputs, ST_ENGINE_LLVM, rules, &code, true));
             }
         } else {
             t->jit_runs++;
@@ -372,11 +260,11 @@ static void fuzz_one(struct totals *t, uint64_t seed, int version)
             }
         }
         if (vasm) {
-            char *v = run(vasm, sh.inputs, ST_ENGINE_INTERP, rules, &code, false);
+            char *v = run_shader("fuzz.asm", vasm, sh.inputs, ST_ENGINE_INTERP, rules, &code, false);
             if (!v) {
                 t->vasm_failed++;
                 report(t, seed, &sh, "the vasm text does not run", NULL, NULL);
-                free(run(vasm, sh.inputs, ST_ENGINE_INTERP, rules, &code, true));
+                free(run_shader("fuzz.asm", vasm, sh.inputs, ST_ENGINE_INTERP, rules, &code, true));
             } else {
                 t->vasm_runs++;
                 if (strcmp(ref, v) != 0) {

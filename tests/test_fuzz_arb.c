@@ -47,6 +47,7 @@
 #include "emit.h"
 #include "translator.h"
 #include "tolerance.h"
+#include "fuzz_util.h"
 
 #include "arbgen.c"
 
@@ -97,106 +98,14 @@ struct totals {
     unsigned features, options, targets;
 };
 
-static bool verbose(void)
-{
-    const char *v = getenv("ST_VERBOSE");
-    return v && *v && *v != '0';
-}
-
-static const char *rules_name(enum st_float_rules r)
-{
-    return r == ST_FLOAT_D3D9 ? "d3d9" : "ieee";
-}
-
-static void print_diags(const struct st_result *res)
-{
-    for (size_t k = 0; k < res->num_diagnostics && k < 5; k++) {
-        char buf[1024];
-        st_diagnostic_format(&res->diagnostics[k], buf, sizeof(buf));
-        fprintf(stderr, "    %s\n", buf);
-    }
-}
-
 static const char *file_name(const struct ag_program *p)
 {
     return p->kind == AG_FP ? "fuzz.fp" : "fuzz.vp";
 }
 
-/* Runs `text` on `inputs`; returns the outputs JSON (malloc) or NULL, with
- * the first error code in *code. */
-static char *run(const char *name, const char *text, const char *inputs, enum st_engine engine,
-                 enum st_float_rules rules, unsigned *code, bool show_errors)
-{
-    struct st_options o = {.struct_version = ST_OPTIONS_VERSION,
-                           .filename = name,
-                           .source = text,
-                           .source_len = strlen(text)};
-    struct st_run_options ro = {.struct_version = ST_RUN_OPTIONS_VERSION,
-                                .compile = &o,
-                                .inputs_filename = "fuzz.in.json",
-                                .inputs_json = inputs,
-                                .inputs_len = strlen(inputs),
-                                .float_rules = rules,
-                                .engine = engine};
-    struct st_result *res = NULL;
-    *code = 0;
-    if (st_run(&ro, &res) != 0 || !res)
-        return NULL;
-    char *out = res->ok && res->output ? strdup(res->output) : NULL;
-    if (!out) {
-        for (size_t k = 0; k < res->num_diagnostics; k++)
-            if (res->diagnostics[k].severity == ST_SEVERITY_ERROR) {
-                *code = res->diagnostics[k].code;
-                break;
-            }
-        if (show_errors)
-            print_diags(res);
-    }
-    st_result_free(res);
-    return out;
-}
-
 static void dump(uint64_t seed, const struct ag_program *p)
 {
-    const char *dir = getenv("ST_FUZZ_DUMP");
-    if (!dir || !*dir)
-        return;
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/fuzz-%llu.%s", dir, (unsigned long long)seed,
-             p->kind == AG_FP ? "fp" : "vp");
-    FILE *f = fopen(path, "w");
-    if (f) {
-        fputs(p->text, f);
-        fclose(f);
-    }
-    snprintf(path, sizeof(path), "%s/fuzz-%llu.in.json", dir, (unsigned long long)seed);
-    f = fopen(path, "w");
-    if (f) {
-        fputs(p->inputs, f);
-        fclose(f);
-    }
-}
-
-/* Prints the first line where two outputs JSON differ (one line per
- * invocation), with its invocation number. */
-static void first_difference(const char *a, const char *b)
-{
-    unsigned line = 0;
-    while (*a && *b) {
-        const char *ea = strchr(a, '\n'), *eb = strchr(b, '\n');
-        size_t la = ea ? (size_t)(ea - a) : strlen(a), lb = eb ? (size_t)(eb - b) : strlen(b);
-        if (la != lb || memcmp(a, b, la) != 0) {
-            fprintf(stderr, "  first difference, output line %u (invocation %u):\n    %.*s\n    %.*s\n",
-                    line, line ? line - 1 : 0, (int)la, a, (int)lb, b);
-            return;
-        }
-        if (!ea || !eb)
-            break;
-        a = ea + 1;
-        b = eb + 1;
-        line++;
-    }
-    fprintf(stderr, "  outputs differ in length\n");
+    fuzz_dump(seed, p->kind == AG_FP ? "fp" : "vp", p->text, p->inputs);
 }
 
 /* Reports a failure; returns false when it is a known (reported) bug, which
@@ -221,28 +130,6 @@ static bool report(struct totals *t, uint64_t seed, const struct ag_program *p, 
         fprintf(stderr, "--- program\n%s--- inputs\n%s---\n", p->text, p->inputs);
     dump(seed, p);
     return true;
-}
-
-/* The first error of ctx: its code, and its message copied into msg. */
-static unsigned first_error(struct st_ctx *ctx, char *msg, size_t n)
-{
-    struct st_result res;
-    memset(&res, 0, sizeof(res));
-    st_ctx_export(ctx, &res);
-    unsigned code = 0;
-    snprintf(msg, n, "?");
-    for (size_t k = 0; k < res.num_diagnostics; k++) {
-        if (!code && res.diagnostics[k].severity == ST_SEVERITY_ERROR) {
-            code = res.diagnostics[k].code;
-            snprintf(msg, n, "%s", res.diagnostics[k].message ? res.diagnostics[k].message : "?");
-        }
-        free((char *)res.diagnostics[k].message);
-        free((char *)res.diagnostics[k].source_line);
-    }
-    if (res.num_diagnostics)
-        free((char *)res.diagnostics[0].file);
-    free((void *)res.diagnostics);
-    return code;
 }
 
 /* Is component c (of ncomp) of output `label` one whose Gen value cannot be
@@ -407,16 +294,16 @@ static void fuzz_one(struct totals *t, uint64_t seed, int kind)
             }
         }
         st_result_free(res);
-        char *ref = run(name, p.text, p.inputs, ST_ENGINE_INTERP, rules, &code, false);
+        char *ref = run_shader(name, p.text, p.inputs, ST_ENGINE_INTERP, rules, &code, false);
         if (!ref) {
             if (report(t, seed, &p, "the interpreter fails", NULL, NULL)) {
                 t->interp_failed++;
-                free(run(name, p.text, p.inputs, ST_ENGINE_INTERP, rules, &code, true));
+                free(run_shader(name, p.text, p.inputs, ST_ENGINE_INTERP, rules, &code, true));
             }
             free(vasm);
             continue;
         }
-        char *jit = run(name, p.text, p.inputs, ST_ENGINE_LLVM, rules, &code, false);
+        char *jit = run_shader(name, p.text, p.inputs, ST_ENGINE_LLVM, rules, &code, false);
         if (!jit) {
             if (code == ST_E_NOT_SUPPORTED) {
                 t->jit_unsupported++;
@@ -424,7 +311,7 @@ static void fuzz_one(struct totals *t, uint64_t seed, int kind)
                     fprintf(stderr, "llvm not supported: seed %llu\n", (unsigned long long)seed);
             } else if (report(t, seed, &p, "the LLVM engine fails", NULL, NULL)) {
                 t->jit_failed++;
-                free(run(name, p.text, p.inputs, ST_ENGINE_LLVM, rules, &code, true));
+                free(run_shader(name, p.text, p.inputs, ST_ENGINE_LLVM, rules, &code, true));
             }
         } else {
             t->jit_runs++;
@@ -437,11 +324,11 @@ static void fuzz_one(struct totals *t, uint64_t seed, int kind)
         }
         if (vasm) {
             /* the vasm text is of the program's own dialect */
-            char *v = run(name, vasm, p.inputs, ST_ENGINE_INTERP, rules, &code, false);
+            char *v = run_shader(name, vasm, p.inputs, ST_ENGINE_INTERP, rules, &code, false);
             if (!v) {
                 if (report(t, seed, &p, "the vasm text does not run", NULL, NULL)) {
                     t->vasm_failed++;
-                    free(run(name, vasm, p.inputs, ST_ENGINE_INTERP, rules, &code, true));
+                    free(run_shader(name, vasm, p.inputs, ST_ENGINE_INTERP, rules, &code, true));
                 }
             } else {
                 t->vasm_runs++;
@@ -503,7 +390,7 @@ static void test_directed_select_chains(void **state)
                  (unsigned)i, cases[i].body);
         struct ag_program p = {.kind = AG_FP, .text = text, .inputs = (char *)inputs};
         unsigned code;
-        char *ref = run("directed.fp", text, inputs, ST_ENGINE_INTERP, ST_FLOAT_IEEE, &code, true);
+        char *ref = run_shader("directed.fp", text, inputs, ST_ENGINE_INTERP, ST_FLOAT_IEEE, &code, true);
         assert_non_null(ref);
         /* the interpreter against the values worked out by hand */
         char want[128];
@@ -516,8 +403,8 @@ static void test_directed_select_chains(void **state)
             enum st_engine eng = e == 2 ? ST_ENGINE_GEN : ST_ENGINE_LLVM;
             enum st_float_rules rules = e == 1 ? ST_FLOAT_D3D9 : ST_FLOAT_IEEE;
             char *r0 = rules == ST_FLOAT_IEEE ? NULL
-                                              : run("directed.fp", text, inputs, ST_ENGINE_INTERP, rules, &code, true);
-            char *out = run("directed.fp", text, inputs, eng, rules, &code, true);
+                                              : run_shader("directed.fp", text, inputs, ST_ENGINE_INTERP, rules, &code, true);
+            char *out = run_shader("directed.fp", text, inputs, eng, rules, &code, true);
             assert_non_null(out);
             const char *cmp = r0 ? r0 : ref;
             if (strcmp(cmp, out) != 0) {
