@@ -661,6 +661,47 @@ static void test_minmax_chains_keep_nan(void **state)
             }
 }
 
+/*
+ * o[a0.x + 12] with a0 never written (wine 150_vs_3_0_6): a0.x reads 0,
+ * so the address is o12, past o0..o11 -- the write is dropped with the
+ * ST5003 warning, in the JIT as in the interpreter.  The JIT used to take
+ * the address from an undefined a0 lane (no warning).
+ */
+static void test_unwritten_a0_destination(void **state)
+{
+    (void)state;
+    const char *src = "vs_3_0\ndcl_position o0\nmov o[a0.x + 12], c0\nmov o0, c0\n";
+    const char *json = "{\"constants\": {\"c0\": [1, 2, 3, 4]}, \"invocations\": [{}]}";
+    for (int e = 0; e < 2; e++) {
+        struct st_options o;
+        memset(&o, 0, sizeof(o));
+        o.struct_version = ST_OPTIONS_VERSION;
+        o.filename = "a0.vs";
+        o.source = src;
+        o.source_len = strlen(src);
+        o.emit = ST_EMIT_NONE;
+        struct st_run_options r;
+        memset(&r, 0, sizeof(r));
+        r.struct_version = ST_RUN_OPTIONS_VERSION;
+        r.compile = &o;
+        r.inputs_filename = "a0.json";
+        r.inputs_json = json;
+        r.inputs_len = strlen(json);
+        r.engine = e ? ST_ENGINE_LLVM : ST_ENGINE_INTERP;
+        struct st_result *res = NULL;
+        assert_int_equal(st_run(&r, &res), 0);
+        assert_true(res->ok);
+        bool warned = false;
+        for (size_t k = 0; k < res->num_diagnostics; k++)
+            if (res->diagnostics[k].code == ST_W_RELADDR_RANGE && res->diagnostics[k].line == 3)
+                warned = true;
+        if (!warned)
+            fail_msg("engine %d: no ST5003 for o[a0.x + 12] with a0.x = 0", e);
+        assert_non_null(strstr(res->output, "\"o0\": [1, 2, 3, 4]"));
+        st_result_free(res);
+    }
+}
+
 /* ST_LOWER_DERIV_CALLS: dsx is a call on the source value, no stops; the JIT refuses it. */
 static void test_deriv_calls(void **state)
 {
@@ -852,6 +893,7 @@ int main(void)
         cmocka_unit_test(test_run_json),
         cmocka_unit_test(test_deriv_calls),
         cmocka_unit_test(test_minmax_chains_keep_nan),
+        cmocka_unit_test(test_unwritten_a0_destination),
         cmocka_unit_test(test_al_defi_loop_narrows),
         cmocka_unit_test(test_al_input_loop_full),
         cmocka_unit_test(test_al_defi_loop_partly_outside),
