@@ -820,6 +820,73 @@ static bool reads_const_file(struct sel *S, LLVMValueRef v, int depth)
 }
 
 /*
+ * The shapes the lowering writes for the same instruction in both
+ * dialects, so match_alu and match_alu_arb share them.
+ *
+ * rcp / RCP and rsq / RSQ: select(x == 0, +inf, 1 / x) and
+ * select(x == 0, +inf, 1 / sqrt(x)) on |x|.  The lowering writes this
+ * shape for rsq/RSQ only, always on |x|: a missing fabs is one
+ * instsimplify dropped (it proved the sign clear), so the operand is still
+ * rsq's own.
+ */
+static bool match_rcp_rsq(LLVMValueRef I, LLVMValueRef c, LLVMValueRef t, LLVMValueRef f,
+                          struct pat *p)
+{
+    LLVMValueRef a, b;
+    if (is_vec(I) || !is_fcmp(c, LLVMRealOEQ, &a, &b) || !const_is(b, 0.0) ||
+        !const_is(t, INFINITY) || opc(f) != LLVMFDiv || !const_is(op_(f, 0), 1.0))
+        return false;
+    LLVMValueRef den = op_(f, 1);
+    if (den == a) { /* rcp: +-0 -> +inf */
+        pat_set(p, ST_OP_RCP, 1, a, NULL, NULL);
+        p->scalar_src[0] = true;
+        return true;
+    }
+    if (is_call_to(den, "llvm.sqrt") && op_(den, 0) == a) {
+        pat_set(p, ST_OP_RSQ, 1, is_call_to(a, "llvm.fabs") ? op_(a, 0) : a, NULL, NULL);
+        p->scalar_src[0] = true;
+        return true;
+    }
+    return false;
+}
+
+/*
+ * exp / EX2, pow / POW and log / LG2, computed in double: e is the value
+ * the fptrunc rounds.  exp2(fpext x) (of a constant too: the fpext folded),
+ * exp2(fpext y * log2|fpext x|) and log2|fpext x|; the cleanups drop a
+ * fabs when they prove the sign bit clear.
+ */
+static bool match_exp_pow_log(LLVMValueRef e, struct pat *p)
+{
+    LLVMValueRef x, y;
+    if (is_call_to(e, "llvm.exp2")) {
+        LLVMValueRef arg = op_(e, 0);
+        if (fpext_of(arg, &x)) {
+            pat_set(p, ST_OP_EXP, 1, x, NULL, NULL);
+            p->scalar_src[0] = true;
+            return true;
+        }
+        if (opc(arg) == LLVMFMul) {
+            LLVMValueRef yy = op_(arg, 0), lg = op_(arg, 1);
+            LLVMValueRef ax = is_call_to(lg, "llvm.log2") ? op_(lg, 0) : NULL;
+            if (ax && is_call_to(ax, "llvm.fabs"))
+                ax = op_(ax, 0);
+            if (ax && fpext_of(ax, &x) && fpext_of(yy, &y)) {
+                pat_set(p, ST_OP_POW, 2, x, y, NULL);
+                p->scalar_src[0] = p->scalar_src[1] = true;
+                return true;
+            }
+        }
+    }
+    if (is_call_to(e, "llvm.log2") && fpext_of(op_(e, 0), &x)) {
+        pat_set(p, ST_OP_LOG, 1, is_call_to(x, "llvm.fabs") ? op_(x, 0) : x, NULL, NULL);
+        p->scalar_src[0] = true;
+        return true;
+    }
+    return false;
+}
+
+/*
  * One ARB instruction for the value I, or false.  The lowering spells ARB's
  * own semantics (translator/interp.c, the R->arb branches): MIN is
  * (a > b) ? b : a, MAX (a > b) ? a : b, CMP (a < 0) ? b : c, LRP
@@ -829,7 +896,7 @@ static bool reads_const_file(struct sel *S, LLVMValueRef v, int depth)
 static bool match_alu_arb(struct sel *S, LLVMValueRef I, struct pat *p)
 {
     unsigned o = opc(I);
-    LLVMValueRef a, b, x, y, P;
+    LLVMValueRef a, b, x, P;
     bool fp = S->ps;
     switch (o) {
     case LLVMFAdd: {
@@ -931,57 +998,12 @@ static bool match_alu_arb(struct sel *S, LLVMValueRef I, struct pat *p)
             pat_set(p, ST_OP_CMP, 3, a, t, f);
             return true;
         }
-        if (!is_vec(I) && is_fcmp(c, LLVMRealOEQ, &a, &b) && const_is(b, 0.0) &&
-            const_is(t, INFINITY) && opc(f) == LLVMFDiv && const_is(op_(f, 0), 1.0)) {
-            LLVMValueRef den = op_(f, 1);
-            if (den == a) {
-                pat_set(p, ST_OP_RCP, 1, a, NULL, NULL);
-                p->scalar_src[0] = true;
-                return true;
-            }
-            if (is_call_to(den, "llvm.sqrt") && op_(den, 0) == a) {
-                LLVMValueRef s = a;
-                /* the lowering writes this shape for rsq/RSQ only, always on
-                 * |x|: a missing fabs is one instsimplify dropped (it proved
-                 * the sign clear), so the operand is still rsq's own */
-                if (is_call_to(a, "llvm.fabs"))
-                    s = op_(a, 0);
-                pat_set(p, ST_OP_RSQ, 1, s, NULL, NULL);
-                p->scalar_src[0] = true;
-                return true;
-            }
-        }
-        return false;
-    }
-    case LLVMFPTrunc: {
-        LLVMValueRef e = op_(I, 0);
-        if (is_call_to(e, "llvm.exp2")) {
-            LLVMValueRef arg = op_(e, 0);
-            if (fpext_of(arg, &x)) { /* EX2 (of a constant: the fpext folded) */
-                pat_set(p, ST_OP_EXP, 1, x, NULL, NULL);
-                p->scalar_src[0] = true;
-                return true;
-            }
-            if (opc(arg) == LLVMFMul) { /* POW: exp2(y * log2|x|) in double */
-                LLVMValueRef yy = op_(arg, 0), lg = op_(arg, 1);
-                LLVMValueRef ax = is_call_to(lg, "llvm.log2") ? op_(lg, 0) : NULL;
-                if (ax && is_call_to(ax, "llvm.fabs"))
-                    ax = op_(ax, 0);
-                if (ax && fpext_of(ax, &x) && fpext_of(yy, &y)) {
-                    pat_set(p, ST_OP_POW, 2, x, y, NULL);
-                    p->scalar_src[0] = p->scalar_src[1] = true;
-                    return true;
-                }
-            }
-        }
-        if (is_call_to(e, "llvm.log2") && fpext_of(op_(e, 0), &x)) { /* LG2 */
-            LLVMValueRef ax = x;
-            pat_set(p, ST_OP_LOG, 1, is_call_to(ax, "llvm.fabs") ? op_(ax, 0) : ax, NULL, NULL);
-            p->scalar_src[0] = true;
+        if (match_rcp_rsq(I, c, t, f, p))
             return true;
-        }
         return false;
     }
+    case LLVMFPTrunc:
+        return match_exp_pow_log(op_(I, 0), p);
     case LLVMCall: {
         if (is_call_to(I, "llvm.fabs")) {
             pat_set(p, ST_OP_ABS, 1, op_(I, 0), NULL, NULL);
@@ -1027,7 +1049,7 @@ static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
     if (S->arb)
         return match_alu_arb(S, I, p);
     unsigned o = opc(I);
-    LLVMValueRef a, b, x, y, P;
+    LLVMValueRef a, b, x, P;
     switch (o) {
     case LLVMFAdd: {
         LLVMValueRef l = op_(I, 0), r = op_(I, 1);
@@ -1174,67 +1196,19 @@ static bool match_alu(struct sel *S, LLVMValueRef I, struct pat *p)
                 return true;
             }
         }
-        if (!is_vec(I) && is_fcmp(c, LLVMRealOEQ, &a, &b) && const_is(b, 0.0) &&
-            const_is(t, INFINITY) && opc(f) == LLVMFDiv && const_is(op_(f, 0), 1.0)) {
-            LLVMValueRef den = op_(f, 1);
-            if (den == a) { /* rcp: +-0 -> +inf */
-                pat_set(p, ST_OP_RCP, 1, a, NULL, NULL);
-                p->scalar_src[0] = true;
-                return true;
-            }
-            if (is_call_to(den, "llvm.sqrt") && op_(den, 0) == a) {
-                /* rsq of |x| (the lowering takes the abs itself) */
-                LLVMValueRef s = a;
-                /* the lowering writes this shape for rsq/RSQ only, always on
-                 * |x|: a missing fabs is one instsimplify dropped (it proved
-                 * the sign clear), so the operand is still rsq's own */
-                if (is_call_to(a, "llvm.fabs"))
-                    s = op_(a, 0);
-                pat_set(p, ST_OP_RSQ, 1, s, NULL, NULL);
-                p->scalar_src[0] = true;
-                return true;
-            }
-        }
+        if (match_rcp_rsq(I, c, t, f, p))
+            return true;
         return false;
     }
     case LLVMFPTrunc: {
         LLVMValueRef e = op_(I, 0);
-        if (is_call_to(e, "llvm.exp2")) {
-            LLVMValueRef arg = op_(e, 0);
-            if (fpext_of(arg, &x)) { /* of a constant too: the fpext folded */
-                pat_set(p, ST_OP_EXP, 1, x, NULL, NULL);
-                p->scalar_src[0] = true;
-                return true;
-            }
-            /* pow: exp2(y * log2|x|) in double */
-            if (opc(arg) == LLVMFMul) {
-                LLVMValueRef yy = op_(arg, 0), lg = op_(arg, 1);
-                LLVMValueRef ax = is_call_to(lg, "llvm.log2") ? op_(lg, 0) : NULL;
-                /* the cleanups drop the fabs when they prove the sign bit clear */
-                if (ax && is_call_to(ax, "llvm.fabs"))
-                    ax = op_(ax, 0);
-                if (ax && fpext_of(ax, &x) && fpext_of(yy, &y)) {
-                    pat_set(p, ST_OP_POW, 2, x, y, NULL);
-                    p->scalar_src[0] = p->scalar_src[1] = true;
-                    return true;
-                }
-            }
-        }
+        if (match_exp_pow_log(e, p))
+            return true;
         if ((is_call_to(e, "llvm.cos") || is_call_to(e, "llvm.sin")) && fpext_of(op_(e, 0), &x)) {
             /* sincos writes cos to .x and sin to .y (assign_homes puts them there) */
             pat_set(p, ST_OP_SINCOS, 1, x, NULL, NULL);
             p->scalar_src[0] = true;
             return true;
-        }
-        if (is_call_to(e, "llvm.log2")) {
-            LLVMValueRef arg = op_(e, 0);
-            if (fpext_of(arg, &x)) {
-                LLVMValueRef ax = x;
-                pat_set(p, ST_OP_LOG, 1, is_call_to(ax, "llvm.fabs") ? op_(ax, 0) : ax, NULL,
-                        NULL);
-                p->scalar_src[0] = true;
-                return true;
-            }
         }
         return false;
     }
