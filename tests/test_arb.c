@@ -653,40 +653,25 @@ static void test_samples(void **state)
 static void test_corpus(void **state)
 {
     (void)state;
-    const char *dir = getenv("ST_CORPUS_DIR");
-    if (!dir)
-        dir = "../shared/corpus";
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/manifest.tsv", dir);
-    FILE *m = fopen(path, "r");
-    if (!m) {
-        fail_msg("corpus manifest %s not found (set ST_CORPUS_DIR)", path);
-    }
-    char line[4096];
+    struct manifest man;
+    if (!manifest_open(&man))
+        fail_msg("corpus manifest not found in %s (set ST_CORPUS_DIR)", man.dir);
     unsigned valid_ok = 0, valid_bad = 0, invalid_ok = 0, invalid_bad = 0, nv_ok = 0, nv_bad = 0;
     unsigned kind_mismatch = 0;
-    while (fgets(line, sizeof(line), m)) {
-        char *f[7] = {0};
-        char *p = line;
-        line[strcspn(line, "\n")] = '\0';
-        for (int i = 0; i < 7 && p; i++) {
-            f[i] = p;
-            p = strchr(p, '\t');
-            if (p)
-                *p++ = '\0';
-        }
-        if (!f[3] || strcmp(f[1], "arb") != 0)
+    struct manifest_row row;
+    while (manifest_next(&man, &row)) {
+        if (strcmp(row.dialect, "arb") != 0)
             continue;
-        bool valid = strcmp(f[3], "valid") == 0;
+        bool valid = strcmp(row.expect, "valid") == 0;
         /* Programs that need an NVIDIA option: not ours to accept. */
-        bool nv = f[6] && (strstr(f[6], "GL_NV_") || strstr(f[6], "options=NV_"));
+        bool nv = manifest_needs_vendor(&row);
         char file[1300];
-        snprintf(file, sizeof(file), "%s/%s", dir, f[0]);
+        manifest_file(&man, &row, file, sizeof(file));
         size_t len;
         char *src = slurp(file, &len);
         assert_non_null(src);
         struct run r;
-        run_text(&r, f[0], src, len);
+        run_text(&r, row.path, src, len);
         const struct st_diagnostic *e = first_error(&r);
         char why[256] = "";
         if (nv) {
@@ -694,21 +679,21 @@ static void test_corpus(void **state)
                 nv_ok++;
             else {
                 nv_bad++;
-                print_error("%s: NV program not refused as not supported\n", f[0]);
+                print_error("%s: NV program not refused as not supported\n", row.path);
             }
         } else if (valid) {
             if (r.ok && round_trips(&r, why, sizeof(why)))
                 valid_ok++;
             else {
                 valid_bad++;
-                print_error("%s: valid program: %s\n", f[0], r.ok ? why : e ? e->message : "?");
+                print_error("%s: valid program: %s\n", row.path, r.ok ? why : e ? e->message : "?");
             }
         } else {
             /* piglit loads the programs of its ARBvp1.0 directory as vertex
              * programs (and ARBfp1.0 as fragment programs): a header of the
              * other kind is refused by that load, not by the text. */
-            const char *base = strrchr(f[0], '/');
-            base = base ? base + 1 : f[0];
+            const char *base = strrchr(row.path, '/');
+            base = base ? base + 1 : row.path;
             bool want_vp = strncmp(base, "ARBvp1_0_", 9) == 0;
             bool want_fp = strncmp(base, "ARBfp1_0_", 9) == 0;
             bool mismatch = r.ok && ((want_vp && r.sh->version.type != ST_VS) ||
@@ -720,13 +705,13 @@ static void test_corpus(void **state)
                 invalid_ok++;
             } else {
                 invalid_bad++;
-                print_error("%s: invalid program %s\n", f[0], r.ok ? "accepted" : "rejected without a location");
+                print_error("%s: invalid program %s\n", row.path, r.ok ? "accepted" : "rejected without a location");
             }
         }
         run_free(&r);
         free(src);
     }
-    fclose(m);
+    manifest_close(&man);
     print_message("arb corpus: valid accepted+round-trip %u/%u, invalid rejected with a location %u/%u "
                   "(%u of them by program kind), NV-option programs refused as not supported %u/%u\n",
                   valid_ok, valid_ok + valid_bad, invalid_ok, invalid_ok + invalid_bad, kind_mismatch,

@@ -23,27 +23,13 @@
 #include "shadertrans.h"
 #include "test_util.h"
 
-struct row {
-    char path[512];
-    char dialect[16];
-    char expect[16];
-    char notes[4096];
-};
-
-/* An ARB program valid only with another vendor's extension (NV_*). */
-static bool needs_vendor_extension(const struct row *r)
-{
-    return strstr(r->notes, "options=NV") || strstr(r->notes, ",NV_") ||
-           strstr(r->notes, "requires=GL_NV");
-}
-
 /*
  * piglit's asmparsertest loads every file of its ARBvp1.0 directory as a
  * vertex program, so a fragment program there is expected to fail for that
  * reason alone (ARBvp1_0_arbfp.fp).  The library is not told the stage, so
  * such a file is counted apart, after checking it really is the other kind.
  */
-static bool piglit_stage_mismatch(const struct row *r, const char *src)
+static bool piglit_stage_mismatch(const struct manifest_row *r, const char *src)
 {
     const char *base = strrchr(r->path, '/');
     base = base ? base + 1 : r->path;
@@ -131,43 +117,30 @@ static bool has_error_code(const struct st_result *res, unsigned code)
 
 static void run_corpus(const char *dialect)
 {
-    const char *dir = getenv("ST_CORPUS_DIR");
-    if (!dir)
-        dir = "../shared/corpus";
-    char mpath[1024];
-    snprintf(mpath, sizeof(mpath), "%s/manifest.tsv", dir);
-    FILE *m = fopen(mpath, "r");
-    if (!m)
-        fail_msg("cannot open %s (set ST_CORPUS_DIR)", mpath);
+    struct manifest m;
+    if (!manifest_open(&m))
+        fail_msg("cannot open %s/manifest.tsv (set ST_CORPUS_DIR)", m.dir);
 
     struct defect defects[64];
     unsigned ndefects = load_defects(defects, 64);
     unsigned valid = 0, valid_ok = 0, roundtrip_ok = 0, invalid = 0, invalid_ok = 0;
     unsigned defective = 0, defect_confirmed = 0, vendor = 0, vendor_ok = 0;
     unsigned mismatch = 0, mismatch_ok = 0;
-    char line[8192];
-    bool header = true;
-    while (fgets(line, sizeof(line), m)) {
-        if (header) {
-            header = false;
-            continue;
-        }
-        struct row r;
-        r.notes[0] = '\0';
-        if (sscanf(line, "%511[^\t]\t%15[^\t]\t%*[^\t]\t%15[^\t]\t%*[^\t]\t%*[^\t]\t%4095[^\n]",
-                   r.path, r.dialect, r.expect, r.notes) < 3)
-            fail_msg("bad manifest line: %s", line);
+    struct manifest_row r;
+    while (manifest_next(&m, &r)) {
+        if (!*r.expect)
+            fail_msg("bad manifest line: %s", r.path);
         if (strcmp(r.dialect, dialect) != 0)
             continue;
         char fpath[1100];
-        snprintf(fpath, sizeof(fpath), "%s/%s", dir, r.path);
+        manifest_file(&m, &r, fpath, sizeof(fpath));
         size_t len = 0;
         char *src = slurp(fpath, &len);
         if (!src)
             fail_msg("cannot read %s", fpath);
         struct st_result *res = compile(r.path, src, len);
         const struct defect *def = find_defect(defects, ndefects, r.path);
-        if (strcmp(r.expect, "valid") == 0 && needs_vendor_extension(&r)) {
+        if (strcmp(r.expect, "valid") == 0 && manifest_needs_vendor(&r)) {
             vendor++;
             if (!res->ok && has_error_code(res, 3001))
                 vendor_ok++;
@@ -219,7 +192,7 @@ static void run_corpus(const char *dialect)
         st_result_free(res);
         free(src);
     }
-    fclose(m);
+    manifest_close(&m);
     printf("corpus %s: valid %u/%u accepted, %u/%u round-trip; invalid %u/%u rejected; "
            "known-defective texts %u/%u rejected at the defect; vendor-extension programs "
            "%u/%u rejected as not supported; stage-mismatch %u/%u accepted as the other stage\n",

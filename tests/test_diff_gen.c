@@ -415,36 +415,23 @@ static void test_samples(void **state)
 
 static void corpus(bool arb)
 {
-    const char *dir = getenv("ST_CORPUS_DIR");
-    if (!dir)
-        dir = "../shared/corpus";
-    char path[2048];
-    snprintf(path, sizeof(path), "%s/manifest.tsv", dir);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("corpus manifest %s not found (set ST_CORPUS_DIR)", path);
+    struct manifest m;
+    if (!manifest_open(&m))
+        fail_msg("corpus manifest not found in %s (set ST_CORPUS_DIR)", m.dir);
     struct totals t;
     memset(&t, 0, sizeof(t));
-    char line[4096];
-    while (fgets(line, sizeof(line), f)) {
-        char *cols[7] = {NULL};
-        char *p = line;
-        for (int k = 0; k < 7 && p; k++) {
-            cols[k] = p;
-            p = strchr(p, '\t');
-            if (p)
-                *p++ = '\0';
-        }
-        if (!cols[3] || strcmp(cols[1], arb ? "arb" : "d3d9") != 0 || strcmp(cols[3], "valid") != 0)
+    struct manifest_row r;
+    while (manifest_next(&m, &r)) {
+        if (strcmp(r.dialect, arb ? "arb" : "d3d9") != 0 || strcmp(r.expect, "valid") != 0)
             continue;
         /* NV options are rejected by design (docs/arb.md) */
-        if (arb && cols[6] && (strstr(cols[6], "options=NV") || strstr(cols[6], "requires=GL_NV")))
+        if (arb && manifest_needs_vendor(&r))
             continue;
         char file[2048];
-        snprintf(file, sizeof(file), "%s/%s", dir, cols[0]);
-        diff_file(file, cols[0], false, &t);
+        manifest_file(&m, &r, file, sizeof(file));
+        diff_file(file, r.path, false, &t);
     }
-    fclose(f);
+    manifest_close(&m);
     print_totals(arb ? "arb corpus" : "d3d9 corpus", &t);
     assert_true(t.shaders > 0);
     if (arb) /* every ARB program runs, the 1021-parameter one too */

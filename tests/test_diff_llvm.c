@@ -432,34 +432,20 @@ static void test_sample_inputs(void **state)
 static void test_corpus(void **state)
 {
     (void)state;
-    const char *dir = getenv("ST_CORPUS_DIR");
-    if (!dir)
-        dir = "../shared/corpus";
-    char path[2048];
-    snprintf(path, sizeof(path), "%s/manifest.tsv", dir);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fail_msg("corpus manifest %s not found (set ST_CORPUS_DIR)", path);
-    }
+    struct manifest m;
+    if (!manifest_open(&m))
+        fail_msg("corpus manifest not found in %s (set ST_CORPUS_DIR)", m.dir);
     struct totals t;
     memset(&t, 0, sizeof(t));
-    char line[4096];
-    while (fgets(line, sizeof(line), f)) {
-        char *cols[4] = {NULL};
-        char *p = line;
-        for (int k = 0; k < 4 && p; k++) {
-            cols[k] = p;
-            p = strchr(p, '\t');
-            if (p)
-                *p++ = '\0';
-        }
-        if (!cols[3] || strcmp(cols[1], "d3d9") != 0 || strcmp(cols[3], "valid") != 0)
+    struct manifest_row r;
+    while (manifest_next(&m, &r)) {
+        if (strcmp(r.dialect, "d3d9") != 0 || strcmp(r.expect, "valid") != 0)
             continue;
         char file[2048];
-        snprintf(file, sizeof(file), "%s/%s", dir, cols[0]);
-        diff_file(file, cols[0], false, &t);
+        manifest_file(&m, &r, file, sizeof(file));
+        diff_file(file, r.path, false, &t);
     }
-    fclose(f);
+    manifest_close(&m);
     printf("corpus: %u valid d3d9 shaders (%u rejected by the front end, %u lowerings "
            "unsupported), %u runs compared, %u invocations, %u mismatches\n",
            t.shaders, t.rejected, t.unsupported, t.compared, t.invocations, t.mismatches);
@@ -562,37 +548,23 @@ static void test_arb_sample_inputs(void **state)
 static void test_arb_corpus(void **state)
 {
     (void)state;
-    const char *dir = getenv("ST_CORPUS_DIR");
-    if (!dir)
-        dir = "../shared/corpus";
-    char path[2048];
-    snprintf(path, sizeof(path), "%s/manifest.tsv", dir);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fail_msg("corpus manifest %s not found (set ST_CORPUS_DIR)", path);
-    }
+    struct manifest m;
+    if (!manifest_open(&m))
+        fail_msg("corpus manifest not found in %s (set ST_CORPUS_DIR)", m.dir);
     struct totals t;
     memset(&t, 0, sizeof(t));
-    char line[4096];
-    while (fgets(line, sizeof(line), f)) {
-        char *cols[7] = {NULL};
-        char *p = line;
-        for (int k = 0; k < 7 && p; k++) {
-            cols[k] = p;
-            p = strchr(p, '\t');
-            if (p)
-                *p++ = '\0';
-        }
-        if (!cols[3] || strcmp(cols[1], "arb") != 0 || strcmp(cols[3], "valid") != 0)
+    struct manifest_row r;
+    while (manifest_next(&m, &r)) {
+        if (strcmp(r.dialect, "arb") != 0 || strcmp(r.expect, "valid") != 0)
             continue;
         /* NV options are rejected by design (docs/arb.md) */
-        if (cols[6] && (strstr(cols[6], "options=NV") || strstr(cols[6], "requires=GL_NV")))
+        if (manifest_needs_vendor(&r))
             continue;
         char file[2048];
-        snprintf(file, sizeof(file), "%s/%s", dir, cols[0]);
-        diff_file(file, cols[0], false, &t);
+        manifest_file(&m, &r, file, sizeof(file));
+        diff_file(file, r.path, false, &t);
     }
-    fclose(f);
+    manifest_close(&m);
     printf("arb corpus: %u valid programs with ARB options only (%u rejected by the front end, "
            "%u lowerings unsupported), %u runs compared, %u invocations, %u mismatches\n",
            t.shaders, t.rejected, t.unsupported, t.compared, t.invocations, t.mismatches);

@@ -1280,26 +1280,19 @@ static void test_differential(void **state)
         }
         free(names);
     }
-    const char *cdir = getenv("ST_CORPUS_DIR");
-    if (cdir) {
-        char mpath[1024];
-        snprintf(mpath, sizeof(mpath), "%s/manifest.tsv", cdir);
-        size_t len;
-        char *man = slurp(mpath, &len);
-        for (char *line = man ? strtok(man, "\n") : NULL; line; line = strtok(NULL, "\n")) {
-            char path[512], dialect[16], stage[16], expect[16];
-            if (sscanf(line, "%511[^\t]\t%15[^\t]\t%15[^\t]\t%15[^\t]", path, dialect, stage,
-                       expect) != 4)
-                continue;
-            if (strcmp(dialect, "d3d9") != 0 || strcmp(expect, "valid") != 0)
-                continue;
-            char full[1200];
-            snprintf(full, sizeof(full), "%s/%s", cdir, path);
-            /* strtok state: diff_one does not use strtok */
-            diff_one(full, &t);
-        }
-        free(man);
+    /* the corpus: a missing manifest fails, it is never skipped */
+    struct manifest m;
+    if (!manifest_open(&m))
+        fail_msg("corpus manifest not found in %s (set ST_CORPUS_DIR)", m.dir);
+    struct manifest_row r;
+    while (manifest_next(&m, &r)) {
+        if (strcmp(r.dialect, "d3d9") != 0 || strcmp(r.expect, "valid") != 0)
+            continue;
+        char full[1200];
+        manifest_file(&m, &r, full, sizeof(full));
+        diff_one(full, &t);
     }
+    manifest_close(&m);
     print_message("vasm differential: %u shaders, %u emitted (%u not supported), %u agree, "
                   "%u disagree, %u run failures, %u with more temporaries\n",
                   t.shaders, t.emitted, t.not_supported, t.agree, t.disagree, t.run_failed,
@@ -1517,37 +1510,23 @@ static void test_arb_differential(void **state)
         }
         free(names);
     }
-    const char *cdir = getenv("ST_CORPUS_DIR");
-    if (!cdir)
-        cdir = "../shared/corpus";
-    char mpath[1024];
-    snprintf(mpath, sizeof(mpath), "%s/manifest.tsv", cdir);
-    char *man = slurp(mpath, NULL);
+    struct manifest m;
+    if (!manifest_open(&m))
+        fail_msg("corpus manifest not found in %s (set ST_CORPUS_DIR)", m.dir);
     unsigned corpus = 0;
-    for (char *line = man, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        char *cols[7] = {NULL};
-        char *q = line;
-        for (int k = 0; k < 7 && q; k++) {
-            cols[k] = q;
-            q = strchr(q, '\t');
-            if (q)
-                *q++ = '\0';
-        }
-        if (!cols[3] || strcmp(cols[1], "arb") != 0 || strcmp(cols[3], "valid") != 0)
+    struct manifest_row r;
+    while (manifest_next(&m, &r)) {
+        if (strcmp(r.dialect, "arb") != 0 || strcmp(r.expect, "valid") != 0)
             continue;
         /* programs that need an NV option are refused by the front end by design */
-        if (cols[6] && (strstr(cols[6], "options=NV") || strstr(cols[6], ",NV_") ||
-                        strstr(cols[6], "requires=GL_NV")))
+        if (manifest_needs_vendor(&r))
             continue;
         char full[1200];
-        snprintf(full, sizeof(full), "%s/%s", cdir, cols[0]);
+        manifest_file(&m, &r, full, sizeof(full));
         arb_one(full, NULL, &t);
         corpus++;
     }
-    free(man);
+    manifest_close(&m);
     print_message("ARB vasm: %u programs (%u samples, %u corpus), %u emitted (%u not supported), "
                   "%u agree, %u disagree, %u runs (%u failed), %u with more temporaries\n",
                   t.shaders, samples, corpus, t.emitted, t.not_supported, t.agree, t.disagree,

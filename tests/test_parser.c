@@ -1219,11 +1219,6 @@ static void check_round_trip(const char *name, const struct st_shader *sh)
     done(p2);
 }
 
-static const char *corpus_dir(void)
-{
-    const char *dir = getenv("ST_CORPUS_DIR");
-    return dir && *dir ? dir : "../shared/corpus";
-}
 
 /* Valid-marked Wine texts whose comment extraction produced text no
  * assembler accepts; each must be rejected with this located error. */
@@ -1261,35 +1256,24 @@ static unsigned for_each_d3d9(void (*fn)(const char *path, bool valid, const cha
                                          size_t len, void *arg),
                               void *arg)
 {
-    char mpath[1024];
-    snprintf(mpath, sizeof(mpath), "%s/manifest.tsv", corpus_dir());
-    size_t mlen;
-    char *manifest = slurp(mpath, &mlen);
-    if (!manifest)
+    struct manifest m;
+    if (!manifest_open(&m))
         return 0;
     unsigned rows = 0;
-    char *save = NULL;
-    for (char *line = strtok_r(manifest, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char *f[4] = {0};
-        char *p = line;
-        for (int i = 0; i < 4 && p; i++) {
-            f[i] = p;
-            p = strchr(p, '\t');
-            if (p)
-                *p++ = '\0';
-        }
-        if (!f[3] || strcmp(f[1], "d3d9") != 0)
+    struct manifest_row r;
+    while (manifest_next(&m, &r)) {
+        if (strcmp(r.dialect, "d3d9") != 0)
             continue;
         char fpath[1536];
-        snprintf(fpath, sizeof(fpath), "%s/%s", corpus_dir(), f[0]);
+        manifest_file(&m, &r, fpath, sizeof(fpath));
         size_t len;
         char *src = slurp(fpath, &len);
         assert_non_null(src);
-        fn(f[0], strcmp(f[3], "valid") == 0, src, len, arg);
+        fn(r.path, strcmp(r.expect, "valid") == 0, src, len, arg);
         free(src);
         rows++;
     }
-    free(manifest);
+    manifest_close(&m);
     return rows;
 }
 
@@ -1343,7 +1327,7 @@ static void test_corpus_round_trip(void **state)
     struct corpus_stats st = {0};
     unsigned rows = for_each_d3d9(corpus_file, &st);
     if (rows == 0) {
-        fail_msg("corpus not found under %s (set ST_CORPUS_DIR)", corpus_dir());
+        fail_msg("corpus not found under %s (set ST_CORPUS_DIR)", test_corpus_dir());
     }
     print_message("d3d9 corpus: %u valid files: %u parsed and round-tripped, %u known "
                   "extraction defects rejected; %u invalid files: %u rejected by the parser "
@@ -1504,7 +1488,7 @@ static void test_mutated_corpus(void **state)
     (void)state;
     struct mutate_arg m = {.seed = 987654321u};
     if (for_each_d3d9(mutate_file, &m) == 0)
-        fail_msg("corpus not found under %s (set ST_CORPUS_DIR)", corpus_dir());
+        fail_msg("corpus not found under %s (set ST_CORPUS_DIR)", test_corpus_dir());
     print_message("mutated corpus inputs parsed without crashing: %u\n", m.runs);
 }
 

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The whole file, NUL-terminated, malloc'd; NULL when it cannot be read.
  * *len (when len is not NULL) gets the size without the NUL. */
@@ -72,6 +73,90 @@ static inline void gen_printf(struct gen_buf *b, const char *fmt, ...)
         b->p = q;
         b->cap = cap;
     }
+}
+
+/*
+ * The shared corpus: $ST_CORPUS_DIR (default ../shared/corpus) and its
+ * manifest.tsv, one row per file: path, dialect, stage, expect
+ * (valid/invalid), source, mojo, notes.  A missing manifest is the
+ * caller's failure, never a skip.
+ */
+struct manifest_row {
+    const char *path, *dialect, *stage, *expect, *source, *mojo, *notes; /* "" when absent */
+};
+
+struct manifest {
+    const char *dir;
+    char *text, *next;
+};
+
+static inline const char *test_corpus_dir(void)
+{
+    const char *dir = getenv("ST_CORPUS_DIR");
+    return dir && *dir ? dir : "../shared/corpus";
+}
+
+/* Reads the manifest; false (m->text NULL) when it cannot be read. */
+static inline bool manifest_open(struct manifest *m)
+{
+    char path[2048];
+    m->dir = test_corpus_dir();
+    snprintf(path, sizeof(path), "%s/manifest.tsv", m->dir);
+    m->text = slurp(path, NULL);
+    m->next = m->text;
+    if (m->next && strncmp(m->next, "path\t", 5) == 0) { /* the header row */
+        m->next = strchr(m->next, '\n');
+        m->next = m->next ? m->next + 1 : NULL;
+    }
+    return m->text != NULL;
+}
+
+/* The next row (its fields split in place), or false at the end. */
+static inline bool manifest_next(struct manifest *m, struct manifest_row *r)
+{
+    while (m->next && *m->next) {
+        char *line = m->next;
+        m->next = strchr(line, '\n');
+        if (m->next)
+            *m->next++ = '\0';
+        line[strcspn(line, "\r")] = '\0';
+        if (!*line)
+            continue;
+        const char **col[7] = {&r->path, &r->dialect, &r->stage, &r->expect,
+                               &r->source, &r->mojo, &r->notes};
+        char *q = line;
+        for (int k = 0; k < 7; k++) {
+            *col[k] = q ? q : "";
+            if (q) {
+                q = strchr(q, '\t');
+                if (q)
+                    *q++ = '\0';
+            }
+        }
+        return true;
+    }
+    return false;
+}
+
+static inline void manifest_close(struct manifest *m)
+{
+    free(m->text);
+    m->text = m->next = NULL;
+}
+
+/* dir/path of a row's file. */
+static inline void manifest_file(const struct manifest *m, const struct manifest_row *r, char *buf,
+                                 size_t n)
+{
+    snprintf(buf, n, "%s/%s", m->dir, r->path);
+}
+
+/* A valid program that needs another vendor's extension (piglit's NV_*
+ * option programs): the front end refuses those as not supported. */
+static inline bool manifest_needs_vendor(const struct manifest_row *r)
+{
+    return strstr(r->notes, "options=NV") || strstr(r->notes, ",NV_") ||
+           strstr(r->notes, "requires=GL_NV");
 }
 
 #endif
