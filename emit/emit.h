@@ -2,7 +2,7 @@
  * emit.h — the door of the emit stage: execution engines and code
  * emitters for the optimized LLVM module.
  *
- * jit.c runs the module of translator/lower_llvm.c through LLVM's ORC
+ * jit.c runs the module of translator/lower/lower_llvm.c through LLVM's ORC
  * LLJIT (C API), with the same inputs and outputs as the reference
  * interpreter (the run structs of translator.h).  docs/llvm-abi.md
  * describes the function it calls.
@@ -39,7 +39,7 @@ bool st_llvm_run(struct st_ctx *ctx, const struct st_shader *sh, const char *inp
 
 /* ---- vector assembly (merge/) ---- */
 /*
- * --emit=vasm (emit/vasm.c): the checked shader through LLVM and the merge
+ * --emit=vasm (emit/vasm/vasm.c): the checked shader through LLVM and the merge
  * stage (merge/merge.h) back to assembly of its own dialect and version,
  * parsed and checked again before it is returned; appends the text to out.
  * stats (may be NULL) gets what --stats prints (struct st_merge_stats in
@@ -119,8 +119,8 @@ bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned 
 
 /* ---- Gen engine ---- */
 /*
- * `shadertrans run --engine=gen` (emit/gen_run.c): the kernel of
- * st_gen_compile_ex run in the Gen9 simulator (emit/gensim.h) with thread
+ * `shadertrans run --engine=gen` (emit/gen/run.c): the kernel of
+ * st_gen_compile_ex run in the Gen9 simulator (emit/gensim//gensim.h) with thread
  * payloads built from the run inputs as docs/gen-abi.md ("Gen engine")
  * says.  Same JSON in and out as st_interp_run; simd as st_gen_compile.
  */

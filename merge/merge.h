@@ -4,7 +4,7 @@
  * merge coalescing and lane-granular register allocation.
  *
  * docs/merge.md explains the design.  The MIR itself is in mir.h (shared
- * with emit/vasm.c, which prints it as assembly of the input's dialect).
+ * with emit/vasm/vasm.c, which prints it as assembly of the input's dialect).
  */
 #ifndef ST_MERGE_H
 #define ST_MERGE_H
@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "translator.h"
+#include "mir.h" /* the vector machine IR: what every target reads */
 
 /* What --stats prints for --emit=vasm. */
 struct st_merge_stats {

@@ -1,6 +1,6 @@
 /*
  * mir.h — the vector machine IR of the merge stage (private to merge/ and
- * to emit/vasm.c, which prints it, and to tests/test_merge.c).
+ * to emit/vasm/vasm.c, which prints it, and to tests/test_merge.c).
  *
  * One instruction is a D3D9-shaped vec4 operation: a destination with a
  * writemask, up to four sources with a swizzle and a modifier.  Values are

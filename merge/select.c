@@ -888,7 +888,7 @@ static bool match_exp_pow_log(LLVMValueRef e, struct pat *p)
 
 /*
  * One ARB instruction for the value I, or false.  The lowering spells ARB's
- * own semantics (translator/interp.c, the R->arb branches): MIN is
+ * own semantics (translator/run/interp.c, the R->arb branches): MIN is
  * (a > b) ? b : a, MAX (a > b) ? a : b, CMP (a < 0) ? b : c, LRP
  * a * b + (1 - a) * c; only those shapes map to them, never the Direct3D 9
  * ones.  Instructions of the other program kind are not matched.
@@ -4515,7 +4515,7 @@ unsigned st_merge_max_temps(const struct st_shader *sh)
 {
     uint16_t v = sh->version.ver;
     if (sh->dialect == ST_ARB)
-        return 256; /* MAX_PROGRAM_TEMPORARIES of translator/arb_check.c */
+        return 256; /* MAX_PROGRAM_TEMPORARIES of translator/arb/arb_check.c */
     if (sh->version.type == ST_VS)
         return v >= ST_VER_2X ? 32 : 12;
     if (v < ST_VER(1, 4))

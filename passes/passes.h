@@ -1,6 +1,6 @@
 /*
  * passes.h — the door of the passes stage: the optimization pipeline over
- * the module translator/lower_llvm.c builds, and our own analyses.
+ * the module translator/lower/lower_llvm.c builds, and our own analyses.
  *
  * docs/pipeline.md lists the passes in order and why each one is there.
  * Opaque LLVM types keep LLVM's headers out of this door; files that work

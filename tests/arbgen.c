@@ -6,7 +6,7 @@
  *   partial writes, so merges come up at once); later reads need nothing
  *   else.  Temporaries declared between instructions are initialised the
  *   same way before anything reads them;
- * - the instruction table is translator/arb_opcodes.def itself (expanded
+ * - the instruction table is translator/arb/arb_opcodes.def itself (expanded
  *   with our own ARB() macro), so a new row is generated without a change
  *   here; the operand letters say what each operand is;
  * - vertex programs get A0 only from ARL of a value whose range is known
@@ -58,7 +58,7 @@ struct ag_op {
 
 static const struct ag_op ag_ops[] = {
 #define ARB(nm, o, v, f, ops, t) {nm, v, f, ops, t},
-#include "arb_opcodes.def"
+#include "translator/arb/arb_opcodes.def"
 #undef ARB
 };
 enum { AG_NUM_OPS = sizeof(ag_ops) / sizeof(ag_ops[0]) };

@@ -9,7 +9,7 @@
  * the same text and the same inputs on every machine.  No global state.
  *
  * What the programs are made of: every instruction of the program kind
- * (the rows of translator/arb_opcodes.def), write masks, swizzles (xyzw and,
+ * (the rows of translator/arb/arb_opcodes.def), write masks, swizzles (xyzw and,
  * in fragment programs, rgba), negation, _SAT, SWZ with 0/1/negated
  * selectors, TEMP/PARAM/ATTRIB/OUTPUT/ADDRESS/ALIAS declarations (also
  * between instructions), PARAM arrays read with constant indices and, in

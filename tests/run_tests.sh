@@ -5,6 +5,7 @@
 #      "; expect:" lines state, exit 1, and write no output file
 #   3. tests/gen_iga.sh: every Gen9 kernel accepted by iga64
 #   4. tests/cli.sh: usage errors, --help, --version, -o behaviour
+#   5. tests/check_layering.py: stage doors and call circles
 # Prints one "N passed, N failed" line per suite and a total; exits non-zero
 # on any failure.  Run from the repository root (scons test does).
 set -u
@@ -80,6 +81,14 @@ if [ -f tests/cli.sh ]; then
     p=$(echo "$out" | grep -c '^ok ')
     f=$(echo "$out" | grep -c '^not ok ')
     count "cli" "$p" "$f"
+fi
+
+# 5. Doors and rooms: no private cross-stage include, no call circle
+#    between files of two stages (read from the objects' symbol tables)
+if python3 tests/check_layering.py "$root" "$root/$variant"; then
+    count "layering" 1 0
+else
+    count "layering" 0 1
 fi
 
 echo "total: $total_pass passed, $total_fail failed"

@@ -1,5 +1,5 @@
 /*
- * test_check.c — the Direct3D 9 semantic checker (translator/check.c).
+ * test_check.c — the Direct3D 9 semantic checker (translator/d3d9/check.c).
  *
  * Two kinds of input:
  *   - shader text, parsed with st_parse_d3d9 and then checked: valid

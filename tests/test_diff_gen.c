@@ -1,6 +1,6 @@
 /*
  * test_diff_gen.c — the Gen9 kernels (st_gen_compile_ex) run in the Gen
- * simulator through the Gen engine (emit/gen_run.c) against the reference
+ * simulator through the Gen engine (emit/gen/run.c) against the reference
  * interpreter, at SIMD8, 16 and 32 (vertex shaders: SIMD8).
  *
  * Every sample (samples/NN-name.asm, samples/arb/NN-name.vp|fp) and every valid corpus

@@ -624,7 +624,7 @@ static void test_loop_exit_phis_share_registers(void **state)
 /* ------------------------------------------------------------------ */
 /*
  * Differential on the samples' own inputs: every sample with NAME.in.json
- * runs through the Gen engine (emit/gen_run.c: the payload of
+ * runs through the Gen engine (emit/gen/run.c: the payload of
  * docs/gen-abi.md, the Gen simulator, the outputs back) at SIMD8, 16 and
  * 32 and must match the reference interpreter: bit for bit, or within
  * the math tolerance of docs/gensim.md for shaders using exp/log/pow/

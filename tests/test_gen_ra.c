@@ -1,5 +1,5 @@
 /*
- * test_gen_ra.c — the Gen9 register allocator (emit/gen_ra.c) on small
+ * test_gen_ra.c — the Gen9 register allocator (emit/gen/ra.c) on small
  * hand-built programs: register classes and alignment, uniform packing,
  * contiguous message payloads, the EOT range, interference and reuse,
  * loops, copy coalescing, and spill/fill placement.
@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "gen_ir.h"
+#include "emit/gen/gen_ir.h"
 
 static void prog_init(struct gen_program *p, unsigned simd)
 {

@@ -1,4 +1,4 @@
-/* test_gensim.c — the Gen9 functional simulator (emit/gensim*.c).
+/* test_gensim.c — the Gen9 functional simulator (emit/gensim/).
  *
  * Every kernel here is real IGA syntax: test_kernels_assemble runs
  * `iga64 -p=9 -a` on each of them when iga64 is installed.  Expected
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gensim.h"
+#include "emit/gensim//gensim.h"
 
 #define EOT_TS \
     "(W)     mov (8|M0)    r127.0<1>:ud  r0.0<8;8,1>:ud\n" \

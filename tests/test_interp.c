@@ -1,6 +1,6 @@
 /*
- * test_interp.c — the reference interpreter (translator/interp.c) and the
- * run JSON (translator/run_io.c), instruction by instruction.
+ * test_interp.c — the reference interpreter (translator/run/interp.c) and the
+ * run JSON (translator/run/run_io.c), instruction by instruction.
  *
  * Every expected value is worked out by hand from the Direct3D 9
  * specification of the instruction (the comment next to it shows the

@@ -23,7 +23,7 @@
 
 #include "emit.h"
 #include "merge.h"
-#include "mir.h"
+#include "merge/mir.h"
 #include "test_util.h"
 #include "translator.h"
 

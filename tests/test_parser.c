@@ -1,6 +1,6 @@
 /*
  * test_parser.c — the D3D9 assembly lexer, parser and canonical printer
- * (translator/lexer.l, parser.y, print.c), tested through translator.h.
+ * (translator/d3d9/lexer.l, parser.y, print.c), tested through translator.h.
  *
  *   - AST tests: one small shader per feature; every expected field value
  *     is worked out by hand from the D3D9 assembly reference (swizzle

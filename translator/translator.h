@@ -127,6 +127,8 @@ void st_error(struct st_ctx *ctx, struct st_loc loc, enum st_diag_code code,
 void st_warning(struct st_ctx *ctx, struct st_loc loc, enum st_diag_code code,
                 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 unsigned st_error_count(const struct st_ctx *ctx);
+/* The message of the first error reported (NULL: none), and where. */
+const char *st_ctx_first_error(const struct st_ctx *ctx, struct st_loc *loc);
 /* True once max_errors were reported; parsers stop then. */
 bool st_error_limit_reached(const struct st_ctx *ctx);
 const char *st_ctx_source(const struct st_ctx *ctx, size_t *len);
@@ -747,7 +749,7 @@ struct st_shader *st_parse_arb(struct st_ctx *ctx, struct st_arena *arena);
 bool st_check_arb(struct st_ctx *ctx, struct st_shader *sh);
 /* Canonical ARB text; parse(print(x)) prints the same again. */
 void st_print_arb(const struct st_shader *sh, struct st_buf *out);
-/* One row of translator/arb_opcodes.def (defined in arb_print.c). */
+/* One row of translator/arb/arb_opcodes.def (defined in arb_print.c). */
 struct st_arb_opinfo {
     const char *name;     /* "MOV" */
     enum st_opcode op;

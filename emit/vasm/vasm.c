@@ -2,7 +2,7 @@
  * vasm.c — `--emit=vasm`: the shader through LLVM and back to vector
  * assembly of its own dialect and version (docs/merge.md).
  *
- * Lower (translator/lower_llvm.c) -> the merge stage's light cleanups ->
+ * Lower (translator/lower/lower_llvm.c) -> the merge stage's light cleanups ->
  * select (merge/select.c) -> fold copies, coalesce merges
  * (merge/coalesce.c) -> lane-granular allocation (merge/regalloc.c) ->
  * here: the MIR becomes an ordinary st_shader AST and the dialect's own
@@ -22,7 +22,7 @@
 
 #include "emit.h"
 #include "merge.h"
-#include "mir.h"
+#include "merge.h"
 
 /*
  * The cleanups before selection: mem2reg makes the merges SSA values;
@@ -707,20 +707,11 @@ static bool recheck(struct st_ctx *ctx, const struct st_shader *orig, const char
     struct st_shader *sh2 = arb ? st_parse_arb(c2, a2) : st_parse_d3d9(c2, a2);
     bool ok = sh2 && st_error_count(c2) == 0 && (arb ? st_check_arb(c2, sh2) : st_check(c2, sh2));
     if (!ok) {
-        struct st_result *res = calloc(1, sizeof(*res));
-        const char *msg = "?";
-        unsigned line = 0;
-        if (res && st_ctx_export(c2, res))
-            for (size_t k = 0; k < res->num_diagnostics; k++)
-                if (res->diagnostics[k].severity == ST_SEVERITY_ERROR) {
-                    msg = res->diagnostics[k].message;
-                    line = res->diagnostics[k].line;
-                    break;
-                }
+        struct st_loc where = {0, 0};
+        const char *msg = st_ctx_first_error(c2, &where);
         st_error(ctx, orig->version.loc, ST_E_NOT_SUPPORTED,
-                 "the vector back end produced assembly that does not check (line %u: %s)", line,
-                 msg);
-        st_result_free(res);
+                 "the vector back end produced assembly that does not check (line %u: %s)",
+                 where.line, msg ? msg : "?");
     }
     st_arena_destroy(a2);
     st_ctx_destroy(c2);

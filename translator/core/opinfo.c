@@ -11,7 +11,7 @@ const struct st_opinfo st_opinfo[ST_OP_COUNT] = {
 #define OP(e, nm, nd, ns, vsmin, vsmax, psmin, psmax, fl) \
     [ST_OP_##e] = {.name = nm, .ndst = nd, .nsrc = ns, .vs_min = vsmin, .vs_max = vsmax, \
                    .ps_min = psmin, .ps_max = psmax, .flags = fl},
-#include "opcodes.def"
+#include "../opcodes.def"
 #undef OP
 };
 

@@ -1,6 +1,6 @@
 /*
- * gen_isel.h — between instruction selection (gen_isel.c) and the kernel
- * ABI (gen_kernel.c), private to emit/.  Files that include it work on
+ * gen/isel.h — between instruction selection (gen/isel.c) and the kernel
+ * ABI (gen/kernel.c), private to emit/.  Files that include it work on
  * LLVM IR, so it includes llvm-c.
  */
 #ifndef ST_GEN_ISEL_H
@@ -12,7 +12,7 @@
 
 struct isel;
 
-/* What gen_kernel.c knows about one kernel being built. */
+/* What gen/kernel.c knows about one kernel being built. */
 struct gen_kernel_info {
     struct st_ctx *ctx;
     const struct st_shader *sh;
@@ -33,7 +33,7 @@ struct gen_kernel_info {
     unsigned npulled;
 };
 
-/* gen_kernel.c */
+/* gen/kernel.c */
 /* Scans the module for what the payload must hold; fills p->layout. */
 bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_program *p);
 void gen_kernel_prologue(struct gen_kernel_info *ki, struct gen_program *p);
@@ -44,7 +44,7 @@ bool gen_kernel_store(struct gen_kernel_info *ki, int arg, int64_t off, const st
 void gen_kernel_sample(struct gen_kernel_info *ki, struct gen_program *p, LLVMValueRef call);
 void gen_kernel_epilogue(struct gen_kernel_info *ki, struct gen_program *p);
 
-/* gen_isel.c */
+/* gen/isel.c */
 bool gen_isel(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
               struct gen_kernel_info *ki, struct gen_program *p);
 bool gen_isel_addr(LLVMValueRef ptr, int *arg, int64_t *off, LLVMValueRef *dyn, unsigned *scale,

@@ -1,4 +1,4 @@
-/* gensim_parse.c — IGA (Gen9) assembly text -> decoded gensim_inst array.
+/* gensim/parse.c — IGA (Gen9) assembly text -> decoded gensim_inst array.
  *
  * Accepts the subset of `iga64 -p=9` syntax that docs/gen9-target.md and
  * its examples use: one instruction per line, labels alone on a line,

@@ -1,4 +1,4 @@
-/* gensim_exec.c — executes decoded Gen9 instructions on a thread state.
+/* gensim/exec.c — executes decoded Gen9 instructions on a thread state.
  *
  * Model (details and sources in docs/gensim.md):
  * - GRF = 128 x 32 bytes; operands are typed regions over bytes, read and

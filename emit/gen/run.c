@@ -1,10 +1,10 @@
 /*
- * gen_run.c — `shadertrans run --engine=gen`: the Gen9 kernel of
- * st_gen_compile_ex executed by the functional simulator (emit/gensim*.c),
+ * gen/run.c — `shadertrans run --engine=gen`: the Gen9 kernel of
+ * st_gen_compile_ex executed by the functional simulator (emit/gensim/),
  * with the run inputs turned into thread payloads exactly as
  * docs/gen-abi.md tells a driver to, and the kernel's URB / render target
  * writes turned back into the run outputs.  Same JSON in and out as the
- * interpreter (translator/run_io.c does both ends).
+ * interpreter (translator/run/run_io.c does both ends).
  *
  * Pixel shaders: invocations are the interpreter's 2x2 quads in input
  * order (invocation 4q+k is pixel k of quad q: 0 1 / 2 3), packed
@@ -24,7 +24,7 @@
 
 #include "emit.h"
 #include "gen_ir.h"
-#include "gensim.h"
+#include "../gensim/gensim.h"
 
 /* Enough for the loop limits the interpreter enforces in all shapes we run. */
 #define GEN_RUN_MAX_STEPS 50000000u
@@ -263,7 +263,7 @@ static void misc_reads(const struct st_shader *sh, bool *vpos, bool *vface)
  * invocation inv stands for: vPos.xy (D3D9) or fragment.position.xy in the
  * program's convention (ARB).  False when no pixel gives the kernel
  * exactly that position: not a pixel centre, outside 0..65534, or not
- * reproduced bit for bit by the kernel's arithmetic (gen_kernel.c
+ * reproduced bit for bit by the kernel's arithmetic (gen/kernel.c
  * frag_position).
  */
 static bool pixel_of(const struct gen_run *R, const struct st_run_invocation *inv, int *px, int *py)

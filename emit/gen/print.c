@@ -1,5 +1,5 @@
 /*
- * gen_print.c — IGA assembly text and the shader-db statistics line.
+ * gen/print.c — IGA assembly text and the shader-db statistics line.
  *
  * gen_op_info is the one table of instruction fields: the printer, the
  * dead-code pass and the allocator all read it.  A logical SIMD32 ALU

@@ -215,6 +215,17 @@ unsigned st_error_count(const struct st_ctx *ctx)
     return ctx->errors + (ctx->oom ? 1 : 0);
 }
 
+const char *st_ctx_first_error(const struct st_ctx *ctx, struct st_loc *loc)
+{
+    for (size_t i = 0; i < ctx->ndiags; i++)
+        if (ctx->diags[i].severity == ST_SEVERITY_ERROR) {
+            if (loc)
+                *loc = ctx->diags[i].loc;
+            return ctx->diags[i].message;
+        }
+    return NULL;
+}
+
 bool st_error_limit_reached(const struct st_ctx *ctx)
 {
     return ctx->errors >= ctx->max_errors;

@@ -1,4 +1,4 @@
-/* gensim_msg.c — the shared-function messages of the Gen9 ABI subset.
+/* gensim/msg.c — the shared-function messages of the Gen9 ABI subset.
  *
  * Descriptor fields follow docs/gen9-target.md sections 4 and 5 (Mesa
  * brw_eu.h / brw_inst.h field layout, IGA decodes): desc 28:25 mlen,

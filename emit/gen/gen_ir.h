@@ -68,7 +68,7 @@ struct gen_opnd {
     uint32_t imm;
 };
 
-/* Opcodes: gen_print.c's table (gen_op_info) gives each its IGA name and shape. */
+/* Opcodes: gen/print.c's table (gen_op_info) gives each its IGA name and shape. */
 enum gen_op {
     GOP_MOV, GOP_ADD, GOP_MUL, GOP_SEL, GOP_CMP, GOP_AND, GOP_OR, GOP_XOR, GOP_NOT,
     GOP_SHL, GOP_SHR, GOP_ASR, GOP_FRC, GOP_RNDD, GOP_RNDE, GOP_RNDZ, GOP_MAD, GOP_PLN,
@@ -147,7 +147,7 @@ struct gen_program {
     unsigned grfs_used;
 };
 
-/* ---- gen_ra.c ---- */
+/* ---- gen/ra.c ---- */
 uint32_t gen_new_vreg(struct gen_program *p, uint32_t size, bool uniform);
 struct gen_inst *gen_append(struct gen_program *p);
 /* Inserts a zeroed instruction at index at (shifting the rest). */
@@ -166,7 +166,7 @@ bool gen_allocate(struct gen_program *p);
 /* Removes instructions whose results nobody reads. */
 void gen_dce(struct gen_program *p);
 
-/* ---- gen_print.c ---- */
+/* ---- gen/print.c ---- */
 /* Fills jip/uip of the control-flow instructions from the nesting. */
 void gen_resolve_flow(struct gen_program *p);
 /* IGA text of the allocated program. */
@@ -176,7 +176,7 @@ void gen_count(const struct gen_program *p, unsigned *insts, unsigned *sends, un
                unsigned *cycles);
 void gen_print_stats(const struct gen_program *p, struct st_buf *out);
 
-/* ---- gen_kernel.c: message descriptors ---- */
+/* ---- gen/kernel.c: message descriptors ---- */
 uint32_t gen_desc(unsigned mlen, unsigned rlen, bool header, uint32_t fc);
 
 /* Operand constructors. */

@@ -300,7 +300,7 @@ static inline void gensim_set_f32(gensim_thread *t, unsigned reg, unsigned sub, 
     gensim_set_u32(t, reg, sub, v.u);
 }
 
-/* internal, shared by gensim_exec.c and gensim_msg.c */
+/* internal, shared by gensim/exec.c and gensim/msg.c */
 int gensim__send(gensim_thread *t, const gensim_inst *in, uint32_t mask);
 int gensim__fail(gensim_thread *t, const gensim_inst *in, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -1,5 +1,5 @@
 /*
- * gen_ra.c — register allocation for the Gen9 back end.
+ * gen/ra.c — register allocation for the Gen9 back end.
  *
  * One byte-addressed file of 128 GRFs x 32 bytes.  A vreg is a contiguous
  * run of bytes: a dword (uniform value, 4-byte aligned, packed eight to a

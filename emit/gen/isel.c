@@ -1,5 +1,5 @@
 /*
- * gen_isel.c — instruction selection: the optimized LLVM IR of st_main
+ * gen/isel.c — instruction selection: the optimized LLVM IR of st_main
  * (after the passes/ pipeline, with its st.uniform marks) to the Gen IR.
  *
  * Scalarised per lane (SOA): a <4 x float> value is four components, each
@@ -16,7 +16,7 @@
  * scalar regions, a load from `c` at a run-time index is an untyped
  * surface read, calls to st_sample are sampler messages, and the stores
  * to `out`/`status` are collected for the URB / render target writes of
- * gen_kernel.c.  docs/gen-abi.md is the contract.
+ * gen/kernel.c.  docs/gen-abi.md is the contract.
  *
  * Control flow: the CFG is emitted as Gen's structured if/else/endif and
  * loops (label ... while) with break/cont, recovered from dominators (loop
@@ -32,7 +32,7 @@
 
 #include <llvm-c/Core.h>
 
-#include "gen_isel.h"
+#include "isel.h"
 #include "passes.h"
 
 /* ------------------------------------------------------------------ */
@@ -1891,7 +1891,7 @@ bool gen_isel(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
     return !I.failed;
 }
 
-/* ---- services for gen_kernel.c ---- */
+/* ---- services for gen/kernel.c ---- */
 
 struct gen_opnd gen_isel_lane(struct gen_kernel_info *ki, LLVMValueRef v, unsigned k)
 {

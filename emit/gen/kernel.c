@@ -1,5 +1,5 @@
 /*
- * gen_kernel.c — the Gen9 kernel ABI: thread payload, pushed constants,
+ * gen/kernel.c — the Gen9 kernel ABI: thread payload, pushed constants,
  * attribute interpolation, sampler and untyped-read messages, the URB
  * write of a vertex shader and the render target write of a pixel shader,
  * and the entry point st_gen_compile (SIMD width choice, allocation,
@@ -15,7 +15,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "emit.h"
-#include "gen_isel.h"
+#include "isel.h"
 #include "passes.h"
 
 uint32_t gen_desc(unsigned mlen, unsigned rlen, bool header, uint32_t fc)
