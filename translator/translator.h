@@ -361,6 +361,31 @@ bool st_interp_run(struct st_ctx *ctx, const struct st_shader *sh, const char *i
                    const char *json, size_t json_len, enum st_float_rules rules,
                    struct st_buf *out);
 
+/*
+ * What one instruction computes from its source values (run/ops.c): the
+ * interpreter's definition of every operation that is a function of its
+ * (swizzled, modified) sources alone, shared with the pipeline's constant
+ * folder so that a folded value is the interpreter's.
+ */
+struct st_op_env {
+    bool arb;              /* ARB semantics of MIN, MAX, CMP, LRP */
+    bool legacy;           /* the d3d9 float rules: 0 * anything = 0 */
+    uint16_t ver;          /* expp/logp before 2_0 fill four lanes */
+    enum st_compare cmp;   /* setp */
+    uint8_t swz_sel[4], swz_neg; /* ARB SWZ */
+};
+/* res gets the four lanes, *mask the lanes the operation defines; false
+ * when op is not such an operation (texture, flow, matrix, ...). */
+bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4], float res[4],
+                unsigned *mask);
+float st_op_mul(bool legacy, float a, float b);
+float st_op_dot3(bool legacy, const float a[4], const float b[4]);
+float st_op_dot4(bool legacy, const float a[4], const float b[4]);
+bool st_op_compare(enum st_compare c, float a, float b);
+int32_t st_op_round(float f);     /* mova: floor(x + 0.5), saturating, NaN -> 0 */
+float st_op_partial(float f);     /* expp/logp: the low 8 mantissa bits cleared */
+float st_op_saturate(float x);    /* _sat: NaN and -0 give +0 */
+
 /* Helpers shared by the printer and diagnostics. */
 const char *st_regfile_name(enum st_regfile file, uint32_t index);
 const char *st_compare_name(enum st_compare cmp); /* "gt", ... */
