@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 
+#include "merge.h"
 #include "translator.h"
 
 struct LLVMOpaqueModule;
@@ -29,26 +30,26 @@ bool st_llvm_jit_execute(struct st_ctx *ctx, const struct st_shader *sh,
                          enum st_float_rules rules, struct st_run_outputs *outs);
 
 /*
- * The whole of `shadertrans run --engine=llvm` after the front end, the
- * twin of st_interp_run: parse the inputs JSON, lower, run the pipeline,
- * JIT, append the outputs JSON to out.
+ * The whole of `shadertrans run --engine=llvm` after the front end and the
+ * pipeline (the driver lowers without markers and runs ST_PIPE_JIT), the
+ * twin of st_interp_run: parse the inputs JSON, JIT the module, append
+ * the outputs JSON to out.
  */
-bool st_llvm_run(struct st_ctx *ctx, const struct st_shader *sh, const char *inputs_name,
-                 const char *json, size_t json_len, enum st_float_rules rules,
-                 struct st_buf *out);
+bool st_llvm_run(struct st_ctx *ctx, const struct st_shader *sh, struct LLVMOpaqueModule *m,
+                 const char *inputs_name, const char *json, size_t json_len,
+                 enum st_float_rules rules, struct st_buf *out);
 
 /* ---- vector assembly (merge/) ---- */
 /*
- * --emit=vasm (emit/vasm/vasm.c): the checked shader through LLVM and the merge
- * stage (merge/merge.h) back to assembly of its own dialect and version,
- * parsed and checked again before it is returned; appends the text to out.
- * stats (may be NULL) gets what --stats prints (struct st_merge_stats in
- * merge/merge.h).  Anything the version cannot express is a located
- * ST_E_NOT_SUPPORTED; returns false then.
+ * --emit=vasm (emit/vasm/): the shader's vector IR (merge.h) back to
+ * assembly of its own dialect and version, legal for its shader model
+ * and using no more temporaries than the input did, parsed and checked
+ * again before it is returned; appends the text to out.  stats (may be
+ * NULL) gets the instruction and temporary counts.  What the version
+ * cannot express is a located ST_E_NOT_SUPPORTED; returns false then.
  */
-struct st_merge_stats;
-bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf *out,
-                  struct st_merge_stats *stats);
+bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
+                  struct st_buf *out, struct st_merge_stats *stats);
 /* ---- end of vector assembly ---- */
 
 /* ---- Gen9 back end ---- */
@@ -62,8 +63,8 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf 
  * "SIMD16 shader: N instructions. N loops. N cycles. N:N spills:fills, N sends".
  * What the back end cannot compile is a located ST_E_NOT_SUPPORTED.
  */
-bool st_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
-                    struct st_buf *out, struct st_buf *stats);
+bool st_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
+                    unsigned simd, struct st_buf *out, struct st_buf *stats);
 
 /* Render targets a pixel shader kernel may write: ARB_draw_buffers'
  * MAX_DRAW_BUFFERS (result.color[0..7]); Direct3D 9 has oC0..oC3. */
@@ -112,9 +113,9 @@ struct st_gen_layout {
 
 /* st_gen_compile with the float rules baked into the kernel and, when
  * layout is not NULL, the layout of the kernel that was printed. */
-bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
-                       enum st_float_rules rules, struct st_buf *out, struct st_buf *stats,
-                       struct st_gen_layout *layout);
+bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
+                       unsigned simd, enum st_float_rules rules, struct st_buf *out,
+                       struct st_buf *stats, struct st_gen_layout *layout);
 /* ---- end of Gen9 back end ---- */
 
 /* ---- Gen engine ---- */
@@ -124,8 +125,8 @@ bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned 
  * payloads built from the run inputs as docs/gen-abi.md ("Gen engine")
  * says.  Same JSON in and out as st_interp_run; simd as st_gen_compile.
  */
-bool st_gen_run(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
-                const char *inputs_name, const char *json, size_t len,
+bool st_gen_run(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
+                unsigned simd, const char *inputs_name, const char *json, size_t len,
                 enum st_float_rules rules, struct st_buf *out);
 /* How st_gen_execute packed the pixels (tests check that the packing they
  * meant to exercise happened). */
@@ -137,8 +138,8 @@ struct st_gen_run_stats {
     unsigned single_pixels; /* ... alone (quad not on one plane, no derivatives) */
 };
 /* The execution step: outs[0 .. in->num_invocations); stats may be NULL. */
-bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
-                    const struct st_run_inputs *in, enum st_float_rules rules,
+bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
+                    unsigned simd, const struct st_run_inputs *in, enum st_float_rules rules,
                     struct st_run_outputs *outs, struct st_gen_run_stats *stats);
 /* The barycentrics (X, Y) the engine gives pixel shader invocation i; inputs
  * whose components are fmaf(a, X, fmaf(b, Y, c)) with one (a, b, c) per 32

@@ -1,91 +1,26 @@
-/* requires: a MIR program (select.c) whose flow markers are balanced.
- * invalidates: nothing (an analysis: lane liveness and the interference test built on it). */
+/* requires: a MIR program whose flow is balanced (mir_verify).
+ * invalidates: nothing (analyses: lane liveness, the lane interference graph). */
 /*
- * liveness.c — which lanes of which virtual register are live at every
- * program point, the way LLVM tracks subregister lanes: a 4-bit mask per
- * vreg instead of one bit.  A write under writemask W kills only the lanes
- * in W, a read with swizzle S makes live only the lanes S selects for the
- * lanes the instruction computes.  Interference is then a lane question:
- * two vregs clash only where one is written while the other is live in
- * the same lane, which is what lets r0.xy and r0.zw live in one register.
+ * liveness.c — which lanes of which virtual register are live where, the
+ * way LLVM tracks subregister lanes: a 4-bit mask per vreg instead of one
+ * bit.  A write under writemask W kills only the lanes in W, a read with
+ * swizzle S makes live only the lanes S selects for the lanes the
+ * instruction computes.  Two vregs then interfere only in the lanes where
+ * one is written while the other is live, which is what lets r0.xy and
+ * r0.zw live in one register.
+ *
+ * Cost: the live sets are kept per basic block of the structured program
+ * (the runs between flow instructions), solved to a fixed point over the
+ * blocks; inside a block one backward walk with a list of the live vregs
+ * gives every instruction's live set.  The interference graph is built in
+ * that one walk: each write meets only the vregs live across it, so the
+ * work is the program's length times the registers live at once.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "mir.h"
+#include "merge.h"
 
-bool mir_op_componentwise(unsigned op)
-{
-    switch (op) {
-    case ST_OP_MOV: case ST_OP_ADD: case ST_OP_SUB: case ST_OP_MUL: case ST_OP_MAD:
-    case ST_OP_MIN: case ST_OP_MAX: case ST_OP_SLT: case ST_OP_SGE: case ST_OP_LRP:
-    case ST_OP_FRC: case ST_OP_CMP: case ST_OP_ABS: case ST_OP_MOVA: case ST_OP_SGN:
-    case ST_OP_DSX: case ST_OP_DSY: case ST_OP_SETP: case ST_OP_CND: case ST_OP_ARB_FLR:
-        return true;
-    default:
-        return false;
-    }
-}
-
-bool mir_op_replicates(unsigned op)
-{
-    switch (op) {
-    case ST_OP_DP3: case ST_OP_DP4: case ST_OP_DP2ADD: case ST_OP_RCP: case ST_OP_RSQ:
-    case ST_OP_EXP: case ST_OP_LOG: case ST_OP_POW: case ST_OP_ARB_DPH: case ST_OP_ARB_SIN:
-    case ST_OP_ARB_COS:
-        return true;
-    default:
-        return false;
-    }
-}
-
-bool mir_op_shrinkable(unsigned op)
-{
-    /* lit, dst, crs, expp, logp: each lane is its own function of the
-     * sources, so dropping a lane changes no other */
-    return op == MIR_OP_MERGE || mir_op_componentwise(op) || mir_op_replicates(op) ||
-           op == ST_OP_LIT || op == ST_OP_DST || op == ST_OP_CRS || op == ST_OP_EXPP ||
-           op == ST_OP_LOGP || op == ST_OP_ARB_LIT || op == ST_OP_ARB_XPD ||
-           op == ST_OP_ARB_SWZ || op == ST_OP_ARB_SCS || op == ST_OP_ARB_TEX ||
-           op == ST_OP_ARB_TXP || op == ST_OP_ARB_TXB;
-}
-
-uint8_t mir_arb_tex_lanes(unsigned op, unsigned target)
-{
-    uint8_t m;
-    switch (target) {
-    case ST_ARB_TEX_1D: m = 0x1; break;
-    case ST_ARB_TEX_2D: case ST_ARB_TEX_RECT: m = 0x3; break;
-    case ST_ARB_TEX_SHADOW1D: m = 0x5; break; /* s and the compared r */
-    default: m = 0x7; break;                  /* 3D, CUBE, SHADOW2D, SHADOWRECT */
-    }
-    /* TXP divides by q; TXB's bias is w (our engines sample level 0 only,
-     * but the program keeps its bias) */
-    return op == ST_OP_ARB_TXP || op == ST_OP_ARB_TXB ? (uint8_t)(m | 0x8) : m;
-}
-
-uint8_t mir_arb_swz_lanes(const struct mir_instr *in, uint8_t written)
-{
-    uint8_t m = 0;
-    for (unsigned l = 0; l < 4; l++)
-        if ((written >> l) & 1 && in->swz_sel[l] < 4)
-            m |= (uint8_t)(1u << in->swz_sel[l]);
-    return m;
-}
-
-uint8_t mir_reads_while_writing(const struct mir_instr *in, uint32_t v)
-{
-    /* crs may not write a register it reads; sgn's scratch registers are
-     * clobbered: both must be told apart from the destination whole */
-    if (in->op != ST_OP_CRS && in->op != ST_OP_SGN)
-        return 0;
-    for (unsigned k = 0; k < in->nsrc; k++)
-        if (in->src[k].kind == MIR_VREG && in->src[k].vreg == v)
-            return 0xf;
-    return 0;
-}
-
-/* The lanes of a source selected by swizzle swz for the lanes in `lanes`. */
 static uint8_t swz_image(uint8_t swz, uint8_t lanes)
 {
     uint8_t r = 0;
@@ -95,271 +30,489 @@ static uint8_t swz_image(uint8_t swz, uint8_t lanes)
     return r;
 }
 
-uint8_t mir_src_lanes(const struct mir_instr *in, unsigned k)
+/* ------------------------------------------------------------------ */
+/* Blocks and edges of the structured program                          */
+
+static bool opens(unsigned op)
 {
-    if (k >= in->nsrc)
-        return 0;
-    uint8_t swz = in->src[k].swz;
-    if (in->op == MIR_OP_MERGE)
-        return swz_image(swz, in->lanes[k]);
-    if (in->op == MIR_OP_OPAQUE) /* lanes[k]: what the instruction as written reads */
-        return in->lanes[k] ? in->lanes[k] : 0xf;
-    if (mir_op_componentwise(in->op))
-        return swz_image(swz, in->has_dst ? in->dst.mask : 0xf);
-    switch (in->op) {
-    case ST_OP_DP3: return swz_image(swz, 0x7);
-    case ST_OP_NRM: /* the length from xyz, then each written lane scaled */
-        return swz_image(swz, (uint8_t)(0x7 | (in->has_dst ? in->dst.mask : 0xf)));
-    case ST_OP_DP4: return swz_image(swz, 0xf);
-    case ST_OP_DP2ADD: return swz_image(swz, k == 2 ? 0x1 : 0x3);
-    case ST_OP_RCP: case ST_OP_RSQ: case ST_OP_EXP: case ST_OP_LOG: case ST_OP_POW:
-    case ST_OP_IFC: case ST_OP_BREAKC:
-        return swz_image(swz, 0x1);
-    case ST_OP_TEXLD: return k == 0 ? swz_image(swz, 0x7) : 0;
-    case ST_OP_EXPP: case ST_OP_LOGP: return swz_image(swz, 0x1);
-    case ST_OP_LIT: return swz_image(swz, 0xb); /* x, y, w */
-    case ST_OP_DST: return swz_image(swz, k == 0 ? 0x6 : 0xa); /* src0.yz, src1.yw */
-    case ST_OP_CRS: return swz_image(swz, 0x7);
-    /* ARB programs */
-    case ST_OP_ARB_DPH: return swz_image(swz, k == 0 ? 0x7 : 0xf);
-    case ST_OP_ARB_LIT: return swz_image(swz, 0xb);
-    case ST_OP_ARB_XPD: return swz_image(swz, 0x7);
-    case ST_OP_ARB_SWZ: return swz_image(swz, mir_arb_swz_lanes(in, in->has_dst ? in->dst.mask : 0xf));
-    case ST_OP_ARB_SIN: case ST_OP_ARB_COS: case ST_OP_ARB_SCS: case ST_OP_ARB_ARL:
-        return swz_image(swz, 0x1);
-    case ST_OP_ARB_TEX: case ST_OP_ARB_TXP: case ST_OP_ARB_TXB:
-        return k == 0 ? swz_image(swz, mir_arb_tex_lanes(in->op, in->tex_target)) : 0;
-    default: return swz_image(swz, 0xf);
-    }
+    return op == ST_OP_IF || op == ST_OP_IFC || op == ST_OP_REP || op == ST_OP_LOOP;
 }
 
-/* Index of the instruction closing the construct opened at i (ELSE or END*), or n. */
-static unsigned match_forward(const struct mir_prog *p, unsigned i, bool stop_at_else)
+static bool closes(unsigned op)
 {
-    unsigned depth = 0;
-    for (unsigned j = i + 1; j < p->n; j++) {
-        unsigned op = p->ins[j].op;
-        if (op == ST_OP_IF || op == ST_OP_IFC || op == ST_OP_REP || op == ST_OP_LOOP) {
-            depth++;
-        } else if (op == ST_OP_ENDIF || op == ST_OP_ENDREP || op == ST_OP_ENDLOOP) {
-            if (depth == 0)
-                return j;
-            depth--;
-        } else if (op == ST_OP_ELSE && depth == 0 && stop_at_else) {
-            return j;
+    return op == ST_OP_ENDIF || op == ST_OP_ENDREP || op == ST_OP_ENDLOOP;
+}
+
+/* Successors of every instruction (n = the exit), from one pass that
+ * matches the flow instructions with a stack. */
+static bool compute_succ(const struct mir_prog *p, unsigned (*succ)[2], uint8_t *nsucc)
+{
+    unsigned n = p->n;
+    unsigned *stack = malloc(sizeof(unsigned) * (n + 1));
+    unsigned *els = malloc(sizeof(unsigned) * (n + 1));  /* IF -> its ELSE or n */
+    unsigned *match = malloc(sizeof(unsigned) * (n + 1)); /* opener <-> closer */
+    unsigned *loopstk = malloc(sizeof(unsigned) * (n + 1));
+    unsigned *brk = malloc(sizeof(unsigned) * (n + 1));  /* break -> its loop's opener */
+    if (!stack || !els || !match || !loopstk || !brk) {
+        free(stack);
+        free(els);
+        free(match);
+        free(loopstk);
+        free(brk);
+        return false;
+    }
+    unsigned sp = 0, lsp = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned op = p->ins[i].dead ? ST_OP_NOP : p->ins[i].op;
+        els[i] = n;
+        match[i] = n;
+        brk[i] = n;
+        if (opens(op)) {
+            stack[sp++] = i;
+            if (op == ST_OP_REP || op == ST_OP_LOOP)
+                loopstk[lsp++] = i;
+        } else if (op == ST_OP_ELSE && sp) {
+            els[stack[sp - 1]] = i;
+            match[i] = stack[sp - 1]; /* else -> its if, until the endif is known */
+        } else if (closes(op) && sp) {
+            unsigned o = stack[--sp];
+            match[o] = i;
+            match[i] = o;
+            if (els[o] < n)
+                match[els[o]] = i; /* else -> endif */
+            if (op != ST_OP_ENDIF && lsp)
+                lsp--;
+        } else if ((op == ST_OP_BREAK || op == ST_OP_BREAKC || op == ST_OP_BREAKP) && lsp) {
+            brk[i] = loopstk[lsp - 1];
         }
     }
-    return p->n;
-}
-
-static unsigned match_backward(const struct mir_prog *p, unsigned i)
-{
-    unsigned depth = 0;
-    for (unsigned j = i; j-- > 0;) {
-        unsigned op = p->ins[j].op;
-        if (op == ST_OP_ENDIF || op == ST_OP_ENDREP || op == ST_OP_ENDLOOP) {
-            depth++;
-        } else if (op == ST_OP_IF || op == ST_OP_IFC || op == ST_OP_REP || op == ST_OP_LOOP) {
-            if (depth == 0)
-                return j;
-            depth--;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned op = p->ins[i].dead ? ST_OP_NOP : p->ins[i].op;
+        unsigned *s = succ[i];
+        switch (op) {
+        case ST_OP_IF: case ST_OP_IFC:
+            s[0] = i + 1;
+            s[1] = els[i] < n ? els[i] + 1 : match[i];
+            nsucc[i] = 2;
+            break;
+        case ST_OP_ELSE:
+            s[0] = match[i];
+            nsucc[i] = 1;
+            break;
+        case ST_OP_REP: case ST_OP_LOOP:
+            s[0] = i + 1;
+            s[1] = match[i] < n ? match[i] + 1 : n;
+            nsucc[i] = 2;
+            break;
+        case ST_OP_ENDREP: case ST_OP_ENDLOOP:
+            s[0] = match[i] < n ? match[i] + 1 : n;
+            s[1] = i + 1;
+            nsucc[i] = 2;
+            break;
+        case ST_OP_BREAK:
+            s[0] = brk[i] < n && match[brk[i]] < n ? match[brk[i]] + 1 : n;
+            nsucc[i] = 1;
+            break;
+        case ST_OP_BREAKC: case ST_OP_BREAKP:
+            s[0] = i + 1;
+            s[1] = brk[i] < n && match[brk[i]] < n ? match[brk[i]] + 1 : n;
+            nsucc[i] = 2;
+            break;
+        default:
+            s[0] = i + 1;
+            nsucc[i] = 1;
+            break;
         }
     }
-    return 0;
-}
-
-/* The innermost loop closing after i (for break). */
-static unsigned enclosing_loop_end(const struct mir_prog *p, unsigned i)
-{
-    unsigned depth = 0;
-    for (unsigned j = i + 1; j < p->n; j++) {
-        unsigned op = p->ins[j].op;
-        if (op == ST_OP_IF || op == ST_OP_IFC || op == ST_OP_REP || op == ST_OP_LOOP)
-            depth++;
-        else if (op == ST_OP_ENDIF) {
-            if (depth) /* at 0: the end of an if around the break itself */
-                depth--;
-        } else if (op == ST_OP_ENDREP || op == ST_OP_ENDLOOP) {
-            if (depth == 0)
-                return j;
-            depth--;
-        }
-    }
-    return p->n;
-}
-
-unsigned mir_succ(const struct mir_prog *p, unsigned i, unsigned succ[2])
-{
-    const struct mir_instr *in = &p->ins[i];
-    switch (in->op) {
-    case ST_OP_IF: case ST_OP_IFC: {
-        unsigned e = match_forward(p, i, true);
-        succ[0] = i + 1;
-        succ[1] = e < p->n ? e + 1 : p->n; /* after ELSE, or after ENDIF (e is ENDIF) */
-        if (e < p->n && p->ins[e].op == ST_OP_ENDIF)
-            succ[1] = e;
-        return 2;
-    }
-    case ST_OP_ELSE:
-        succ[0] = match_forward(p, i, false);
-        return 1;
-    case ST_OP_REP: case ST_OP_LOOP: {
-        unsigned e = match_forward(p, i, false);
-        succ[0] = i + 1;
-        succ[1] = e < p->n ? e + 1 : p->n; /* zero iterations */
-        return 2;
-    }
-    case ST_OP_ENDREP: case ST_OP_ENDLOOP:
-        succ[0] = match_backward(p, i) + 1;
-        succ[1] = i + 1;
-        return 2;
-    case ST_OP_BREAK: {
-        unsigned e = enclosing_loop_end(p, i);
-        succ[0] = e < p->n ? e + 1 : p->n;
-        return 1;
-    }
-    case ST_OP_BREAKC: {
-        unsigned e = enclosing_loop_end(p, i);
-        succ[0] = i + 1;
-        succ[1] = e < p->n ? e + 1 : p->n;
-        return 2;
-    }
-    case ST_OP_RET:
-        succ[0] = p->n;
-        return 1;
-    default:
-        succ[0] = i + 1;
-        return 1;
-    }
+    free(stack);
+    free(els);
+    free(match);
+    free(loopstk);
+    free(brk);
+    return true;
 }
 
 void mir_live_free(struct mir_live *lv)
 {
     free(lv->in);
     free(lv->out);
-    lv->in = lv->out = NULL;
+    free(lv->start);
+    free(lv->bsucc);
+    free(lv->nbsucc);
+    free(lv->block_of);
+    memset(lv, 0, sizeof(*lv));
 }
 
-bool mir_liveness(const struct mir_prog *p, struct mir_live *lv)
+/* Lanes of vreg v instruction `in` reads (sources, predicate, addresses). */
+uint8_t mir_reads(const struct mir_prog *p, const struct mir_instr *in, uint32_t v)
 {
-    unsigned n = p->n, nv = p->nvregs ? p->nvregs : 1;
-    lv->n = n;
-    lv->nv = nv;
-    /* one extra row: the exit, where nothing is live */
-    lv->in = calloc((size_t)(n + 1) * nv, 1);
-    lv->out = calloc((size_t)(n + 1) * nv, 1);
-    unsigned *succ = malloc(sizeof(unsigned) * 2 * (n + 1));
-    unsigned *nsucc = malloc(sizeof(unsigned) * (n + 1));
-    if (!lv->in || !lv->out || !succ || !nsucc) {
-        free(succ);
-        free(nsucc);
-        mir_live_free(lv);
-        return false;
+    if (in->dead)
+        return 0;
+    uint8_t r = 0;
+    for (unsigned k = 0; k < in->nsrc; k++) {
+        const struct mir_src *s = &in->src[k];
+        if (s->kind == MIR_VREG && s->vreg == v)
+            r |= mir_src_lanes(p, in, k);
+        if (s->kind == MIR_FIXED && s->rel && s->rel_vreg == v)
+            r |= (uint8_t)(1u << (s->rel_lane & 3));
     }
-    for (unsigned i = 0; i < n; i++)
-        nsucc[i] = mir_succ(p, i, &succ[2 * i]);
-    /* ps_1_x's colour is the register r0 at the end */
-    for (unsigned k = 0; k < p->nexit_live; k++)
-        if (p->exit_live[k] < nv)
-            lv->in[(size_t)n * nv + p->exit_live[k]] = 0xf;
+    if (in->has_dst && in->dst.kind == MIR_FIXED && in->dst.rel && in->dst.rel_vreg == v)
+        r |= (uint8_t)(1u << (in->dst.rel_lane & 3));
+    if (in->predicated && in->pred.kind == MIR_VREG && in->pred.vreg == v)
+        r |= swz_image(in->pred.swz, in->has_dst ? in->dst.mask : 0x1);
+    /* a predicated write keeps the lanes it skips: it reads its destination */
+    if (in->predicated && in->has_dst && in->dst.kind == MIR_VREG && in->dst.vreg == v)
+        r |= in->dst.mask;
+    return r;
+}
 
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (unsigned i = n; i-- > 0;) {
-            const struct mir_instr *in = &p->ins[i];
-            uint8_t *out = &lv->out[(size_t)i * nv], *inl = &lv->in[(size_t)i * nv];
-            for (unsigned v = 0; v < nv; v++) {
-                uint8_t o = 0;
-                for (unsigned s = 0; s < nsucc[i]; s++)
-                    o |= lv->in[(size_t)succ[2 * i + s] * nv + v];
-                out[v] = o;
-            }
-            /* in = (out - killed) | read */
-            uint8_t tmp_in_changed = 0;
-            for (unsigned v = 0; v < nv; v++) {
-                uint8_t x = out[v];
-                if (!in->dead && in->has_dst && in->dst.kind == MIR_VREG && in->dst.vreg == v &&
-                    !in->predicated)
-                    x &= (uint8_t)~in->dst.mask;
-                /* a predicated write keeps the old value in the lanes it skips */
-                if (!in->dead && in->predicated && in->has_dst && in->dst.kind == MIR_VREG &&
-                    in->dst.vreg == v)
-                    x |= in->dst.mask;
-                if (!in->dead)
-                    for (unsigned k = 0; k < in->nsrc; k++)
-                        if (in->src[k].kind == MIR_VREG && in->src[k].vreg == v)
-                            x |= mir_src_lanes(in, k);
-                if (x != inl[v]) {
-                    inl[v] = x;
-                    tmp_in_changed = 1;
-                }
-            }
-            if (tmp_in_changed)
-                changed = true;
+/* The transfer of instruction i, backward, on live[] (and the list). */
+static void transfer(const struct mir_prog *p, const struct mir_instr *in, uint8_t *live,
+                     uint32_t *list, uint32_t *pos, unsigned *nlist)
+{
+    if (in->dead)
+        return;
+    if (in->has_dst && in->dst.kind == MIR_VREG && !in->predicated) {
+        uint32_t d = in->dst.vreg;
+        live[d] &= (uint8_t)~in->dst.mask;
+        if (!live[d] && list && pos[d] != MIR_NONE) {
+            uint32_t last = list[--*nlist];
+            list[pos[d]] = last;
+            pos[last] = pos[d];
+            pos[d] = MIR_NONE;
         }
     }
+#define READ(v, lanes)                                                                           \
+    do {                                                                                         \
+        uint32_t v_ = (v);                                                                       \
+        uint8_t l_ = (lanes);                                                                    \
+        if (l_) {                                                                                \
+            if (!live[v_] && list) {                                                             \
+                pos[v_] = *nlist;                                                                \
+                list[(*nlist)++] = v_;                                                           \
+            }                                                                                    \
+            live[v_] |= l_;                                                                      \
+        }                                                                                        \
+    } while (0)
+    for (unsigned k = 0; k < in->nsrc; k++) {
+        const struct mir_src *s = &in->src[k];
+        if (s->kind == MIR_VREG)
+            READ(s->vreg, mir_src_lanes(p, in, k));
+        if (s->kind == MIR_FIXED && s->rel)
+            READ(s->rel_vreg, (uint8_t)(1u << (s->rel_lane & 3)));
+    }
+    if (in->has_dst && in->dst.kind == MIR_FIXED && in->dst.rel)
+        READ(in->dst.rel_vreg, (uint8_t)(1u << (in->dst.rel_lane & 3)));
+    if (in->predicated && in->pred.kind == MIR_VREG)
+        READ(in->pred.vreg, swz_image(in->pred.swz, in->has_dst ? in->dst.mask : 0x1));
+    if (in->predicated && in->has_dst && in->dst.kind == MIR_VREG)
+        READ(in->dst.vreg, in->dst.mask);
+#undef READ
+}
+
+bool mir_liveness(const struct mir_prog *p, struct mir_live *lv, const uint32_t *exit_live,
+                  unsigned nexit)
+{
+    memset(lv, 0, sizeof(*lv));
+    unsigned n = p->n, nv = p->nvregs ? p->nvregs : 1;
+    unsigned (*succ)[2] = malloc(sizeof(*succ) * (n + 1));
+    uint8_t *nsucc = malloc(n + 1);
+    lv->block_of = malloc(sizeof(unsigned) * (n + 1));
+    lv->start = malloc(sizeof(unsigned) * (n + 2));
+    if (!succ || !nsucc || !lv->block_of || !lv->start || !compute_succ(p, succ, nsucc))
+        goto oom;
+    /* Blocks: a flow instruction ends one and starts the next; so does
+     * the target of a jump, which is always a flow instruction or follows
+     * one. */
+    unsigned nb = 0;
+    for (unsigned i = 0; i < n; i++) {
+        bool flow = !p->ins[i].dead && mir_is_flow(p->ins[i].op);
+        bool prev_flow = i > 0 && !p->ins[i - 1].dead && mir_is_flow(p->ins[i - 1].op);
+        if (i == 0 || flow || prev_flow)
+            lv->start[nb++] = i;
+        lv->block_of[i] = nb - 1;
+    }
+    lv->start[nb] = n;
+    lv->block_of[n] = nb; /* the exit */
+    lv->nb = nb;
+    lv->nv = nv;
+    lv->bsucc = malloc(sizeof(*lv->bsucc) * (nb + 1));
+    lv->nbsucc = calloc(nb + 1, 1);
+    lv->in = calloc((size_t)(nb + 1) * nv, 1);
+    lv->out = calloc((size_t)(nb + 1) * nv, 1);
+    if (!lv->bsucc || !lv->nbsucc || !lv->in || !lv->out)
+        goto oom;
+    for (unsigned b = 0; b < nb; b++) {
+        unsigned last = lv->start[b + 1] - 1;
+        for (unsigned k = 0; k < nsucc[last]; k++)
+            lv->bsucc[b][lv->nbsucc[b]++] = lv->block_of[succ[last][k]];
+    }
+    for (unsigned k = 0; k < nexit; k++)
+        if (exit_live[k] < nv)
+            lv->in[(size_t)nb * nv + exit_live[k]] = 0xf;
+    uint8_t *live = malloc(nv);
+    if (!live)
+        goto oom;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (unsigned b = nb; b-- > 0;) {
+            uint8_t *out = &lv->out[(size_t)b * nv];
+            for (unsigned s = 0; s < lv->nbsucc[b]; s++) {
+                const uint8_t *sin = &lv->in[(size_t)lv->bsucc[b][s] * nv];
+                for (unsigned v = 0; v < nv; v++)
+                    out[v] |= sin[v];
+            }
+            memcpy(live, out, nv);
+            for (unsigned i = lv->start[b + 1]; i-- > lv->start[b];)
+                transfer(p, &p->ins[i], live, NULL, NULL, NULL);
+            uint8_t *in = &lv->in[(size_t)b * nv];
+            if (memcmp(in, live, nv) != 0) {
+                memcpy(in, live, nv);
+                changed = true;
+            }
+        }
+    }
+    free(live);
     free(succ);
     free(nsucc);
     return true;
+oom:
+    free(succ);
+    free(nsucc);
+    mir_live_free(lv);
+    return false;
 }
 
-/* Lanes of the destination an instruction writes that are not a plain copy of `other`. */
-static uint8_t written_not_copied(const struct mir_instr *in, uint32_t other)
+/* ------------------------------------------------------------------ */
+/* Walking a block backward with its live set                          */
+
+bool mir_walk_init(struct mir_walk *w, const struct mir_prog *p, const struct mir_live *lv)
+{
+    memset(w, 0, sizeof(*w));
+    w->p = p;
+    w->lv = lv;
+    w->live = calloc(lv->nv, 1);
+    w->list = malloc(sizeof(uint32_t) * lv->nv);
+    w->pos = malloc(sizeof(uint32_t) * lv->nv);
+    if (!w->live || !w->list || !w->pos) {
+        mir_walk_free(w);
+        return false;
+    }
+    for (unsigned v = 0; v < lv->nv; v++)
+        w->pos[v] = MIR_NONE;
+    return true;
+}
+
+void mir_walk_block(struct mir_walk *w, unsigned b)
+{
+    for (unsigned k = 0; k < w->nlist; k++) {
+        w->live[w->list[k]] = 0;
+        w->pos[w->list[k]] = MIR_NONE;
+    }
+    w->nlist = 0;
+    const uint8_t *out = &w->lv->out[(size_t)b * w->lv->nv];
+    for (unsigned v = 0; v < w->lv->nv; v++)
+        if (out[v]) {
+            w->live[v] = out[v];
+            w->pos[v] = w->nlist;
+            w->list[w->nlist++] = v;
+        }
+}
+
+void mir_walk_step(struct mir_walk *w, unsigned i)
+{
+    transfer(w->p, &w->p->ins[i], w->live, w->list, w->pos, &w->nlist);
+}
+
+void mir_walk_free(struct mir_walk *w)
+{
+    free(w->live);
+    free(w->list);
+    free(w->pos);
+    memset(w, 0, sizeof(*w));
+}
+
+/* ------------------------------------------------------------------ */
+/* The interference graph                                              */
+
+static size_t ehash(uint64_t k, size_t cap)
+{
+    k ^= k >> 29;
+    k *= 0x9e3779b97f4a7c15ull;
+    return (size_t)(k >> 17) & (cap - 1);
+}
+
+static uint64_t ekey(uint32_t a, uint32_t b)
+{
+    return a < b ? ((uint64_t)a << 32) | b : ((uint64_t)b << 32) | a;
+}
+
+static bool adj_add(struct mir_ig *g, uint32_t a, uint32_t b)
+{
+    struct mir_adj *l = &g->adj[a];
+    if (l->n == l->cap) {
+        unsigned cap = l->cap ? l->cap * 2 : 4;
+        uint32_t *x = realloc(l->v, sizeof(uint32_t) * cap);
+        if (!x)
+            return false;
+        l->v = x;
+        l->cap = cap;
+    }
+    l->v[l->n++] = b;
+    return true;
+}
+
+/* ORs lanes into edge (a, b); false when memory ran out. */
+static bool edge_or(struct mir_ig *g, uint32_t a, uint32_t b, uint8_t lanes)
+{
+    if (a == b || !lanes)
+        return true;
+    if ((g->nedges + 1) * 2 > g->cap) {
+        size_t ncap = g->cap ? g->cap * 2 : 1024;
+        uint64_t *nk = malloc(sizeof(uint64_t) * ncap);
+        uint8_t *nl = calloc(ncap, 1);
+        if (!nk || !nl) {
+            free(nk);
+            free(nl);
+            return false;
+        }
+        for (size_t i = 0; i < ncap; i++)
+            nk[i] = UINT64_MAX;
+        for (size_t i = 0; i < g->cap; i++)
+            if (g->key[i] != UINT64_MAX)
+                for (size_t j = ehash(g->key[i], ncap);; j = (j + 1) & (ncap - 1))
+                    if (nk[j] == UINT64_MAX) {
+                        nk[j] = g->key[i];
+                        nl[j] = g->lanes[i];
+                        break;
+                    }
+        free(g->key);
+        free(g->lanes);
+        g->key = nk;
+        g->lanes = nl;
+        g->cap = ncap;
+    }
+    uint64_t k = ekey(a, b);
+    for (size_t j = ehash(k, g->cap);; j = (j + 1) & (g->cap - 1)) {
+        if (g->key[j] == k) {
+            g->lanes[j] |= lanes;
+            return true;
+        }
+        if (g->key[j] == UINT64_MAX) {
+            g->key[j] = k;
+            g->lanes[j] = lanes;
+            g->nedges++;
+            return adj_add(g, a, b) && adj_add(g, b, a);
+        }
+    }
+}
+
+uint8_t mir_ig_lanes(const struct mir_ig *g, uint32_t a, uint32_t b)
+{
+    if (a == b || !g->cap)
+        return 0;
+    uint64_t k = ekey(a, b);
+    for (size_t j = ehash(k, g->cap);; j = (j + 1) & (g->cap - 1)) {
+        if (g->key[j] == k)
+            return g->lanes[j];
+        if (g->key[j] == UINT64_MAX)
+            return 0;
+    }
+}
+
+/* Lanes of the destination `in` writes that are not a plain copy of u
+ * (a merge input copied from u in place: the same value). */
+static uint8_t written_not_copied(const struct mir_instr *in, uint32_t u)
 {
     uint8_t w = in->dst.mask;
-    if (in->op == MIR_OP_MERGE) {
-        for (unsigned k = 0; k < in->nsrc; k++) {
-            const struct mir_src *s = &in->src[k];
-            if (s->kind != MIR_VREG || s->vreg != other || s->mod != MIR_MOD_NONE)
-                continue;
-            bool ident = true;
-            for (unsigned l = 0; l < 4; l++)
-                if ((in->lanes[k] >> l) & 1 && ST_SWZ_LANE(s->swz, l) != l)
-                    ident = false;
-            if (ident)
-                w &= (uint8_t)~in->lanes[k];
-        }
+    if (in->op != MIR_OP_MERGE)
+        return w;
+    for (unsigned k = 0; k < in->nsrc; k++) {
+        const struct mir_src *s = &in->src[k];
+        if (s->kind != MIR_VREG || s->vreg != u || s->mod != MIR_MOD_NONE)
+            continue;
+        bool ident = true;
+        for (unsigned l = 0; l < 4; l++)
+            if ((in->lanes[k] >> l) & 1 && ST_SWZ_LANE(s->swz, l) != l)
+                ident = false;
+        if (ident)
+            w &= (uint8_t)~in->lanes[k];
     }
     return w;
 }
 
-/*
- * A merge prints as one mov per input, in order: a later input read from a
- * register an earlier mov already wrote would see the new value.  So at a
- * merge, the inputs it reads count as live while it writes.
- */
-static uint8_t merge_reads(const struct mir_instr *in, uint32_t v)
+bool mir_ig_build(struct mir_ig *g, const struct mir_prog *p, const struct mir_live *lv)
 {
-    uint8_t r = 0;
-    if (in->op != MIR_OP_MERGE)
-        return 0;
-    for (unsigned k = 0; k < in->nsrc; k++)
-        if (in->src[k].kind == MIR_VREG && in->src[k].vreg == v)
-            r |= mir_src_lanes(in, k);
-    return r;
+    memset(g, 0, sizeof(*g));
+    g->nv = lv->nv;
+    g->adj = calloc(lv->nv, sizeof(*g->adj));
+    struct mir_walk w;
+    if (!g->adj || !mir_walk_init(&w, p, lv)) {
+        mir_ig_free(g);
+        return false;
+    }
+    bool ok = true;
+    for (unsigned b = 0; b < lv->nb && ok; b++) {
+        mir_walk_block(&w, b);
+        for (unsigned i = lv->start[b + 1]; i-- > lv->start[b] && ok;) {
+            const struct mir_instr *in = &p->ins[i];
+            if (!in->dead && in->has_dst && in->dst.kind == MIR_VREG) {
+                uint32_t d = in->dst.vreg;
+                /* the vregs live after the write: clash where written */
+                for (unsigned k = 0; k < w.nlist && ok; k++) {
+                    uint32_t u = w.list[k];
+                    if (u == d)
+                        continue;
+                    uint8_t wr = written_not_copied(in, u);
+                    ok = edge_or(g, d, u, (uint8_t)(wr & w.live[u]));
+                }
+                /* a merge prints as one move per input in order: the inputs
+                 * it reads are live while it writes (but where it copies
+                 * them in place) */
+                if (in->op == MIR_OP_MERGE)
+                    for (unsigned k = 0; k < in->nsrc && ok; k++) {
+                        const struct mir_src *s = &in->src[k];
+                        if (s->kind != MIR_VREG || s->vreg == d)
+                            continue;
+                        uint8_t wr = written_not_copied(in, s->vreg);
+                        ok = edge_or(g, d, s->vreg,
+                                     (uint8_t)(wr & mir_reads(p, in, s->vreg) &
+                                               (uint8_t)~(in->dst.mask & (uint8_t)~wr)));
+                    }
+                /* crs and sgn may not write a register they read */
+                if (in->op == ST_OP_CRS || in->op == ST_OP_SGN)
+                    for (unsigned k = 0; k < in->nsrc && ok; k++)
+                        if (in->src[k].kind == MIR_VREG)
+                            ok = edge_or(g, d, in->src[k].vreg, 0xf);
+            }
+            mir_walk_step(&w, i);
+        }
+    }
+    mir_walk_free(&w);
+    if (!ok)
+        mir_ig_free(g);
+    return ok;
 }
 
-uint8_t mir_interference(const struct mir_prog *p, const struct mir_live *lv, uint32_t a,
-                         uint32_t b)
+bool mir_ig_merge(struct mir_ig *g, uint32_t from, uint32_t into)
 {
-    if (a == b)
-        return 0;
-    uint8_t clash = 0;
-    for (unsigned i = 0; i < p->n; i++) {
-        const struct mir_instr *in = &p->ins[i];
-        if (in->dead || !in->has_dst || in->dst.kind != MIR_VREG)
-            continue;
-        uint32_t d = in->dst.vreg;
-        if (d != a && d != b)
-            continue;
-        uint32_t other = d == a ? b : a;
-        uint8_t w = written_not_copied(in, other);
-        uint8_t live = lv->out[(size_t)i * lv->nv + other];
-        if (in->op == MIR_OP_MERGE)
-            live |= merge_reads(in, other) & (uint8_t)~(in->dst.mask & ~w);
-        live |= mir_reads_while_writing(in, other);
-        clash |= (uint8_t)(w & live);
+    struct mir_adj *l = &g->adj[from];
+    for (unsigned k = 0; k < l->n; k++) {
+        uint32_t nb = l->v[k];
+        uint8_t lanes = mir_ig_lanes(g, from, nb);
+        if (nb != into && lanes && !edge_or(g, into, nb, lanes))
+            return false;
     }
-    return clash;
+    return true;
+}
+
+void mir_ig_free(struct mir_ig *g)
+{
+    if (g->adj)
+        for (unsigned v = 0; v < g->nv; v++)
+            free(g->adj[v].v);
+    free(g->adj);
+    free(g->key);
+    free(g->lanes);
+    memset(g, 0, sizeof(*g));
 }

@@ -31,8 +31,7 @@ struct st_llvm_stats {
 /* Which pass list runs (pipeline.c has them all, docs/pipeline.md says why). */
 enum st_pipe {
     ST_PIPE_JIT,  /* the expanded IR of st_lower_llvm (no markers): the JIT */
-    ST_PIPE_GEN,  /* the marker IR (ST_LOWER_VECTOR) bound for the Gen back end */
-    ST_PIPE_VASM, /* the marker IR bound for vector assembly */
+    ST_PIPE_VECTOR, /* the marker IR (ST_LOWER_VECTOR) every target compiles */
 };
 
 /*

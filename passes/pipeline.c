@@ -29,22 +29,23 @@
  * reassociates float math or touches the lane-preserving shape of a merge.
  *
  * ST_PIPE_JIT: the expanded IR the JIT runs.
- * ST_PIPE_GEN: the marker IR for a target with a register file to spare:
- *   sharing (early-cse, gvn) and if-conversion (simplifycfg) included.
- * ST_PIPE_VASM: the marker IR for vector assembly, which may use no more
- *   temporaries than its input and has one a0 and one p0: no sharing that
- *   lengthens a value's life, no if-conversion, the structure as written.
+ * ST_PIPE_VECTOR: the marker IR every target compiles (through merge/):
+ *   the structure as written (no simplifycfg: it would if-convert and
+ *   merge the blocks the merge stage gives back as if/else), no sharing
+ *   that lengthens a value's life (no CSE: vector assembly may use no more
+ *   temporaries than its input, and has one a0 and one p0); what the
+ *   markers leave LLVM to fold is folded by instsimplify, the markers of
+ *   constants by fold_ops.c.  The Gen back end shares and if-converts on
+ *   its own IR.
  */
 static const char *const pipelines[][2] = {
     [ST_PIPE_JIT] = {"function(mem2reg,instcombine<no-verify-fixpoint>,simplifycfg,early-cse,gvn,"
                      "instcombine<no-verify-fixpoint>,dce,simplifycfg)",
                      /* after our lane-demand rewrites: drop what became dead */
                      "function(instcombine<no-verify-fixpoint>,dce)"},
-    [ST_PIPE_GEN] = {"function(mem2reg,instcombine<no-verify-fixpoint>,simplifycfg,early-cse,gvn,"
-                     "instcombine<no-verify-fixpoint>,dce,simplifycfg)",
-                     "function(instcombine<no-verify-fixpoint>,dce,simplifycfg)"},
-    [ST_PIPE_VASM] = {"function(mem2reg,instsimplify,dce)", "function(instsimplify,dce)"},
+    [ST_PIPE_VECTOR] = {"function(mem2reg,instsimplify,dce)", "function(instsimplify,dce)"},
 };
+
 
 bool st_llvm_verify(struct st_ctx *ctx, LLVMModuleRef m, const char *stage)
 {

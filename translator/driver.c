@@ -1,16 +1,18 @@
 /*
  * driver.c — the library's entry points.  The whole pipeline reads top to
- * bottom in compile_shader(): parse, check, then the requested output.
- * Every stage reports through one message context; the shader's memory is
- * one arena freed at the end.
+ * bottom in compile(): parse and check (translator/d3d9, translator/arb),
+ * lower to LLVM IR (translator/lower), the pass pipeline (passes/), the
+ * merges into writemasks (merge/), then the target (emit/): the Gen9
+ * kernel or vector assembly, both compiled from the one vector IR the
+ * merge stage hands over.  Every stage reports through one message
+ * context; the shader's memory is one arena freed at the end.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
-#include "merge.h"
-#include "passes.h"
-#include "translator.h"
+#include <llvm-c/Core.h>
+
+#include "driver.h"
 
 #ifndef ST_VERSION
 #define ST_VERSION "0.1.0"
@@ -128,6 +130,98 @@ static int session_end(struct session *s, struct st_result **result)
     return rc;
 }
 
+/* Prints a module's text. */
+static void print_module(LLVMModuleRef m, struct st_buf *out)
+{
+    char *text = LLVMPrintModuleToString(m);
+    st_buf_printf(out, "%s", text);
+    LLVMDisposeMessage(text);
+}
+
+/*
+ * The compile pipeline from a checked shader to the vector IR: lower to
+ * the marker form, the passes, the merges into writemasks.  `stop` (may be
+ * NULL) receives the text of an intermediate step: ST_EMIT_LLVM_RAW (as
+ * lowered) or ST_EMIT_LLVM (after the passes); then the pipeline stops
+ * there.  stats (may be NULL) gets the passes' and the merge stage's counts.
+ */
+bool st_pipeline_mir(struct st_ctx *ctx, const struct st_shader *sh, enum st_emit stop,
+                     struct st_buf *text, struct mir_prog *mir, struct st_pipeline_stats *stats)
+{
+    struct st_pipeline_stats local;
+    if (!stats)
+        stats = &local;
+    memset(stats, 0, sizeof(*stats));
+    LLVMContextRef c = LLVMContextCreate();
+    if (!c) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
+    /* 1. lower: every source operation a marker, every partial write a merge */
+    LLVMModuleRef m = st_lower_llvm_ex(ctx, sh, ST_FLOAT_IEEE, ST_LOWER_VECTOR, c);
+    bool ok = m != NULL;
+    if (ok && stop == ST_EMIT_LLVM_RAW) {
+        ok = st_llvm_verify(ctx, m, "lowering");
+        if (ok)
+            print_module(m, text);
+    }
+    /* 2. the passes */
+    ok = ok && st_llvm_pipeline_for(ctx, m, ST_PIPE_VECTOR, &stats->llvm);
+    if (ok && stop == ST_EMIT_LLVM)
+        print_module(m, text);
+    /* 3. the merges back into writemasks: the vector IR */
+    if (ok && stop != ST_EMIT_LLVM && stop != ST_EMIT_LLVM_RAW)
+        ok = st_merge(ctx, sh, m, mir, &stats->merge);
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMContextDispose(c);
+    return ok;
+}
+
+/* The target half of st_compile: one output from the checked shader. */
+static void compile(struct session *s, const struct st_options *o, const struct st_shader *sh)
+{
+    struct st_pipeline_stats ps;
+    memset(&ps, 0, sizeof(ps));
+    struct mir_prog mir;
+    memset(&mir, 0, sizeof(mir));
+    switch (o->emit) {
+    case ST_EMIT_NONE:
+        return;
+    case ST_EMIT_ASM:
+        if (sh->dialect == ST_ARB)
+            st_print_arb(sh, &s->out);
+        else
+            st_print_asm(sh, &s->out);
+        return;
+    case ST_EMIT_LLVM_RAW: case ST_EMIT_LLVM:
+        if (st_pipeline_mir(s->ctx, sh, o->emit, &s->out, NULL, &ps))
+            st_llvm_stats_format(&ps.llvm, &s->stats);
+        return;
+    case ST_EMIT_MIR: case ST_EMIT_VASM: case ST_EMIT_DEFAULT: case ST_EMIT_GEN:
+        break;
+    }
+    if (!st_pipeline_mir(s->ctx, sh, o->emit, NULL, &mir, &ps))
+        return;
+    st_llvm_stats_format(&ps.llvm, &s->stats);
+    /* 4. the target, from the vector IR */
+    switch (o->emit) {
+    case ST_EMIT_MIR:
+        mir_print(&mir, &s->out);
+        st_merge_stats_format(&ps.merge, &s->stats);
+        break;
+    case ST_EMIT_VASM:
+        if (st_vasm_emit(s->ctx, sh, &mir, &s->out, &ps.merge))
+            st_merge_stats_format(&ps.merge, &s->stats);
+        break;
+    default:
+        st_gen_compile_ex(s->ctx, sh, &mir, o->simd_width, o->float_rules, &s->out, &s->stats,
+                          NULL);
+        break;
+    }
+    mir_free(&mir);
+}
+
 int st_compile(const struct st_options *o, struct st_result **result)
 {
     struct session s;
@@ -136,39 +230,27 @@ int st_compile(const struct st_options *o, struct st_result **result)
     *result = NULL;
     if (!options_ok(o) || !session_begin(&s, o))
         return -1;
-
     struct st_shader *sh = front_end(s.ctx, o, s.arena);
-    if (sh) {
-        switch (o->emit) {
-        case ST_EMIT_NONE:
-            break;
-        case ST_EMIT_DEFAULT:
-        case ST_EMIT_GEN:
-            st_gen_compile_ex(s.ctx, sh, o->simd_width, o->float_rules, &s.out, &s.stats, NULL);
-            break;
-        case ST_EMIT_ASM:
-            if (sh->dialect == ST_ARB)
-                st_print_arb(sh, &s.out);
-            else
-                st_print_asm(sh, &s.out);
-            break;
-        case ST_EMIT_LLVM_RAW:
-        case ST_EMIT_LLVM: {
-            struct st_llvm_stats st = {0};
-            if (st_llvm_emit_text(s.ctx, sh, o->float_rules, o->emit == ST_EMIT_LLVM, &s.out,
-                                  &st))
-                st_llvm_stats_format(&st, &s.stats);
-            break;
-        }
-        case ST_EMIT_VASM: {
-            struct st_merge_stats ms = {0};
-            if (st_vasm_emit(s.ctx, sh, &s.out, &ms))
-                st_merge_stats_format(&ms, &s.stats);
-            break;
-        }
-        }
-    }
+    if (sh)
+        compile(&s, o, sh);
     return session_end(&s, result);
+}
+
+/* The JIT engine: the expanded IR (rules baked in) through the same passes. */
+static void run_jit(struct session *s, const struct st_run_options *ro, const struct st_shader *sh)
+{
+    LLVMContextRef c = LLVMContextCreate();
+    if (!c) {
+        st_error(s->ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        return;
+    }
+    LLVMModuleRef m = st_lower_llvm(s->ctx, sh, ro->float_rules, c);
+    if (m && st_llvm_pipeline_for(s->ctx, m, ST_PIPE_JIT, NULL))
+        st_llvm_run(s->ctx, sh, m, ro->inputs_filename, ro->inputs_json, ro->inputs_len,
+                    ro->float_rules, &s->out);
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMContextDispose(c);
 }
 
 int st_run(const struct st_run_options *ro, struct st_result **result)
@@ -190,13 +272,18 @@ int st_run(const struct st_run_options *ro, struct st_result **result)
                           ro->float_rules, &s.out);
             break;
         case ST_ENGINE_LLVM:
-            st_llvm_run(s.ctx, sh, ro->inputs_filename, ro->inputs_json, ro->inputs_len,
-                        ro->float_rules, &s.out);
+            run_jit(&s, ro, sh);
             break;
-        case ST_ENGINE_GEN:
-            st_gen_run(s.ctx, sh, ro->simd_width, ro->inputs_filename, ro->inputs_json,
-                       ro->inputs_len, ro->float_rules, &s.out);
+        case ST_ENGINE_GEN: {
+            /* the kernel of the compile pipeline, in the Gen simulator */
+            struct mir_prog mir;
+            memset(&mir, 0, sizeof(mir));
+            if (st_pipeline_mir(s.ctx, sh, ST_EMIT_GEN, NULL, &mir, NULL))
+                st_gen_run(s.ctx, sh, &mir, ro->simd_width, ro->inputs_filename,
+                           ro->inputs_json, ro->inputs_len, ro->float_rules, &s.out);
+            mir_free(&mir);
             break;
+        }
         }
     }
     return session_end(&s, result);

@@ -53,6 +53,7 @@ enum st_emit {
     ST_EMIT_LLVM = 4,     /* LLVM IR after the pass pipeline */
     ST_EMIT_VASM = 5,     /* optimized vector assembly of the input's dialect */
     ST_EMIT_GEN = 6,      /* an Intel Gen9 kernel as IGA assembly text (docs/gen-abi.md) */
+    ST_EMIT_MIR = 7,      /* the vector machine IR every target receives (docs/merge.md) */
 };
 
 enum st_float_rules {

@@ -1312,16 +1312,19 @@ static bool structured(struct st_ctx *ctx, const struct st_shader *sh, LLVMModul
     return ok;
 }
 
-bool st_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
+bool st_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
+                    unsigned simd,
                     struct st_buf *out, struct st_buf *stats)
 {
-    return st_gen_compile_ex(ctx, sh, simd, ST_FLOAT_IEEE, out, stats, NULL);
+    return st_gen_compile_ex(ctx, sh, mir, simd, ST_FLOAT_IEEE, out, stats, NULL);
 }
 
-bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
+bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
+                       unsigned simd,
                        enum st_float_rules rules, struct st_buf *out, struct st_buf *stats,
                        struct st_gen_layout *layout)
 {
+    (void)mir; /* the new instruction selection reads it; today the LLVM path below */
     if (!sh)
         return false;
     if (simd != 0 && simd != 8 && simd != 16 && simd != 32) {

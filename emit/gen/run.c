@@ -628,8 +628,8 @@ static void missing_warnings(struct gen_run *R)
                        s);
 }
 
-bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
-                    const struct st_run_inputs *in, enum st_float_rules rules,
+bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
+                    unsigned simd, const struct st_run_inputs *in, enum st_float_rules rules,
                     struct st_run_outputs *outs, struct st_gen_run_stats *stats)
 {
     struct st_buf text = {0};
@@ -637,7 +637,7 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
     memset(&L, 0, sizeof(L));
     if (stats)
         memset(stats, 0, sizeof(*stats));
-    if (!st_gen_compile_ex(ctx, sh, simd, rules, &text, NULL, &L)) {
+    if (!st_gen_compile_ex(ctx, sh, mir, simd, rules, &text, NULL, &L)) {
         st_buf_free(&text);
         return false;
     }
@@ -712,15 +712,23 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
 }
 
 /* st_gen_execute as an st_run_engine step; user points at the SIMD width. */
+struct gen_step_args {
+    const struct mir_prog *mir;
+    unsigned simd;
+};
+
 static bool gen_step(void *user, struct st_ctx *ctx, const struct st_shader *sh,
                      const struct st_run_inputs *in, enum st_float_rules rules,
                      struct st_run_outputs *outs)
 {
-    return st_gen_execute(ctx, sh, *(const unsigned *)user, in, rules, outs, NULL);
+    const struct gen_step_args *a = user;
+    return st_gen_execute(ctx, sh, a->mir, a->simd, in, rules, outs, NULL);
 }
 
-bool st_gen_run(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd, const char *inputs_name,
-                const char *json, size_t len, enum st_float_rules rules, struct st_buf *out)
+bool st_gen_run(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
+                unsigned simd, const char *inputs_name, const char *json, size_t len,
+                enum st_float_rules rules, struct st_buf *out)
 {
-    return st_run_engine(ctx, sh, inputs_name, json, len, rules, gen_step, &simd, out);
+    struct gen_step_args a = {mir, simd};
+    return st_run_engine(ctx, sh, inputs_name, json, len, rules, gen_step, &a, out);
 }

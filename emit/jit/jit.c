@@ -418,22 +418,12 @@ static bool llvm_step(void *user, struct st_ctx *ctx, const struct st_shader *sh
                       const struct st_run_inputs *in, enum st_float_rules rules,
                       struct st_run_outputs *outs)
 {
-    (void)user;
-    LLVMContextRef c = LLVMContextCreate();
-    if (!c) {
-        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-        return false;
-    }
-    LLVMModuleRef m = st_lower_llvm(ctx, sh, rules, c);
-    bool ok = m && st_llvm_pipeline(ctx, m, NULL) && st_llvm_jit_execute(ctx, sh, m, in, rules, outs);
-    if (m)
-        LLVMDisposeModule(m);
-    LLVMContextDispose(c);
-    return ok;
+    return st_llvm_jit_execute(ctx, sh, (LLVMModuleRef)user, in, rules, outs);
 }
 
-bool st_llvm_run(struct st_ctx *ctx, const struct st_shader *sh, const char *inputs_name,
-                 const char *json, size_t json_len, enum st_float_rules rules, struct st_buf *out)
+bool st_llvm_run(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
+                 const char *inputs_name, const char *json, size_t json_len,
+                 enum st_float_rules rules, struct st_buf *out)
 {
-    return st_run_engine(ctx, sh, inputs_name, json, json_len, rules, llvm_step, NULL, out);
+    return st_run_engine(ctx, sh, inputs_name, json, json_len, rules, llvm_step, m, out);
 }

@@ -32,6 +32,7 @@ static const char usage_text[] =
     "                      partial write a shufflevector merge), llvm (after the\n"
     "                      pass pipeline), vasm (optimized assembly of the\n"
     "                      input's dialect, merges back in writemasks),\n"
+    "                      mir (the vector IR every target compiles),\n"
     "                      none (check only)\n"
     "  --float-rules=ieee|d3d9\n"
     "                      d3d9: 0 * anything = 0 (docs/float-rules.md)\n"
@@ -196,6 +197,8 @@ int main(int argc, char **argv)
                 opts.emit = ST_EMIT_LLVM;
             else if (strcmp(val, "vasm") == 0)
                 opts.emit = ST_EMIT_VASM;
+            else if (strcmp(val, "mir") == 0)
+                opts.emit = ST_EMIT_MIR;
             else if (strcmp(val, "gen") == 0)
                 opts.emit = ST_EMIT_GEN;
             else
