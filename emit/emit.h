@@ -54,8 +54,8 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, const struct m
 
 /* ---- Gen9 back end ---- */
 /*
- * Compiles a checked shader (st_lower_llvm + the passes/ pipeline inside)
- * to a complete Gen9 kernel in IGA assembly syntax, appended to `out`
+ * Compiles a checked shader's MIR program (st_pipeline_mir in
+ * translator/driver.h) to a complete Gen9 kernel in IGA assembly syntax, appended to `out`
  * (docs/gen-abi.md: payload, constants, outputs; docs/gen-backend.md: how).
  * simd: 0 = automatic (pixel shaders try 32, 16, 8 and keep the widest
  * that does not spill), or 8/16/32 to force one; vertex shaders are always
@@ -111,11 +111,12 @@ struct st_gen_layout {
     unsigned window_grf;     /* CURBE GRF, dword 0 = window height (float); 0: none */
 };
 
-/* st_gen_compile with the float rules baked into the kernel and, when
- * layout is not NULL, the layout of the kernel that was printed. */
+/* st_gen_compile with the float rules and the multiply-add contraction
+ * baked into the kernel and, when layout is not NULL, the layout of the
+ * kernel that was printed. */
 bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
-                       unsigned simd, enum st_float_rules rules, struct st_buf *out,
-                       struct st_buf *stats, struct st_gen_layout *layout);
+                       unsigned simd, enum st_float_rules rules, enum st_fp_contract contract,
+                       struct st_buf *out, struct st_buf *stats, struct st_gen_layout *layout);
 /* ---- end of Gen9 back end ---- */
 
 /* ---- Gen engine ---- */
@@ -127,7 +128,7 @@ bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, const str
  */
 bool st_gen_run(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
                 unsigned simd, const char *inputs_name, const char *json, size_t len,
-                enum st_float_rules rules, struct st_buf *out);
+                enum st_float_rules rules, enum st_fp_contract contract, struct st_buf *out);
 /* How st_gen_execute packed the pixels (tests check that the packing they
  * meant to exercise happened). */
 struct st_gen_run_stats {
@@ -140,7 +141,8 @@ struct st_gen_run_stats {
 /* The execution step: outs[0 .. in->num_invocations); stats may be NULL. */
 bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
                     unsigned simd, const struct st_run_inputs *in, enum st_float_rules rules,
-                    struct st_run_outputs *outs, struct st_gen_run_stats *stats);
+                    enum st_fp_contract contract, struct st_run_outputs *outs,
+                    struct st_gen_run_stats *stats);
 /* The barycentrics (X, Y) the engine gives pixel shader invocation i; inputs
  * whose components are fmaf(a, X, fmaf(b, Y, c)) with one (a, b, c) per 32
  * invocations run in full-width threads (docs/gen-abi.md "Gen engine"). */

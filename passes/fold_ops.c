@@ -11,6 +11,9 @@
  * float rules (the vector text is one for both, the Gen back end bakes the
  * rule in later), so a lane is folded only when both rules give the same
  * bits; an operation whose result depends on the rule (0 * inf) stays.
+ * Likewise for the two readings of a multiply-add (rounded twice, as the
+ * interpreter, or once, as the Gen kernels' mad): a product of constants
+ * that is not exact stays for the target to compute.
  */
 #include <math.h>
 #include <string.h>
@@ -79,9 +82,10 @@ static void module_env(LLVMValueRef fn, bool *arb, uint16_t *ver)
     }
 }
 
-/* Evaluates marker m on constant sources under one float rule. */
+/* Evaluates marker m on constant sources under one float rule and one
+ * reading of the multiply-adds. */
 static bool eval(const struct st_marker *m, LLVMValueRef call, bool arb, uint16_t ver, bool legacy,
-                 const float s[3][4], float res[4], unsigned *mask)
+                 bool fused, const float s[3][4], float res[4], unsigned *mask)
 {
     *mask = 0xf;
     switch (m->kind) {
@@ -103,7 +107,7 @@ static bool eval(const struct st_marker *m, LLVMValueRef call, bool arb, uint16_
         }
         return true;
     case ST_MK_OP: {
-        struct st_op_env env = {arb, legacy, ver, m->cmp, {0, 1, 2, 3}, 0};
+        struct st_op_env env = {arb, legacy, ver, m->cmp, {0, 1, 2, 3}, 0, fused};
         if (m->op == ST_OP_ARB_SWZ) {
             int32_t sel = st_llvm_marker_int(call, 1);
             for (unsigned l = 0; l < 4; l++)
@@ -137,9 +141,14 @@ static LLVMValueRef fold_call(LLVMValueRef call, const struct st_marker *m, bool
     }
     if (nvec == 0)
         return NULL;
-    float r0[4], r1[4];
-    unsigned m0 = 0, m1 = 0;
-    if (!eval(m, call, arb, ver, false, s, r0, &m0) || !eval(m, call, arb, ver, true, s, r1, &m1))
+    /* both float rules, and both readings of a multiply-add (the Gen
+     * kernels round it once): a lane is folded when all four agree */
+    float r0[4], r1[4], r2[4], r3[4];
+    unsigned m0 = 0, m1 = 0, m2 = 0, m3 = 0;
+    if (!eval(m, call, arb, ver, false, false, s, r0, &m0) ||
+        !eval(m, call, arb, ver, true, false, s, r1, &m1) ||
+        !eval(m, call, arb, ver, false, true, s, r2, &m2) ||
+        !eval(m, call, arb, ver, true, true, s, r3, &m3))
         return NULL;
     LLVMTypeRef et = LLVMGetElementType(rty);
     LLVMValueRef e[4];
@@ -148,8 +157,8 @@ static LLVMValueRef fold_call(LLVMValueRef call, const struct st_marker *m, bool
             e[k] = LLVMGetPoison(et);
             continue;
         }
-        if (!same_bits(r0[k], r1[k]))
-            return NULL; /* the float rule decides this lane: the target folds it */
+        if (!same_bits(r0[k], r1[k]) || !same_bits(r0[k], r2[k]) || !same_bits(r0[k], r3[k]))
+            return NULL; /* the float rule or the rounding decides: the target computes it */
         if (m->kind == ST_MK_OP && m->op == ST_OP_SETP)
             e[k] = LLVMConstInt(et, r0[k] != 0.0f, 0);
         else if (LLVMGetTypeKind(et) == LLVMIntegerTypeKind) /* mova, arl */

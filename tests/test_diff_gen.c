@@ -202,6 +202,11 @@ static void make_inputs(struct rng *r, const struct st_shader *sh, struct st_run
 struct totals {
     unsigned shaders, rejected, unsupported, interp_failed, runs, invocations, components;
     unsigned mismatches, mismatch_runs, tolerated, failures;
+    /* multiply-adds: components where the two readings differ, those the
+     * kernel matched only under the fused one, the largest difference of
+     * the readings (ulps of the rounded-twice value) */
+    unsigned readings_differ, fused_only;
+    double max_reading_ulps;
 };
 
 static bool verbose(void)
@@ -226,13 +231,20 @@ static bool known(const char *name)
     return false;
 }
 
-static unsigned compare(const char *name, const struct st_shader *sh, unsigned simd, const struct st_run_outputs *ref,
+/* The Gen outputs against the interpreter's under both readings of the
+ * multiply-adds (ref: products rounded first; fused: rounded with their
+ * sums; the same outputs for a shader without any). */
+static unsigned compare(const char *name, const struct st_shader *sh, unsigned simd,
+                        const struct st_run_outputs *ref, const struct st_run_outputs *fused,
                         const struct st_run_outputs *gen, unsigned n, bool inexact, struct totals *t)
 {
     unsigned bad = 0;
     for (unsigned k = 0; k < n; k++) {
-        const struct st_run_outputs *a = &ref[k], *b = &gen[k];
+        const struct st_run_outputs *a = &ref[k], *f = &fused[k], *b = &gen[k];
         t->invocations++;
+        /* a discard decided by a multiply-add may follow either reading */
+        if (a->discarded != b->discarded && f->discarded == b->discarded)
+            a = f;
         if (a->discarded != b->discarded || (!a->discarded && a->count != b->count)) {
             if (bad++ < 3)
                 fprintf(stderr, "MISMATCH %s SIMD%u inv %u: %s\n", name, simd, k,
@@ -243,13 +255,25 @@ static unsigned compare(const char *name, const struct st_shader *sh, unsigned s
         }
         if (a->discarded)
             continue;
+        if (f->discarded || f->count != a->count)
+            f = a;
         for (unsigned r = 0; r < a->count; r++)
             for (unsigned c = 0; c < a->reg[r].ncomp; c++) {
-                float w = a->reg[r].v[c], g = b->reg[r].v[c];
+                float w = a->reg[r].v[c], wf = f->reg[r].v[c], g = b->reg[r].v[c];
                 t->components++;
+                double du = reading_ulps(w, wf);
+                if (du > 0) {
+                    t->readings_differ++;
+                    if (du > t->max_reading_ulps && isfinite(du))
+                        t->max_reading_ulps = du;
+                }
                 if (within(w, g, false))
                     continue;
-                if (within(w, g, inexact)) {
+                if (within(wf, g, false)) {
+                    t->fused_only++;
+                    continue;
+                }
+                if (within_either(w, wf, g, inexact)) {
                     t->tolerated++;
                     if (verbose())
                         fprintf(stderr, "tolerated %s SIMD%u inv %u: interp %.9g, gen %.9g (%.3g ulps)\n",
@@ -258,9 +282,9 @@ static unsigned compare(const char *name, const struct st_shader *sh, unsigned s
                 }
                 if (bad++ < 3) {
                     char nb[8];
-                    fprintf(stderr, "MISMATCH %s SIMD%u inv %u %s.%c: interp %.9g, gen %.9g\n",
+                    fprintf(stderr, "MISMATCH %s SIMD%u inv %u %s.%c: interp %.9g (fused %.9g), gen %.9g\n",
                             name, simd, k, st_run_output_label(sh, &a->reg[r], nb), "xyzw"[c],
-                            (double)w, (double)g);
+                            (double)w, (double)wf, (double)g);
                 }
             }
     }
@@ -273,11 +297,11 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
     static struct st_run_invocation inv[INVOCATIONS];
     static float texels[4096][4];
     static struct st_run_inputs in;
-    static struct st_run_outputs o_ref[INVOCATIONS], o_gen[INVOCATIONS];
+    static struct st_run_outputs o_ref[INVOCATIONS], o_fused[INVOCATIONS], o_gen[INVOCATIONS];
     const char *seed = getenv("ST_DIFF_SEED");
     struct rng r = {0x6e0000u + (uint64_t)len * 2654435761u +
                     (seed ? strtoull(seed, NULL, 10) * 0x9e3779b97f4a7c15ull : 0)};
-    bool inexact = shader_inexact(sh), vs = sh->version.type == ST_VS;
+    bool inexact = shader_inexact(sh), vs = sh->version.type == ST_VS, muladd = shader_muladd(sh);
     unsigned nb = batches(is_sample ? SAMPLE_BATCHES : CORPUS_BATCHES);
     bool mism = false;
     for (unsigned batch = 0; batch < nb; batch++) {
@@ -285,6 +309,10 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
         memset(o_ref, 0, sizeof(o_ref));
         struct st_ctx *c1 = st_ctx_create(name, src, len, 1000);
         bool ok_ref = st_interp_execute(c1, sh, &in, ST_FLOAT_IEEE, o_ref);
+        if (ok_ref && muladd) {
+            memset(o_fused, 0, sizeof(o_fused));
+            ok_ref = st_interp_execute_ex(c1, sh, &in, ST_FLOAT_IEEE, true, o_fused);
+        }
         st_ctx_destroy(c1);
         if (!ok_ref) {
             /* e.g. the interpreter's loop limit: nothing to compare against */
@@ -298,7 +326,7 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
             memset(o_gen, 0, sizeof(o_gen));
             struct st_ctx *c2 = st_ctx_create(name, src, len, 1000);
             struct st_gen_run_stats stats;
-            bool ok = st_gen_execute(c2, sh, simd, &in, ST_FLOAT_IEEE, o_gen, &stats);
+            bool ok = test_gen_execute(c2, sh, simd, &in, ST_FLOAT_IEEE, o_gen, &stats);
             if (!ok) {
                 struct st_result res;
                 memset(&res, 0, sizeof(res));
@@ -331,7 +359,8 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
                         stats.packed_pixels, INVOCATIONS);
                 t->failures++;
             }
-            unsigned bad = compare(name, sh, stats.simd, o_ref, o_gen, INVOCATIONS, inexact, t);
+            unsigned bad = compare(name, sh, stats.simd, o_ref, muladd ? o_fused : o_ref, o_gen,
+                                   INVOCATIONS, inexact, t);
             t->mismatches += bad;
             if (bad)
                 mism = true;
@@ -374,9 +403,12 @@ static void print_totals(const char *what, const struct totals *t)
 {
     printf("%s: %u shaders (%u rejected by the front end, %u not supported by the Gen back end, "
            "%u the interpreter cannot run), %u runs (shader x width x batch), %u invocations, "
-           "%u components compared, %u within math tolerance, %u mismatching in %u shaders\n",
+           "%u components compared, %u within math tolerance, %u mismatching in %u shaders; "
+           "multiply-adds: the two readings differ in %u components (at most %.3g ulps), "
+           "%u matched the fused reading only\n",
            what, t->shaders, t->rejected, t->unsupported, t->interp_failed, t->runs, t->invocations,
-           t->components, t->tolerated, t->mismatches, t->mismatch_runs);
+           t->components, t->tolerated, t->mismatches, t->mismatch_runs, t->readings_differ,
+           t->max_reading_ulps, t->fused_only);
 }
 
 static void test_samples(void **state)

@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/Core.h>
+
+#include "driver.h" /* st_pipeline_mir: what the targets receive */
+
 /* The whole file, NUL-terminated, malloc'd; NULL when it cannot be read.
  * *len (when len is not NULL) gets the size without the NUL. */
 static inline char *slurp(const char *path, size_t *len)
@@ -157,6 +161,64 @@ static inline bool manifest_needs_vendor(const struct manifest_row *r)
 {
     return strstr(r->notes, "options=NV") || strstr(r->notes, ",NV_") ||
            strstr(r->notes, "requires=GL_NV");
+}
+
+/*
+ * The Gen engine on a checked shader, as `shadertrans run --engine=gen`
+ * runs it: the MIR of the compile pipeline (st_pipeline_mir), then the
+ * kernel in the simulator (st_gen_execute).  Errors go to ctx.
+ */
+static inline bool test_gen_execute_ex(struct st_ctx *ctx, const struct st_shader *sh,
+                                       unsigned simd, const struct st_run_inputs *in,
+                                       enum st_float_rules rules, enum st_fp_contract contract,
+                                       struct st_run_outputs *outs, struct st_gen_run_stats *stats)
+{
+    struct mir_prog mir;
+    memset(&mir, 0, sizeof(mir));
+    bool ok = st_pipeline_mir(ctx, sh, ST_EMIT_GEN, NULL, &mir, NULL) &&
+              st_gen_execute(ctx, sh, &mir, simd, in, rules, contract, outs, stats);
+    mir_free(&mir);
+    return ok;
+}
+
+static inline bool test_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
+                                    const struct st_run_inputs *in, enum st_float_rules rules,
+                                    struct st_run_outputs *outs, struct st_gen_run_stats *stats)
+{
+    return test_gen_execute_ex(ctx, sh, simd, in, rules, ST_FP_CONTRACT_ON, outs, stats);
+}
+
+/*
+ * The LLVM JIT engine on a checked shader, as `shadertrans run
+ * --engine=llvm` runs it (translator/driver.c run_jit): the IR lowered
+ * with the float rules baked in, the JIT's pass list, then st_llvm_run.
+ */
+static inline bool test_llvm_run(struct st_ctx *ctx, const struct st_shader *sh,
+                                 const char *inputs_name, const char *json, size_t len,
+                                 enum st_float_rules rules, struct st_buf *out)
+{
+    LLVMContextRef c = LLVMContextCreate();
+    LLVMModuleRef m = st_lower_llvm(ctx, sh, rules, c);
+    bool ok = m && st_llvm_pipeline_for(ctx, m, ST_PIPE_JIT, NULL) &&
+              st_llvm_run(ctx, sh, m, inputs_name, json, len, rules, out);
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMContextDispose(c);
+    return ok;
+}
+
+/* st_gen_compile_ex on the shader's MIR (the kernel text, its stats line, its layout). */
+static inline bool test_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
+                                    enum st_float_rules rules, enum st_fp_contract contract,
+                                    struct st_buf *out, struct st_buf *stats,
+                                    struct st_gen_layout *layout)
+{
+    struct mir_prog mir;
+    memset(&mir, 0, sizeof(mir));
+    bool ok = st_pipeline_mir(ctx, sh, ST_EMIT_GEN, NULL, &mir, NULL) &&
+              st_gen_compile_ex(ctx, sh, &mir, simd, rules, contract, out, stats, layout);
+    mir_free(&mir);
+    return ok;
 }
 
 #endif

@@ -7,6 +7,7 @@
 #ifndef ST_TESTS_TOLERANCE_H
 #define ST_TESTS_TOLERANCE_H
 
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
@@ -42,6 +43,38 @@ static bool shader_inexact(const struct st_shader *sh)
            (sh->arb->options & (ST_ARB_OPT_FOG_EXP | ST_ARB_OPT_FOG_EXP2));
 }
 
+/*
+ * The multiply-add operations: their definitions add products (mad,
+ * dp2add, the dot products and the matrices, lrp, crs, nrm, ARB DPH and
+ * XPD, and the ps_1_x bump and texm3x* dot products).  Neither
+ * specification says whether such a product is rounded before it is
+ * added: the interpreter's text rounds it first, the Gen kernels round it
+ * with the sum (a fused mad).  A shader with one is judged against both
+ * readings of the interpreter (st_interp_execute_ex, `fused`).
+ */
+static bool muladd_op(const struct st_instr *i)
+{
+    switch (i->op) {
+    case ST_OP_MAD: case ST_OP_DP2ADD: case ST_OP_DP3: case ST_OP_DP4: case ST_OP_M4x4:
+    case ST_OP_M4x3: case ST_OP_M3x4: case ST_OP_M3x3: case ST_OP_M3x2: case ST_OP_LRP:
+    case ST_OP_CRS: case ST_OP_NRM: case ST_OP_ARB_DPH: case ST_OP_ARB_XPD: case ST_OP_BEM:
+    case ST_OP_TEXBEM: case ST_OP_TEXBEML: case ST_OP_TEXM3x2PAD: case ST_OP_TEXM3x2TEX:
+    case ST_OP_TEXM3x2DEPTH: case ST_OP_TEXM3x3PAD: case ST_OP_TEXM3x3: case ST_OP_TEXM3x3TEX:
+    case ST_OP_TEXM3x3SPEC: case ST_OP_TEXM3x3VSPEC: case ST_OP_TEXDP3: case ST_OP_TEXDP3TEX:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool shader_muladd(const struct st_shader *sh)
+{
+    for (const struct st_instr *i = sh->first; i; i = i->next)
+        if (muladd_op(i))
+            return true;
+    return false;
+}
+
 /* |want - got| within the tolerance of docs/gensim.md: 2^-14 of the larger
  * magnitude (512 ulps), or 2^-24 absolute for results near zero, where a
  * difference of rounding in a cancelling sum is absolute, not relative. */
@@ -57,6 +90,27 @@ static bool within(float want, float got, bool inexact)
         return false;
     double w = want, g = got, m = fmax(fabs(w), fabs(g));
     return fabs(w - g) <= fmax(m * 0x1p-14, 0x1p-24);
+}
+
+/* A Gen value against the interpreter's under the two readings of the
+ * multiply-adds (want: each product rounded, want_fused: rounded with its
+ * sum; the same value when the shader has none). */
+static bool within_either(float want, float want_fused, float got, bool inexact)
+{
+    return within(want, got, inexact) || within(want_fused, got, inexact);
+}
+
+/* The difference of the two readings in units in the last place of the
+ * first (0 when both are the same bits, or both NaN), for the record. */
+static double reading_ulps(float a, float b)
+{
+    if ((isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof(a)) == 0)
+        return 0.0;
+    if (!isfinite(a) || !isfinite(b))
+        return INFINITY;
+    int e;
+    frexpf(a == 0.0f ? FLT_MIN : a, &e);
+    return fabs((double)a - (double)b) / ldexp(1.0, e - 24);
 }
 
 #endif

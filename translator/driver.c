@@ -66,12 +66,20 @@ static struct st_shader *front_end(struct st_ctx *ctx, const struct st_options *
     return sh;
 }
 
+/* Fields of struct st_options version 2 (read only from callers that have them). */
+static enum st_fp_contract fp_contract(const struct st_options *o)
+{
+    return o->struct_version >= 2 ? o->fp_contract : ST_FP_CONTRACT_ON;
+}
+
 static bool options_ok(const struct st_options *o)
 {
     return o && o->struct_version >= 1 && o->struct_version <= ST_OPTIONS_VERSION &&
            (o->source || o->source_len == 0) &&
            (o->simd_width == 0 || o->simd_width == 8 || o->simd_width == 16 ||
-            o->simd_width == 32);
+            o->simd_width == 32) &&
+           (fp_contract(o) == ST_FP_CONTRACT_ON || fp_contract(o) == ST_FP_CONTRACT_FAST ||
+            fp_contract(o) == ST_FP_CONTRACT_OFF);
 }
 
 /* What one call owns: the message context, the shader's arena, the output. */
@@ -215,8 +223,8 @@ static void compile(struct session *s, const struct st_options *o, const struct 
             st_merge_stats_format(&ps.merge, &s->stats);
         break;
     default:
-        st_gen_compile_ex(s->ctx, sh, &mir, o->simd_width, o->float_rules, &s->out, &s->stats,
-                          NULL);
+        st_gen_compile_ex(s->ctx, sh, &mir, o->simd_width, o->float_rules, fp_contract(o),
+                          &s->out, &s->stats, NULL);
         break;
     }
     mir_free(&mir);
@@ -280,7 +288,8 @@ int st_run(const struct st_run_options *ro, struct st_result **result)
             memset(&mir, 0, sizeof(mir));
             if (st_pipeline_mir(s.ctx, sh, ST_EMIT_GEN, NULL, &mir, NULL))
                 st_gen_run(s.ctx, sh, &mir, ro->simd_width, ro->inputs_filename,
-                           ro->inputs_json, ro->inputs_len, ro->float_rules, &s.out);
+                           ro->inputs_json, ro->inputs_len, ro->float_rules,
+                           fp_contract(ro->compile), &s.out);
             mir_free(&mir);
             break;
         }

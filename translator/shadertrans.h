@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 #define ST_API_VERSION 1
-#define ST_OPTIONS_VERSION 1
+#define ST_OPTIONS_VERSION 2
 #define ST_RESULT_VERSION 1
 
 enum st_severity {
@@ -61,6 +61,15 @@ enum st_float_rules {
     ST_FLOAT_D3D9 = 1, /* legacy: 0 * anything = 0 in the ops docs/float-rules.md lists */
 };
 
+/* How the Gen9 target compiles multiply-adds (docs/gen-backend.md, "mad"). */
+enum st_fp_contract {
+    ST_FP_CONTRACT_ON = 0,   /* default: the operations that are multiply-adds by definition
+                                (mad, dp2add, dp3, dp4, the matrices, lrp, crs, nrm; ARB MAD,
+                                DP3, DP4, DPH, XPD) are one fused mad each */
+    ST_FP_CONTRACT_FAST = 1, /* also a separate mul whose result only an add reads */
+    ST_FP_CONTRACT_OFF = 2,  /* every product rounded before it is added */
+};
+
 struct st_options {
     unsigned struct_version; /* ST_OPTIONS_VERSION */
     const char *filename;    /* used in diagnostics; may be NULL ("<input>") */
@@ -72,6 +81,8 @@ struct st_options {
     enum st_float_rules float_rules; /* for outputs that compute (LLVM IR) */
     int want_stats;                  /* fill st_result.stats */
     unsigned simd_width; /* ST_EMIT_GEN: 8, 16 or 32; 0 = the widest that does not spill */
+    /* version 2 */
+    enum st_fp_contract fp_contract; /* ST_EMIT_GEN and the Gen engine */
 };
 
 struct st_result {

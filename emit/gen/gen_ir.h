@@ -72,6 +72,7 @@ struct gen_opnd {
 enum gen_op {
     GOP_MOV, GOP_ADD, GOP_MUL, GOP_SEL, GOP_CMP, GOP_AND, GOP_OR, GOP_XOR, GOP_NOT,
     GOP_SHL, GOP_SHR, GOP_ASR, GOP_FRC, GOP_RNDD, GOP_RNDE, GOP_RNDZ, GOP_MAD, GOP_PLN,
+    GOP_LRP, /* 3-source: src1*src0 + src2*(1 - src0) */
     GOP_MATH, GOP_SEND, GOP_SENDC, GOP_SENDS,
     GOP_IF, GOP_ELSE, GOP_ENDIF, GOP_WHILE, GOP_BREAK, GOP_CONT,
     GOP_LABEL, /* pseudo: the start of a loop body (WHILE's target); prints nothing */
@@ -176,8 +177,12 @@ void gen_count(const struct gen_program *p, unsigned *insts, unsigned *sends, un
                unsigned *cycles);
 void gen_print_stats(const struct gen_program *p, struct st_buf *out);
 
-/* ---- gen/kernel.c: message descriptors ---- */
-uint32_t gen_desc(unsigned mlen, unsigned rlen, bool header, uint32_t fc);
+/* A message descriptor: mlen, rlen, header present, function control. */
+static inline uint32_t gen_desc(unsigned mlen, unsigned rlen, bool header, uint32_t fc)
+{
+    return ((uint32_t)mlen << 25) | ((uint32_t)rlen << 20) | (header ? 1u << 19 : 0u) |
+           (fc & 0x7ffffu);
+}
 
 /* Operand constructors. */
 static inline struct gen_opnd gen_vr(uint32_t v, uint32_t off, enum gen_type t)
@@ -193,6 +198,11 @@ static inline struct gen_opnd gen_fixed(uint32_t byte, enum gen_type t, enum gen
 static inline struct gen_opnd gen_imm(uint32_t bits, enum gen_type t)
 {
     struct gen_opnd o = {GO_IMM, (uint8_t)t, GR_SCALAR, false, false, 0, 0, bits};
+    return o;
+}
+static inline struct gen_opnd gen_opnd_none(void)
+{
+    struct gen_opnd o = {GO_NONE, GT_F, GR_AUTO, false, false, 0, 0, 0};
     return o;
 }
 static inline struct gen_opnd gen_null(enum gen_type t)

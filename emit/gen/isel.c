@@ -1,1937 +1,1447 @@
 /*
- * gen/isel.c — instruction selection: the optimized LLVM IR of st_main
- * (after the passes/ pipeline, with its st.uniform marks) to the Gen IR.
+ * gen/isel.c — instruction selection: the MIR program (merge/mir.h) to
+ * the Gen IR (gen_ir.h).
  *
- * Scalarised per lane (SOA): a <4 x float> value is four components, each
- * a vreg of one dword per channel (or one dword in all, when uniform).
- * Shuffles, insert/extractelement, bitcasts and fpext/fptrunc only rename
- * components, so the writemask merges of the lowering cost nothing.
- * fneg/fabs fold into source modifiers, the saturate pattern
- * (select-olt-1 of select-ogt-0) into (sat), select-of-compare of the same
- * operands into sel with a conditional modifier (min/max).
+ * Scalarised per lane (SoA): lane l of a MIR vreg is a Gen value of one
+ * dword per channel, or one dword in all when uniform.  A writemask costs
+ * nothing: only the lanes written are computed.  A lane with one writer
+ * is bound to whatever that writer computes (its result, or the operand
+ * a copy reads: a merge input, a payload register, an immediate), so
+ * copies cost nothing either; a lane with several writers (the merges
+ * coalescing left, phi copies, predicated writes, loop counters) is a
+ * variable: one Gen vreg every writer writes, so the Gen IR is not SSA.
  *
- * The ABI pointers of st_main become the thread payload: loads from `in`
- * read vertex attributes (VS) or interpolate with pln (PS), loads from
- * `c`/`i`/`b`/`bump` at constant offsets read pushed constants (CURBE) as
- * scalar regions, a load from `c` at a run-time index is an untyped
- * surface read, calls to st_sample are sampler messages, and the stores
- * to `out`/`status` are collected for the URB / render target writes of
- * gen/kernel.c.  docs/gen-abi.md is the contract.
+ * Uniform values: a lane is computed once per thread (`(W)` SIMD1, read
+ * with a scalar region) when every writer is marked uniform by passes/,
+ * every source it reads is uniform, and, for a variable, every writer
+ * runs in uniform control flow (a write under a divergent branch would
+ * clobber the other channels' value).  A fixed point over the program
+ * settles it before anything is emitted.
  *
- * Control flow: the CFG is emitted as Gen's structured if/else/endif and
- * loops (label ... while) with break/cont, recovered from dominators (loop
- * headers, one exit per loop) and post-dominators (the join of each
- * conditional branch).  Phi nodes become moves on the edges; moves on an
- * edge taken by some channels only (a conditional break) are predicated.
- * A CFG this cannot express is a located ST_E_NOT_SUPPORTED.
+ * Control flow is the MIR's, already structured: if/else/endif and
+ * loops (a label, a test of the counter at the top, while) with break.
+ * The operations are gen/isel_ops.c's and gen/isel_tex.c's; the payload
+ * and the messages gen/kernel.c's.  Nothing here recurses.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <llvm-c/Core.h>
-
 #include "isel.h"
-#include "passes.h"
+#include "isel_ops.h"
+#include "isel_tex.h"
 
 /* ------------------------------------------------------------------ */
-/* Value map.                                                          */
+/* State.                                                              */
 
-struct vmap {
-    LLVMValueRef key;
-    uint8_t n;
-    bool forward; /* created by a forward reference; the definition writes into it */
-    bool done;
-    struct gen_opnd c[4];
+struct lane {
+    struct gen_opnd op; /* the lane's operand (a variable: its vreg; GO_NONE: not yet written) */
+    int32_t last;       /* the last instruction writing it (INT32_MAX: a loop's aL) */
+    uint8_t writers;    /* instructions writing it, 2 meaning several */
+    bool var;           /* a variable */
+    bool gu;            /* a uniform Gen value */
 };
 
-struct loop {
-    int header, exit;
-    uint64_t *blocks; /* bitset over blocks */
+struct outv {           /* one output component */
+    struct gen_opnd op;
+    uint8_t writers;
+    bool var, top;      /* top: its one write is unconditional, at the top level */
+    bool sure;          /* written unconditionally at the top level: no 0 to start from */
 };
 
-struct ctxf { /* a region context: the function, or one loop */
-    struct loop *loop;
+struct cache_ent {      /* a value computed once and read again where it is still valid */
+    uint32_t key[4];
+    struct gen_opnd v[4];
+    uint32_t region;    /* stable values: valid while this region is open */
+    uint32_t seg;       /* volatile values: valid within this straight-line segment */
+    bool stable;
+};
+
+struct loopf {
+    struct gen_opnd cnt;   /* iterations left (uniform dword) */
+    struct gen_opnd al;    /* LOOP: the aL variable */
+    struct gen_opnd step;
+    bool is_loop;
 };
 
 struct isel {
-    struct st_ctx *ctx;
-    const struct st_shader *sh;
-    struct gen_program *p;
+    struct gen_build *b;
     struct gen_kernel_info *ki;
-    LLVMValueRef fn;
-    LLVMValueRef args[9];
-    bool failed;
-
-    struct vmap *map;
-    unsigned map_cap, map_n;
-
-    LLVMBasicBlockRef *bb;
-    unsigned nb, words;
-    unsigned *succ[2];
-    unsigned *nsucc;
-    uint64_t *dom;       /* nb x words */
-    struct loop *loops;
-    unsigned nloops;
-    int *loop_of_header; /* index into loops, -1 */
-    bool *emitted;
-
-    /* per-context post-dominators, computed on demand */
-    struct loop *pd_loop;
-    bool pd_valid;
-    uint64_t *pd; /* (nb + 3) x pwords */
-    unsigned pwords;
-
-    /*
-     * st_sample results: the texel alloca is memory, written by every
-     * sample call (the passes may merge the calls of both sides of a
-     * branch into one alloca and one load after it), so each alloca is a
-     * variable of 4 divergent vregs, written by a masked mov after each
-     * sample (only the channels that sampled) and copied by each load.
-     */
-    LLVMValueRef texel_ptr[8];
-    uint32_t texel_var[8][4];
-    unsigned ntexel;
+    const struct mir_prog *m;
+    struct gen_program *p;
+    struct gen_opctx oc;   /* float rule and fusion for gen/isel_ops.c */
+    bool fast;             /* --fp-contract=fast */
+    struct lane *lane;     /* nvregs x 4 */
+    struct outv out[ST_LL_OUT_SLOTS][4];
+    bool out_written[ST_LL_OUT_SLOTS];
+    bool *is_var;          /* Gen vregs that are variables (several writers) */
+    int32_t *var_last;     /* ... and the last MIR instruction writing each (INT32_MAX: a loop's aL) */
+    unsigned nis_var;
+    unsigned cur;          /* the MIR instruction being selected */
+    uint8_t *depth;        /* per MIR instruction: flow nesting */
+    bool *ctx_uni;         /* per MIR instruction: every enclosing branch and loop uniform */
+    struct gen_opnd status;
+    bool has_kill;
+    struct gen_tex1x tex;
+    bool ps1x;             /* ps_1_x: oDepth is written by texdepth / texm3x2depth only */
+    /* regions (then/else arms, loop bodies) and the values valid in them */
+    uint32_t *region_stack;
+    unsigned nregion, cap_region;
+    bool *region_open;
+    uint32_t next_region, cap_open;
+    uint32_t seg;
+    struct cache_ent *cache;
+    unsigned ncache, cap_cache;
+    struct loopf *loops;
+    unsigned nloops, cap_loops;
 };
 
 static void fail(struct isel *I, const char *what)
 {
-    if (!I->failed)
-        st_error(I->ctx, I->sh->version.loc, ST_E_NOT_SUPPORTED,
-                 "%s is not supported by the Gen9 back end", what);
-    I->failed = true;
+    gb_fail(I->b, what);
 }
 
-static size_t hptr(const void *p, size_t cap)
+static enum gen_type class_type(unsigned cls)
 {
-    uintptr_t x = (uintptr_t)p;
-    x ^= x >> 17;
-    x *= (uintptr_t)0x9e3779b97f4a7c15ull;
-    return (size_t)(x >> 11) & (cap - 1);
+    return cls == MIR_CLASS_INT ? GT_D : cls == MIR_CLASS_BOOL ? GT_UD : GT_F;
 }
 
-static struct vmap *map_find(struct isel *I, LLVMValueRef v, bool create)
+static struct lane *lane_of(struct isel *I, uint32_t v, unsigned l)
 {
-    if (create && (I->map_n + 1) * 2 > I->map_cap) {
-        unsigned ncap = I->map_cap ? I->map_cap * 2 : 1024;
-        struct vmap *nm = calloc(ncap, sizeof(*nm));
-        if (!nm) {
+    return &I->lane[(size_t)v * 4 + (l & 3)];
+}
+
+static void mark_var(struct isel *I, struct gen_opnd o, int32_t last)
+{
+    if (o.kind != GO_VREG)
+        return;
+    if (o.vreg >= I->nis_var) {
+        unsigned n = I->nis_var ? I->nis_var : 64;
+        while (n <= o.vreg)
+            n *= 2;
+        bool *x = realloc(I->is_var, n);
+        if (x)
+            I->is_var = x;
+        int32_t *y = realloc(I->var_last, sizeof(*y) * n);
+        if (y)
+            I->var_last = y;
+        if (!x || !y) {
             I->p->oom = true;
-            fail(I, "memory");
-            return NULL;
+            return;
         }
-        for (unsigned k = 0; k < I->map_cap; k++)
-            if (I->map[k].key)
-                for (size_t j = hptr(I->map[k].key, ncap);; j = (j + 1) & (ncap - 1))
-                    if (!nm[j].key) {
-                        nm[j] = I->map[k];
-                        break;
-                    }
-        free(I->map);
-        I->map = nm;
-        I->map_cap = ncap;
+        memset(x + I->nis_var, 0, n - I->nis_var);
+        I->nis_var = n;
     }
-    if (!I->map_cap)
-        return NULL;
-    for (size_t j = hptr(v, I->map_cap);; j = (j + 1) & (I->map_cap - 1)) {
-        if (I->map[j].key == v)
-            return &I->map[j];
-        if (!I->map[j].key) {
-            if (!create)
-                return NULL;
-            memset(&I->map[j], 0, sizeof(I->map[j]));
-            I->map[j].key = v;
-            I->map_n++;
-            return &I->map[j];
-        }
-    }
+    I->is_var[o.vreg] = true;
+    I->var_last[o.vreg] = last;
+}
+
+/* An operand whose value stays what it is now: read-only payload, an
+ * immediate, a value with a single definition (not a variable), or a
+ * variable at the top level after its last write. */
+static bool stable(const struct isel *I, const struct gen_opnd *o)
+{
+    if (o->kind != GO_VREG || o->vreg >= I->nis_var || !I->is_var[o->vreg])
+        return true;
+    return I->depth[I->cur] == 0 && I->var_last[o->vreg] < (int32_t)I->cur;
 }
 
 /* ------------------------------------------------------------------ */
-/* Types and constants.                                                */
+/* Regions and caches.                                                 */
 
-static unsigned lanes_of(LLVMTypeRef t)
+static bool region_enter(struct isel *I)
 {
-    return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetVectorSize(t) : 1;
-}
-
-static LLVMTypeRef elem_of(LLVMTypeRef t)
-{
-    return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
-}
-
-static bool is_float_ty(LLVMTypeRef t)
-{
-    LLVMTypeKind k = LLVMGetTypeKind(elem_of(t));
-    return k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind || k == LLVMHalfTypeKind;
-}
-
-static enum gen_type gtype(LLVMTypeRef t)
-{
-    return is_float_ty(t) ? GT_F : GT_D;
-}
-
-static uint32_t fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-/* Component `lane` of a constant as an immediate. */
-static struct gen_opnd const_lane(LLVMValueRef v, unsigned lane)
-{
-    LLVMTypeRef t = LLVMTypeOf(v);
-    enum gen_type gt = gtype(t);
-    LLVMValueRef e = v;
-    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
-        if (LLVMIsUndef(v) || LLVMIsPoison(v) || LLVMIsAConstantAggregateZero(v))
-            return gen_imm(0, gt);
-        e = LLVMGetAggregateElement(v, lane);
-        if (!e)
-            return gen_imm(0, gt);
+    if (I->nregion == I->cap_region) {
+        unsigned cap = I->cap_region ? I->cap_region * 2 : 16;
+        uint32_t *n = realloc(I->region_stack, sizeof(*n) * cap);
+        if (!n)
+            return false;
+        I->region_stack = n;
+        I->cap_region = cap;
     }
-    if (LLVMIsUndef(e) || LLVMIsPoison(e) || LLVMIsAConstantAggregateZero(e))
-        return gen_imm(0, gt);
-    if (LLVMIsAConstantFP(e)) {
-        LLVMBool lost;
-        double d = LLVMConstRealGetDouble(e, &lost);
-        return gen_imm(fbits((float)d), GT_F);
+    if (I->next_region == I->cap_open) {
+        uint32_t cap = I->cap_open ? I->cap_open * 2 : 64;
+        bool *n = realloc(I->region_open, sizeof(*n) * cap);
+        if (!n)
+            return false;
+        I->region_open = n;
+        I->cap_open = cap;
     }
-    if (LLVMIsAConstantInt(e)) {
-        unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(e));
-        long long x = LLVMConstIntGetSExtValue(e);
-        if (w == 1)
-            return gen_imm(x ? 0xFFFFFFFFu : 0u, GT_D);
-        return gen_imm((uint32_t)x, GT_D);
-    }
-    if (LLVMIsNull(e))
-        return gen_imm(0, gt);
-    return gen_imm(0, gt);
-}
-
-static bool const_lane_f(LLVMValueRef v, unsigned lane, float *out)
-{
-    if (!LLVMIsConstant(v))
-        return false;
-    LLVMValueRef e = v;
-    if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind) {
-        if (LLVMIsAConstantAggregateZero(v)) {
-            *out = 0.0f;
-            return true;
-        }
-        e = LLVMGetAggregateElement(v, lane);
-    }
-    if (!e || !LLVMIsAConstantFP(e))
-        return e && LLVMIsAConstantAggregateZero(e) ? (*out = 0.0f, true) : false;
-    LLVMBool lost;
-    *out = (float)LLVMConstRealGetDouble(e, &lost);
+    uint32_t id = I->next_region++;
+    I->region_open[id] = true;
+    I->region_stack[I->nregion++] = id;
+    I->seg++;
     return true;
 }
 
+static void region_leave(struct isel *I)
+{
+    if (I->nregion > 1)
+        I->region_open[I->region_stack[--I->nregion]] = false;
+    I->seg++;
+}
+
+static struct cache_ent *cache_find(struct isel *I, const uint32_t key[4])
+{
+    for (unsigned k = I->ncache; k-- > 0;) {
+        struct cache_ent *e = &I->cache[k];
+        if (memcmp(e->key, key, sizeof(e->key)) != 0)
+            continue;
+        if (e->stable ? I->region_open[e->region] : e->seg == I->seg)
+            return e;
+    }
+    return NULL;
+}
+
+static struct cache_ent *cache_add(struct isel *I, const uint32_t key[4], bool stable_value)
+{
+    /* drop what no longer holds, so the table stays small */
+    unsigned w = 0;
+    for (unsigned k = 0; k < I->ncache; k++) {
+        struct cache_ent *e = &I->cache[k];
+        if (e->stable ? I->region_open[e->region] : e->seg == I->seg)
+            I->cache[w++] = *e;
+    }
+    I->ncache = w;
+    if (I->ncache == I->cap_cache) {
+        unsigned cap = I->cap_cache ? I->cap_cache * 2 : 64;
+        struct cache_ent *n = realloc(I->cache, sizeof(*n) * cap);
+        if (!n) {
+            I->p->oom = true;
+            return NULL;
+        }
+        I->cache = n;
+        I->cap_cache = cap;
+    }
+    struct cache_ent *e = &I->cache[I->ncache++];
+    memset(e, 0, sizeof(*e));
+    memcpy(e->key, key, sizeof(e->key));
+    e->region = I->region_stack[I->nregion - 1];
+    e->seg = I->seg;
+    e->stable = stable_value;
+    return e;
+}
+
+enum { K_INPUT = 1, K_PULL, K_REL_C, K_REL_V, K_INTF };
+
 /* ------------------------------------------------------------------ */
-/* Operands and emission helpers.                                      */
+/* Analysis: writers, variables, uniform lanes, outputs.               */
 
-static bool opnd_uniform(const struct isel *I, const struct gen_opnd *o)
+/* Lanes of the instruction (pre-swizzle) source k is read in. */
+static uint8_t src_need(const struct mir_prog *m, const struct mir_instr *in, unsigned k)
 {
-    if (o->kind == GO_IMM)
+    if (k >= in->nsrc)
+        return 0;
+    switch (in->op) {
+    case MIR_OP_MERGE: return in->lanes[k];
+    case MIR_OP_OPAQUE: return 0xf;
+    case ST_OP_IF: case ST_OP_IFC: case ST_OP_BREAKC: case ST_OP_BREAKP: return 0x1;
+    case ST_OP_REP: case ST_OP_LOOP: return 0x7;
+    case ST_OP_TEXKILL: return 0x7;
+    case ST_OP_ARB_KIL: return 0xf;
+    default: break;
+    }
+    struct st_op_reads_q q = {(enum st_opcode)in->op, k, in->has_dst ? in->dst.mask : 0xf,
+                              {in->swz_sel[0], in->swz_sel[1], in->swz_sel[2], in->swz_sel[3]},
+                              in->tex_dims, in->tex_target};
+    (void)m;
+    return st_op_reads(&q);
+}
+
+static uint8_t swz_image(uint8_t swz, uint8_t lanes)
+{
+    uint8_t r = 0;
+    for (unsigned l = 0; l < 4; l++)
+        if (lanes >> l & 1)
+            r |= (uint8_t)(1u << ST_SWZ_LANE(swz, l));
+    return r;
+}
+
+/* The output slot a fixed destination names (-1: none). */
+static int out_slot(const struct isel *I, enum st_regfile f, int32_t idx)
+{
+    if (I->ki->arb)
+        return f == ST_REG_OUTPUT && idx >= 0 && idx < ST_LL_OUT_SLOTS ? idx : -1;
+    return idx < 0 ? -1 : st_run_out_slot(f, (uint32_t)idx);
+}
+
+static bool scalar_slot(const struct isel *I, int slot)
+{
+    return !I->ki->arb &&
+           (slot == ST_LL_OUT_FOG || slot == ST_LL_OUT_PTS || slot == ST_LL_OUT_DEPTH);
+}
+
+/* Is a fixed source a per-channel value however its instruction is marked? */
+static bool divergent_fixed(const struct isel *I, const struct mir_src *s)
+{
+    if (s->kind != MIR_FIXED)
+        return false;
+    if (s->rel)
+        return true; /* relative reads are messages or per-channel chains */
+    switch (s->file) {
+    case ST_REG_CONST:
+        return s->index < 0 || !gen_kernel_const_pushed(I->ki, (uint32_t)s->index);
+    case ST_REG_CONSTINT: case ST_REG_CONSTBOOL:
+        return false;
+    default:
         return true;
-    if (o->kind == GO_FIXED)
-        return o->region == GR_SCALAR;
-    if (o->kind == GO_VREG)
-        return o->region != GR_VEC && I->p->vreg[o->vreg].uniform;
-    return false;
+    }
 }
 
-static bool opnd_eq(const struct gen_opnd *a, const struct gen_opnd *b)
+static bool divergent_op(unsigned op)
 {
-    return a->kind == b->kind && a->vreg == b->vreg && a->off == b->off && a->imm == b->imm &&
-           a->neg == b->neg && a->abs == b->abs && a->region == b->region;
+    switch (op) {
+    case MIR_OP_OPAQUE: case ST_OP_TEXLD: case ST_OP_TEXLDP: case ST_OP_TEXLDB: case ST_OP_TEXLDL:
+    case ST_OP_TEXLDD: case ST_OP_ARB_TEX: case ST_OP_ARB_TXP: case ST_OP_ARB_TXB: case ST_OP_DSX:
+    case ST_OP_DSY:
+        return true;
+    default:
+        return false;
+    }
 }
 
-static struct gen_inst *emit(struct isel *I, enum gen_op op, bool uniform)
+/* Flow nesting and uniform control per instruction: a loop is divergent
+ * when a break leaves it under a divergent condition. */
+static bool analyze_flow(struct isel *I)
 {
-    struct gen_inst *i = gen_append(I->p);
-    i->op = (uint8_t)op;
-    i->exec = uniform ? 1 : (uint8_t)I->p->simd;
-    i->nomask = uniform;
-    i->jip = i->uip = -1;
-    return i;
-}
-
-static uint32_t new_val(struct isel *I, bool uniform)
-{
-    return gen_new_vreg(I->p, uniform ? 4 : gen_dsize(I->p), uniform);
-}
-
-/* An immediate in a register (sources that cannot take one). */
-static struct gen_opnd materialize(struct isel *I, struct gen_opnd o)
-{
-    if (o.kind != GO_IMM)
-        return o;
-    uint32_t v = new_val(I, true);
-    struct gen_inst *m = emit(I, GOP_MOV, true);
-    m->dst = gen_vr(v, 0, o.type);
-    m->src[0] = o;
-    return gen_vr(v, 0, o.type);
-}
-
-/* The operand retyped for a use; modifiers on a non-float use are applied first. */
-static struct gen_opnd as_type(struct isel *I, struct gen_opnd o, enum gen_type t)
-{
-    if ((o.neg || o.abs) && o.type == GT_F && t != GT_F) {
-        if (o.kind == GO_IMM) {
-            float f;
-            memcpy(&f, &o.imm, 4);
-            if (o.abs)
-                f = fabsf(f);
-            if (o.neg)
-                f = -f;
-            o = gen_imm(fbits(f), GT_F);
-        } else {
-            bool u = opnd_uniform(I, &o);
-            uint32_t v = new_val(I, u);
-            struct gen_inst *m = emit(I, GOP_MOV, u);
-            m->dst = gen_vr(v, 0, GT_F);
-            m->src[0] = o;
-            o = gen_vr(v, 0, GT_F);
+    const struct mir_prog *m = I->m;
+    unsigned n = m->n;
+    I->depth = calloc(n + 1, 1);
+    I->ctx_uni = calloc(n + 1, sizeof(bool));
+    int32_t *open = malloc(sizeof(*open) * (n + 1));
+    bool *div_loop = calloc(n + 1, sizeof(bool));
+    bool ok = I->depth && I->ctx_uni && open && div_loop;
+    for (int pass = 0; ok && pass < 2; pass++) {
+        unsigned sp = 0;
+        for (unsigned i = 0; i < n; i++) {
+            const struct mir_instr *in = &m->ins[i];
+            if (in->dead)
+                continue;
+            if (in->op == ST_OP_ELSE || in->op == ST_OP_ENDIF || in->op == ST_OP_ENDREP ||
+                in->op == ST_OP_ENDLOOP) {
+                if (sp && in->op != ST_OP_ELSE)
+                    sp--;
+            }
+            bool uni = true;
+            for (unsigned k = 0; k < sp; k++) {
+                const struct mir_instr *o = &m->ins[open[k]];
+                if ((o->op == ST_OP_IF || o->op == ST_OP_IFC) ? !o->uniform : div_loop[open[k]])
+                    uni = false;
+            }
+            I->depth[i] = (uint8_t)(sp > 255 ? 255 : sp);
+            I->ctx_uni[i] = uni;
+            if (pass == 0 && (in->op == ST_OP_BREAK || in->op == ST_OP_BREAKC ||
+                              in->op == ST_OP_BREAKP)) {
+                /* divergent when its own test or an if between it and its loop is */
+                bool div = in->op != ST_OP_BREAK && !in->uniform;
+                for (unsigned k = sp; k-- > 0;) {
+                    const struct mir_instr *o = &m->ins[open[k]];
+                    if (o->op == ST_OP_REP || o->op == ST_OP_LOOP) {
+                        if (div)
+                            div_loop[open[k]] = true;
+                        break;
+                    }
+                    if (!o->uniform)
+                        div = true;
+                }
+            }
+            if (in->op == ST_OP_IF || in->op == ST_OP_IFC || in->op == ST_OP_REP ||
+                in->op == ST_OP_LOOP)
+                open[sp++] = (int32_t)i;
         }
     }
-    if (o.kind == GO_IMM && (o.neg || o.abs) && o.type == GT_F) {
-        float f;
-        memcpy(&f, &o.imm, 4);
-        if (o.abs)
-            f = fabsf(f);
-        if (o.neg)
-            f = -f;
-        o = gen_imm(fbits(f), GT_F);
+    free(open);
+    free(div_loop);
+    return ok;
+}
+
+/* The MIR vreg lanes an instruction reads (sources, predicate, addresses)
+ * or writes. */
+static void for_each_read(const struct mir_prog *m, const struct mir_instr *in,
+                          void (*f)(void *, uint32_t, unsigned), void *u)
+{
+    for (unsigned k = 0; k < in->nsrc; k++) {
+        const struct mir_src *s = &in->src[k];
+        if (s->kind == MIR_VREG && s->vreg < m->nvregs) {
+            uint8_t need = swz_image(s->swz, src_need(m, in, k));
+            for (unsigned l = 0; l < 4; l++)
+                if (need >> l & 1)
+                    f(u, s->vreg, l);
+        }
+        if (s->kind == MIR_FIXED && s->rel && s->rel_vreg < m->nvregs)
+            f(u, s->rel_vreg, s->rel_lane);
     }
-    o.type = (uint8_t)t;
+    if (in->predicated && in->pred.kind == MIR_VREG && in->pred.vreg < m->nvregs) {
+        uint8_t need = swz_image(in->pred.swz, in->has_dst ? in->dst.mask : 1);
+        for (unsigned l = 0; l < 4; l++)
+            if (need >> l & 1)
+                f(u, in->pred.vreg, l);
+    }
+    if (in->has_dst && in->dst.kind == MIR_FIXED && in->dst.rel && in->dst.rel_vreg < m->nvregs)
+        f(u, in->dst.rel_vreg, in->dst.rel_lane);
+    /* and the lanes it writes: an instruction computes all its lanes one
+     * way, so one lane per channel makes the others so too */
+    if (in->has_dst && in->dst.kind == MIR_VREG && in->dst.vreg < m->nvregs)
+        for (unsigned l = 0; l < 4; l++)
+            if (in->dst.mask >> l & 1)
+                f(u, in->dst.vreg, l);
+}
+
+struct readers {           /* CSR: for each lane, the instructions reading it */
+    uint32_t *start, *ins;
+    uint32_t n;
+};
+
+static void count_read(void *u, uint32_t v, unsigned l)
+{
+    struct readers *r = u;
+    r->start[(size_t)v * 4 + l + 1]++;
+}
+
+static void fill_read(void *u, uint32_t v, unsigned l)
+{
+    struct readers *r = u;
+    r->ins[r->start[(size_t)v * 4 + l]++] = r->n;
+}
+
+
+/* Could the instruction's lanes be uniform, sources aside? */
+static bool static_uniform(const struct isel *I, const struct mir_instr *in)
+{
+    if (!in->uniform || divergent_op(in->op))
+        return false;
+    for (unsigned k = 0; k < in->nsrc; k++)
+        if (divergent_fixed(I, &in->src[k]))
+            return false;
+    return !(in->predicated && divergent_fixed(I, &in->pred));
+}
+
+static bool analyze_lanes(struct isel *I)
+{
+    const struct mir_prog *m = I->m;
+    size_t nl = (size_t)m->nvregs * 4;
+    I->lane = calloc(nl + 4, sizeof(*I->lane));
+    struct readers R = {calloc(nl + 2, sizeof(uint32_t)), NULL, 0};
+    uint32_t *work = malloc(sizeof(uint32_t) * (nl + 1));
+    bool ok = I->lane && R.start && work;
+    for (unsigned i = 0; ok && i < m->n; i++) {
+        const struct mir_instr *in = &m->ins[i];
+        if (in->dead || !in->has_dst || in->dst.kind != MIR_VREG || in->dst.vreg >= m->nvregs)
+            continue;
+        for (unsigned l = 0; l < 4; l++) {
+            if (!(in->dst.mask >> l & 1))
+                continue;
+            struct lane *L = lane_of(I, in->dst.vreg, l);
+            if (L->writers == 0)
+                L->gu = true;
+            L->writers = L->writers < 2 && in->op != ST_OP_LOOP ? L->writers + 1 : 2;
+            L->last = in->op == ST_OP_LOOP ? INT32_MAX : (int32_t)i;
+            if (!static_uniform(I, in))
+                L->gu = false;
+        }
+    }
+    /* a variable written under divergent control flow is per channel */
+    for (unsigned i = 0; ok && i < m->n; i++) {
+        const struct mir_instr *in = &m->ins[i];
+        if (in->dead || !in->has_dst || in->dst.kind != MIR_VREG || in->dst.vreg >= m->nvregs ||
+            I->ctx_uni[i])
+            continue;
+        for (unsigned l = 0; l < 4; l++)
+            if (in->dst.mask >> l & 1 && lane_of(I, in->dst.vreg, l)->writers > 1)
+                lane_of(I, in->dst.vreg, l)->gu = false;
+    }
+    /* the readers and writers of each lane, then a worklist: a lane read
+     * or written by a writer of a uniform lane that is not uniform makes
+     * that lane per channel */
+    for (unsigned i = 0; ok && i < m->n; i++)
+        if (!m->ins[i].dead)
+            for_each_read(m, &m->ins[i], count_read, &R);
+    if (ok) {
+        for (size_t k = 0; k < nl; k++)
+            R.start[k + 1] += R.start[k];
+        R.ins = malloc(sizeof(uint32_t) * (R.start[nl] + 1));
+        ok = R.ins != NULL;
+    }
+    for (unsigned i = 0; ok && i < m->n; i++)
+        if (!m->ins[i].dead) {
+            R.n = i;
+            for_each_read(m, &m->ins[i], fill_read, &R);
+        }
+    /* fill_read advanced start[k] to start[k + 1]: shift back */
+    for (size_t k = nl; ok && k > 0; k--)
+        R.start[k] = R.start[k - 1];
+    if (ok)
+        R.start[0] = 0;
+    unsigned nw = 0;
+    for (size_t k = 0; ok && k < nl; k++)
+        if (!I->lane[k].gu)
+            work[nw++] = (uint32_t)k;
+    while (ok && nw) {
+        uint32_t k = work[--nw];
+        for (uint32_t e = R.start[k]; e < R.start[k + 1]; e++) {
+            const struct mir_instr *in = &m->ins[R.ins[e]];
+            if (!in->has_dst || in->dst.kind != MIR_VREG)
+                continue;
+            for (unsigned l = 0; l < 4; l++) {
+                struct lane *L = lane_of(I, in->dst.vreg, l);
+                if (in->dst.mask >> l & 1 && L->gu) {
+                    L->gu = false;
+                    work[nw++] = in->dst.vreg * 4 + l;
+                }
+            }
+        }
+    }
+    free(R.start);
+    free(R.ins);
+    free(work);
+    for (size_t k = 0; ok && k < nl; k++) {
+        struct lane *L = &I->lane[k];
+        if (L->writers < 2)
+            continue;
+        L->var = true;
+        L->op = gb_val(I->b, L->gu, class_type(m->vclass[k / 4]));
+        mark_var(I, L->op, L->last);
+    }
+    return ok;
+}
+
+/* Output components: written once at the top level (bound to the value),
+ * or variables; and whether a 0 must be there to start with. */
+static void out_write(struct isel *I, int slot, unsigned c, unsigned i, bool plain)
+{
+    struct outv *o = &I->out[slot][c & 3];
+    o->writers = o->writers < 2 ? o->writers + 1 : 2;
+    bool top = plain && I->depth[i] == 0;
+    o->top = o->writers == 1 && top;
+    if (top)
+        o->sure = true;
+    I->out_written[slot] = true;
+}
+
+static void analyze_outputs(struct isel *I)
+{
+    const struct mir_prog *m = I->m;
+    for (unsigned i = 0; i < m->n; i++) {
+        const struct mir_instr *in = &m->ins[i];
+        if (in->dead)
+            continue;
+        if (in->op == MIR_OP_OPAQUE && in->ast &&
+            (in->ast->op == ST_OP_TEXDEPTH || in->ast->op == ST_OP_TEXM3x2DEPTH))
+            out_write(I, ST_LL_OUT_DEPTH, 0, i, true);
+        if (in->op == MIR_OP_OPAQUE && in->ast && in->ast->op == ST_OP_TEXKILL)
+            I->has_kill = true;
+        if (in->op == ST_OP_TEXKILL || in->op == ST_OP_ARB_KIL)
+            I->has_kill = true;
+        if (!in->has_dst || in->dst.kind != MIR_FIXED)
+            continue;
+        if (in->dst.rel) {
+            unsigned n = gen_kernel_rel_limit(I->ki->sh, in->dst.file);
+            for (unsigned r = 0; r < n; r++) {
+                int slot = out_slot(I, in->dst.file, (int32_t)r);
+                for (unsigned c = 0; slot >= 0 && c < 4; c++)
+                    if (in->dst.mask >> c & 1) {
+                        out_write(I, slot, c, i, false);
+                        out_write(I, slot, c, i, false);
+                    }
+            }
+            continue;
+        }
+        int slot = out_slot(I, in->dst.file, in->dst.index);
+        if (slot < 0 || (I->ps1x && slot == ST_LL_OUT_DEPTH))
+            continue;
+        bool plain = !in->predicated;
+        if (scalar_slot(I, slot)) {
+            if (in->dst.mask)
+                out_write(I, slot, 0, i, plain);
+            continue;
+        }
+        for (unsigned c = 0; c < 4; c++)
+            if (in->dst.mask >> c & 1)
+                out_write(I, slot, c, i, plain);
+    }
+    for (int s = 0; s < ST_LL_OUT_SLOTS; s++)
+        for (unsigned c = 0; c < 4; c++) {
+            struct outv *o = &I->out[s][c];
+            if (!o->writers || o->top)
+                continue;
+            o->var = true;
+            o->op = gb_val(I->b, false, GT_F);
+            mark_var(I, o->op, INT32_MAX);
+        }
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading operands.                                                   */
+
+static struct gen_opnd cached_input(struct isel *I, int slot, unsigned c)
+{
+    uint32_t key[4] = {K_INPUT, (uint32_t)slot, c, 0};
+    struct cache_ent *e = cache_find(I, key);
+    if (e)
+        return e->v[0];
+    struct gen_opnd o = gen_kernel_input(I->ki, slot, c);
+    e = cache_add(I, key, true);
+    if (e)
+        e->v[0] = o;
     return o;
 }
 
-
-/* Lanes of a vector result somebody reads (passes/ lane demand); the rest are never computed. */
-static unsigned demanded(LLVMValueRef v)
+static int in_slot(const struct isel *I, enum st_regfile f, int32_t idx)
 {
-    if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind || !LLVMIsAInstruction(v))
-        return 0xf;
-    return st_llvm_lanes(v) & 0xf;
+    if (I->ki->arb)
+        return f == ST_REG_INPUT && idx >= 0 && idx < ST_LL_IN_SLOTS ? idx : -1;
+    return idx < 0 ? -1 : st_run_in_slot(f, (uint32_t)idx);
 }
 
-/* Components of a value (constants become immediates). */
-static const struct gen_opnd *val(struct isel *I, LLVMValueRef v, unsigned *n)
+/* Element e of a fixed register, as a float. */
+static struct gen_opnd fixed_elem(struct isel *I, enum st_regfile f, int32_t idx, unsigned e)
 {
-    static const struct gen_opnd zero[4];
-    *n = lanes_of(LLVMTypeOf(v));
-    if (*n > 4) {
-        fail(I, "a vector wider than 4");
-        *n = 4;
-        return zero;
-    }
-    if (LLVMIsConstant(v) && !LLVMIsAGlobalValue(v)) {
-        struct vmap *m = map_find(I, v, true);
-        if (!m)
-            return zero;
-        if (!m->done) {
-            m->n = (uint8_t)*n;
-            for (unsigned k = 0; k < *n; k++)
-                m->c[k] = const_lane(v, k);
-            m->done = true;
+    struct gen_build *B = I->b;
+    switch (f) {
+    case ST_REG_CONST: {
+        if (idx < 0)
+            return gb_imm_f(0.0f);
+        if (gen_kernel_const_pushed(I->ki, (uint32_t)idx))
+            return gen_kernel_const(I->ki, (uint32_t)idx, e);
+        uint32_t key[4] = {K_PULL, (uint32_t)idx, 0, 0};
+        struct cache_ent *c = cache_find(I, key);
+        if (!c) {
+            struct gen_opnd v[4];
+            gen_kernel_pull(I->ki, gen_imm((uint32_t)idx, GT_D), 0xf, v);
+            c = cache_add(I, key, true);
+            if (!c)
+                return gb_imm_f(0.0f);
+            memcpy(c->v, v, sizeof(v));
         }
-        return m->c;
+        return c->v[e & 3];
     }
-    struct vmap *m = map_find(I, v, true);
-    if (!m)
-        return zero;
-    if (!m->done && !m->forward) {
-        /* a forward reference (a phi's value from a back edge): vregs now, the definition fills them */
-        unsigned dem = demanded(v);
-        m->n = (uint8_t)*n;
-        m->forward = true;
-        for (unsigned k = 0; k < *n; k++)
-            m->c[k] = (dem >> k) & 1 ? gen_vr(new_val(I, false), 0, gtype(LLVMTypeOf(v)))
-                                     : gen_imm(0, gtype(LLVMTypeOf(v)));
+    case ST_REG_CONSTINT: {
+        uint32_t key[4] = {K_INTF, (uint32_t)idx, e, 0};
+        struct cache_ent *c = cache_find(I, key);
+        if (c)
+            return c->v[0];
+        struct gen_opnd x = gen_kernel_int(I->ki, (uint32_t)idx, e);
+        struct gen_opnd d = gb_val(B, true, GT_F);
+        gb_mov_to(B, d, x);
+        c = cache_add(I, key, true);
+        if (c)
+            c->v[0] = d;
+        return d;
     }
-    return m->c;
+    case ST_REG_CONSTBOOL: {
+        struct gen_opnd d = gb_val(B, true, GT_F);
+        gb_cmp_flag(B, GC_NE, gen_kernel_bool(I->ki, (uint32_t)idx), gb_imm_d(0), true, 0);
+        gb_sel_to(B, d, gb_imm_f(1.0f), gb_imm_f(0.0f), 0, false);
+        return d;
+    }
+    case ST_REG_INPUT: case ST_REG_TEXTURE: case ST_REG_MISC: {
+        int slot = in_slot(I, f, idx);
+        if (slot < 0)
+            return gb_imm_f(0.0f);
+        return cached_input(I, slot, e);
+    }
+    default:
+        fail(I, "reading this register file");
+        return gb_imm_f(0.0f);
+    }
 }
 
-static struct gen_opnd lane(struct isel *I, LLVMValueRef v, unsigned k)
+/* The operand of a MIR lane: its value, GO_NONE when nothing wrote it. */
+static struct gen_opnd lane_value(struct isel *I, uint32_t v, unsigned l)
 {
-    unsigned n;
-    const struct gen_opnd *c = val(I, v, &n);
-    return k < n ? c[k] : gen_imm(0, gtype(LLVMTypeOf(v)));
-}
-
-/*
- * Where the result of v goes: the forward-declared vregs, or fresh ones
- * (uniform when every source is).  Returns the map entry.
- */
-static struct vmap *def(struct isel *I, LLVMValueRef v, const bool uniform[4])
-{
-    struct vmap *m = map_find(I, v, true);
-    if (!m)
-        return NULL;
-    unsigned n = lanes_of(LLVMTypeOf(v));
-    if (!m->forward) {
-        unsigned dem = demanded(v);
-        m->n = (uint8_t)n;
-        for (unsigned k = 0; k < n && k < 4; k++)
-            m->c[k] = (dem >> k) & 1 ? gen_vr(new_val(I, uniform[k]), 0, gtype(LLVMTypeOf(v)))
-                                     : gen_imm(0, gtype(LLVMTypeOf(v)));
+    if (v >= I->m->nvregs) {
+        fail(I, "a source naming no value");
+        return gb_imm_f(0.0f);
     }
-    m->done = true;
-    return m;
+    struct gen_opnd o = lane_of(I, v, l)->op;
+    if (o.kind == GO_NONE && !lane_of(I, v, l)->writers)
+        return gen_imm(0, class_type(I->m->vclass[v])); /* a register nothing writes: its 0 */
+    if (o.kind == GO_NONE) {
+        fail(I, "a value read before it is written");
+        return gb_imm_f(0.0f);
+    }
+    return o;
 }
 
-/* Binds v to existing operands (a rename); forward-declared vregs get moves. */
-static void bind(struct isel *I, LLVMValueRef v, const struct gen_opnd *c, unsigned n)
+/* The elements `elems` of a relative read file[idx + k]. */
+static void fetch_rel(struct isel *I, const struct mir_src *s, uint8_t elems, struct gen_opnd vec[4])
 {
-    struct vmap *m = map_find(I, v, true);
-    if (!m)
+    struct gen_build *B = I->b;
+    struct gen_kernel_info *ki = I->ki;
+    struct gen_opnd a = gb_as_type(B, lane_value(I, s->rel_vreg, s->rel_lane), GT_D);
+    uint32_t key[4] = {s->file == ST_REG_CONST ? K_REL_C : K_REL_V,
+                       a.kind == GO_VREG ? a.vreg : 0xffffffffu, (uint32_t)s->index,
+                       (uint32_t)s->rel_first ^ (s->rel_count << 16) ^ ((uint32_t)elems << 28)};
+    struct cache_ent *c = cache_find(I, key);
+    if (c && a.kind == GO_VREG) {
+        memcpy(vec, c->v, sizeof(c->v));
         return;
-    if (m->forward) {
-        for (unsigned k = 0; k < n && k < m->n; k++) {
-            if (m->c[k].kind != GO_VREG)
+    }
+    bool u = gb_is_uniform(B->p, &a);
+    if (s->file == ST_REG_INPUT && !ki->arb) {
+        unsigned n = gen_kernel_rel_limit(ki->sh, ST_REG_INPUT);
+        bool reach[16], oob;
+        bool known = gen_kernel_rel_reach(ki, s->rel_vreg, s->index, n, reach, &oob);
+        gen_kernel_input_rel(ki, a, s->index, known ? reach : NULL, elems, vec);
+    } else if (s->file == ST_REG_CONST) {
+        unsigned nbuf = ki->arb ? ki->arb_slots.num_c : ST_LL_NUM_CONSTS;
+        bool *reach = calloc(nbuf + 1, sizeof(bool)), oob = true;
+        bool known = reach && gen_kernel_rel_reach(ki, s->rel_vreg, s->index, nbuf, reach, &oob);
+        bool inside = known && !oob;
+        for (unsigned k = 0; inside && k < nbuf; k++)
+            if (reach[k] && ((int64_t)k < s->rel_first ||
+                             (int64_t)k >= (int64_t)s->rel_first + s->rel_count))
+                inside = false;
+        free(reach);
+        struct gen_opnd base = s->index ? gb_alu(B, GOP_ADD, GT_D, u, a, gb_imm_d(s->index)) : a;
+        struct gen_opnd t = base;
+        if (!inside && !ki->arb && s->rel_first == 0 && s->rel_count == ST_LL_NUM_CONSTS) {
+            /* the constant buffer is the file: an index past it reads 0 by
+             * bounds checking, once the shift to bytes cannot wrap it back */
+            t = gb_val(B, u, GT_UD);
+            base.type = GT_UD;
+            gb_selc_to(B, t, GC_LT, base, gen_imm(0x0fffffffu, GT_UD));
+            t.type = GT_D;
+        } else if (!inside) {
+            /* outside first..first+count-1: an index past the buffer */
+            struct gen_opnd o = base;
+            if (s->rel_first)
+                o = gb_alu(B, GOP_ADD, GT_D, u, base, gb_imm_d(-s->rel_first));
+            o.type = GT_UD;
+            gb_cmp_flag(B, GC_GE, o, gen_imm(s->rel_count, GT_UD), u, 0);
+            t = gb_val(B, u, GT_D);
+            gb_sel_to(B, t, gb_imm_d(0x0fffffff), base, 0, false);
+        }
+        gen_kernel_pull(ki, t, elems, vec);
+    } else {
+        fail(I, "relative addressing of this register file");
+        return;
+    }
+    c = cache_add(I, key, false);
+    if (c)
+        memcpy(c->v, vec, sizeof(c->v));
+}
+
+/* The ps_1_x source modifiers and the sign ones, on one value. */
+static struct gen_opnd apply_mod(struct isel *I, struct gen_opnd x, unsigned mod)
+{
+    struct gen_opctx uc = I->oc;
+    uc.uniform = true; /* a modified uniform value is uniform */
+    const struct gen_opctx *c = &uc;
+    struct gen_build *B = I->b;
+    switch (mod) {
+    case MIR_MOD_NEG: return gb_fold_imm(gb_neg(x));
+    case MIR_MOD_ABS: return gb_fold_imm(gb_abs(x));
+    case MIR_MOD_ABSNEG: return gb_fold_imm(gb_neg(gb_abs(x)));
+    case MIR_MOD_BIAS: return gen_op_add(c, x, gb_imm_f(-0.5f));
+    case MIR_MOD_BIASNEG: return gb_neg(gen_op_add(c, x, gb_imm_f(-0.5f)));
+    case MIR_MOD_BX2: case MIR_MOD_BX2NEG: {
+        /* 2 * (x - 0.5) is 2x - 1 exactly: one mad */
+        bool u = gb_is_uniform(B->p, &x);
+        struct gen_opnd d = gb_mad(B, u, gb_imm_f(-1.0f), x, gb_imm_f(2.0f));
+        return mod == MIR_MOD_BX2 ? d : gb_neg(d);
+    }
+    case MIR_MOD_COMP: return gen_op_add(c, gb_neg(x), gb_imm_f(1.0f));
+    case MIR_MOD_X2: case MIR_MOD_X2NEG: {
+        struct gen_opnd d = gb_alu(B, GOP_MUL, GT_F, true, x, gb_imm_f(2.0f));
+        return mod == MIR_MOD_X2 ? d : gb_neg(d);
+    }
+    default: return x;
+    }
+}
+
+/* An INT or BOOL lane read as a float. */
+static struct gen_opnd to_float(struct isel *I, struct gen_opnd o, unsigned cls)
+{
+    struct gen_build *B = I->b;
+    bool u = gb_is_uniform(B->p, &o);
+    struct gen_opnd d = gb_val(B, u, GT_F);
+    if (cls == MIR_CLASS_INT) {
+        gb_mov_to(B, d, o);
+    } else {
+        gb_cmp_flag(B, GC_NE, o, gen_imm(0, GT_UD), u, 0);
+        gb_sel_to(B, d, gb_imm_f(1.0f), gb_imm_f(0.0f), 0, false);
+    }
+    return d;
+}
+
+/* Source k of `in` in the instruction lanes `need` (swizzle and modifier applied, float). */
+static void read_src(struct isel *I, const struct mir_instr *in, unsigned k, uint8_t need,
+                     struct gen_opnd out[4])
+{
+    const struct mir_src *s = &in->src[k];
+    uint8_t elems = swz_image(s->swz, need);
+    struct gen_opnd vec[4];
+    for (unsigned e = 0; e < 4; e++)
+        vec[e] = gb_imm_f(0.0f);
+    if (s->kind == MIR_FIXED && s->rel && elems) {
+        fetch_rel(I, s, elems, vec);
+    } else {
+        for (unsigned e = 0; e < 4; e++) {
+            if (!(elems >> e & 1))
                 continue;
-            struct gen_inst *i = emit(I, GOP_MOV, false);
-            i->dst = m->c[k];
-            i->src[0] = as_type(I, c[k], (enum gen_type)m->c[k].type);
+            switch (s->kind) {
+            case MIR_VREG: {
+                vec[e] = lane_value(I, s->vreg, e);
+                unsigned cls = s->vreg < I->m->nvregs ? I->m->vclass[s->vreg] : MIR_CLASS_FLOAT;
+                if (cls != MIR_CLASS_FLOAT && in->op != MIR_OP_MERGE &&
+                    !(in->op == ST_OP_MOV && in->has_dst && in->dst.kind == MIR_VREG &&
+                      in->dst.vreg < I->m->nvregs && I->m->vclass[in->dst.vreg] == cls))
+                    vec[e] = to_float(I, vec[e], cls);
+                break;
+            }
+            case MIR_IMM: {
+                const struct mir_imm *im = s->vreg < I->m->nimm ? &I->m->imm[s->vreg] : NULL;
+                uint32_t bits = im ? im->bits[e] : 0;
+                vec[e] = im && im->cls == MIR_CLASS_INT ? gb_imm_f((float)(int32_t)bits)
+                                                        : gen_imm(bits, GT_F);
+                break;
+            }
+            default:
+                vec[e] = fixed_elem(I, s->file, s->index, e);
+                break;
+            }
         }
-        m->done = true;
-        return;
     }
-    m->n = (uint8_t)n;
-    for (unsigned k = 0; k < n && k < 4; k++)
-        m->c[k] = c[k];
-    m->done = true;
-}
-
-/* A 1- or 2-source ALU op on components, with the legalisation Gen wants. */
-static void alu(struct isel *I, enum gen_op op, struct gen_opnd dst, struct gen_opnd a,
-                struct gen_opnd b, bool sat)
-{
-    bool u = dst.kind == GO_VREG && I->p->vreg[dst.vreg].uniform;
-    unsigned nsrc = gen_op_info[op].nsrc;
-    if (nsrc == 2) {
-        bool comm = op == GOP_ADD || op == GOP_MUL || op == GOP_AND || op == GOP_OR ||
-                    op == GOP_XOR;
-        if (a.kind == GO_IMM && b.kind != GO_IMM && comm) {
-            struct gen_opnd t = a;
-            a = b;
-            b = t;
-        }
-        if (a.kind == GO_IMM)
-            a = materialize(I, a);
-        if (op == GOP_MATH)
-            b = materialize(I, b);
-    } else if (op != GOP_MOV) {
-        a = materialize(I, a);
-    }
-    struct gen_inst *i = emit(I, op, u);
-    i->dst = dst;
-    i->src[0] = a;
-    if (nsrc == 2)
-        i->src[1] = b;
-    i->sat = sat;
-}
-
-static void math(struct isel *I, enum gen_math fn, struct gen_opnd dst, struct gen_opnd a,
-                 struct gen_opnd b)
-{
-    bool u = I->p->vreg[dst.vreg].uniform;
-    a = materialize(I, a);
-    if (b.kind != GO_NONE)
-        b = materialize(I, b);
-    struct gen_inst *i = emit(I, GOP_MATH, u);
-    i->math = (uint8_t)fn;
-    i->dst = dst;
-    i->src[0] = a;
-    i->src[1] = b;
+    for (unsigned e = 0; e < 4; e++)
+        if (elems >> e & 1)
+            vec[e] = apply_mod(I, vec[e], s->mod);
+    for (unsigned l = 0; l < 4; l++)
+        out[l] = need >> l & 1 ? vec[ST_SWZ_LANE(s->swz, l)] : gb_imm_f(0.0f);
 }
 
 /* ------------------------------------------------------------------ */
-/* Comparisons.                                                        */
+/* Writing results.                                                    */
 
-struct cmpinfo {
-    enum gen_cmod cmod;
-    bool invert; /* the LLVM predicate is the negation of cmod */
-    bool self;   /* uno/ord: compare operand 0 with itself */
-    bool diff;   /* one/ueq: compare |a - b| > 0 (cmod GC_GT) */
-    enum gen_type type;
-};
-
-static bool cmp_info(LLVMValueRef c, struct cmpinfo *ci)
+static bool dst_uniform(struct isel *I, const struct mir_instr *in)
 {
-    memset(ci, 0, sizeof(*ci));
-    if (LLVMGetInstructionOpcode(c) == LLVMFCmp) {
-        ci->type = GT_F;
-        switch (LLVMGetFCmpPredicate(c)) {
-        case LLVMRealOEQ: ci->cmod = GC_EQ; break;
-        case LLVMRealOGT: ci->cmod = GC_GT; break;
-        case LLVMRealOGE: ci->cmod = GC_GE; break;
-        case LLVMRealOLT: ci->cmod = GC_LT; break;
-        case LLVMRealOLE: ci->cmod = GC_LE; break;
-        case LLVMRealUNE: ci->cmod = GC_NE; break;
-        /* cmp.ne is true and cmp.eq false when a source is NaN, the
-         * opposite of one/ueq (instcombine makes fabs(x) > 0 into
-         * x one 0: sgn of NaN gave 1, fuzz seed 2565).  With denormals
-         * kept a - b is 0 only for equal a and b, and NaN when either is
-         * NaN or both are the same infinity, so one is |a - b| > 0 and
-         * ueq its negation. */
-        case LLVMRealONE: ci->cmod = GC_GT; ci->diff = true; break;
-        case LLVMRealUEQ: ci->cmod = GC_GT; ci->diff = true; ci->invert = true; break;
-        case LLVMRealUGT: ci->cmod = GC_LE; ci->invert = true; break;
-        case LLVMRealUGE: ci->cmod = GC_LT; ci->invert = true; break;
-        case LLVMRealULT: ci->cmod = GC_GE; ci->invert = true; break;
-        case LLVMRealULE: ci->cmod = GC_GT; ci->invert = true; break;
-        case LLVMRealUNO: ci->cmod = GC_NE; ci->self = true; break;
-        case LLVMRealORD: ci->cmod = GC_EQ; ci->self = true; break;
-        default: return false;
+    if (!in->has_dst || in->dst.kind != MIR_VREG || in->dst.vreg >= I->m->nvregs)
+        return false;
+    for (unsigned l = 0; l < 4; l++)
+        if (in->dst.mask >> l & 1 && !lane_of(I, in->dst.vreg, l)->gu)
+            return false;
+    return true;
+}
+
+/* Writes x into a variable, or binds a single-writer lane to it. */
+static void assign(struct isel *I, struct gen_opnd *slot, bool var, bool gu, struct gen_opnd x)
+{
+    struct gen_build *B = I->b;
+    if (var) {
+        if (gb_dst_uniform(B->p, slot) && !gb_is_uniform(B->p, &x)) {
+            fail(I, "internal error: a per-channel value written to a uniform one");
+            return;
         }
+        gb_mov_to(B, *slot, gb_as_type(B, x, (enum gen_type)slot->type));
+        return;
+    }
+    if (stable(I, &x)) {
+        *slot = x;
+        return;
+    }
+    /* a variable's current value: copied, it may change later */
+    struct gen_opnd t = gb_val(B, gu && gb_is_uniform(B->p, &x), (enum gen_type)x.type);
+    gb_mov_to(B, t, x);
+    *slot = t;
+}
+
+/* The variable a predicated or relative write goes to. */
+static bool lane_slot(struct isel *I, const struct mir_instr *in, unsigned l,
+                      struct gen_opnd **slot, bool *var, bool *gu)
+{
+    const struct mir_dst *d = &in->dst;
+    if (d->kind == MIR_VREG) {
+        if (d->vreg >= I->m->nvregs)
+            return false;
+        struct lane *L = lane_of(I, d->vreg, l);
+        *slot = &L->op;
+        *var = L->var;
+        *gu = L->gu;
         return true;
     }
-    if (LLVMGetInstructionOpcode(c) == LLVMICmp) {
-        ci->type = GT_D;
-        switch (LLVMGetICmpPredicate(c)) {
-        case LLVMIntEQ: ci->cmod = GC_EQ; break;
-        case LLVMIntNE: ci->cmod = GC_NE; break;
-        case LLVMIntSGT: ci->cmod = GC_GT; break;
-        case LLVMIntSGE: ci->cmod = GC_GE; break;
-        case LLVMIntSLT: ci->cmod = GC_LT; break;
-        case LLVMIntSLE: ci->cmod = GC_LE; break;
-        case LLVMIntUGT: ci->cmod = GC_GT; ci->type = GT_UD; break;
-        case LLVMIntUGE: ci->cmod = GC_GE; ci->type = GT_UD; break;
-        case LLVMIntULT: ci->cmod = GC_LT; ci->type = GT_UD; break;
-        case LLVMIntULE: ci->cmod = GC_LE; ci->type = GT_UD; break;
-        default: return false;
+    int s = out_slot(I, d->file, d->index);
+    /* a register the model does not have (o12 of a folded o[a0.x + 12]) is
+     * dropped, as the interpreter drops it; ps_1_x's oDepth is its texture
+     * instructions' (the MIR stores the register's first value after them) */
+    if (s < 0 || (I->ps1x && s == ST_LL_OUT_DEPTH))
+        return false;
+    if (scalar_slot(I, s)) {
+        /* a scalar output takes the first lane written */
+        for (unsigned k = 0; k < l; k++)
+            if (d->mask >> k & 1)
+                return false;
+        l = 0;
+    }
+    *slot = &I->out[s][l].op;
+    *var = I->out[s][l].var;
+    *gu = false;
+    return true;
+}
+
+/* o[idx + k] = x: one predicated move per register the index may name. */
+static void rel_out_write(struct isel *I, const struct mir_instr *in, const struct gen_opnd x[4])
+{
+    struct gen_build *B = I->b;
+    const struct mir_dst *d = &in->dst;
+    unsigned n = gen_kernel_rel_limit(I->ki->sh, d->file);
+    struct gen_opnd a = gb_reg(B, gb_as_type(B, lane_value(I, d->rel_vreg, d->rel_lane), GT_D));
+    bool reach[16], oob;
+    bool known = n <= 16 && gen_kernel_rel_reach(I->ki, d->rel_vreg, d->index, n, reach, &oob);
+    for (unsigned r = 0; r < n; r++) {
+        int slot = out_slot(I, d->file, (int32_t)r);
+        if (slot < 0 || (known && !reach[r]))
+            continue;
+        gb_cmp_flag(B, GC_EQ, a, gb_imm_d((int32_t)r - d->index), false, 0);
+        for (unsigned c = 0; c < 4; c++)
+            if (d->mask >> c & 1)
+                gb_pmov_to(B, I->out[slot][c].op, x[c], 0, false);
+    }
+}
+
+/* The predicate of lane l's write in flag f1.0; false: never written. */
+static bool pred_flag(struct isel *I, const struct mir_instr *in, unsigned l, bool u, bool *invert)
+{
+    struct gen_build *B = I->b;
+    const struct mir_src *s = &in->pred;
+    unsigned e = ST_SWZ_LANE(s->swz, l);
+    *invert = s->mod == MIR_MOD_NOT;
+    struct gen_opnd pv;
+    if (s->kind == MIR_VREG) {
+        pv = lane_value(I, s->vreg, e);
+        pv.type = GT_UD;
+    } else if (s->kind == MIR_FIXED && s->file == ST_REG_CONSTBOOL) {
+        pv = gen_kernel_bool(I->ki, (uint32_t)s->index);
+        pv.type = GT_UD;
+    } else if (s->kind == MIR_IMM && s->vreg < I->m->nimm) {
+        pv = gen_imm(I->m->imm[s->vreg].bits[e] ? 1u : 0u, GT_UD);
+    } else {
+        fail(I, "this predicate");
+        return false;
+    }
+    gb_cmp_flag(B, GC_NE, pv, gen_imm(0, GT_UD), u, 1);
+    return true;
+}
+
+static struct gen_opnd saturate(struct isel *I, struct gen_opnd x, bool u)
+{
+    float f;
+    if (x.kind == GO_IMM && x.type == GT_F) {
+        x = gb_fold_imm(x);
+        memcpy(&f, &x.imm, 4);
+        return gb_imm_f(st_op_saturate(f));
+    }
+    /* x + 0 under (sat): -0 becomes +0 as the definition's saturate
+     * gives, whatever (sat) does with -0 (the simulator keeps it) */
+    struct gen_opnd d = gb_val(I->b, u && gb_is_uniform(I->p, &x), GT_F);
+    gb_alu_to(I->b, GOP_ADD, d, x, gb_imm_f(0.0f), true);
+    return d;
+}
+
+static void write_dst(struct isel *I, const struct mir_instr *in, struct gen_opnd r[4])
+{
+    struct gen_build *B = I->b;
+    if (!in->has_dst)
+        return;
+    uint8_t mask = in->dst.mask;
+    bool u = dst_uniform(I, in);
+    for (unsigned l = 0; l < 4; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        if (in->shift) {
+            float k = ldexpf(1.0f, in->shift);
+            if (r[l].kind == GO_IMM) {
+                float f;
+                struct gen_opnd x = gb_fold_imm(r[l]);
+                memcpy(&f, &x.imm, 4);
+                r[l] = gb_imm_f(ldexpf(f, in->shift));
+            } else {
+                r[l] = gb_alu(B, GOP_MUL, GT_F, u, r[l], gb_imm_f(k));
+            }
         }
-        return true;
+        if (in->sat)
+            r[l] = saturate(I, r[l], u);
     }
-    return false;
-}
-
-static enum gen_cmod swap_cmod(enum gen_cmod c)
-{
-    switch (c) {
-    case GC_GT: return GC_LT;
-    case GC_GE: return GC_LE;
-    case GC_LT: return GC_GT;
-    case GC_LE: return GC_GE;
-    default: return c;
+    if (in->dst.kind == MIR_VREG && in->dst.vreg < I->m->nvregs &&
+        I->m->vclass[in->dst.vreg] == MIR_CLASS_INT)
+        I->seg++; /* an address changes: relative reads read again */
+    if (in->dst.kind == MIR_FIXED && in->dst.rel) {
+        rel_out_write(I, in, r);
+        return;
     }
-}
-
-/* A compare on lane k of cmp instruction c writing dst (a vreg or null, flag f0.0). */
-static struct gen_inst *emit_cmp(struct isel *I, LLVMValueRef c, unsigned k, struct gen_opnd dst,
-                                 bool uniform, bool *invert)
-{
-    struct cmpinfo ci;
-    if (!cmp_info(c, &ci)) {
-        fail(I, "this comparison");
-        return NULL;
+    /* a value about to be overwritten by another lane of this write is copied first */
+    for (unsigned l = 0; l < 4; l++) {
+        if (!(mask >> l & 1) || r[l].kind != GO_VREG)
+            continue;
+        for (unsigned m2 = 0; m2 < 4; m2++) {
+            struct gen_opnd *slot;
+            bool var, gu;
+            if (m2 == l || !(mask >> m2 & 1) || !lane_slot(I, in, m2, &slot, &var, &gu) || !var ||
+                slot->vreg != r[l].vreg)
+                continue;
+            struct gen_opnd t = gb_val(B, gb_is_uniform(B->p, &r[l]), (enum gen_type)r[l].type);
+            gb_mov_to(B, t, r[l]);
+            r[l] = t;
+            break;
+        }
     }
-    struct gen_opnd a = as_type(I, lane(I, LLVMGetOperand(c, 0), k), ci.type);
-    struct gen_opnd b = ci.self ? a : as_type(I, lane(I, LLVMGetOperand(c, 1), k), ci.type);
-    enum gen_cmod cm = ci.cmod;
-    if (ci.diff) {
-        struct gen_opnd t = gen_vr(new_val(I, uniform), 0, GT_F), nb = b;
-        nb.neg = !nb.neg;
-        alu(I, GOP_ADD, t, a, nb, false);
-        a = t;
-        a.abs = true;
-        b = gen_imm(0, GT_F);
+    int last_e = -1;
+    bool last_u = false, invert = false;
+    for (unsigned l = 0; l < 4; l++) {
+        struct gen_opnd *slot;
+        bool var, gu;
+        if (!(mask >> l & 1) || !lane_slot(I, in, l, &slot, &var, &gu))
+            continue;
+        if (!in->predicated) {
+            assign(I, slot, var, gu, r[l]);
+            continue;
+        }
+        if (!var) {
+            fail(I, "internal error: a predicated write of a value written once");
+            return;
+        }
+        bool su = gb_dst_uniform(B->p, slot);
+        int e = (int)ST_SWZ_LANE(in->pred.swz, l);
+        if (e != last_e || su != last_u) {
+            if (!pred_flag(I, in, l, su, &invert))
+                return;
+            last_e = e;
+            last_u = su;
+        }
+        gb_pmov_to(B, *slot, gb_as_type(B, r[l], (enum gen_type)slot->type), 1, invert);
     }
-    if (a.kind == GO_IMM && b.kind != GO_IMM) {
-        struct gen_opnd t = a;
-        a = b;
-        b = t;
-        cm = swap_cmod(cm);
-    }
-    if (a.kind == GO_IMM)
-        a = materialize(I, a);
-    struct gen_inst *i = emit(I, GOP_CMP, uniform);
-    i->cmod = (uint8_t)cm;
-    i->dst = dst;
-    if (dst.kind == GO_NULL)
-        i->dst.type = (uint8_t)ci.type;
-    i->src[0] = a;
-    i->src[1] = b;
-    *invert = ci.invert;
-    return i;
-}
-
-/* Sets f0.0 from lane k of the i1 value c; returns whether the flag is inverted. */
-static bool cond_flag(struct isel *I, LLVMValueRef c, unsigned k, bool uniform)
-{
-    bool inv = false;
-    if (LLVMIsAInstruction(c) &&
-        (LLVMGetInstructionOpcode(c) == LLVMFCmp || LLVMGetInstructionOpcode(c) == LLVMICmp)) {
-        emit_cmp(I, c, k, gen_null(GT_F), uniform, &inv);
-        return inv;
-    }
-    struct gen_opnd o = as_type(I, lane(I, c, k), GT_D);
-    o = materialize(I, o);
-    struct gen_inst *i = emit(I, GOP_CMP, uniform);
-    i->cmod = GC_NE;
-    i->dst = gen_null(GT_D);
-    i->src[0] = o;
-    i->src[1] = gen_imm(0, GT_D);
-    return false;
 }
 
 /* ------------------------------------------------------------------ */
 /* Instructions.                                                       */
 
-static bool all_uniform(struct isel *I, LLVMValueRef inst, unsigned k)
+static void emit_alu(struct isel *I, const struct mir_instr *in)
 {
-    unsigned n = (unsigned)LLVMGetNumOperands(inst);
-    for (unsigned s = 0; s < n; s++) {
-        LLVMValueRef o = LLVMGetOperand(inst, s);
-        if (LLVMIsABasicBlock(o) || LLVMIsAFunction(o))
-            continue;
-        struct gen_opnd x = lane(I, o, lanes_of(LLVMTypeOf(o)) > 1 ? k : 0);
-        if (!opnd_uniform(I, &x))
-            return false;
-    }
-    return true;
-}
-
-/* select(fcmp olt m 1, m, 1) with m = select(fcmp ogt x 0, x, 0): x with (sat). */
-static bool sat_source(struct isel *I, LLVMValueRef sel, unsigned k, struct gen_opnd *out)
-{
-    LLVMValueRef c = LLVMGetOperand(sel, 0), m = LLVMGetOperand(sel, 1), one = LLVMGetOperand(sel, 2);
-    float f;
-    if (!LLVMIsAFCmpInst(c) || LLVMGetFCmpPredicate(c) != LLVMRealOLT ||
-        LLVMGetOperand(c, 0) != m || !const_lane_f(LLVMGetOperand(c, 1), k, &f) || f != 1.0f ||
-        !const_lane_f(one, k, &f) || f != 1.0f)
-        return false;
-    if (!LLVMIsASelectInst(m))
-        return false;
-    LLVMValueRef c2 = LLVMGetOperand(m, 0), x = LLVMGetOperand(m, 1), zero = LLVMGetOperand(m, 2);
-    if (!LLVMIsAFCmpInst(c2) || LLVMGetFCmpPredicate(c2) != LLVMRealOGT ||
-        LLVMGetOperand(c2, 0) != x || !const_lane_f(LLVMGetOperand(c2, 1), k, &f) || f != 0.0f ||
-        !const_lane_f(zero, k, &f) || f != 0.0f)
-        return false;
-    if (lanes_of(LLVMTypeOf(c)) != lanes_of(LLVMTypeOf(sel)) ||
-        lanes_of(LLVMTypeOf(c2)) != lanes_of(LLVMTypeOf(m)))
-        return false;
-    *out = lane(I, x, k);
-    return true;
-}
-
-static void emit_select(struct isel *I, LLVMValueRef v)
-{
-    unsigned n = lanes_of(LLVMTypeOf(v));
-    LLVMValueRef c = LLVMGetOperand(v, 0);
-    bool vec_cond = lanes_of(LLVMTypeOf(c)) > 1;
-    bool uni[4] = {false, false, false, false};
-    for (unsigned k = 0; k < n; k++)
-        uni[k] = all_uniform(I, v, k);
-    enum gen_type t = gtype(LLVMTypeOf(v));
-    /* operands first: their materialisation must not land between cmp and sel */
-    struct gen_opnd x[4], y[4], satsrc[4];
-    bool issat[4];
-    for (unsigned k = 0; k < n; k++) {
-        issat[k] = t == GT_F && sat_source(I, v, k, &satsrc[k]);
-        x[k] = as_type(I, lane(I, LLVMGetOperand(v, 1), k), t);
-        y[k] = as_type(I, lane(I, LLVMGetOperand(v, 2), k), t);
-    }
-    struct vmap *m = def(I, v, uni);
-    if (!m)
+    struct gen_opnd s[3][4], r[4];
+    for (unsigned k = 0; k < 3; k++)
+        for (unsigned l = 0; l < 4; l++)
+            s[k][l] = gb_imm_f(0.0f);
+    for (unsigned k = 0; k < in->nsrc && k < 3; k++)
+        read_src(I, in, k, src_need(I->m, in, k), s[k]);
+    struct gen_opctx c = I->oc;
+    c.uniform = dst_uniform(I, in);
+    c.cmp = in->cmp;
+    memcpy(c.swz_sel, in->swz_sel, 4);
+    c.swz_neg = in->swz_neg;
+    if (!gen_op_compute(&c, in->op, (const struct gen_opnd(*)[4])s,
+                        in->has_dst ? in->dst.mask : 0, r)) {
+        char what[64];
+        snprintf(what, sizeof(what), "the operation %s",
+                 in->op < ST_OP_COUNT ? st_opinfo[in->op].name : "?");
+        fail(I, what);
         return;
-    /* a copy: lane() below may grow the value map and move *m (ASan, fuzz) */
-    struct gen_opnd dv[4];
-    memcpy(dv, m->c, sizeof(dv));
-    bool flag_set = false, flag_uniform = false, flag_inv = false;
-    for (unsigned k = 0; k < n; k++) {
-        struct gen_opnd d = dv[k];
-        if (d.kind != GO_VREG)
-            continue;
-        if (issat[k]) {
-            /* x + 0 before the clamp: -0 becomes +0 as the interpreter's
-             * saturate gives, whatever (sat) does with -0 (the simulator
-             * keeps it); every other x is unchanged by the add */
-            alu(I, GOP_ADD, d, satsrc[k], gen_imm(0, GT_F), true);
-            continue;
-        }
-        unsigned ck = vec_cond ? k : 0;
-        /* min/max: sel with a conditional modifier on the selected operands */
-        struct cmpinfo ci;
-        if (LLVMIsAInstruction(c) && cmp_info(c, &ci) && !ci.invert && !ci.self && !ci.diff && ci.type == t &&
-            (ci.cmod == GC_LT || ci.cmod == GC_GE || ci.cmod == GC_GT || ci.cmod == GC_LE)) {
-            struct gen_opnd a = as_type(I, lane(I, LLVMGetOperand(c, 0), ck), t);
-            struct gen_opnd b = as_type(I, lane(I, LLVMGetOperand(c, 1), ck), t);
-            /* a float sel.cmod returns the non-NaN source (maxnum), where
-             * select(fcmp ordered) gives b whenever either is NaN: the
-             * same only when b cannot be NaN */
-            float bf = 0.0f;
-            if (t == GT_F && y[k].kind == GO_IMM)
-                memcpy(&bf, &y[k].imm, sizeof(bf));
-            bool nan_safe = t != GT_F || (y[k].kind == GO_IMM && !y[k].neg && !y[k].abs && !isnan(bf));
-            if (nan_safe && opnd_eq(&a, &x[k]) && opnd_eq(&b, &y[k]) && x[k].kind != GO_IMM) {
-                struct gen_inst *i = emit(I, GOP_SEL, I->p->vreg[d.vreg].uniform);
-                i->cmod = (uint8_t)ci.cmod;
-                i->dst = d;
-                i->src[0] = x[k];
-                i->src[1] = y[k];
-                flag_set = false; /* the conditional modifier wrote f0.0 */
-                continue;
-            }
-        }
-        struct gen_opnd a = x[k], b = y[k];
-        bool swap = a.kind == GO_IMM && b.kind != GO_IMM;
-        if (swap) {
-            a = y[k];
-            b = x[k];
-        }
-        if (a.kind == GO_IMM)
-            a = materialize(I, a);
-        bool u = I->p->vreg[d.vreg].uniform;
-        /* a scalar condition sets the flag once for every lane of the select
-         * (nothing between the sels writes it) */
-        bool inv;
-        if (!vec_cond && flag_set && flag_uniform == u) {
-            inv = flag_inv;
-        } else {
-            inv = cond_flag(I, c, ck, u);
-            flag_set = !vec_cond;
-            flag_uniform = u;
-            flag_inv = inv;
-        }
-        struct gen_inst *i = emit(I, GOP_SEL, u);
-        i->pred = (uint8_t)((inv != swap) ? GP_INVERT : GP_NORMAL);
-        i->dst = d;
-        i->src[0] = a;
-        i->src[1] = b;
     }
+    write_dst(I, in, r);
 }
 
-static void emit_binop(struct isel *I, LLVMValueRef v, LLVMOpcode opc)
+static void emit_merge(struct isel *I, const struct mir_instr *in)
 {
-    unsigned n = lanes_of(LLVMTypeOf(v));
-    bool uni[4] = {false, false, false, false};
-    for (unsigned k = 0; k < n; k++)
-        uni[k] = all_uniform(I, v, k);
-    LLVMValueRef A = LLVMGetOperand(v, 0), B = LLVMGetOperand(v, 1);
-    struct gen_opnd a[4], b[4];
-    enum gen_type t = opc == LLVMFAdd || opc == LLVMFSub || opc == LLVMFMul || opc == LLVMFDiv
-                          ? GT_F
-                          : opc == LLVMLShr ? GT_UD : GT_D;
-    for (unsigned k = 0; k < n; k++) {
-        a[k] = as_type(I, lane(I, A, k), t);
-        b[k] = as_type(I, lane(I, B, k), t);
+    struct gen_opnd r[4], s[4];
+    for (unsigned l = 0; l < 4; l++)
+        r[l] = gb_imm_f(0.0f);
+    for (unsigned k = 0; k < in->nsrc && k < 4; k++) {
+        read_src(I, in, k, in->lanes[k], s);
+        for (unsigned l = 0; l < 4; l++)
+            if (in->lanes[k] >> l & 1)
+                r[l] = s[l];
     }
-    struct vmap *m = def(I, v, uni);
-    if (!m)
+    write_dst(I, in, r);
+}
+
+static void emit_deriv(struct isel *I, const struct mir_instr *in)
+{
+    struct gen_opnd s[4], r[4];
+    uint8_t mask = in->has_dst ? in->dst.mask : 0;
+    read_src(I, in, 0, mask, s);
+    gen_op_deriv(&I->oc, in->op == ST_OP_DSX, s, mask, r);
+    write_dst(I, in, r);
+}
+
+/* texld* and ARB TEX/TXP/TXB: the coordinates, projected for the p forms. */
+static void emit_sample(struct isel *I, const struct mir_instr *in)
+{
+    struct gen_build *B = I->b;
+    bool arb = in->op == ST_OP_ARB_TEX || in->op == ST_OP_ARB_TXP || in->op == ST_OP_ARB_TXB;
+    bool proj = in->op == ST_OP_TEXLDP || in->op == ST_OP_ARB_TXP;
+    uint8_t need = src_need(I->m, in, 0) | (proj ? 0x8 : 0);
+    struct gen_opnd s[4], r[4];
+    read_src(I, in, 0, need, s);
+    struct gen_opnd c[3];
+    unsigned dims = arb ? 3 : in->tex_dims;
+    for (unsigned k = 0; k < 3; k++) {
+        bool used = arb ? (need >> k & 1) : k < dims;
+        c[k] = used ? s[k] : gb_imm_f(0.0f);
+        if (used && proj)
+            c[k] = gb_math(B, GM_FDIV, false, s[k], s[3]);
+    }
+    gen_kernel_sample(I->ki, in->tex_stage, arb ? in->tex_target + 1u : 0u, c, r);
+    write_dst(I, in, r);
+}
+
+/* status |= 1 where f0.0 says the pixel is discarded */
+static void kill_where_flag(struct isel *I)
+{
+    gb_pmov_to(I->b, I->status, gen_imm(1, GT_UD), 0, false);
+}
+
+static void emit_kill(struct isel *I, const struct mir_instr *in)
+{
+    struct gen_build *B = I->b;
+    unsigned n = in->op == ST_OP_ARB_KIL ? 4 : 3;
+    struct gen_opnd s[4];
+    read_src(I, in, 0, (uint8_t)((1u << n) - 1), s);
+    gb_cmp_flag(B, GC_LT, s[0], gb_imm_f(0.0f), false, 0);
+    for (unsigned k = 1; k < n; k++)
+        gb_cmp_flag_or(B, GC_LT, s[k], gb_imm_f(0.0f), false, 0);
+    kill_where_flag(I);
+}
+
+static void emit_opaque(struct isel *I, const struct mir_instr *in)
+{
+    const struct st_instr *a = in->ast;
+    if (!a) {
+        fail(I, "a texture instruction without its text");
         return;
-    for (unsigned k = 0; k < n; k++) {
-        struct gen_opnd d = m->c[k];
-        if (d.kind != GO_VREG)
-            continue;
-        d.type = (uint8_t)t;
-        switch (opc) {
-        case LLVMFAdd: case LLVMAdd: alu(I, GOP_ADD, d, a[k], b[k], false); break;
-        case LLVMFSub: case LLVMSub: {
-            struct gen_opnd nb = b[k];
-            if (nb.kind == GO_IMM) {
-                if (t == GT_F) {
-                    float f;
-                    memcpy(&f, &nb.imm, 4);
-                    nb.imm = fbits(-f);
-                } else {
-                    nb.imm = (uint32_t)(-(int64_t)(int32_t)nb.imm);
-                }
-            } else {
-                nb.neg = !nb.neg;
-            }
-            alu(I, GOP_ADD, d, a[k], nb, false);
-            break;
-        }
-        case LLVMFMul: case LLVMMul: alu(I, GOP_MUL, d, a[k], b[k], false); break;
-        case LLVMFDiv: {
-            float f;
-            if (const_lane_f(A, k, &f) && f == 1.0f)
-                math(I, GM_INV, d, b[k], (struct gen_opnd){0});
-            else
-                math(I, GM_FDIV, d, a[k], b[k]);
-            break;
-        }
-        case LLVMShl: alu(I, GOP_SHL, d, a[k], b[k], false); break;
-        case LLVMLShr: alu(I, GOP_SHR, d, a[k], b[k], false); break;
-        case LLVMAShr: alu(I, GOP_ASR, d, a[k], b[k], false); break;
-        case LLVMAnd: alu(I, GOP_AND, d, a[k], b[k], false); break;
-        case LLVMOr: alu(I, GOP_OR, d, a[k], b[k], false); break;
-        case LLVMXor: alu(I, GOP_XOR, d, a[k], b[k], false); break;
-        default: fail(I, LLVMGetValueName(v)[0] ? "this LLVM operation" : "this LLVM operation");
-        }
     }
-}
-
-static void emit_unary(struct isel *I, LLVMValueRef v, enum gen_op op, enum gen_math fn,
-                       enum gen_type dt, enum gen_type st)
-{
-    unsigned n = lanes_of(LLVMTypeOf(v));
-    bool uni[4] = {false, false, false, false};
-    for (unsigned k = 0; k < n; k++)
-        uni[k] = all_uniform(I, v, k);
-    struct gen_opnd a[4];
-    for (unsigned k = 0; k < n; k++)
-        a[k] = as_type(I, lane(I, LLVMGetOperand(v, 0), k), st);
-    struct vmap *m = def(I, v, uni);
-    if (!m)
+    struct gen_opnd src[4][4], r[4];
+    for (unsigned k = 0; k < in->nsrc && k < 4; k++)
+        read_src(I, in, k, 0xf, src[k]);
+    uint8_t co = gen_tex1x_coords(a);
+    uint32_t d = a->dst.reg.index;
+    for (unsigned s = 0; s < 3; s++)
+        for (unsigned c = 0; c < 4; c++)
+            I->tex.coord[s][c] = gb_imm_f(0.0f);
+    for (unsigned c = 0; c < 3 && d < 8; c++)
+        if (co >> c & 1)
+            I->tex.coord[0][c] = cached_input(I, ST_LL_IN_T + (int)d, c);
+    for (unsigned s = 0; (co & 8) && s < 3 && s <= d && d < 8; s++)
+        I->tex.coord[s][3] = cached_input(I, ST_LL_IN_T + (int)(d - s), 3);
+    I->tex.kill = I->tex.depth = false;
+    if (!gen_tex1x_compute(&I->tex, a, in->nsrc < 4 ? in->nsrc : 4,
+                           (const struct gen_opnd(*)[4])src, r)) {
+        fail(I, "this ps_1_x texture instruction");
         return;
-    for (unsigned k = 0; k < n; k++) {
-        struct gen_opnd d = m->c[k];
-        if (d.kind != GO_VREG)
-            continue;
-        d.type = (uint8_t)dt;
-        if (op == GOP_MATH)
-            math(I, fn, d, a[k], (struct gen_opnd){0});
-        else
-            alu(I, op, d, a[k], gen_imm(0, st), false);
+    }
+    if (I->tex.kill)
+        kill_where_flag(I);
+    if (I->tex.depth) {
+        struct outv *o = &I->out[ST_LL_OUT_DEPTH][0];
+        assign(I, &o->op, o->var, false, I->tex.depth_value);
+    }
+    write_dst(I, in, r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Control flow.                                                       */
+
+static struct gen_inst *flow(struct isel *I, enum gen_op op, bool pred, bool invert)
+{
+    struct gen_inst *i = gb_inst(I->b, op, false);
+    if (pred)
+        i->pred = (uint8_t)(invert ? GP_INVERT : GP_NORMAL);
+    return i;
+}
+
+static enum gen_cmod cmod_of(enum st_compare c)
+{
+    switch (c) {
+    case ST_CMP_GT: return GC_GT;
+    case ST_CMP_EQ: return GC_EQ;
+    case ST_CMP_GE: return GC_GE;
+    case ST_CMP_LT: return GC_LT;
+    case ST_CMP_NE: return GC_NE;
+    case ST_CMP_LE: return GC_LE;
+    default: return GC_NONE;
     }
 }
 
-/* Lane renames: extract/insertelement, shufflevector. */
-static void emit_rename(struct isel *I, LLVMValueRef v, LLVMOpcode opc)
+/* f0.0 = the condition of if / breakp in every channel; *invert for "!". */
+static bool cond_flag(struct isel *I, const struct mir_src *s, bool *invert)
 {
-    struct gen_opnd c[4];
-    unsigned n = lanes_of(LLVMTypeOf(v));
-    if (opc == LLVMExtractElement) {
-        LLVMValueRef idx = LLVMGetOperand(v, 1);
-        if (!LLVMIsAConstantInt(idx)) {
-            fail(I, "a vector lane chosen at run time");
-            return;
-        }
-        c[0] = lane(I, LLVMGetOperand(v, 0), (unsigned)LLVMConstIntGetZExtValue(idx));
-    } else if (opc == LLVMInsertElement) {
-        LLVMValueRef idx = LLVMGetOperand(v, 2);
-        if (!LLVMIsAConstantInt(idx)) {
-            fail(I, "a vector lane chosen at run time");
-            return;
-        }
-        for (unsigned k = 0; k < n; k++)
-            c[k] = lane(I, LLVMGetOperand(v, 0), k);
-        unsigned at = (unsigned)LLVMConstIntGetZExtValue(idx);
-        if (at < n)
-            c[at] = lane(I, LLVMGetOperand(v, 1), 0);
+    struct gen_build *B = I->b;
+    *invert = s->mod == MIR_MOD_NOT;
+    struct gen_opnd v;
+    unsigned e = ST_SWZ_LANE(s->swz, 0);
+    if (s->kind == MIR_VREG) {
+        v = lane_value(I, s->vreg, e);
+        v.type = GT_UD;
+    } else if (s->kind == MIR_FIXED && s->file == ST_REG_CONSTBOOL) {
+        v = gen_kernel_bool(I->ki, (uint32_t)s->index);
+        v.type = GT_UD;
+    } else if (s->kind == MIR_IMM && s->vreg < I->m->nimm) {
+        v = gen_imm(I->m->imm[s->vreg].bits[e] ? 1u : 0u, GT_UD);
     } else {
-        LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetOperand(v, 1);
-        unsigned na = lanes_of(LLVMTypeOf(a));
-        for (unsigned k = 0; k < n; k++) {
-            int e = LLVMGetMaskValue(v, k);
-            if (e == LLVMGetUndefMaskElem() || e < 0)
-                c[k] = gen_imm(0, gtype(LLVMTypeOf(v)));
-            else if ((unsigned)e < na)
-                c[k] = lane(I, a, (unsigned)e);
-            else
-                c[k] = lane(I, b, (unsigned)e - na);
-        }
+        fail(I, "this branch condition");
+        return false;
     }
-    bind(I, v, c, n);
+    gb_cmp_flag(B, GC_NE, v, gen_imm(0, GT_UD), false, 0);
+    return true;
 }
 
-/* Conversions and casts. */
-static void emit_cast(struct isel *I, LLVMValueRef v, LLVMOpcode opc)
+/* f0.0 = src0.x cmp src1.x (ifc, breakc). */
+static bool compare_flag(struct isel *I, const struct mir_instr *in)
 {
-    LLVMValueRef a = LLVMGetOperand(v, 0);
-    unsigned n = lanes_of(LLVMTypeOf(v));
-    struct gen_opnd c[4];
-    switch (opc) {
-    case LLVMFPExt: case LLVMFPTrunc: case LLVMBitCast: case LLVMSExt: case LLVMTrunc:
-    case LLVMFreeze:
-        /* f64 is computed as f32 (Gen9 shaders do not need the precision the
-         * lowering spends on libm calls); i64 as i32 (indices only);
-         * booleans are 0 / ~0 dwords, so sext is free */
-        if (opc == LLVMTrunc && LLVMGetIntTypeWidth(elem_of(LLVMTypeOf(v))) == 1) {
-            emit_unary(I, v, GOP_AND, 0, GT_D, GT_D); /* not reached in practice */
-            return;
-        }
-        for (unsigned k = 0; k < n; k++) {
-            c[k] = lane(I, a, k);
-            if (opc == LLVMBitCast)
-                c[k] = as_type(I, c[k], gtype(LLVMTypeOf(v)));
-            else
-                c[k].type = (uint8_t)gtype(LLVMTypeOf(v));
-        }
-        bind(I, v, c, n);
-        return;
-    case LLVMZExt:
-        if (LLVMGetIntTypeWidth(elem_of(LLVMTypeOf(a))) == 1) {
-            /* ~0 -> 1 */
-            bool uni[4] = {false, false, false, false};
-            for (unsigned k = 0; k < n; k++)
-                uni[k] = all_uniform(I, v, k);
-            struct gen_opnd s[4];
-            for (unsigned k = 0; k < n; k++)
-                s[k] = as_type(I, lane(I, a, k), GT_D);
-            struct vmap *m = def(I, v, uni);
-            for (unsigned k = 0; m && k < n; k++)
-                if (m->c[k].kind == GO_VREG)
-                    alu(I, GOP_AND, m->c[k], s[k], gen_imm(1, GT_D), false);
-            return;
-        }
-        for (unsigned k = 0; k < n; k++)
-            c[k] = lane(I, a, k);
-        bind(I, v, c, n);
-        return;
-    case LLVMSIToFP: emit_unary(I, v, GOP_MOV, 0, GT_F, GT_D); return;
-    case LLVMUIToFP: emit_unary(I, v, GOP_MOV, 0, GT_F, GT_UD); return;
-    case LLVMFPToSI: emit_unary(I, v, GOP_MOV, 0, GT_D, GT_F); return;
-    case LLVMFPToUI: emit_unary(I, v, GOP_MOV, 0, GT_UD, GT_F); return;
-    default: fail(I, "this LLVM conversion");
+    struct gen_opnd a[4], b[4];
+    read_src(I, in, 0, 1, a);
+    read_src(I, in, 1, 1, b);
+    enum gen_cmod cm = cmod_of(in->cmp);
+    if (cm == GC_NONE) {
+        fail(I, "this comparison");
+        return false;
     }
+    gb_cmp_flag(I->b, cm, a[0], b[0], false, 0);
+    return true;
+}
+
+static bool push_loop(struct isel *I, struct loopf f)
+{
+    if (I->nloops == I->cap_loops) {
+        unsigned cap = I->cap_loops ? I->cap_loops * 2 : 8;
+        struct loopf *n = realloc(I->loops, sizeof(*n) * cap);
+        if (!n)
+            return false;
+        I->loops = n;
+        I->cap_loops = cap;
+    }
+    I->loops[I->nloops++] = f;
+    return true;
 }
 
 /*
- * dsx/dsy across the 2x2 subspan (channels 4s..4s+3 = top-left, top-right,
- * bottom-left, bottom-right): dsx = right - left of the pixel's row, one
- * instruction with <2;2,0> regions; dsy = bottom - top of its column, one
- * SIMD4 instruction per subspan with <0;2,1> regions.  These are the fine
- * derivatives the interpreter computes.  A uniform source gives x - x.
+ * rep / loop: the count is i#.x clamped to 0..255, aL starts at i#.y and
+ * steps by i#.z after each iteration.  The counter is tested at the top
+ * (a zero count runs nothing), decremented at the bottom.
  */
-/* d &= both (bitwise, all channels of the instruction) */
-static void deriv_mask(struct isel *I, struct gen_opnd d, uint32_t both)
+static void loop_begin(struct isel *I, const struct mir_instr *in)
 {
-    struct gen_inst *i = emit(I, GOP_AND, false);
-    i->dst = d;
-    i->dst.type = GT_UD;
-    i->src[0] = d;
-    i->src[0].type = GT_UD;
-    i->src[1] = gen_vr(both, 0, GT_UD);
-}
-
-static void emit_deriv(struct isel *I, LLVMValueRef v, bool ddx)
-{
-    unsigned n = lanes_of(LLVMTypeOf(v));
-    struct gen_opnd src[4];
-    bool uni[4] = {false, false, false, false};
-    for (unsigned k = 0; k < n; k++) {
-        src[k] = as_type(I, lane(I, LLVMGetOperand(v, 0), k), GT_F);
-        if (src[k].neg || src[k].abs || src[k].kind != GO_VREG || src[k].region != GR_AUTO) {
-            if (opnd_uniform(I, &src[k]))
-                continue;
-            /* a copy in a plain register, so the subspan regions apply */
-            uint32_t t = new_val(I, false);
-            struct gen_inst *m = emit(I, GOP_MOV, false);
-            m->dst = gen_vr(t, 0, GT_F);
-            m->src[0] = src[k];
-            src[k] = gen_vr(t, 0, GT_F);
-        }
-    }
-    struct vmap *m = def(I, v, uni);
-    /*
-     * The hardware reads the neighbour's register whether or not that
-     * channel runs this instruction; the interpreter's derivative is 0
-     * unless both pixels of the pair stand at this derivative (divergent
-     * flow, a partial subspan).  live = all ones in the channels running
-     * here (a (W) clear, then a masked write); a derivative is ANDed with
-     * live(left) & live(right) through the same regions, giving +0 where
-     * a neighbour is absent.
-     */
-    uint32_t live = 0, both = 0;
-    for (unsigned k = 0; m && k < n; k++) {
-        if (m->c[k].kind != GO_VREG || live)
-            continue;
-        live = new_val(I, false);
-        struct gen_inst *i = emit(I, GOP_MOV, false);
-        i->nomask = true;
-        i->dst = gen_vr(live, 0, GT_UD);
-        i->src[0] = gen_imm(0, GT_UD);
-        i = emit(I, GOP_MOV, false);
-        i->dst = gen_vr(live, 0, GT_UD);
-        i->src[0] = gen_imm(0xffffffffu, GT_UD);
-        both = new_val(I, false);
-        struct gen_opnd lv = gen_vr(live, 0, GT_UD), bd = gen_vr(both, 0, GT_UD);
-        if (ddx) {
-            i = emit(I, GOP_AND, false);
-            i->dst = bd;
-            i->src[0] = lv;
-            i->src[0].region = GR_DDX;
-            i->src[0].off += 4;
-            i->src[1] = lv;
-            i->src[1].region = GR_DDX;
-        } else {
-            for (unsigned s4 = 0; s4 < I->p->simd / 4; s4++) {
-                i = emit(I, GOP_AND, false);
-                i->exec = 4;
-                i->group = (uint8_t)(4 * s4);
-                i->dst = bd;
-                i->dst.off += 16 * s4;
-                i->src[0] = lv;
-                i->src[0].region = GR_DDY;
-                i->src[0].off += 16 * s4 + 8;
-                i->src[1] = lv;
-                i->src[1].region = GR_DDY;
-                i->src[1].off += 16 * s4;
-            }
-        }
-    }
-    for (unsigned k = 0; m && k < n; k++) {
-        struct gen_opnd d = m->c[k];
-        if (d.kind != GO_VREG)
-            continue;
-        if (opnd_uniform(I, &src[k])) {
-            /* the same value in every pixel: right - left = x - x, which is
-             * +0, or NaN for an infinite or NaN x (as the interpreter) */
-            float f = 0.0f;
-            if (src[k].kind == GO_IMM)
-                memcpy(&f, &src[k].imm, sizeof(f));
-            if (src[k].kind == GO_IMM && isfinite(f)) {
-                struct gen_inst *i = emit(I, GOP_MOV, false);
-                i->dst = d;
-                i->src[0] = gen_imm(0, GT_F);
-                continue;
-            }
-            struct gen_opnd x = materialize(I, src[k]);
-            struct gen_inst *i = emit(I, GOP_ADD, false);
-            i->dst = d;
-            i->src[0] = x;
-            i->src[1] = x;
-            i->src[1].neg = !x.neg;
-            deriv_mask(I, d, both);
-            continue;
-        }
-        if (ddx) {
-            struct gen_inst *i = emit(I, GOP_ADD, false);
-            i->dst = d;
-            i->src[0] = src[k];
-            i->src[0].region = GR_DDX;
-            i->src[0].off += 4;
-            i->src[1] = src[k];
-            i->src[1].region = GR_DDX;
-            i->src[1].neg = true;
-            deriv_mask(I, d, both);
-            continue;
-        }
-        for (unsigned s4 = 0; s4 < I->p->simd / 4; s4++) {
-            struct gen_inst *i = emit(I, GOP_ADD, false);
-            i->exec = 4;
-            i->group = (uint8_t)(4 * s4);
-            i->dst = d;
-            i->dst.off += 16 * s4;
-            i->src[0] = src[k];
-            i->src[0].region = GR_DDY;
-            i->src[0].off += 16 * s4 + 8;
-            i->src[1] = src[k];
-            i->src[1].region = GR_DDY;
-            i->src[1].off += 16 * s4;
-            i->src[1].neg = true;
-        }
-        deriv_mask(I, d, both);
-    }
-}
-
-static void emit_call(struct isel *I, LLVMValueRef v)
-{
-    LLVMValueRef callee = LLVMGetCalledValue(v);
-    size_t len = 0;
-    const char *name = callee ? LLVMGetValueName2(callee, &len) : "";
-    if (strcmp(name, ST_LL_SAMPLE_FN) == 0) {
-        gen_kernel_sample(I->ki, I->p, v);
+    struct gen_build *B = I->b;
+    struct loopf f;
+    memset(&f, 0, sizeof(f));
+    f.is_loop = in->op == ST_OP_LOOP;
+    f.cnt = gb_val(B, true, GT_D);
+    mark_var(I, f.cnt, INT32_MAX);
+    const struct mir_src *s = &in->src[0];
+    struct gen_opnd start;
+    if (s->kind == MIR_IMM && s->vreg < I->m->nimm) {
+        const uint32_t *v = I->m->imm[s->vreg].bits;
+        int32_t n = (int32_t)v[0] < 0 ? 0 : (int32_t)v[0] > 255 ? 255 : (int32_t)v[0];
+        gb_mov_to(B, f.cnt, gb_imm_d(n));
+        start = gb_imm_d((int32_t)v[1]);
+        f.step = gb_imm_d((int32_t)v[2]);
+    } else if (s->kind == MIR_FIXED && s->file == ST_REG_CONSTINT) {
+        uint32_t idx = (uint32_t)s->index;
+        gb_selc_to(B, f.cnt, GC_GE, gen_kernel_int(I->ki, idx, 0), gb_imm_d(0));
+        gb_selc_to(B, f.cnt, GC_LT, f.cnt, gb_imm_d(255));
+        start = gen_kernel_int(I->ki, idx, 1);
+        f.step = gen_kernel_int(I->ki, idx, 2);
+    } else {
+        fail(I, "this loop count");
         return;
     }
-    if (strcmp(name, "st_dsx") == 0 || strcmp(name, "st_dsy") == 0) {
-        emit_deriv(I, v, name[5] == 'x');
-        return;
-    }
-    unsigned nargs = (unsigned)LLVMGetNumArgOperands(v);
-    if (strncmp(name, "llvm.fabs.", 10) == 0 || strncmp(name, "llvm.fneg", 9) == 0) {
-        unsigned n;
-        const struct gen_opnd *a = val(I, LLVMGetOperand(v, 0), &n);
-        struct gen_opnd c[4];
-        for (unsigned k = 0; k < n; k++) {
-            c[k] = a[k];
-            if (c[k].kind == GO_IMM && c[k].type == GT_F) {
-                c[k].imm &= 0x7fffffffu;
-            } else {
-                c[k].abs = true;
-                c[k].neg = false;
-            }
-        }
-        bind(I, v, c, n);
-        return;
-    }
-    static const struct {
-        const char *prefix;
-        enum gen_op op;
-        enum gen_math fn;
-    } unary[] = {
-        {"llvm.sqrt.", GOP_MATH, GM_SQT}, {"llvm.exp2.", GOP_MATH, GM_EXP},
-        {"llvm.log2.", GOP_MATH, GM_LOG}, {"llvm.sin.", GOP_MATH, GM_SIN},
-        {"llvm.cos.", GOP_MATH, GM_COS}, {"llvm.floor.", GOP_RNDD, 0},
-        {"llvm.trunc.", GOP_RNDZ, 0}, {"llvm.roundeven.", GOP_RNDE, 0},
-    };
-    for (unsigned u = 0; u < sizeof(unary) / sizeof(unary[0]); u++)
-        if (strncmp(name, unary[u].prefix, strlen(unary[u].prefix)) == 0 && nargs == 1) {
-            emit_unary(I, v, unary[u].op, unary[u].fn, GT_F, GT_F);
+    if (f.is_loop) {
+        if (!in->has_dst || in->dst.kind != MIR_VREG || in->dst.vreg >= I->m->nvregs ||
+            !lane_of(I, in->dst.vreg, 0)->var) {
+            fail(I, "a loop without its aL");
             return;
         }
-    if ((strncmp(name, "llvm.pow.", 9) == 0 || strncmp(name, "llvm.minnum.", 12) == 0 ||
-         strncmp(name, "llvm.maxnum.", 12) == 0) && nargs == 2) {
-        unsigned n = lanes_of(LLVMTypeOf(v));
-        bool uni[4] = {false, false, false, false};
-        struct gen_opnd a[4], b[4];
-        for (unsigned k = 0; k < n; k++) {
-            uni[k] = all_uniform(I, v, k);
-            a[k] = as_type(I, lane(I, LLVMGetOperand(v, 0), k), GT_F);
-            b[k] = as_type(I, lane(I, LLVMGetOperand(v, 1), k), GT_F);
-        }
-        struct vmap *m = def(I, v, uni);
-        for (unsigned k = 0; m && k < n; k++) {
-            if (m->c[k].kind != GO_VREG)
-                continue;
-            if (name[5] == 'p') {
-                math(I, GM_POW, m->c[k], a[k], b[k]);
-            } else {
-                struct gen_opnd x = materialize(I, a[k]);
-                struct gen_inst *i = emit(I, GOP_SEL, I->p->vreg[m->c[k].vreg].uniform);
-                i->cmod = name[7] == 'i' ? GC_LT : GC_GE;
-                i->dst = m->c[k];
-                i->src[0] = x;
-                i->src[1] = b[k];
-            }
-        }
+        f.al = lane_of(I, in->dst.vreg, 0)->op;
+        gb_mov_to(B, f.al, start);
+    }
+    flow(I, GOP_LABEL, false, false);
+    if (!region_enter(I) || !push_loop(I, f)) {
+        I->p->oom = true;
         return;
     }
-    static const struct {
-        const char *prefix;
-        enum gen_cmod cmod;
-        enum gen_type t;
-    } minmax[] = {
-        {"llvm.smax.", GC_GE, GT_D}, {"llvm.smin.", GC_LT, GT_D},
-        {"llvm.umax.", GC_GE, GT_UD}, {"llvm.umin.", GC_LT, GT_UD},
-    };
-    for (unsigned u = 0; u < sizeof(minmax) / sizeof(minmax[0]); u++) {
-        if (strncmp(name, minmax[u].prefix, strlen(minmax[u].prefix)) || nargs != 2)
-            continue;
-        unsigned n = lanes_of(LLVMTypeOf(v));
-        bool uni[4] = {false, false, false, false};
-        struct gen_opnd a[4], b[4];
-        for (unsigned k = 0; k < n; k++) {
-            uni[k] = all_uniform(I, v, k);
-            a[k] = materialize(I, as_type(I, lane(I, LLVMGetOperand(v, 0), k), minmax[u].t));
-            b[k] = as_type(I, lane(I, LLVMGetOperand(v, 1), k), minmax[u].t);
-        }
-        struct vmap *m = def(I, v, uni);
-        for (unsigned k = 0; m && k < n; k++) {
-            if (m->c[k].kind != GO_VREG)
-                continue;
-            struct gen_inst *i = emit(I, GOP_SEL, I->p->vreg[m->c[k].vreg].uniform);
-            i->cmod = (uint8_t)minmax[u].cmod;
-            i->dst = m->c[k];
-            i->dst.type = (uint8_t)minmax[u].t;
-            i->src[0] = a[k];
-            i->src[1] = b[k];
-        }
-        return;
-    }
-    /* llvm.usub.sat.i32: instcombine's form of "a > b ? a - b : 0" (seen on
-     * relative-address arithmetic).  umax(a, b) - b: the subtraction can no
-     * longer wrap, so a plain integer add of -b is exact. */
-    if (strncmp(name, "llvm.usub.sat.", 14) == 0 && nargs == 2) {
-        unsigned n = lanes_of(LLVMTypeOf(v));
-        bool uni[4] = {false, false, false, false};
-        struct gen_opnd a[4], b[4];
-        for (unsigned k = 0; k < n; k++) {
-            uni[k] = all_uniform(I, v, k);
-            a[k] = materialize(I, as_type(I, lane(I, LLVMGetOperand(v, 0), k), GT_UD));
-            b[k] = as_type(I, lane(I, LLVMGetOperand(v, 1), k), GT_UD);
-        }
-        struct vmap *m = def(I, v, uni);
-        for (unsigned k = 0; m && k < n; k++) {
-            if (m->c[k].kind != GO_VREG)
-                continue;
-            bool u = I->p->vreg[m->c[k].vreg].uniform;
-            struct gen_opnd t = gen_vr(new_val(I, u), 0, GT_UD);
-            struct gen_inst *i = emit(I, GOP_SEL, u);
-            i->cmod = GC_GE;
-            i->dst = t;
-            i->src[0] = a[k];
-            i->src[1] = b[k];
-            struct gen_opnd d = m->c[k], nb = b[k];
-            d.type = GT_D;
-            t.type = GT_D;
-            nb.type = GT_D;
-            if (nb.kind == GO_IMM)
-                nb.imm = (uint32_t)-nb.imm;
-            else
-                nb.neg = !nb.neg;
-            alu(I, GOP_ADD, d, t, nb, false);
-        }
-        return;
-    }
-    char msg[160];
-    snprintf(msg, sizeof(msg), "the call to %.100s", name);
-    fail(I, msg);
+    gb_cmp_flag(B, GC_LE, f.cnt, gb_imm_d(0), false, 0);
+    flow(I, GOP_BREAK, true, false);
 }
 
-/* Splits a pointer into ABI argument, constant byte offset and run-time index. */
-bool gen_isel_addr(LLVMValueRef ptr, int *arg, int64_t *off, LLVMValueRef *dyn, unsigned *scale,
-                   LLVMValueRef *alloca_out)
+static void loop_end(struct isel *I)
 {
-    *off = 0;
-    *dyn = NULL;
-    *scale = 1;
-    *alloca_out = NULL;
-    *arg = -1;
-    for (int depth = 0; depth < 8; depth++) {
-        if (LLVMIsAArgument(ptr)) {
-            LLVMValueRef fn = LLVMGetParamParent(ptr);
-            unsigned np = LLVMCountParams(fn);
-            for (unsigned k = 0; k < np; k++)
-                if (LLVMGetParam(fn, k) == ptr)
-                    *arg = (int)k;
-            return true;
-        }
-        if (LLVMIsAAllocaInst(ptr)) {
-            *alloca_out = ptr;
-            return true;
-        }
-        if (!LLVMIsAGetElementPtrInst(ptr) && !(LLVMIsAConstantExpr(ptr) &&
-                                                 LLVMGetConstOpcode(ptr) == LLVMGetElementPtr))
-            return false;
-        if (LLVMGetNumOperands(ptr) != 2)
-            return false;
-        LLVMTypeRef et = LLVMGetGEPSourceElementType(ptr);
-        unsigned esz = 0;
-        switch (LLVMGetTypeKind(et)) {
-        case LLVMIntegerTypeKind: esz = LLVMGetIntTypeWidth(et) / 8; break;
-        case LLVMFloatTypeKind: esz = 4; break;
-        case LLVMVectorTypeKind:
-            esz = LLVMGetVectorSize(et) * (LLVMGetTypeKind(LLVMGetElementType(et)) == LLVMDoubleTypeKind
-                                               ? 8
-                                               : 4);
-            break;
-        default: return false;
-        }
-        LLVMValueRef idx = LLVMGetOperand(ptr, 1);
-        if (LLVMIsAConstantInt(idx)) {
-            *off += LLVMConstIntGetSExtValue(idx) * (int64_t)esz;
-        } else {
-            if (*dyn)
-                return false;
-            *dyn = idx;
-            *scale = esz;
-        }
-        ptr = LLVMGetOperand(ptr, 0);
+    struct gen_build *B = I->b;
+    if (!I->nloops) {
+        fail(I, "the end of a loop that is not open");
+        return;
     }
-    return false;
+    struct loopf f = I->loops[--I->nloops];
+    gb_alu_to(B, GOP_ADD, f.cnt, f.cnt, gb_imm_d(-1), false);
+    if (f.is_loop)
+        gb_alu_to(B, GOP_ADD, f.al, f.al, f.step, false);
+    flow(I, GOP_WHILE, false, false);
+    region_leave(I);
 }
 
-/* Components read from ptr: payload operands, messages, or a select of two. */
-static bool load_from(struct isel *I, LLVMValueRef ptr, LLVMTypeRef ty, struct gen_opnd c[4],
-                      int depth)
+static void emit_flow(struct isel *I, const struct mir_instr *in)
 {
-    unsigned n = lanes_of(ty);
-    if (LLVMIsASelectInst(ptr) && depth < 4) {
-        /* load (select c, p, q): both loads, then a select per lane */
-        struct gen_opnd a[4], b[4];
-        if (!load_from(I, LLVMGetOperand(ptr, 1), ty, a, depth + 1) ||
-            !load_from(I, LLVMGetOperand(ptr, 2), ty, b, depth + 1))
-            return false;
-        LLVMValueRef cond = LLVMGetOperand(ptr, 0);
-        struct gen_opnd cv = lane(I, cond, 0);
-        for (unsigned k = 0; k < n; k++) {
-            enum gen_type t = gtype(ty);
-            struct gen_opnd x = as_type(I, a[k], t), y = as_type(I, b[k], t);
-            bool u = opnd_uniform(I, &x) && opnd_uniform(I, &y) && opnd_uniform(I, &cv);
-            uint32_t d = new_val(I, u);
-            bool swap = x.kind == GO_IMM && y.kind != GO_IMM;
-            if (swap) {
-                struct gen_opnd tmp = x;
-                x = y;
-                y = tmp;
-            }
-            x = materialize(I, x);
-            bool inv = cond_flag(I, cond, 0, u);
-            struct gen_inst *i = emit(I, GOP_SEL, u);
-            i->pred = (uint8_t)((inv != swap) ? GP_INVERT : GP_NORMAL);
-            i->dst = gen_vr(d, 0, t);
-            i->src[0] = x;
-            i->src[1] = y;
-            c[k] = gen_vr(d, 0, t);
+    bool invert = false;
+    switch (in->op) {
+    case ST_OP_IF:
+        if (cond_flag(I, &in->src[0], &invert)) {
+            flow(I, GOP_IF, true, invert);
+            if (!region_enter(I))
+                I->p->oom = true;
         }
-        return true;
-    }
-    int arg;
-    int64_t off;
-    LLVMValueRef dyn, al;
-    unsigned scale;
-    if (!gen_isel_addr(ptr, &arg, &off, &dyn, &scale, &al)) {
-        fail(I, "this memory access");
-        return false;
-    }
-    if (al) {
-        unsigned v = 0;
-        while (v < I->ntexel && I->texel_ptr[v] != al)
-            v++;
-        if (v == I->ntexel) {
-            fail(I, "this memory access");
-            return false;
+        break;
+    case ST_OP_IFC:
+        if (compare_flag(I, in)) {
+            flow(I, GOP_IF, true, false);
+            if (!region_enter(I))
+                I->p->oom = true;
         }
-        for (unsigned k = 0; k < n && k < 4; k++) {
-            /* a copy: a later sample rewrites the variable */
-            uint32_t t = new_val(I, false);
-            struct gen_inst *i = emit(I, GOP_MOV, false);
-            i->dst = gen_vr(t, 0, GT_F);
-            i->src[0] = gen_vr(I->texel_var[v][k], 0, GT_F);
-            c[k] = gen_vr(t, 0, GT_F);
-        }
-        return true;
+        break;
+    case ST_OP_ELSE:
+        flow(I, GOP_ELSE, false, false);
+        region_leave(I);
+        if (!region_enter(I))
+            I->p->oom = true;
+        break;
+    case ST_OP_ENDIF:
+        flow(I, GOP_ENDIF, false, false);
+        region_leave(I);
+        break;
+    case ST_OP_REP: case ST_OP_LOOP:
+        loop_begin(I, in);
+        break;
+    case ST_OP_ENDREP: case ST_OP_ENDLOOP:
+        loop_end(I);
+        break;
+    case ST_OP_BREAK:
+        flow(I, GOP_BREAK, false, false);
+        break;
+    case ST_OP_BREAKC:
+        if (compare_flag(I, in))
+            flow(I, GOP_BREAK, true, false);
+        break;
+    case ST_OP_BREAKP:
+        if (cond_flag(I, &in->src[0], &invert))
+            flow(I, GOP_BREAK, true, invert);
+        break;
+    default:
+        break;
     }
-    if (!gen_kernel_load(I->ki, I->p, arg, off, dyn, scale, ty, c)) {
-        I->failed = true;
-        return false;
-    }
-    return true;
+    I->seg++;
 }
 
-static void emit_load(struct isel *I, LLVMValueRef v)
+static void emit_instr(struct isel *I, const struct mir_instr *in)
 {
-    struct gen_opnd c[4];
-    if (!load_from(I, LLVMGetOperand(v, 0), LLVMTypeOf(v), c, 0))
-        return;
-    /* payload reads are fixed operands: bound, no instruction needed */
-    bind(I, v, c, lanes_of(LLVMTypeOf(v)));
-}
-
-static void emit_store(struct isel *I, LLVMValueRef v)
-{
-    int arg;
-    int64_t off;
-    LLVMValueRef dyn, al;
-    unsigned scale;
-    LLVMValueRef x = LLVMGetOperand(v, 0);
-    if (!gen_isel_addr(LLVMGetOperand(v, 1), &arg, &off, &dyn, &scale, &al) || al || dyn) {
-        fail(I, "this memory access");
+    if (mir_is_flow(in->op)) {
+        emit_flow(I, in);
         return;
     }
-    unsigned n;
-    const struct gen_opnd *c = val(I, x, &n);
-    struct gen_opnd cc[4];
-    for (unsigned k = 0; k < n && k < 4; k++)
-        cc[k] = c[k];
-    if (!gen_kernel_store(I->ki, arg, off, cc, n))
-        I->failed = true;
-}
-
-static void emit_inst(struct isel *I, LLVMValueRef v)
-{
-    LLVMOpcode opc = LLVMGetInstructionOpcode(v);
-    switch (opc) {
-    case LLVMAlloca: case LLVMGetElementPtr: case LLVMBr: case LLVMRet: case LLVMPHI:
-        return; /* addresses fold into loads/stores; flow and phis are the caller's */
-    case LLVMLoad: emit_load(I, v); return;
-    case LLVMStore: emit_store(I, v); return;
-    case LLVMFNeg: {
-        unsigned n;
-        const struct gen_opnd *a = val(I, LLVMGetOperand(v, 0), &n);
-        struct gen_opnd c[4];
-        for (unsigned k = 0; k < n; k++) {
-            c[k] = a[k];
-            if (c[k].kind == GO_IMM && c[k].type == GT_F)
-                c[k].imm ^= 0x80000000u;
-            else
-                c[k].neg = !c[k].neg;
-        }
-        bind(I, v, c, n);
+    switch (in->op) {
+    case MIR_OP_MERGE: emit_merge(I, in); return;
+    case MIR_OP_OPAQUE: emit_opaque(I, in); return;
+    case ST_OP_TEXLD: case ST_OP_TEXLDP: case ST_OP_TEXLDB: case ST_OP_TEXLDL: case ST_OP_TEXLDD:
+    case ST_OP_ARB_TEX: case ST_OP_ARB_TXP: case ST_OP_ARB_TXB:
+        emit_sample(I, in);
         return;
-    }
-    case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMAdd: case LLVMSub:
-    case LLVMMul: case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr:
-    case LLVMXor:
-        emit_binop(I, v, opc);
-        return;
-    case LLVMFCmp: case LLVMICmp: {
-        unsigned n = lanes_of(LLVMTypeOf(v));
-        bool uni[4] = {false, false, false, false};
-        for (unsigned k = 0; k < n; k++)
-            uni[k] = all_uniform(I, v, k);
-        /* operands first (see emit_select) */
-        for (unsigned k = 0; k < n; k++) {
-            lane(I, LLVMGetOperand(v, 0), k);
-            lane(I, LLVMGetOperand(v, 1), k);
-        }
-        struct vmap *m = def(I, v, uni);
-        for (unsigned k = 0; m && k < n; k++) {
-            if (m->c[k].kind != GO_VREG)
-                continue;
-            struct gen_opnd d = m->c[k];
-            if (d.kind != GO_VREG)
-                continue;
-            d.type = GT_D;
-            bool inv = false;
-            emit_cmp(I, v, k, d, I->p->vreg[d.vreg].uniform, &inv);
-            if (inv)
-                alu(I, GOP_NOT, d, d, gen_imm(0, GT_D), false);
-        }
-        return;
-    }
-    case LLVMSelect: emit_select(I, v); return;
-    case LLVMExtractElement: case LLVMInsertElement: case LLVMShuffleVector:
-        emit_rename(I, v, opc);
-        return;
-    case LLVMFPExt: case LLVMFPTrunc: case LLVMBitCast: case LLVMSExt: case LLVMZExt:
-    case LLVMTrunc: case LLVMSIToFP: case LLVMUIToFP: case LLVMFPToSI: case LLVMFPToUI:
-    case LLVMFreeze:
-        emit_cast(I, v, opc);
-        return;
-    case LLVMCall: emit_call(I, v); return;
-    default: {
-        char msg[64];
-        snprintf(msg, sizeof(msg), "LLVM instruction opcode %d", (int)opc);
-        fail(I, msg);
-    }
+    case ST_OP_TEXKILL: case ST_OP_ARB_KIL: emit_kill(I, in); return;
+    case ST_OP_DSX: case ST_OP_DSY: emit_deriv(I, in); return;
+    case ST_OP_NOP: case ST_OP_PHASE: return;
+    default: emit_alu(I, in); return;
     }
 }
 
 /* ------------------------------------------------------------------ */
-/* The CFG: dominators, loops, post-dominators.                        */
+/* The kernel.                                                         */
 
-static int block_index(struct isel *I, LLVMBasicBlockRef b)
+/* Variables that may be read before any write start at 0: outputs not
+ * surely written (the interpreter's outputs start at 0), the status. */
+static void prologue(struct isel *I)
 {
-    for (unsigned k = 0; k < I->nb; k++)
-        if (I->bb[k] == b)
-            return (int)k;
-    return -1;
-}
-
-static bool bit(const uint64_t *s, unsigned i)
-{
-    return (s[i / 64] >> (i % 64)) & 1;
-}
-
-static void set_bit(uint64_t *s, unsigned i)
-{
-    s[i / 64] |= 1ull << (i % 64);
-}
-
-static bool build_cfg(struct isel *I)
-{
-    I->nb = LLVMCountBasicBlocks(I->fn);
-    I->bb = calloc(I->nb, sizeof(*I->bb));
-    I->nsucc = calloc(I->nb, sizeof(unsigned));
-    I->succ[0] = calloc(I->nb, sizeof(unsigned));
-    I->succ[1] = calloc(I->nb, sizeof(unsigned));
-    I->loop_of_header = calloc(I->nb, sizeof(int));
-    I->emitted = calloc(I->nb, sizeof(bool));
-    I->words = (I->nb + 63) / 64;
-    I->dom = calloc((size_t)I->nb * I->words, sizeof(uint64_t));
-    I->loops = calloc(I->nb, sizeof(*I->loops));
-    if (!I->bb || !I->nsucc || !I->succ[0] || !I->succ[1] || !I->loop_of_header || !I->emitted ||
-        !I->dom || !I->loops) {
-        fail(I, "memory");
-        return false;
-    }
-    LLVMGetBasicBlocks(I->fn, I->bb);
-    for (unsigned k = 0; k < I->nb; k++) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(I->bb[k]);
-        if (!t) {
-            fail(I, "a block without terminator");
-            return false;
+    for (int s = 0; s < ST_LL_OUT_SLOTS; s++)
+        for (unsigned c = 0; c < 4; c++) {
+            struct outv *o = &I->out[s][c];
+            if (o->var && !o->sure)
+                gb_mov_to(I->b, o->op, gb_imm_f(0.0f));
         }
-        LLVMOpcode op = LLVMGetInstructionOpcode(t);
-        if (op == LLVMRet) {
-            I->nsucc[k] = 0;
-        } else if (op == LLVMBr) {
-            unsigned ns = LLVMGetNumSuccessors(t);
-            I->nsucc[k] = ns;
-            for (unsigned s = 0; s < ns && s < 2; s++) {
-                int j = block_index(I, LLVMGetSuccessor(t, s));
-                if (j < 0) {
-                    fail(I, "this branch");
-                    return false;
-                }
-                I->succ[s][k] = (unsigned)j;
-            }
-        } else {
-            fail(I, op == LLVMSwitch ? "a switch (dsx/dsy resumable lanes)" : "this terminator");
-            return false;
-        }
-        I->loop_of_header[k] = -1;
-    }
-    /* dominators: the usual iteration (blocks come in a topological-ish order) */
-    for (unsigned k = 0; k < I->nb; k++)
-        for (unsigned w = 0; w < I->words; w++)
-            I->dom[k * I->words + w] = k == 0 ? 0 : ~0ull;
-    set_bit(&I->dom[0], 0);
-    uint64_t *tmp = calloc(I->words, sizeof(uint64_t));
-    if (!tmp) {
-        fail(I, "memory");
-        return false;
-    }
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (unsigned k = 1; k < I->nb; k++) {
-            for (unsigned w = 0; w < I->words; w++)
-                tmp[w] = ~0ull;
-            bool any = false;
-            for (unsigned pidx = 0; pidx < I->nb; pidx++)
-                for (unsigned s = 0; s < I->nsucc[pidx]; s++)
-                    if (I->succ[s][pidx] == k) {
-                        any = true;
-                        for (unsigned w = 0; w < I->words; w++)
-                            tmp[w] &= I->dom[pidx * I->words + w];
-                    }
-            if (!any)
-                for (unsigned w = 0; w < I->words; w++)
-                    tmp[w] = 0;
-            set_bit(tmp, k);
-            if (memcmp(tmp, &I->dom[k * I->words], I->words * sizeof(uint64_t))) {
-                memcpy(&I->dom[k * I->words], tmp, I->words * sizeof(uint64_t));
-                changed = true;
-            }
-        }
-    }
-    free(tmp);
-    /* natural loops: back edges b -> h with h dominating b */
-    for (unsigned b = 0; b < I->nb; b++)
-        for (unsigned s = 0; s < I->nsucc[b]; s++) {
-            unsigned h = I->succ[s][b];
-            if (!bit(&I->dom[b * I->words], h))
-                continue;
-            int li = I->loop_of_header[h];
-            if (li < 0) {
-                li = (int)I->nloops++;
-                I->loop_of_header[h] = li;
-                I->loops[li].header = (int)h;
-                I->loops[li].exit = -1;
-                I->loops[li].blocks = calloc(I->words, sizeof(uint64_t));
-                if (!I->loops[li].blocks) {
-                    fail(I, "memory");
-                    return false;
-                }
-                set_bit(I->loops[li].blocks, h);
-            }
-            /* blocks reaching b without passing h */
-            unsigned *stack = malloc(I->nb * sizeof(unsigned) * 2 + 8);
-            if (!stack) {
-                fail(I, "memory");
-                return false;
-            }
-            unsigned sp = 0;
-            if (!bit(I->loops[li].blocks, b)) {
-                set_bit(I->loops[li].blocks, b);
-                stack[sp++] = b;
-            }
-            while (sp) {
-                unsigned x = stack[--sp];
-                for (unsigned pidx = 0; pidx < I->nb; pidx++)
-                    for (unsigned t = 0; t < I->nsucc[pidx]; t++)
-                        if (I->succ[t][pidx] == x && !bit(I->loops[li].blocks, pidx)) {
-                            set_bit(I->loops[li].blocks, pidx);
-                            stack[sp++] = pidx;
-                        }
-            }
-            free(stack);
-        }
-    for (unsigned l = 0; l < I->nloops; l++) {
-        struct loop *L = &I->loops[l];
-        for (unsigned b = 0; b < I->nb; b++) {
-            if (!bit(L->blocks, b))
-                continue;
-            for (unsigned s = 0; s < I->nsucc[b]; s++) {
-                unsigned t = I->succ[s][b];
-                if (bit(L->blocks, t))
-                    continue;
-                if (L->exit >= 0 && L->exit != (int)t) {
-                    fail(I, "a loop with several exits");
-                    return false;
-                }
-                L->exit = (int)t;
-            }
-        }
-        if (L->exit < 0) {
-            fail(I, "a loop without exit");
-            return false;
-        }
-    }
-    return true;
-}
-
-enum { V_HEAD = 0, V_EXIT = 1, V_END = 2 };
-
-static unsigned node_head(const struct isel *I) { return I->nb + V_HEAD; }
-static unsigned node_exit(const struct isel *I) { return I->nb + V_EXIT; }
-static unsigned node_end(const struct isel *I) { return I->nb + V_END; }
-
-/* The node successor s of block b is in context c. */
-static unsigned map_node(struct isel *I, const struct ctxf *c, unsigned s)
-{
-    if (c->loop) {
-        if ((int)s == c->loop->header)
-            return node_head(I);
-        if (!bit(c->loop->blocks, s))
-            return node_exit(I);
-    }
-    return s;
-}
-
-static void compute_pdom(struct isel *I, const struct ctxf *c)
-{
-    if (I->pd_valid && I->pd_loop == c->loop)
-        return;
-    unsigned nn = I->nb + 3;
-    I->pwords = (nn + 63) / 64;
-    free(I->pd);
-    I->pd = calloc((size_t)nn * I->pwords, sizeof(uint64_t));
-    if (!I->pd) {
-        fail(I, "memory");
-        return;
-    }
-    for (unsigned n = 0; n < nn; n++) {
-        uint64_t *s = &I->pd[n * I->pwords];
-        if (n >= I->nb) {
-            set_bit(s, n);
-            if (n != node_end(I))
-                set_bit(s, node_end(I));
-        } else {
-            for (unsigned w = 0; w < I->pwords; w++)
-                s[w] = ~0ull;
-        }
-    }
-    uint64_t *tmp = calloc(I->pwords, sizeof(uint64_t));
-    if (!tmp) {
-        fail(I, "memory");
-        return;
-    }
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (unsigned b = I->nb; b-- > 0;) {
-            if (c->loop && !bit(c->loop->blocks, b))
-                continue;
-            for (unsigned w = 0; w < I->pwords; w++)
-                tmp[w] = ~0ull;
-            if (I->nsucc[b] == 0) {
-                memset(tmp, 0, I->pwords * sizeof(uint64_t));
-                set_bit(tmp, node_end(I));
-            }
-            for (unsigned s = 0; s < I->nsucc[b]; s++) {
-                unsigned n = map_node(I, c, I->succ[s][b]);
-                for (unsigned w = 0; w < I->pwords; w++)
-                    tmp[w] &= I->pd[n * I->pwords + w];
-            }
-            set_bit(tmp, b);
-            if (memcmp(tmp, &I->pd[b * I->pwords], I->pwords * sizeof(uint64_t))) {
-                memcpy(&I->pd[b * I->pwords], tmp, I->pwords * sizeof(uint64_t));
-                changed = true;
-            }
-        }
-    }
-    free(tmp);
-    I->pd_loop = c->loop;
-    I->pd_valid = true;
-}
-
-static unsigned popcount_set(const uint64_t *s, unsigned words)
-{
-    unsigned n = 0;
-    for (unsigned w = 0; w < words; w++)
-        n += (unsigned)__builtin_popcountll(s[w]);
-    return n;
-}
-
-static unsigned ipdom(struct isel *I, const struct ctxf *c, unsigned b)
-{
-    compute_pdom(I, c);
-    if (!I->pd)
-        return node_end(I);
-    const uint64_t *s = &I->pd[b * I->pwords];
-    unsigned best = node_end(I), best_n = 0;
-    for (unsigned n = 0; n < I->nb + 3; n++) {
-        if (n == b || !bit(s, n))
-            continue;
-        unsigned cnt = popcount_set(&I->pd[n * I->pwords], I->pwords);
-        if (cnt > best_n) {
-            best_n = cnt;
-            best = n;
-        }
-    }
-    return best;
-}
-
-/* ------------------------------------------------------------------ */
-/* Structured emission.                                                */
-
-/* Phi moves for the edge from -> to, predicated when pred != GP_NONE. */
-static void edge_moves(struct isel *I, unsigned from, unsigned to, uint8_t pred)
-{
-    LLVMBasicBlockRef fb = I->bb[from];
-    /* one entry per demanded lane of every phi of `to`: a loop's flow block
-     * after structurizecfg carries every live temp (17 vec4 phis and the
-     * exit flag in fuzz seed 2282), so 64 was too few; overflowing is a
-     * located failure, never a dropped move */
-    struct mv {
-        struct gen_opnd d, s;
-    } mv[256];
-    unsigned n = 0;
-    for (LLVMValueRef phi = LLVMGetFirstInstruction(I->bb[to]);
-         phi && LLVMGetInstructionOpcode(phi) == LLVMPHI; phi = LLVMGetNextInstruction(phi)) {
-        unsigned ni = LLVMCountIncoming(phi);
-        LLVMValueRef in = NULL;
-        for (unsigned k = 0; k < ni; k++)
-            if (LLVMGetIncomingBlock(phi, k) == fb)
-                in = LLVMGetIncomingValue(phi, k);
-        if (!in)
-            continue;
-        struct vmap *m = map_find(I, phi, true);
-        if (!m)
-            return;
-        unsigned lanes = lanes_of(LLVMTypeOf(phi));
-        if (!m->done && !m->forward) {
-            unsigned dem = demanded(phi);
-            m->n = (uint8_t)lanes;
-            for (unsigned k = 0; k < lanes; k++)
-                m->c[k] = (dem >> k) & 1 ? gen_vr(new_val(I, false), 0, gtype(LLVMTypeOf(phi)))
-                                         : gen_imm(0, gtype(LLVMTypeOf(phi)));
-            m->done = true;
-        }
-        for (unsigned k = 0; k < lanes; k++) {
-            if (m->c[k].kind != GO_VREG)
-                continue;
-            if (n == sizeof(mv) / sizeof(mv[0])) {
-                fail(I, "more than 256 phi moves on one edge");
-                return;
-            }
-            mv[n].d = m->c[k];
-            mv[n].s = as_type(I, lane(I, in, k), (enum gen_type)m->c[k].type);
-            n++;
-        }
-    }
-    /* parallel copy: sources that are destinations of the same edge go through temporaries */
-    bool clash = false;
-    for (unsigned a = 0; a < n; a++)
-        for (unsigned b = 0; b < n; b++)
-            if (mv[a].s.kind == GO_VREG && mv[a].s.vreg == mv[b].d.vreg)
-                clash = true;
-    if (clash)
-        for (unsigned a = 0; a < n; a++) {
-            uint32_t t = new_val(I, false);
-            struct gen_inst *i = emit(I, GOP_MOV, false);
-            i->dst = gen_vr(t, 0, (enum gen_type)mv[a].s.type);
-            i->src[0] = mv[a].s;
-            i->pred = pred;
-            mv[a].s = gen_vr(t, 0, (enum gen_type)mv[a].s.type);
-        }
-    for (unsigned a = 0; a < n; a++) {
-        struct gen_inst *i = emit(I, GOP_MOV, false);
-        i->dst = mv[a].d;
-        i->src[0] = mv[a].s;
-        i->pred = pred;
+    if (I->has_kill) {
+        I->status = gb_val(I->b, false, GT_UD);
+        mark_var(I, I->status, INT32_MAX);
+        gb_mov_to(I->b, I->status, gen_imm(0, GT_UD));
     }
 }
 
-static void flow(struct isel *I, enum gen_op op, uint8_t pred)
+static void hand_over(struct isel *I)
 {
-    struct gen_inst *i = emit(I, op, false);
-    i->pred = pred;
-}
-
-static void emit_seq(struct isel *I, const struct ctxf *c, unsigned b, unsigned stop, int depth);
-
-static void emit_loop(struct isel *I, struct loop *L, int depth)
-{
-    flow(I, GOP_LABEL, GP_NONE);
-    struct ctxf c2 = {L};
-    I->pd_valid = false;
-    emit_seq(I, &c2, (unsigned)L->header, node_head(I), depth + 1);
-    I->pd_valid = false;
-    flow(I, GOP_WHILE, GP_NONE);
-}
-
-static void emit_block_body(struct isel *I, unsigned b)
-{
-    for (LLVMValueRef v = LLVMGetFirstInstruction(I->bb[b]); v && !I->failed;
-         v = LLVMGetNextInstruction(v))
-        emit_inst(I, v);
-}
-
-static void emit_seq(struct isel *I, const struct ctxf *c, unsigned b, unsigned stop, int depth)
-{
-    if (depth > 64) {
-        fail(I, "control flow nested this deep");
-        return;
+    struct gen_kernel_info *ki = I->ki;
+    bool listed[ST_LL_OUT_SLOTS] = {false};
+    if (!ki->arb) {
+        struct st_run_output regs[ST_RUN_MAX_OUTPUTS];
+        unsigned n = st_run_output_regs(ki->sh, regs);
+        for (unsigned k = 0; k < n; k++) {
+            int slot = st_run_out_slot(regs[k].file, regs[k].index);
+            if (slot >= 0)
+                listed[slot] = true;
+        }
     }
-    while (b != stop && !I->failed) {
-        if (b >= I->nb) {
-            if (b == node_head(I))
-                flow(I, GOP_CONT, GP_NONE);
-            else if (b == node_exit(I))
-                flow(I, GOP_BREAK, GP_NONE);
-            else
-                fail(I, "a return from inside a loop");
-            return;
+    for (int s = 0; s < ST_LL_OUT_SLOTS; s++) {
+        ki->out_set[s] = ki->arb ? I->out_written[s] : listed[s];
+        for (unsigned c = 0; c < 4; c++) {
+            struct gen_opnd o = I->out[s][c].op;
+            ki->out[s][c] = o.kind == GO_NONE ? gb_imm_f(0.0f) : o;
         }
-        int li = I->loop_of_header[b];
-        if (li >= 0 && &I->loops[li] != c->loop) {
-            struct loop *L = &I->loops[li];
-            if (I->emitted[b]) {
-                fail(I, "unstructured control flow");
-                return;
-            }
-            emit_loop(I, L, depth);
-            if (c->loop)
-                I->pd_valid = I->pd_valid && I->pd_loop == c->loop;
-            I->pd_valid = false;
-            b = map_node(I, c, (unsigned)L->exit);
-            continue;
-        }
-        if (I->emitted[b]) {
-            fail(I, "unstructured control flow");
-            return;
-        }
-        I->emitted[b] = true;
-        emit_block_body(I, b);
-        if (I->failed)
-            return;
-        LLVMValueRef term = LLVMGetBasicBlockTerminator(I->bb[b]);
-        if (I->nsucc[b] == 0) {
-            b = node_end(I);
-            continue;
-        }
-        if (I->nsucc[b] == 1) {
-            edge_moves(I, b, I->succ[0][b], GP_NONE);
-            b = map_node(I, c, I->succ[0][b]);
-            continue;
-        }
-        LLVMValueRef cond = LLVMGetCondition(term);
-        unsigned T = I->succ[0][b], F = I->succ[1][b];
-        unsigned nT = map_node(I, c, T), nF = map_node(I, c, F);
-        if (nT >= I->nb || nF >= I->nb) {
-            /* a conditional break or continue */
-            bool vt = nT >= I->nb && (nF < I->nb || nT == node_exit(I));
-            unsigned vnode = vt ? nT : nF, vblock = vt ? T : F;
-            unsigned onode = vt ? nF : nT, oblock = vt ? F : T;
-            if (vnode == node_end(I)) {
-                fail(I, "a return from inside a loop");
-                return;
-            }
-            bool inv = cond_flag(I, cond, 0, false);
-            uint8_t pred = (uint8_t)((inv != !vt) ? GP_INVERT : GP_NORMAL);
-            edge_moves(I, b, vblock, pred);
-            flow(I, vnode == node_exit(I) ? GOP_BREAK : GOP_CONT, pred);
-            edge_moves(I, b, oblock, GP_NONE);
-            b = onode;
-            continue;
-        }
-        unsigned J = ipdom(I, c, b);
-        bool inv = cond_flag(I, cond, 0, false);
-        uint8_t pt = inv ? GP_INVERT : GP_NORMAL, pf = inv ? GP_NORMAL : GP_INVERT;
-        if (J == nT) {
-            edge_moves(I, b, T, pt);
-            flow(I, GOP_IF, pf);
-            edge_moves(I, b, F, GP_NONE);
-            emit_seq(I, c, nF, J, depth + 1);
-            flow(I, GOP_ENDIF, GP_NONE);
-        } else if (J == nF) {
-            edge_moves(I, b, F, pf);
-            flow(I, GOP_IF, pt);
-            edge_moves(I, b, T, GP_NONE);
-            emit_seq(I, c, nT, J, depth + 1);
-            flow(I, GOP_ENDIF, GP_NONE);
-        } else {
-            flow(I, GOP_IF, pt);
-            edge_moves(I, b, T, GP_NONE);
-            emit_seq(I, c, nT, J, depth + 1);
-            flow(I, GOP_ELSE, GP_NONE);
-            edge_moves(I, b, F, GP_NONE);
-            emit_seq(I, c, nF, J, depth + 1);
-            flow(I, GOP_ENDIF, GP_NONE);
-        }
-        b = J;
     }
+    ki->has_status = I->has_kill;
+    ki->status = I->status;
 }
 
-/* ------------------------------------------------------------------ */
+static void isel_free(struct isel *I)
+{
+    free(I->lane);
+    free(I->is_var);
+    free(I->var_last);
+    free(I->depth);
+    free(I->ctx_uni);
+    free(I->region_stack);
+    free(I->region_open);
+    free(I->cache);
+    free(I->loops);
+}
 
-bool gen_isel(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
-              struct gen_kernel_info *ki, struct gen_program *p)
+bool gen_isel(struct gen_kernel_info *ki, enum st_float_rules rules, enum gen_contract contract)
 {
     struct isel I;
     memset(&I, 0, sizeof(I));
-    I.ctx = ctx;
-    I.sh = sh;
-    I.p = p;
+    I.b = ki->b;
     I.ki = ki;
-    I.fn = LLVMGetNamedFunction(m, "st_main");
-    if (!I.fn) {
-        fail(&I, "a module without st_main");
-        return false;
-    }
-    ki->isel = &I;
-    if (build_cfg(&I)) {
-        gen_kernel_prologue(ki, p);
-        struct ctxf top = {NULL};
-        emit_seq(&I, &top, 0, node_end(&I), 0);
-        if (!I.failed)
-            gen_kernel_epilogue(ki, p);
-    }
-    ki->isel = NULL;
-    for (unsigned l = 0; l < I.nloops; l++)
-        free(I.loops[l].blocks);
-    free(I.loops);
-    free(I.bb);
-    free(I.nsucc);
-    free(I.succ[0]);
-    free(I.succ[1]);
-    free(I.loop_of_header);
-    free(I.emitted);
-    free(I.dom);
-    free(I.pd);
-    free(I.map);
-    if (p->oom && !I.failed) {
-        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-        I.failed = true;
-    }
-    return !I.failed;
-}
-
-/* ---- services for gen/kernel.c ---- */
-
-struct gen_opnd gen_isel_lane(struct gen_kernel_info *ki, LLVMValueRef v, unsigned k)
-{
-    return lane(ki->isel, v, k);
-}
-
-struct gen_opnd gen_isel_as_type(struct gen_kernel_info *ki, struct gen_opnd o, enum gen_type t)
-{
-    return as_type(ki->isel, o, t);
-}
-
-void gen_isel_set_texel(struct gen_kernel_info *ki, LLVMValueRef ptr, const struct gen_opnd c[4])
-{
-    struct isel *I = ki->isel;
-    unsigned v = 0;
-    while (v < I->ntexel && I->texel_ptr[v] != ptr)
-        v++;
-    if (v == I->ntexel) {
-        if (v == sizeof(I->texel_ptr) / sizeof(I->texel_ptr[0])) {
-            fail(I, "more than 8 texel variables");
-            return;
+    I.m = ki->mir;
+    I.p = ki->p;
+    I.oc.b = ki->b;
+    I.oc.legacy = rules == ST_FLOAT_D3D9;
+    I.oc.fuse = contract != GEN_CONTRACT_OFF;
+    I.oc.arb = I.m->arb;
+    I.oc.ver = I.m->ver;
+    I.fast = contract == GEN_CONTRACT_FAST;
+    I.ps1x = !I.m->arb && I.m->type == ST_PS && I.m->ver < ST_VER(2, 0);
+    I.tex.op = I.oc;
+    I.tex.ki = ki;
+    bool ok = region_enter(&I) && analyze_flow(&I) && analyze_lanes(&I);
+    if (!ok) {
+        I.p->oom = true;
+    } else {
+        analyze_outputs(&I);
+        prologue(&I);
+        for (unsigned i = 0; i < I.m->n && !I.b->failed && !I.p->oom; i++)
+            if (!I.m->ins[i].dead) {
+                I.cur = i;
+                emit_instr(&I, &I.m->ins[i]);
+            }
+        I.cur = I.m->n; /* the epilogue: after every write */
+        if (!I.b->failed && !I.p->oom) {
+            hand_over(&I);
+            gen_kernel_epilogue(ki);
         }
-        I->texel_ptr[v] = ptr;
-        for (unsigned k = 0; k < 4; k++)
-            I->texel_var[v][k] = new_val(I, false);
-        I->ntexel++;
     }
-    for (unsigned k = 0; k < 4; k++) {
-        struct gen_inst *i = emit(I, GOP_MOV, false);
-        i->dst = gen_vr(I->texel_var[v][k], 0, GT_F);
-        i->src[0] = c[k];
+    isel_free(&I);
+    if (I.p->oom && !I.b->failed) {
+        st_error(ki->ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        I.b->failed = true;
     }
-}
-
-void gen_isel_fail(struct gen_kernel_info *ki, const char *what)
-{
-    fail(ki->isel, what);
-}
-
-bool gen_isel_uniform(struct gen_kernel_info *ki, const struct gen_opnd *o)
-{
-    return opnd_uniform(ki->isel, o);
+    return !I.b->failed;
 }

@@ -1,28 +1,17 @@
 /*
  * gen/kernel.c — the Gen9 kernel ABI: thread payload, pushed constants,
  * attribute interpolation, sampler and untyped-read messages, the URB
- * write of a vertex shader and the render target write of a pixel shader,
- * and the entry point st_gen_compile (SIMD width choice, allocation,
- * printing).  docs/gen-abi.md states the layout a driver (or the Gen
- * simulator) must provide; the numbers come from here.
+ * write of a vertex shader and the render target write of a pixel shader.
+ * docs/gen-abi.md states the layout a driver (or the Gen simulator) must
+ * provide; the numbers come from here.  The layout is read off the MIR
+ * program (gen_kernel_layout); the instruction selection (gen/isel.c)
+ * asks for payload operands and messages through kernel.h.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <llvm-c/Core.h>
-#include <llvm-c/Error.h>
-#include <llvm-c/Transforms/PassBuilder.h>
-
-#include "emit.h"
-#include "isel.h"
-#include "passes.h"
-
-uint32_t gen_desc(unsigned mlen, unsigned rlen, bool header, uint32_t fc)
-{
-    return ((uint32_t)mlen << 25) | ((uint32_t)rlen << 20) | (header ? 1u << 19 : 0u) |
-           (fc & 0x7ffffu);
-}
+#include "kernel.h"
 
 /* ------------------------------------------------------------------ */
 /* Layout.                                                             */
@@ -39,16 +28,17 @@ static void widen(int *lo, int *hi, int x)
         *hi = x;
 }
 
-/* The perspective barycentrics of pixels 0-15 (half 0) or 16-31 (gen_kernel_layout). */
-static unsigned bary_grf(const struct gen_program *p, unsigned half)
+unsigned gen_kernel_rel_limit(const struct st_shader *sh, enum st_regfile file)
 {
-    return p->layout.bary_grf[half];
-}
-
-/* Input registers relative addressing may reach (the lowering clamps to these). */
-static int input_limit(enum st_shader_type stage, uint16_t ver)
-{
-    return stage == ST_PS ? (ver >= ST_VER(3, 0) ? 10 : 2) : 16;
+    bool ps = sh->version.type == ST_PS;
+    uint16_t ver = sh->version.ver;
+    switch (file) {
+    case ST_REG_CONST: return !ps ? 256 : ver < ST_VER(2, 0) ? 8 : ver < ST_VER(3, 0) ? 32 : 224;
+    case ST_REG_INPUT: return ps ? (ver >= ST_VER(3, 0) ? 10 : 2) : 16;
+    case ST_REG_OUTPUT: return 12;
+    case ST_REG_TEXCRDOUT: return 8;
+    default: return 0;
+    }
 }
 
 static bool binding_is(const struct st_arb_binding *b, const char *name)
@@ -62,7 +52,7 @@ static bool binding_is(const struct st_arb_binding *b, const char *name)
  * steps of ARB_position_invariant and ARB_fog_* read (they are done in the
  * kernel: there is no later fixed-function stage on Gen).
  */
-static bool arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, bool in_read[])
+static void arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, bool in_read[])
 {
     const struct st_arb_program *a = ki->sh->arb;
     st_arb_run_slots(ki->sh, &ki->arb_slots);
@@ -88,8 +78,8 @@ static bool arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, boo
     if (S->pos_out >= 0)
         ki->arb_pos = S->pos_out;
     /* fragment.position comes from the payload (pixel positions, source
-     * depth and W), not from attribute setup; the load scan below says
-     * which components the kernel reads */
+     * depth and W), not from attribute setup; the scan says which
+     * components the kernel reads */
     for (unsigned i = 0; i < a->num_inputs; i++)
         if (L->stage == ST_PS && binding_is(&a->inputs[i], "fragment.position"))
             ki->arb_frag_pos = (int)i;
@@ -107,7 +97,6 @@ static bool arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, boo
         in_read[S->pos_in] = true;
     if (S->fog_in >= 0 && S->fog_in < ST_LL_IN_SLOTS)
         in_read[S->fog_in] = true;
-    return true;
 }
 
 /*
@@ -139,162 +128,217 @@ static void push_window(struct st_gen_layout *L, const bool *c_read, unsigned nc
     L->c_hi = hi;
 }
 
-bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_program *p)
+/* The input slot a D3D9 register names (-1: none). */
+static int in_slot(const struct gen_kernel_info *ki, enum st_regfile f, int32_t idx)
 {
-    struct st_gen_layout *L = &p->layout;
-    memset(L, 0, sizeof(*L));
-    L->stage = ki->sh->version.type;
-    L->simd = p->simd;
-    L->c_lo = L->i_lo = L->bump_lo = 0;
-    L->c_hi = L->i_hi = L->bump_hi = -1;
-    L->frag_pos_slot = -1;
-    bool in_read[ST_LL_IN_SLOTS] = {false};
-    bool pos_comp[4] = {false}; /* components of fragment.position read */
-    /* c[] vectors read at a constant index (an ARB program may have
-     * thousands of parameter slots: only what is read is pushed) */
-    unsigned nc = ST_LL_NUM_CONSTS;
-    if (ki->sh->dialect == ST_ARB && ki->sh->arb) {
-        struct st_arb_run_slots rs;
-        st_arb_run_slots(ki->sh, &rs);
-        if (rs.num_c > nc)
-            nc = rs.num_c;
-    }
-    bool *c_read = calloc(nc, sizeof(bool));
-    if (!c_read) {
-        st_error(ki->ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+    if (ki->arb)
+        return f == ST_REG_INPUT && idx >= 0 && idx < ST_LL_IN_SLOTS ? idx : -1;
+    return idx < 0 ? -1 : st_run_in_slot(f, (uint32_t)idx);
+}
+
+bool gen_kernel_rel_reach(const struct gen_kernel_info *ki, uint32_t rel_vreg, int32_t index,
+                          unsigned n, bool *reach, bool *oob)
+{
+    const struct mir_prog *m = ki->mir;
+    if (!ki->aloop || rel_vreg >= m->nvregs || ki->aloop[rel_vreg] < 0)
         return false;
-    }
-    const struct st_shader *sh = ki->sh;
-    ki->arb = sh->dialect == ST_ARB && sh->arb;
-    ki->arb_pos = ki->arb_psize = ki->arb_depth = ki->arb_frag_pos = -1;
-    for (unsigned k = 0; k < ST_GEN_MAX_RT; k++)
-        ki->arb_color[k] = -1;
-    if ((ki->arb && !arb_prepare(ki, L, in_read)) || !LLVMGetNamedFunction(m, "st_main")) {
-        free(c_read);
+    const struct mir_instr *lp = &m->ins[ki->aloop[rel_vreg]];
+    if (lp->src[0].kind != MIR_IMM || lp->src[0].vreg >= m->nimm)
         return false;
+    const uint32_t *v = m->imm[lp->src[0].vreg].bits;
+    int32_t cnt = (int32_t)v[0] < 0 ? 0 : (int32_t)v[0] > 255 ? 255 : (int32_t)v[0];
+    for (unsigned k = 0; k < n; k++)
+        reach[k] = false;
+    *oob = false;
+    for (int32_t j = 0; j < cnt; j++) {
+        /* the interpreter's aL arithmetic: uint32 wrap */
+        uint32_t idx = v[1] + (uint32_t)j * v[2] + (uint32_t)index;
+        if (idx < n)
+            reach[idx] = true;
+        else
+            *oob = true;
     }
-    LLVMValueRef fn = LLVMGetNamedFunction(m, "st_main");
-    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
-        for (LLVMValueRef v = LLVMGetFirstInstruction(b); v; v = LLVMGetNextInstruction(v)) {
-            if (LLVMGetInstructionOpcode(v) != LLVMLoad)
-                continue;
-            /* load (select c, p, q) reads both: every pointer of the select
-             * tree gen_isel's load_from follows (four levels: 31 nodes), so
-             * that nothing it reads is missing from the payload */
-            LLVMValueRef ptrs[31];
-            unsigned np = 0;
-            ptrs[np++] = LLVMGetOperand(v, 0);
-            for (unsigned q = 0; q < np; q++) {
-                LLVMValueRef ptr = ptrs[q];
-                if (LLVMIsASelectInst(ptr)) {
-                    if (np + 2 <= sizeof(ptrs) / sizeof(ptrs[0])) {
-                        ptrs[np++] = LLVMGetOperand(ptr, 1);
-                        ptrs[np++] = LLVMGetOperand(ptr, 2);
-                    }
-                    continue;
-                }
-                int arg;
-                int64_t off;
-                LLVMValueRef dyn, al;
-                unsigned scale;
-                if (!gen_isel_addr(ptr, &arg, &off, &dyn, &scale, &al) || al || off < 0)
-                    continue;
-                if (dyn) {
-                    /* v[aL], v[a0.x]: every input register the index may reach */
-                    if (arg == 0)
-                        for (int k = 0; k < input_limit(L->stage, ki->sh->version.ver); k++)
-                            in_read[ST_LL_IN_V + k] = true;
-                    continue;
-                }
-                switch (arg) {
-                case 0:
-                    if (ki->arb_frag_pos >= 0 && off / 16 == ki->arb_frag_pos) {
-                        /* only the lanes somebody reads (passes/ lane demand): the
-                         * payload carries source depth / W only when z / w are */
-                        LLVMTypeRef ty = LLVMTypeOf(v);
-                        bool vec = LLVMGetTypeKind(ty) == LLVMVectorTypeKind;
-                        unsigned n = vec ? LLVMGetVectorSize(ty) : 1, dem = vec ? st_llvm_lanes(v) : 1;
-                        for (unsigned c = (unsigned)(off % 16) / 4, k = 0; k < n && c + k < 4; k++)
-                            if (dem >> k & 1)
-                                pos_comp[c + k] = true;
-                        break;
-                    }
-                    /* vPos and vFace come from the thread payload, not the attribute setup */
-                    if (off / 16 < ST_LL_IN_SLOTS &&
-                        !(L->stage == ST_PS && !ki->arb &&
-                          (off / 16 == ST_LL_IN_VPOS || off / 16 == ST_LL_IN_VFACE)))
-                        in_read[off / 16] = true;
-                    break;
-                case 2:
-                    widen(&L->c_lo, &L->c_hi, (int)(off / 16));
-                    if (off / 16 < nc)
-                        c_read[off / 16] = true;
-                    break;
-                case 3: widen(&L->i_lo, &L->i_hi, (int)(off / 16)); break;
-                case 4: L->has_b = true; break;
-                case 6: widen(&L->bump_lo, &L->bump_hi, (int)(off / 32)); break;
-                default: break;
-                }
-            }
+    return true;
+}
+
+/* Which aL each INT vreg is: a LOOP's destination that nothing else writes. */
+static bool find_aloops(struct gen_kernel_info *ki)
+{
+    const struct mir_prog *m = ki->mir;
+    ki->aloop = malloc(sizeof(*ki->aloop) * (m->nvregs + 1));
+    if (!ki->aloop)
+        return false;
+    for (unsigned v = 0; v < m->nvregs; v++)
+        ki->aloop[v] = -1;
+    for (unsigned i = 0; i < m->n; i++) {
+        const struct mir_instr *in = &m->ins[i];
+        if (in->dead || !in->has_dst || in->dst.kind != MIR_VREG || in->dst.vreg >= m->nvregs)
+            continue;
+        int32_t *a = &ki->aloop[in->dst.vreg];
+        *a = in->op == ST_OP_LOOP && *a == -1 ? (int32_t)i : -2;
+    }
+    for (unsigned v = 0; v < m->nvregs; v++)
+        if (ki->aloop[v] < 0)
+            ki->aloop[v] = -1;
+    return true;
+}
+
+void gen_kernel_free(struct gen_kernel_info *ki)
+{
+    free(ki->aloop);
+    ki->aloop = NULL;
+}
+
+/* The reads of one fixed MIR source: what must be pushed. */
+struct scan {
+    bool in_read[ST_LL_IN_SLOTS];
+    bool pos_comp[4];
+    bool *c_read;
+    unsigned nc;
+};
+
+static void scan_fixed(struct gen_kernel_info *ki, struct scan *sc, struct st_gen_layout *L,
+                       const struct mir_src *s, uint8_t lanes)
+{
+    if (s->kind != MIR_FIXED)
+        return;
+    switch (s->file) {
+    case ST_REG_CONST:
+        if (!s->rel && s->index >= 0) {
+            widen(&L->c_lo, &L->c_hi, s->index);
+            if ((unsigned)s->index < sc->nc)
+                sc->c_read[s->index] = true;
         }
-    const struct st_arb_run_slots *S = &ki->arb_slots;
-    for (int k = 0; ki->arb && k < 4; k++) {
-        if (S->mvp_c >= 0 && (unsigned)(S->mvp_c + k) < nc)
-            c_read[S->mvp_c + k] = true;
-        if (S->fog_c >= 0 && k < 2 && (unsigned)(S->fog_c + k) < nc)
-            c_read[S->fog_c + k] = true;
+        return;
+    case ST_REG_CONSTINT:
+        if (!s->rel && s->index >= 0 && s->index < ST_LL_NUM_ICONSTS)
+            widen(&L->i_lo, &L->i_hi, s->index);
+        return;
+    case ST_REG_CONSTBOOL:
+        L->has_b = true;
+        return;
+    case ST_REG_INPUT: case ST_REG_TEXTURE: case ST_REG_MISC:
+        break;
+    default:
+        return;
     }
-    /* constants two to a GRF: start each block on an even register number */
-    if (L->c_hi >= L->c_lo)
-        L->c_lo &= ~1;
-    if (L->i_hi >= L->i_lo)
-        L->i_lo &= ~1;
-    if (pos_comp[0] || pos_comp[1] || pos_comp[2] || pos_comp[3]) {
-        L->frag_pos_slot = ki->arb_frag_pos;
-        L->pos_xy = pos_comp[0] || pos_comp[1];
+    if (s->rel) {
+        /* v[aL + k]: the registers it may reach, or all of them */
+        unsigned n = gen_kernel_rel_limit(ki->sh, ST_REG_INPUT);
+        bool reach[16], oob;
+        bool known = !ki->arb && gen_kernel_rel_reach(ki, s->rel_vreg, s->index, n, reach, &oob);
+        for (unsigned k = 0; k < n && k < 16; k++)
+            if (!known || reach[k])
+                sc->in_read[ST_LL_IN_V + k] = true;
+        return;
+    }
+    int slot = in_slot(ki, s->file, s->index);
+    if (slot < 0)
+        return;
+    if (ki->arb && slot == ki->arb_frag_pos) {
         for (unsigned c = 0; c < 4; c++)
-            L->pos_mask |= pos_comp[c] ? 1u << c : 0u;
+            if (lanes >> c & 1)
+                sc->pos_comp[c] = true;
+        return;
     }
-    if (L->stage == ST_PS) {
-        /* r0, r1 (SIMD32: r1-r2) pixel data, then per half of 16 pixels:
-         * barycentrics (2 GRFs per 8 pixels), source depth, source W (1 GRF
-         * per 8 pixels each, when enabled) -- gen9-target.md section 4(a) */
-        unsigned per8 = p->simd == 8 ? 1 : 2; /* GRFs per 8-pixel value, per half */
-        unsigned halves = p->simd == 32 ? 2 : 1, g = p->simd == 32 ? 3 : 2;
-        for (unsigned h = 0; h < halves; h++) {
-            L->bary_grf[h] = g;
-            g += 2 * per8;
-            if (pos_comp[2]) {
-                L->depth_grf[h] = g;
-                g += per8;
-            }
-            if (pos_comp[3]) {
-                L->w_grf[h] = g;
-                g += per8;
-            }
+    /* vPos and vFace come from the thread payload, not the attribute setup */
+    if (L->stage == ST_PS && !ki->arb && (slot == ST_LL_IN_VPOS || slot == ST_LL_IN_VFACE))
+        return;
+    sc->in_read[slot] = true;
+}
+
+/* ps_1_x texture instructions: the coordinate sets and bump stages they read. */
+static void scan_opaque(struct gen_kernel_info *ki, struct scan *sc, struct st_gen_layout *L,
+                        const struct st_instr *a)
+{
+    (void)ki;
+    uint32_t d = a->dst.reg.index;
+    bool t_dst = a->has_dst && a->dst.reg.file == ST_REG_TEXTURE && d < 8;
+    switch (a->op) {
+    case ST_OP_TEXBEM: case ST_OP_TEXBEML: case ST_OP_BEM:
+        widen(&L->bump_lo, &L->bump_hi, (int)d);
+        break;
+    default:
+        break;
+    }
+    switch (a->op) {
+    case ST_OP_TEX: case ST_OP_TEXCOORD: case ST_OP_TEXBEM: case ST_OP_TEXBEML:
+    case ST_OP_TEXM3x2PAD: case ST_OP_TEXM3x3PAD: case ST_OP_TEXM3x2TEX: case ST_OP_TEXM3x2DEPTH:
+    case ST_OP_TEXM3x3TEX: case ST_OP_TEXM3x3: case ST_OP_TEXM3x3SPEC: case ST_OP_TEXM3x3VSPEC:
+    case ST_OP_TEXDP3TEX: case ST_OP_TEXDP3: case ST_OP_TEXKILL:
+        if (t_dst)
+            sc->in_read[ST_LL_IN_T + d] = true;
+        if (a->op == ST_OP_TEXM3x3VSPEC && t_dst)
+            for (uint32_t k = 1; k <= 2 && k <= d; k++)
+                sc->in_read[ST_LL_IN_T + d - k] = true;
+        break;
+    case ST_OP_TEXLD:
+        if (a->nsrc == 0 && d < 8)
+            sc->in_read[ST_LL_IN_T + d] = true;
+        break;
+    default:
+        break;
+    }
+}
+
+static void scan_program(struct gen_kernel_info *ki, struct scan *sc, struct st_gen_layout *L)
+{
+    const struct mir_prog *m = ki->mir;
+    for (unsigned i = 0; i < m->n; i++) {
+        const struct mir_instr *in = &m->ins[i];
+        if (in->dead)
+            continue;
+        for (unsigned k = 0; k < in->nsrc; k++)
+            scan_fixed(ki, sc, L, &in->src[k], mir_src_lanes(m, in, k));
+        if (in->predicated)
+            scan_fixed(ki, sc, L, &in->pred, 0xf);
+        if (in->op == MIR_OP_OPAQUE && in->ast)
+            scan_opaque(ki, sc, L, in->ast);
+    }
+}
+
+/* PS thread payload: r0, r1 (SIMD32: r1-r2) pixel data, then per half of
+ * 16 pixels barycentrics (2 GRFs per 8 pixels), source depth, source W
+ * (1 GRF per 8 pixels each, when enabled) -- gen9-target.md section 4(a) */
+static void ps_payload(struct st_gen_layout *L, unsigned simd, const bool pos_comp[4])
+{
+    unsigned per8 = simd == 8 ? 1 : 2; /* GRFs per 8-pixel value, per half */
+    unsigned halves = simd == 32 ? 2 : 1, g = simd == 32 ? 3 : 2;
+    for (unsigned h = 0; h < halves; h++) {
+        L->bary_grf[h] = g;
+        g += 2 * per8;
+        if (pos_comp[2]) {
+            L->depth_grf[h] = g;
+            g += per8;
         }
-        L->payload_grfs = g;
-    } else {
-        L->payload_grfs = 2;
+        if (pos_comp[3]) {
+            L->w_grf[h] = g;
+            g += per8;
+        }
     }
+    L->payload_grfs = g;
+}
+
+/* CURBE blocks and attributes after the thread payload. */
+static bool place_blocks(struct gen_kernel_info *ki, struct st_gen_layout *L, const struct scan *sc)
+{
     unsigned g = L->payload_grfs;
     for (unsigned s = 0; s < ST_LL_IN_SLOTS; s++)
-        if (in_read[s])
+        if (sc->in_read[s])
             L->in_slot[L->num_inputs++] = (int)s;
     if (L->c_hi >= L->c_lo) {
         /* What does not fit the push budget is pulled from the constant
-         * buffer (gen_kernel_load, const_comp): the window of the budget's
-         * size holding the most vectors read stays pushed. */
+         * buffer (gen_kernel_pull): the window of the budget's size
+         * holding the most vectors read stays pushed. */
         unsigned other = g + (L->i_hi >= L->i_lo ? (unsigned)(L->i_hi - L->i_lo) / 2 + 1 : 0) +
                          (L->has_b ? 2 : 0) +
                          (L->bump_hi >= L->bump_lo ? (unsigned)(L->bump_hi - L->bump_lo) + 1 : 0) +
-                         (pos_comp[1] && !L->upper_left ? 1 : 0) +
+                         (sc->pos_comp[1] && !L->upper_left ? 1 : 0) +
                          L->num_inputs * (L->stage == ST_VS ? 4 : 2);
         unsigned full = (unsigned)(L->c_hi - L->c_lo) / 2 + 1;
         if (other + full > GEN_PUSH_LIMIT && other < GEN_PUSH_LIMIT)
-            push_window(L, c_read, nc, 2 * (GEN_PUSH_LIMIT - other));
+            push_window(L, sc->c_read, sc->nc, 2 * (GEN_PUSH_LIMIT - other));
     }
-    free(c_read);
     L->curbe_grf = g;
     if (L->c_hi >= L->c_lo) {
         L->c_grf = g;
@@ -312,7 +356,7 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
         L->bump_grf = g;
         g += (unsigned)(L->bump_hi - L->bump_lo) + 1;
     }
-    if (pos_comp[1] && !L->upper_left) {
+    if (sc->pos_comp[1] && !L->upper_left) {
         /* lower-left origin: y = window height - the pixel's row */
         L->window_grf = g;
         g += 1;
@@ -325,23 +369,76 @@ bool gen_kernel_layout(struct gen_kernel_info *ki, LLVMModuleRef m, struct gen_p
                  "the Gen9 back end cannot push this many constants and inputs (%u registers)", g);
         return false;
     }
-    for (unsigned s = 0; s < 16; s++)
-        ki->sampler_type[s] = ST_SAMPLER_NONE;
-    for (const struct st_instr *i = ki->sh->first; i; i = i->next)
-        if (i->op == ST_OP_DCL && i->has_dst && i->dst.reg.file == ST_REG_SAMPLER &&
-            i->dst.reg.index < 16)
-            ki->sampler_type[i->dst.reg.index] = i->sampler_type;
     return true;
 }
 
-void gen_kernel_prologue(struct gen_kernel_info *ki, struct gen_program *p)
+bool gen_kernel_layout(struct gen_kernel_info *ki)
 {
-    (void)ki;
-    (void)p;
+    struct gen_program *p = ki->p;
+    struct st_gen_layout *L = &p->layout;
+    const struct st_shader *sh = ki->sh;
+    memset(L, 0, sizeof(*L));
+    L->stage = sh->version.type;
+    L->simd = p->simd;
+    L->c_lo = L->i_lo = L->bump_lo = 0;
+    L->c_hi = L->i_hi = L->bump_hi = -1;
+    L->frag_pos_slot = -1;
+    struct scan sc;
+    memset(&sc, 0, sizeof(sc));
+    /* c[] vectors read at a constant index (an ARB program may have
+     * thousands of parameter slots: only what is read is pushed) */
+    sc.nc = ST_LL_NUM_CONSTS;
+    ki->arb = sh->dialect == ST_ARB && sh->arb;
+    ki->arb_pos = ki->arb_psize = ki->arb_depth = ki->arb_frag_pos = -1;
+    for (unsigned k = 0; k < ST_GEN_MAX_RT; k++)
+        ki->arb_color[k] = -1;
+    if (ki->arb) {
+        arb_prepare(ki, L, sc.in_read);
+        if (ki->arb_slots.num_c > sc.nc)
+            sc.nc = ki->arb_slots.num_c;
+    }
+    sc.c_read = calloc(sc.nc, sizeof(bool));
+    if (!sc.c_read || !find_aloops(ki)) {
+        free(sc.c_read);
+        st_error(ki->ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
+    scan_program(ki, &sc, L);
+    const struct st_arb_run_slots *S = &ki->arb_slots;
+    for (int k = 0; ki->arb && k < 4; k++) {
+        if (S->mvp_c >= 0 && (unsigned)(S->mvp_c + k) < sc.nc)
+            sc.c_read[S->mvp_c + k] = true;
+        if (S->fog_c >= 0 && k < 2 && (unsigned)(S->fog_c + k) < sc.nc)
+            sc.c_read[S->fog_c + k] = true;
+    }
+    /* constants two to a GRF: start each block on an even register number */
+    if (L->c_hi >= L->c_lo)
+        L->c_lo &= ~1;
+    if (L->i_hi >= L->i_lo)
+        L->i_lo &= ~1;
+    if (sc.pos_comp[0] || sc.pos_comp[1] || sc.pos_comp[2] || sc.pos_comp[3]) {
+        L->frag_pos_slot = ki->arb_frag_pos;
+        L->pos_xy = sc.pos_comp[0] || sc.pos_comp[1];
+        for (unsigned c = 0; c < 4; c++)
+            L->pos_mask |= sc.pos_comp[c] ? 1u << c : 0u;
+    }
+    if (L->stage == ST_PS)
+        ps_payload(L, p->simd, sc.pos_comp);
+    else
+        L->payload_grfs = 2;
+    bool ok = place_blocks(ki, L, &sc);
+    free(sc.c_read);
+    for (unsigned s = 0; s < 16; s++)
+        ki->sampler_type[s] = ST_SAMPLER_NONE;
+    for (const struct st_instr *i = sh->first; i; i = i->next)
+        if (i->op == ST_OP_DCL && i->has_dst && i->dst.reg.file == ST_REG_SAMPLER &&
+            i->dst.reg.index < 16)
+            ki->sampler_type[i->dst.reg.index] = i->sampler_type;
+    return ok;
 }
 
 /* ------------------------------------------------------------------ */
-/* Loads.                                                              */
+/* Payload reads.                                                      */
 
 static int attr_index(const struct st_gen_layout *L, int slot)
 {
@@ -363,23 +460,30 @@ static struct gen_inst *add(struct gen_program *p, enum gen_op op, unsigned exec
 }
 
 /* The half h (0/1) of a SIMD32 operand: per-channel operands move 64 bytes. */
-static struct gen_opnd half_of(struct gen_kernel_info *ki, struct gen_opnd o, unsigned h)
+static struct gen_opnd half_of(const struct gen_program *p, struct gen_opnd o, unsigned h)
 {
-    if (h && !gen_isel_uniform(ki, &o) && (o.kind == GO_VREG || o.kind == GO_FIXED))
+    if (h && !gb_is_uniform(p, &o) && (o.kind == GO_VREG || o.kind == GO_FIXED))
         o.off += 64;
     return o;
 }
 
 /* Moves value o into block b at byte offset boff, for every channel. */
-static void to_block(struct gen_kernel_info *ki, struct gen_program *p, uint32_t b, uint32_t boff,
-                     struct gen_opnd o, enum gen_type t, unsigned exec, unsigned h)
+static void to_block(struct gen_kernel_info *ki, uint32_t b, uint32_t boff, struct gen_opnd o,
+                     enum gen_type t, unsigned exec, unsigned h)
 {
-    struct gen_inst *i = add(p, GOP_MOV, exec, 16 * h);
+    struct gen_inst *i = add(ki->p, GOP_MOV, exec, 16 * h);
     i->dst = gen_vr(b, boff, t);
-    i->src[0] = gen_isel_as_type(ki, half_of(ki, o, h), t);
+    i->src[0] = gb_as_type(ki->b, half_of(ki->p, o, h), t);
 }
 
-static uint32_t block(struct gen_program *p, uint32_t bytes, bool eot);
+static uint32_t block(struct gen_program *p, uint32_t bytes, bool eot)
+{
+    uint32_t b = gen_new_vreg(p, bytes, false);
+    p->vreg[b].no_spill = true;
+    if (eot)
+        p->vreg[b].grf_lo = GEN_EOT_FIRST_GRF;
+    return b;
+}
 
 /*
  * An output into the EOT payload.  A value computed in a plain divergent
@@ -389,9 +493,10 @@ static uint32_t block(struct gen_program *p, uint32_t bytes, bool eot);
  * kernel from its arithmetic.  Only for the EOT block (it lives at the
  * end of the kernel anyway); other blocks and shared values get a mov.
  */
-static void to_payload(struct gen_kernel_info *ki, struct gen_program *p, uint32_t b, uint32_t boff,
-                       struct gen_opnd o, bool eot)
+static void to_payload(struct gen_kernel_info *ki, uint32_t b, uint32_t boff, struct gen_opnd o,
+                       bool eot)
 {
+    struct gen_program *p = ki->p;
     while (o.kind == GO_VREG && p->vreg[o.vreg].alias_of) {
         o.off += p->vreg[o.vreg].alias_off;
         o.vreg = p->vreg[o.vreg].alias_of - 1;
@@ -426,16 +531,7 @@ static void to_payload(struct gen_kernel_info *ki, struct gen_program *p, uint32
             return;
         }
     }
-    to_block(ki, p, b, boff, o, GT_F, p->simd, 0);
-}
-
-static uint32_t block(struct gen_program *p, uint32_t bytes, bool eot)
-{
-    uint32_t b = gen_new_vreg(p, bytes, false);
-    p->vreg[b].no_spill = true;
-    if (eot)
-        p->vreg[b].grf_lo = GEN_EOT_FIRST_GRF;
-    return b;
+    to_block(ki, b, boff, o, GT_F, p->simd, 0);
 }
 
 /* A message whose per-channel response is `nch` dwords: SIMD32 sends two
@@ -455,37 +551,45 @@ static void gather_halves(struct gen_program *p, const uint32_t resp[2], unsigne
     }
 }
 
-/* c[index] at a run-time index: untyped surface read from the constant buffer. */
-static bool pull_constant(struct gen_kernel_info *ki, struct gen_program *p, int64_t off,
-                          LLVMValueRef dyn, unsigned scale, unsigned nch, struct gen_opnd out[4])
+/* The components of a 4-bit mask, first..last (a read covers that range). */
+static void comp_range(uint8_t comps, unsigned *first, unsigned *n)
 {
+    unsigned lo = 0, hi = 0;
+    while (lo < 4 && !(comps >> lo & 1))
+        lo++;
+    for (unsigned c = 0; c < 4; c++)
+        if (comps >> c & 1)
+            hi = c;
+    *first = lo < 4 ? lo : 0;
+    *n = lo < 4 ? hi - lo + 1 : 1;
+}
+
+bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t comps,
+                     struct gen_opnd out[4])
+{
+    struct gen_program *p = ki->p;
     uint32_t ds = gen_dsize(p);
     uint32_t a = gen_new_vreg(p, ds, false);
-    /* dyn NULL: c[off / 16] itself, a vector that is not pushed */
-    struct gen_opnd idx = dyn ? gen_isel_as_type(ki, gen_isel_lane(ki, dyn, 0), GT_D) : gen_imm(0, GT_D);
-    unsigned sh = 0;
-    while ((1u << sh) < scale)
-        sh++;
-    if ((1u << sh) != scale) {
-        gen_isel_fail(ki, "this relative address scale");
-        return false;
-    }
-    struct gen_inst *i = add(p, sh ? GOP_SHL : GOP_MOV, p->simd, 0);
-    i->dst = gen_vr(a, 0, GT_D);
-    i->src[0] = idx;
-    if (idx.kind == GO_IMM) {
+    unsigned c0, nch;
+    comp_range(comps ? comps : 1, &c0, &nch);
+    index = gb_as_type(ki->b, index, GT_D);
+    struct gen_inst *i;
+    if (index.kind == GO_IMM) {
         /* a constant index (a vector past the pushed ones): one mov */
-        i->op = GOP_MOV;
-        i->src[0] = gen_imm((idx.imm << sh) + (uint32_t)off, GT_D);
-        off = 0;
-    } else if (sh) {
-        i->src[1] = gen_imm(sh, GT_D);
-    }
-    if (off) {
-        i = add(p, GOP_ADD, p->simd, 0);
+        i = add(p, GOP_MOV, p->simd, 0);
         i->dst = gen_vr(a, 0, GT_D);
-        i->src[0] = gen_vr(a, 0, GT_D);
-        i->src[1] = gen_imm((uint32_t)off, GT_D);
+        i->src[0] = gen_imm((index.imm << 4) + 4 * c0, GT_D);
+    } else {
+        i = add(p, GOP_SHL, p->simd, 0);
+        i->dst = gen_vr(a, 0, GT_D);
+        i->src[0] = index;
+        i->src[1] = gen_imm(4, GT_D);
+        if (c0) {
+            i = add(p, GOP_ADD, p->simd, 0);
+            i->dst = gen_vr(a, 0, GT_D);
+            i->src[0] = gen_vr(a, 0, GT_D);
+            i->src[1] = gen_imm(4 * c0, GT_D);
+        }
     }
     uint32_t mask = (0xFu << nch) & 0xFu;
     unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
@@ -503,13 +607,68 @@ static bool pull_constant(struct gen_kernel_info *ki, struct gen_program *p, int
                            (1u << 14) | ((exec == 8 ? 2u : 1u) << 12) | (mask << 8) |
                                GEN_BTI_CONSTANTS);
     }
+    struct gen_opnd got[4];
     if (halves == 2) {
-        gather_halves(p, resp, nch, out);
+        gather_halves(p, resp, nch, got);
     } else {
         for (unsigned c = 0; c < nch; c++)
-            out[c] = gen_vr(resp[0], c * ds, GT_F);
+            got[c] = gen_vr(resp[0], c * ds, GT_F);
     }
+    for (unsigned c = 0; c < 4; c++)
+        out[c] = c >= c0 && c < c0 + nch ? got[c - c0] : gen_imm(0, GT_F);
     return true;
+}
+
+bool gen_kernel_const_pushed(const struct gen_kernel_info *ki, uint32_t idx)
+{
+    const struct st_gen_layout *L = &ki->p->layout;
+    return L->c_hi >= L->c_lo && (int64_t)idx >= L->c_lo && (int64_t)idx <= L->c_hi;
+}
+
+struct gen_opnd gen_kernel_const(struct gen_kernel_info *ki, uint32_t idx, unsigned c)
+{
+    const struct st_gen_layout *L = &ki->p->layout;
+    if (!gen_kernel_const_pushed(ki, idx)) {
+        gb_fail(ki->b, "a constant the layout did not push");
+        return gen_imm(0, GT_F);
+    }
+    return gen_fixed(L->c_grf * GEN_GRF_SIZE + (idx - (uint32_t)L->c_lo) * 16 + (c & 3) * 4, GT_F,
+                     GR_SCALAR);
+}
+
+struct gen_opnd gen_kernel_int(struct gen_kernel_info *ki, uint32_t idx, unsigned c)
+{
+    /* the layout pushed what its scan saw; anything else is refused, never
+     * read from a register that holds something else */
+    const struct st_gen_layout *L = &ki->p->layout;
+    if (L->i_hi < L->i_lo || (int64_t)idx < L->i_lo || (int64_t)idx > L->i_hi) {
+        gb_fail(ki->b, "an integer constant the layout did not push");
+        return gen_imm(0, GT_D);
+    }
+    return gen_fixed(L->i_grf * GEN_GRF_SIZE + (idx - (uint32_t)L->i_lo) * 16 + (c & 3) * 4, GT_D,
+                     GR_SCALAR);
+}
+
+struct gen_opnd gen_kernel_bool(struct gen_kernel_info *ki, uint32_t idx)
+{
+    const struct st_gen_layout *L = &ki->p->layout;
+    if (!L->has_b || idx >= 16) {
+        gb_fail(ki->b, "a boolean constant the layout did not push");
+        return gen_imm(0, GT_D);
+    }
+    return gen_fixed(L->b_grf * GEN_GRF_SIZE + 4 * idx, GT_D, GR_SCALAR);
+}
+
+struct gen_opnd gen_kernel_bump(struct gen_kernel_info *ki, uint32_t stage, unsigned j)
+{
+    const struct st_gen_layout *L = &ki->p->layout;
+    if (L->bump_hi < L->bump_lo || (int64_t)stage < L->bump_lo || (int64_t)stage > L->bump_hi ||
+        j >= 8) {
+        gb_fail(ki->b, "a bump-environment stage the layout did not push");
+        return gen_imm(0, GT_F);
+    }
+    return gen_fixed(L->bump_grf * GEN_GRF_SIZE + (stage - (uint32_t)L->bump_lo) * 32 + 4 * j,
+                     GT_F, GR_SCALAR);
 }
 
 /*
@@ -534,14 +693,6 @@ static struct gen_opnd pixel_coord(struct gen_program *p, unsigned c)
         i->src[0].region = GR_VEC;
     }
     return gen_vr(v, 0, GT_F);
-}
-
-static void pixel_position(struct gen_program *p, struct gen_opnd out[4])
-{
-    out[0] = pixel_coord(p, 0);
-    out[1] = pixel_coord(p, 1);
-    out[2] = gen_imm(0, GT_F);
-    out[3] = gen_imm(0x3f800000u, GT_F);
 }
 
 /* a + b (b an immediate or a scalar), a fresh divergent float */
@@ -600,13 +751,12 @@ static struct gen_opnd frag_position(struct gen_program *p, unsigned c)
  * r0.0 bit 15 is set for back-facing (Mesa's front-facing read); one
  * value per thread.  (face, 0, 0, 1).
  */
-static void facing(struct gen_program *p, struct gen_opnd out[4])
+static struct gen_opnd facing(struct gen_kernel_info *ki)
 {
-    uint32_t one = gen_new_vreg(p, 4, true), f = gen_new_vreg(p, 4, true);
-    struct gen_inst *i = add(p, GOP_MOV, 1, 0);
-    i->dst = gen_vr(one, 0, GT_F);
-    i->src[0] = gen_imm(0x3f800000u, GT_F);
-    i = add(p, GOP_AND, 1, 0);
+    struct gen_program *p = ki->p;
+    uint32_t f = gen_new_vreg(p, 4, true);
+    struct gen_opnd one = gb_reg(ki->b, gen_imm(0x3f800000u, GT_F));
+    struct gen_inst *i = add(p, GOP_AND, 1, 0);
     i->cmod = GC_EQ;
     i->dst = gen_null(GT_UD);
     i->src[0] = gen_fixed(0, GT_UD, GR_SCALAR);
@@ -614,11 +764,9 @@ static void facing(struct gen_program *p, struct gen_opnd out[4])
     i = add(p, GOP_SEL, 1, 0);
     i->pred = GP_NORMAL;
     i->dst = gen_vr(f, 0, GT_F);
-    i->src[0] = gen_vr(one, 0, GT_F);
+    i->src[0] = one;
     i->src[1] = gen_imm(0xbf800000u, GT_F);
-    out[0] = gen_vr(f, 0, GT_F);
-    out[1] = out[2] = gen_imm(0, GT_F);
-    out[3] = gen_imm(0x3f800000u, GT_F);
+    return gen_vr(f, 0, GT_F);
 }
 
 /* Component c of input attribute a, into dst (predicated by f0.0 when pred). */
@@ -638,195 +786,105 @@ static void input_comp(struct gen_program *p, unsigned a, unsigned c, uint32_t d
         struct gen_inst *i = add(p, GOP_PLN, exec, 16 * h);
         i->dst = gen_vr(dst, 64 * h, GT_F);
         i->src[0] = gen_fixed(setup, GT_F, GR_SCALAR);
-        i->src[1] = gen_fixed(bary_grf(p, h) * GEN_GRF_SIZE, GT_F, GR_VEC);
+        i->src[1] = gen_fixed(p->layout.bary_grf[h] * GEN_GRF_SIZE, GT_F, GR_VEC);
         i->pred = pred ? GP_NORMAL : GP_NONE;
     }
 }
 
-/*
- * v[index]: the inputs are registers, so a run-time index is a chain of
- * compares and predicated reads over every register it may reach (the
- * lowering has clamped it to that range).
- */
-static bool indexed_input(struct gen_kernel_info *ki, struct gen_program *p, int64_t off,
-                          LLVMValueRef dyn, unsigned scale, unsigned n, struct gen_opnd out[4])
+struct gen_opnd gen_kernel_input(struct gen_kernel_info *ki, int slot, unsigned c)
 {
+    struct gen_program *p = ki->p;
     const struct st_gen_layout *L = &p->layout;
-    if (off % 4 || scale == 0) {
-        gen_isel_fail(ki, "this input index");
-        return false;
+    c &= 3;
+    if (L->frag_pos_slot >= 0 && slot == L->frag_pos_slot)
+        return frag_position(p, c);
+    if (L->stage == ST_PS && !ki->arb && (slot == ST_LL_IN_VPOS || slot == ST_LL_IN_VFACE)) {
+        if (slot == ST_LL_IN_VPOS)
+            return c < 2 ? pixel_coord(p, c) : gen_imm(c == 3 ? 0x3f800000u : 0, GT_F);
+        return c == 0 ? facing(ki) : gen_imm(c == 3 ? 0x3f800000u : 0, GT_F);
     }
-    struct gen_opnd idx = gen_isel_as_type(ki, gen_isel_lane(ki, dyn, 0), GT_D);
-    if (idx.kind == GO_IMM) {
-        /* folded to a constant after all */
-        uint32_t t = gen_new_vreg(p, 4, true);
-        struct gen_inst *m = add(p, GOP_MOV, 1, 0);
-        m->dst = gen_vr(t, 0, GT_D);
-        m->src[0] = idx;
-        idx = gen_vr(t, 0, GT_D);
+    int a = attr_index(L, slot);
+    if (a < 0) {
+        gb_fail(ki->b, "an input the layout did not push");
+        return (struct gen_opnd){0};
     }
-    uint32_t res[4];
-    for (unsigned k = 0; k < n; k++)
-        res[k] = gen_new_vreg(p, gen_dsize(p), false);
-    bool first = true;
-    for (unsigned a = 0; a < L->num_inputs; a++) {
-        int slot = L->in_slot[a];
-        if (slot < ST_LL_IN_V || slot >= ST_LL_IN_V + input_limit(L->stage, ki->sh->version.ver))
-            continue;
-        /* byte offset of this register's component 0 relative to the load's constant part */
-        int64_t rel = (int64_t)slot * 16 - (off / 16) * 16;
-        if (rel % (int64_t)scale)
-            continue;
-        if (!first) {
-            struct gen_inst *c = add(p, GOP_CMP, p->simd, 0);
-            c->cmod = GC_EQ;
-            c->dst = gen_null(GT_D);
-            c->src[0] = idx;
-            c->src[1] = gen_imm((uint32_t)(int32_t)(rel / (int64_t)scale), GT_D);
-        }
-        for (unsigned k = 0; k < n; k++) {
-            unsigned comp = (unsigned)(off % 16) / 4 + k;
-            input_comp(p, a, comp & 3, res[k], !first);
-        }
-        first = false;
-    }
-    for (unsigned k = 0; k < n; k++)
-        out[k] = gen_vr(res[k], 0, GT_F);
-    return true;
+    if (L->stage == ST_VS)
+        return gen_fixed((L->input_grf + 4 * (unsigned)a + c) * GEN_GRF_SIZE, GT_F, GR_VEC);
+    /* PS: interpolate; the setup group (a, b, -, c0) is pln's src0 */
+    uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+    input_comp(p, (unsigned)a, c, v, false);
+    return gen_vr(v, 0, GT_F);
 }
 
-bool gen_kernel_load(struct gen_kernel_info *ki, struct gen_program *p, int arg, int64_t off,
-                     LLVMValueRef dyn, unsigned scale, LLVMTypeRef ty, struct gen_opnd out[4])
+/*
+ * v[index + k]: the inputs are registers, so a run-time index is a chain
+ * of compares and predicated reads over every register it may reach;
+ * outside v0..v(limit-1) the read gives 0, as in the interpreter.
+ */
+bool gen_kernel_input_rel(struct gen_kernel_info *ki, struct gen_opnd index, int32_t k,
+                          const bool *reach, uint8_t comps, struct gen_opnd out[4])
 {
+    struct gen_program *p = ki->p;
     const struct st_gen_layout *L = &p->layout;
-    unsigned n = LLVMGetTypeKind(ty) == LLVMVectorTypeKind ? LLVMGetVectorSize(ty) : 1;
-    if (n > 4 || off < 0) {
-        gen_isel_fail(ki, "this load");
-        return false;
+    unsigned limit = gen_kernel_rel_limit(ki->sh, ST_REG_INPUT);
+    index = gb_reg(ki->b, gb_as_type(ki->b, index, GT_D));
+    uint32_t res[4] = {0, 0, 0, 0};
+    unsigned nreach = 0, only = 0;
+    for (unsigned r = 0; r < limit; r++)
+        if (!reach || reach[r]) {
+            nreach++;
+            only = r;
+        }
+    for (unsigned c = 0; c < 4; c++)
+        out[c] = gen_imm(0, GT_F);
+    if (reach && nreach == 1) {
+        /* the index can only name one register (an aL of known values) */
+        for (unsigned c = 0; c < 4; c++)
+            if (comps >> c & 1)
+                out[c] = gen_kernel_input(ki, ST_LL_IN_V + (int)only, c);
+        return !ki->b->failed;
     }
-    int slot = (int)(off / 16);
-    unsigned comp0 = (unsigned)(off % 16) / 4;
-    switch (arg) {
-    case 0: { /* shader inputs */
-        if (dyn)
-            return indexed_input(ki, p, off, dyn, scale, n, out);
-        if (L->frag_pos_slot >= 0 && slot == L->frag_pos_slot) {
-            for (unsigned k = 0; k < n; k++)
-                out[k] = comp0 + k < 4 ? frag_position(p, comp0 + k) : gen_imm(0, GT_F);
-            return true;
+    for (unsigned c = 0; c < 4; c++)
+        if (comps >> c & 1) {
+            res[c] = gen_new_vreg(p, gen_dsize(p), false);
+            struct gen_inst *m = add(p, GOP_MOV, p->simd, 0);
+            m->dst = gen_vr(res[c], 0, GT_F);
+            m->src[0] = gen_imm(0, GT_F);
+            out[c] = gen_vr(res[c], 0, GT_F);
         }
-        if (L->stage == ST_PS && !ki->arb && (slot == ST_LL_IN_VPOS || slot == ST_LL_IN_VFACE)) {
-            struct gen_opnd v4[4];
-            if (slot == ST_LL_IN_VPOS)
-                pixel_position(p, v4);
-            else
-                facing(p, v4);
-            for (unsigned k = 0; k < n; k++)
-                out[k] = comp0 + k < 4 ? v4[comp0 + k] : gen_imm(0, GT_F);
-            return true;
-        }
-        int a = attr_index(L, slot);
-        if (a < 0 || comp0 + n > 4) {
-            gen_isel_fail(ki, "this input");
+    for (unsigned r = 0; r < limit; r++) {
+        if (reach && !reach[r])
+            continue;
+        int a = attr_index(L, ST_LL_IN_V + (int)r);
+        if (a < 0) {
+            gb_fail(ki->b, "an input the layout did not push");
             return false;
         }
-        for (unsigned k = 0; k < n; k++) {
-            unsigned c = comp0 + k;
-            if (L->stage == ST_VS) {
-                out[k] = gen_fixed((L->input_grf + 4 * (unsigned)a + c) * GEN_GRF_SIZE, GT_F, GR_VEC);
-                continue;
-            }
-            /* PS: interpolate; the setup group (a, b, -, c0) is pln's src0 */
-            uint32_t setup = (L->input_grf + 2 * (unsigned)a + c / 2) * GEN_GRF_SIZE + (c & 1) * 16;
-            uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
-            unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
-            for (unsigned h = 0; h < halves; h++) {
-                struct gen_inst *i = add(p, GOP_PLN, exec, 16 * h);
-                i->dst = gen_vr(v, 64 * h, GT_F);
-                i->src[0] = gen_fixed(setup, GT_F, GR_SCALAR);
-                i->src[1] = gen_fixed(bary_grf(p, h) * GEN_GRF_SIZE, GT_F, GR_VEC);
-            }
-            out[k] = gen_vr(v, 0, GT_F);
-        }
-        return true;
+        struct gen_inst *c = add(p, GOP_CMP, p->simd, 0);
+        c->cmod = GC_EQ;
+        c->dst = gen_null(GT_D);
+        c->src[0] = index;
+        c->src[1] = gen_imm((uint32_t)((int32_t)r - k), GT_D);
+        for (unsigned comp = 0; comp < 4; comp++)
+            if (comps >> comp & 1)
+                input_comp(p, (unsigned)a, comp, res[comp], true);
     }
-    case 2: /* c# */
-        if (dyn || slot < L->c_lo || slot > L->c_hi)
-            return pull_constant(ki, p, off, dyn, dyn ? scale : 1, n, out);
-        for (unsigned k = 0; k < n; k++)
-            out[k] = gen_fixed(L->c_grf * GEN_GRF_SIZE + (unsigned)(slot - L->c_lo) * 16 +
-                                   (comp0 + k) * 4,
-                               GT_F, GR_SCALAR);
-        return true;
-    case 3: /* i# */
-        /* the layout pushed what its scan saw; anything else is refused, never
-         * read from a register that holds something else */
-        if (dyn || slot < L->i_lo || slot > L->i_hi || comp0 + n > 4)
-            break;
-        for (unsigned k = 0; k < n; k++)
-            out[k] = gen_fixed(L->i_grf * GEN_GRF_SIZE + (unsigned)(slot - L->i_lo) * 16 +
-                                   (comp0 + k) * 4,
-                               GT_D, GR_SCALAR);
-        return true;
-    case 4: /* b# */
-        if (dyn || !L->has_b || off + 4 * (int64_t)n > 64)
-            break;
-        for (unsigned k = 0; k < n; k++)
-            out[k] = gen_fixed(L->b_grf * GEN_GRF_SIZE + (uint32_t)off + 4 * k, GT_D, GR_SCALAR);
-        return true;
-    case 6: { /* bump environment */
-        int stage = (int)(off / 32);
-        if (dyn || stage < L->bump_lo || stage > L->bump_hi || off % 32 + 4 * (int64_t)n > 32)
-            break;
-        for (unsigned k = 0; k < n; k++)
-            out[k] = gen_fixed(L->bump_grf * GEN_GRF_SIZE + (unsigned)(stage - L->bump_lo) * 32 +
-                                   (uint32_t)(off % 32) + 4 * k,
-                               GT_F, GR_SCALAR);
-        return true;
-    }
-    case 8:
-        gen_isel_fail(ki, "dsx/dsy (derivatives across the pixel quad)");
-        return false;
-    default:
-        break;
-    }
-    gen_isel_fail(ki, "this load");
-    return false;
-}
-
-bool gen_kernel_store(struct gen_kernel_info *ki, int arg, int64_t off, const struct gen_opnd *c,
-                      unsigned n)
-{
-    if (arg == 1 && off >= 0 && off % 16 == 0 && off / 16 < ST_LL_OUT_SLOTS && n <= 4) {
-        int slot = (int)(off / 16);
-        for (unsigned k = 0; k < 4; k++)
-            ki->out[slot][k] = k < n ? c[k] : gen_imm(0, GT_F);
-        ki->out_set[slot] = true;
-        return true;
-    }
-    if (arg == 5 && off == 0 && n == 1) {
-        ki->status = c[0];
-        ki->has_status = true;
-        return true;
-    }
-    gen_isel_fail(ki, arg == 8 ? "dsx/dsy (derivatives across the pixel quad)" : "this store");
-    return false;
+    return true;
 }
 
 /* ------------------------------------------------------------------ */
 /* Sampling.                                                           */
 
-void gen_kernel_sample(struct gen_kernel_info *ki, struct gen_program *p, LLVMValueRef call)
+void gen_kernel_sample(struct gen_kernel_info *ki, unsigned stage, unsigned target,
+                       const struct gen_opnd coord[3], struct gen_opnd out[4])
 {
-    LLVMValueRef st = LLVMGetOperand(call, 1);
-    uint64_t code = LLVMIsAConstantInt(st) ? LLVMConstIntGetZExtValue(st) : ~0ull;
-    /* ARB: the stage carries the unit (bits 7:0) and target + 1 (bits 15:8) */
-    unsigned stage = (unsigned)(code & 0xff), target = (unsigned)(code >> 8);
-    if (code == ~0ull || stage >= 16 || (target && !ki->arb) || target > ST_ARB_TEX_SHADOWRECT + 1) {
-        gen_isel_fail(ki, "a texture stage chosen at run time");
+    struct gen_program *p = ki->p;
+    for (unsigned c = 0; c < 4; c++)
+        out[c] = gen_imm(0, GT_F);
+    if (stage >= 16 || (target && !ki->arb) || target > ST_ARB_TEX_SHADOWRECT + 1) {
+        gb_fail(ki->b, "this texture stage");
         return;
     }
-    LLVMValueRef w = LLVMGetOperand(call, 4);
     unsigned nparams;
     bool shadow = false;
     if (target) {
@@ -843,18 +901,18 @@ void gen_kernel_sample(struct gen_kernel_info *ki, struct gen_program *p, LLVMVa
         case ST_SAMPLER_2D: nparams = 2; break;
         case ST_SAMPLER_CUBE: case ST_SAMPLER_VOLUME: nparams = 3; break;
         default:
-            nparams = LLVMIsAConstantFP(w) || LLVMIsNull(w) ? 2 : 3;
+            nparams = gb_is_imm_f(coord[2], 0.0f) ? 2 : 3;
             break;
         }
     }
     struct gen_opnd prm[3];
     if (shadow) {
-        prm[0] = gen_isel_lane(ki, LLVMGetOperand(call, 4), 0);
-        prm[1] = gen_isel_lane(ki, LLVMGetOperand(call, 2), 0);
-        prm[2] = gen_isel_lane(ki, LLVMGetOperand(call, 3), 0);
+        prm[0] = coord[2];
+        prm[1] = coord[0];
+        prm[2] = coord[1];
     } else {
         for (unsigned k = 0; k < nparams; k++)
-            prm[k] = gen_isel_lane(ki, LLVMGetOperand(call, 2 + k), 0);
+            prm[k] = coord[k];
     }
     /* VS: no derivatives, so LOD 0 (sample_lz / sample_c_lz); PS: sample / sample_c */
     unsigned type = p->layout.stage == ST_VS ? (shadow ? 25 : 24) : (shadow ? 3 : 0);
@@ -863,7 +921,7 @@ void gen_kernel_sample(struct gen_kernel_info *ki, struct gen_program *p, LLVMVa
     for (unsigned h = 0; h < halves; h++) {
         uint32_t pl = block(p, nparams * 4 * exec, false);
         for (unsigned k = 0; k < nparams; k++)
-            to_block(ki, p, pl, k * 4 * exec, prm[k], GT_F, exec, h);
+            to_block(ki, pl, k * 4 * exec, prm[k], GT_F, exec, h);
         resp[h] = block(p, 16 * exec, false);
         struct gen_inst *i = add(p, GOP_SEND, exec, 16 * h);
         i->dst = gen_vr(resp[h], 0, GT_F);
@@ -876,14 +934,12 @@ void gen_kernel_sample(struct gen_kernel_info *ki, struct gen_program *p, LLVMVa
                            (GEN_BTI_TEXTURE0 + stage) | (stage << 8) | (type << 12) |
                                ((exec == 8 ? 1u : 2u) << 17));
     }
-    struct gen_opnd out[4];
     if (halves == 2) {
         gather_halves(p, resp, 4, out);
     } else {
         for (unsigned c = 0; c < 4; c++)
             out[c] = gen_vr(resp[0], c * gen_dsize(p), GT_F);
     }
-    gen_isel_set_texel(ki, LLVMGetOperand(call, 5), out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -894,22 +950,19 @@ void gen_kernel_sample(struct gen_kernel_info *ki, struct gen_program *p, LLVMVa
  * end of the kernel: pushed, or pulled once per vector (straight-line code
  * after all control flow, so the pulled value may be shared).
  */
-static struct gen_opnd const_comp(struct gen_kernel_info *ki, struct gen_program *p, int idx,
-                                  unsigned comp)
+static struct gen_opnd const_comp(struct gen_kernel_info *ki, int idx, unsigned comp)
 {
-    const struct st_gen_layout *L = &p->layout;
-    if (idx >= L->c_lo && idx <= L->c_hi)
-        return gen_fixed(L->c_grf * GEN_GRF_SIZE + (unsigned)(idx - L->c_lo) * 16 + comp * 4, GT_F,
-                         GR_SCALAR);
+    if (idx >= 0 && gen_kernel_const_pushed(ki, (uint32_t)idx))
+        return gen_kernel_const(ki, (uint32_t)idx, comp);
     for (unsigned k = 0; k < ki->npulled; k++)
         if (ki->pulled[k].idx == idx)
             return ki->pulled[k].v[comp];
     if (ki->npulled == sizeof(ki->pulled) / sizeof(ki->pulled[0])) {
         /* the options read at most 6 vectors (mvp rows, fog params, fog colour) */
-        gen_isel_fail(ki, "more than 8 pulled constants in the fixed-function steps");
+        gb_fail(ki->b, "more than 8 pulled constants in the fixed-function steps");
         return gen_imm(0, GT_F);
     }
-    if (!pull_constant(ki, p, (int64_t)idx * 16, NULL, 1, 4, ki->pulled[ki->npulled].v))
+    if (!gen_kernel_pull(ki, gen_imm((uint32_t)idx, GT_D), 0xf, ki->pulled[ki->npulled].v))
         return gen_imm(0, GT_F);
     ki->pulled[ki->npulled].idx = idx;
     return ki->pulled[ki->npulled++].v[comp];
@@ -942,16 +995,18 @@ static struct gen_opnd input_value(struct gen_program *p, int slot, unsigned c)
 }
 
 /* ARB_position_invariant: row r of state.matrix.mvp . vertex.position, left to right. */
-static void arb_position_invariant(struct gen_kernel_info *ki, struct gen_program *p)
+static void arb_position_invariant(struct gen_kernel_info *ki)
 {
+    struct gen_program *p = ki->p;
     const struct st_arb_run_slots *S = &ki->arb_slots;
     if (S->pos_out < 0 || S->pos_out >= ST_LL_OUT_SLOTS || S->mvp_c < 0 || S->pos_in < 0)
         return;
     for (unsigned r = 0; r < 4; r++) {
-        struct gen_opnd d = alu2(p, GOP_MUL, input_value(p, S->pos_in, 0), const_comp(ki, p, S->mvp_c + (int)r, 0), false);
+        struct gen_opnd d = alu2(p, GOP_MUL, input_value(p, S->pos_in, 0),
+                                 const_comp(ki, S->mvp_c + (int)r, 0), false);
         for (unsigned k = 1; k < 4; k++) {
             struct gen_opnd t = alu2(p, GOP_MUL, input_value(p, S->pos_in, k),
-                                     const_comp(ki, p, S->mvp_c + (int)r, k), false);
+                                     const_comp(ki, S->mvp_c + (int)r, k), false);
             d = alu2(p, GOP_ADD, d, t, false);
         }
         ki->out[S->pos_out][r] = d;
@@ -965,8 +1020,9 @@ static void arb_position_invariant(struct gen_kernel_info *ki, struct gen_progra
  * e^(-(density z)^2); z = fragment.fogcoord.x, state.fog.params and
  * state.fog.color pushed (OpenGL 1.5 section 3.10, as the interpreter).
  */
-static void arb_fog(struct gen_kernel_info *ki, struct gen_program *p)
+static void arb_fog(struct gen_kernel_info *ki)
 {
+    struct gen_program *p = ki->p;
     const struct st_arb_run_slots *S = &ki->arb_slots;
     int color = ki->arb_color[0];
     if (S->fog_c < 0 || S->fog_in < 0 || color < 0 || !ki->out_set[color])
@@ -976,10 +1032,10 @@ static void arb_fog(struct gen_kernel_info *ki, struct gen_program *p)
     if (o & ST_ARB_OPT_FOG_LINEAR) {
         struct gen_opnd nz = z;
         nz.neg = true;
-        f = alu2(p, GOP_ADD, nz, const_comp(ki, p, S->fog_c, 2), false);      /* end - z */
-        f = alu2(p, GOP_MUL, f, const_comp(ki, p, S->fog_c, 3), true);        /* * 1/(end - start) */
+        f = alu2(p, GOP_ADD, nz, const_comp(ki, S->fog_c, 2), false); /* end - z */
+        f = alu2(p, GOP_MUL, f, const_comp(ki, S->fog_c, 3), true);   /* * 1/(end - start) */
     } else {
-        struct gen_opnd t = alu2(p, GOP_MUL, z, const_comp(ki, p, S->fog_c, 0), false);
+        struct gen_opnd t = alu2(p, GOP_MUL, z, const_comp(ki, S->fog_c, 0), false);
         if (o & ST_ARB_OPT_FOG_EXP2)
             t = alu2(p, GOP_MUL, t, t, false);
         /* e^-t = 2^(-t log2 e) */
@@ -997,26 +1053,13 @@ static void arb_fog(struct gen_kernel_info *ki, struct gen_program *p)
      * components clamped to [0, 1] first (NaN -> 0, as (sat)), as
      * st_arb_run_finish does */
     for (unsigned c = 0; c < 4; c++) {
-        uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
-        struct gen_opnd col = ki->out[color][c];
-        if (col.kind == GO_IMM) {
-            uint32_t w = gen_new_vreg(p, gen_dsize(p), false);
-            struct gen_inst *m = add(p, GOP_MOV, p->simd, 0);
-            m->dst = gen_vr(w, 0, GT_F);
-            m->src[0] = col;
-            col = gen_vr(w, 0, GT_F);
-        }
+        struct gen_opnd col = gb_reg(ki->b, ki->out[color][c]);
         /* + 0 turns -0 into +0 before the clamp (the interpreter's saturate) */
-        struct gen_inst *m = add(p, GOP_ADD, p->simd, 0);
-        m->dst = gen_vr(v, 0, GT_F);
-        m->src[0] = col;
-        m->src[1] = gen_imm(0, GT_F);
-        m->sat = true;
-        ki->out[color][c] = gen_vr(v, 0, GT_F);
+        ki->out[color][c] = alu2(p, GOP_ADD, col, gen_imm(0, GT_F), true);
     }
     for (unsigned c = 0; c < 3; c++) {
         struct gen_opnd col = ki->out[color][c];
-        struct gen_opnd fc = const_comp(ki, p, S->fog_c + 1, c);
+        struct gen_opnd fc = const_comp(ki, S->fog_c + 1, c);
         fc.neg = true;
         struct gen_opnd d = alu2(p, GOP_ADD, col, fc, false); /* C - Cfog */
         d = alu2(p, GOP_MUL, f, d, false);
@@ -1025,14 +1068,15 @@ static void arb_fog(struct gen_kernel_info *ki, struct gen_program *p)
     }
 }
 
-static void vs_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
+static void vs_epilogue(struct gen_kernel_info *ki)
 {
+    struct gen_program *p = ki->p;
     struct st_gen_layout *L = &p->layout;
     struct gen_opnd slots[ST_LL_OUT_SLOTS + 2][4];
     unsigned first = 1, n = 0;
     const struct gen_opnd zero = gen_imm(0, GT_F);
     if (ki->arb)
-        arb_position_invariant(ki, p);
+        arb_position_invariant(ki);
     int pos = ki->arb ? ki->arb_pos : ST_LL_OUT_POS;
     int psize = ki->arb ? ki->arb_psize : ST_LL_OUT_PTS;
     if (psize >= 0 && ki->out_set[psize]) {
@@ -1071,7 +1115,7 @@ static void vs_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
         i->src[0] = gen_fixed(1 * GEN_GRF_SIZE, GT_UD, GR_VEC);
         for (unsigned j = 0; j < ns; j++)
             for (unsigned c = 0; c < 4; c++)
-                to_payload(ki, p, b, (1 + 4 * j + c) * GEN_GRF_SIZE, slots[k + j][c], last);
+                to_payload(ki, b, (1 + 4 * j + c) * GEN_GRF_SIZE, slots[k + j][c], last);
         i = add(p, GOP_SEND, 8, 0);
         i->dst = gen_null(GT_UD);
         i->src[0] = gen_vr(b, 0, GT_UD);
@@ -1083,13 +1127,29 @@ static void vs_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
     }
 }
 
-static void ps_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
+/* The kill test of half h: f1.0 = "status bit 0 clear" (Mesa's Gen9 scheme). */
+static void kill_flag(struct gen_kernel_info *ki, unsigned exec, unsigned h)
 {
+    struct gen_program *p = ki->p;
+    struct gen_opnd st = gb_as_type(ki->b, half_of(p, ki->status, h), GT_UD);
+    if (st.kind == GO_IMM)
+        st = gb_reg(ki->b, st);
+    struct gen_inst *a = add(p, GOP_AND, exec, 16 * h);
+    a->cmod = GC_EQ;
+    a->flag = 1;
+    a->dst = gen_null(GT_UD);
+    a->src[0] = st;
+    a->src[1] = gen_imm(1, GT_UD);
+}
+
+static void ps_epilogue(struct gen_kernel_info *ki)
+{
+    struct gen_program *p = ki->p;
     struct st_gen_layout *L = &p->layout;
     int rts[ST_GEN_MAX_RT], rt_slot[ST_GEN_MAX_RT];
     unsigned nrt = 0;
     if (ki->arb)
-        arb_fog(ki, p);
+        arb_fog(ki);
     /* render target n at BTI n: D3D9 oC0-oC3, ARB result.color[0..7] */
     unsigned max_rt = ki->arb ? ST_GEN_MAX_RT : 4;
     for (unsigned n = 0; n < max_rt; n++) {
@@ -1128,34 +1188,19 @@ static void ps_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
             for (unsigned c = 0; c < nparts; c++) {
                 struct gen_opnd o = c < 4 ? ki->out[rt_slot[k]][c] : ki->out[depth_slot][depth_comp];
                 if (halves == 1)
-                    to_payload(ki, p, b, c * 4 * exec, o, eot);
+                    to_payload(ki, b, c * 4 * exec, o, eot);
                 else
-                    to_block(ki, p, b, c * 4 * exec, o, GT_F, exec, h);
+                    to_block(ki, b, c * 4 * exec, o, GT_F, exec, h);
             }
-            if (kill) {
-                /* live pixels: status bit 0 (texkill) clear; predicates the write (Mesa's way) */
-                struct gen_opnd st = gen_isel_as_type(ki, half_of(ki, ki->status, h), GT_UD);
-                if (st.kind == GO_IMM) {
-                    uint32_t t = gen_new_vreg(p, 4, true);
-                    struct gen_inst *m = add(p, GOP_MOV, 1, 0);
-                    m->dst = gen_vr(t, 0, GT_UD);
-                    m->src[0] = st;
-                    st = gen_vr(t, 0, GT_UD);
-                }
-                struct gen_inst *a = add(p, GOP_AND, exec, 16 * h);
-                a->cmod = GC_EQ;
-                a->flag = 1;
-                a->dst = gen_null(GT_UD);
-                a->src[0] = st;
-                a->src[1] = gen_imm(1, GT_UD);
-            }
+            if (kill)
+                kill_flag(ki, exec, h);
             struct gen_inst *i = add(p, GOP_SENDC, exec, 16 * h);
             i->dst = gen_null(GT_UW);
             i->src[0] = gen_vr(b, 0, GT_F);
             i->sfid = 5;
             i->exdesc = 5;
             i->mlen = (uint8_t)(nparts * exec / 8);
-            i->eot = last_rt && h + 1 == halves;
+            i->eot = eot;
             if (kill) {
                 i->pred = GP_NORMAL;
                 i->flag = 1;
@@ -1168,236 +1213,10 @@ static void ps_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
     }
 }
 
-void gen_kernel_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
+void gen_kernel_epilogue(struct gen_kernel_info *ki)
 {
-    if (p->layout.stage == ST_VS)
-        vs_epilogue(ki, p);
+    if (ki->p->layout.stage == ST_VS)
+        vs_epilogue(ki);
     else
-        ps_epilogue(ki, p);
-}
-
-/* ------------------------------------------------------------------ */
-/* The entry point.                                                    */
-
-/* Constructs the front end accepts but this back end does not, located. */
-static bool precheck(struct st_ctx *ctx, const struct st_shader *sh)
-{
-    for (const struct st_instr *i = sh->first; i; i = i->next) {
-        for (unsigned k = 0; k < i->nsrc; k++) {
-            const struct st_reg *r = &i->src[k].reg;
-            if (st_opinfo[i->op].flags & OPF_DECL)
-                break;
-            (void)r;
-        }
-    }
-    return true;
-}
-
-static void print_header(const struct gen_program *p, struct st_buf *out)
-{
-    const struct st_gen_layout *L = &p->layout;
-    st_buf_printf(out, "// shadertrans Gen9 %s kernel, SIMD%u (docs/gen-abi.md)\n",
-                  L->stage == ST_VS ? "vertex shader" : "pixel shader", p->simd);
-    if (L->stage == ST_PS) {
-        unsigned halves = p->simd == 32 ? 2 : 1, per8 = p->simd == 8 ? 1 : 2;
-        st_buf_printf(out, "// payload: r0 header, r1%s pixel data", p->simd == 32 ? "-r2" : "");
-        for (unsigned h = 0; h < halves; h++) {
-            st_buf_printf(out, "%s", halves == 2 ? (h ? "; pixels 16-31:" : "; pixels 0-15:") : ",");
-            st_buf_printf(out, " perspective barycentrics r%u-r%u", L->bary_grf[h],
-                          L->bary_grf[h] + 2 * per8 - 1);
-            if (L->depth_grf[h])
-                st_buf_printf(out, ", source depth r%u-r%u", L->depth_grf[h], L->depth_grf[h] + per8 - 1);
-            if (L->w_grf[h])
-                st_buf_printf(out, ", source W r%u-r%u", L->w_grf[h], L->w_grf[h] + per8 - 1);
-        }
-        st_buf_printf(out, "\n");
-    } else {
-        st_buf_printf(out, "// payload: r0 header, r1 URB handles\n");
-    }
-    st_buf_printf(out, "// constants (CURBE) from r%u, %u GRFs:", L->curbe_grf, L->curbe_grfs);
-    const char *sep = " ";
-    if (L->c_hi >= L->c_lo) {
-        st_buf_printf(out, "%sc%d-c%d at r%u", sep, L->c_lo, L->c_hi, L->c_grf);
-        sep = "; ";
-    }
-    if (L->i_hi >= L->i_lo) {
-        st_buf_printf(out, "%si%d-i%d at r%u", sep, L->i_lo, L->i_hi, L->i_grf);
-        sep = "; ";
-    }
-    if (L->has_b) {
-        st_buf_printf(out, "%sb0-b15 at r%u", sep, L->b_grf);
-        sep = "; ";
-    }
-    if (L->bump_hi >= L->bump_lo) {
-        st_buf_printf(out, "%sbumpenv stages %d-%d at r%u", sep, L->bump_lo, L->bump_hi,
-                      L->bump_grf);
-        sep = "; ";
-    }
-    if (L->window_grf)
-        st_buf_printf(out, "%swindow height at r%u.0", sep, L->window_grf);
-    if (L->frag_pos_slot >= 0)
-        st_buf_printf(out, "\n// fragment.position (slot%d) from the payload: origin %s, pixel centres %s",
-                      L->frag_pos_slot, L->upper_left ? "upper left" : "lower left",
-                      L->center_integer ? "integer" : "half-integer");
-    st_buf_printf(out, "\n// inputs from r%u (%s per input):", L->input_grf,
-                  L->stage == ST_VS ? "4 GRFs" : "2 setup GRFs");
-    for (unsigned k = 0; k < L->num_inputs; k++)
-        st_buf_printf(out, " %s%u=slot%d", L->stage == ST_VS ? "attr" : "a", k, L->in_slot[k]);
-    st_buf_printf(out, "\n");
-    if (L->stage == ST_VS) {
-        st_buf_printf(out, "// VUE:");
-        for (unsigned k = 0; k < L->num_vue_slots; k++)
-            st_buf_printf(out, " slot%u=%s%d", k, k == 0 ? "header/" : "out", L->vue_out_slot[k]);
-        st_buf_printf(out, "\n");
-    } else {
-        st_buf_printf(out, "// render targets:");
-        for (unsigned n = 0; n < ST_GEN_MAX_RT; n++)
-            if (L->rt_out_slot[n] >= 0)
-                st_buf_printf(out, " BTI%u=out%d", n, L->rt_out_slot[n]);
-        st_buf_printf(out, "%s%s\n", L->writes_depth ? ", oDepth" : "",
-                      L->uses_kill ? ", texkill (predicated write)" : "");
-    }
-    st_buf_printf(out, "// binding table: render targets 0-%d, constant buffer %d, texture s at %d+s "
-                       "(sampler s), scratch %d\n",
-                  ST_GEN_MAX_RT - 1, GEN_BTI_CONSTANTS, GEN_BTI_TEXTURE0, GEN_BTI_SCRATCH);
-    st_buf_printf(out, "// GRFs used: %u, scratch: %u bytes per thread\n", p->grfs_used,
-                  L->scratch_bytes);
-}
-
-/* One compile at one width; false on errors (reported) or allocation failure (*ra_failed). */
-static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
-                          unsigned simd, struct gen_program *p, bool *ra_failed)
-{
-    memset(p, 0, sizeof(*p));
-    p->simd = simd;
-    *ra_failed = false;
-    struct gen_kernel_info *ki = calloc(1, sizeof(*ki));
-    if (!ki) {
-        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-        return false;
-    }
-    ki->ctx = ctx;
-    ki->sh = sh;
-    bool ok = gen_kernel_layout(ki, m, p) && gen_isel(ctx, sh, m, ki, p);
-    free(ki);
-    if (!ok)
-        return false;
-    gen_dce(p);
-    if (!gen_allocate(p)) {
-        if (p->oom) {
-            st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-            return false;
-        }
-        *ra_failed = true;
-        return false;
-    }
-    gen_resolve_flow(p);
-    return true;
-}
-
-/* Whether the selector accepts the module's CFG: a SIMD8 trial whose
- * diagnostics go to a throwaway context. */
-static bool structured(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m)
-{
-    size_t len = 0;
-    const char *src = st_ctx_source(ctx, &len);
-    struct st_ctx *probe = st_ctx_create(st_ctx_filename(ctx), src, len, 1);
-    if (!probe)
-        return true;
-    struct gen_program p;
-    bool ra_failed;
-    bool ok = compile_width(probe, sh, m, 8, &p, &ra_failed) || ra_failed;
-    gen_program_free(&p);
-    st_ctx_destroy(probe);
-    return ok;
-}
-
-bool st_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
-                    unsigned simd,
-                    struct st_buf *out, struct st_buf *stats)
-{
-    return st_gen_compile_ex(ctx, sh, mir, simd, ST_FLOAT_IEEE, out, stats, NULL);
-}
-
-bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
-                       unsigned simd,
-                       enum st_float_rules rules, struct st_buf *out, struct st_buf *stats,
-                       struct st_gen_layout *layout)
-{
-    (void)mir; /* the new instruction selection reads it; today the LLVM path below */
-    if (!sh)
-        return false;
-    if (simd != 0 && simd != 8 && simd != 16 && simd != 32) {
-        st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED, "SIMD width %u (8, 16 or 32)", simd);
-        return false;
-    }
-    if (!precheck(ctx, sh))
-        return false;
-    LLVMContextRef lc = LLVMContextCreate();
-    /* derivatives as calls: the hardware computes them across the subspan */
-    LLVMModuleRef m = st_lower_llvm_ex(ctx, sh, rules, ST_LOWER_DERIV_CALLS, lc);
-    bool ok = m && st_llvm_pipeline(ctx, m, NULL);
-    if (ok && !structured(ctx, sh, m)) {
-        /* what the selector cannot map to if/else/while (a loop left
-         * through two blocks, shared tails): LLVM's GPU structurizer first */
-        LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-        LLVMErrorRef err = LLVMRunPasses(
-            m, "function(fix-irreducible,unify-loop-exits,structurizecfg)", NULL, po);
-        LLVMDisposePassBuilderOptions(po);
-        if (err)
-            LLVMConsumeError(err);
-        ok = st_llvm_verify(ctx, m, "structurizecfg");
-    }
-    if (ok) {
-        unsigned widths[3], nw = 0;
-        if (sh->version.type == ST_VS) {
-            widths[nw++] = 8; /* Gen9 dispatches scalar vertex shaders SIMD8 only */
-        } else if (simd) {
-            widths[nw++] = simd;
-        } else {
-            widths[nw++] = 32;
-            widths[nw++] = 16;
-            widths[nw++] = 8;
-        }
-        ok = false;
-        for (unsigned k = 0; k < nw; k++) {
-            struct gen_program p;
-            bool ra_failed;
-            bool last = k + 1 == nw;
-            if (!compile_width(ctx, sh, m, widths[k], &p, &ra_failed)) {
-                gen_program_free(&p);
-                if (ra_failed && !last)
-                    continue;
-                if (ra_failed)
-                    st_error(ctx, sh->version.loc, ST_E_NOT_SUPPORTED,
-                             "the Gen9 register file cannot hold this shader at SIMD%u, even with spilling",
-                             widths[k]);
-                break;
-            }
-            if (p.spills && !last) {
-                gen_program_free(&p);
-                continue;
-            }
-            if (layout)
-                *layout = p.layout;
-            print_header(&p, out);
-            /* cr0.0 bit 7: keep f32 denormals.  The reset value flushes them,
-             * while the lowering's IEEE and D3D9 rules both keep them (the
-             * interpreter and the JIT do); IGC sets the same bit. */
-            st_buf_printf(out, "(W)       or (1|M0)      cr0.0<1>:ud cr0.0<0;1,0>:ud 0x80:ud {Switch}\n");
-            gen_print(&p, out);
-            if (stats)
-                gen_print_stats(&p, stats);
-            st_buf_printf(out, "// ");
-            gen_print_stats(&p, out);
-            st_buf_printf(out, "\n");
-            gen_program_free(&p);
-            ok = true;
-            break;
-        }
-    }
-    if (m)
-        LLVMDisposeModule(m);
-    LLVMContextDispose(lc);
-    return ok;
+        ps_epilogue(ki);
 }

@@ -630,14 +630,15 @@ static void missing_warnings(struct gen_run *R)
 
 bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
                     unsigned simd, const struct st_run_inputs *in, enum st_float_rules rules,
-                    struct st_run_outputs *outs, struct st_gen_run_stats *stats)
+                    enum st_fp_contract contract, struct st_run_outputs *outs,
+                    struct st_gen_run_stats *stats)
 {
     struct st_buf text = {0};
     struct st_gen_layout L;
     memset(&L, 0, sizeof(L));
     if (stats)
         memset(stats, 0, sizeof(*stats));
-    if (!st_gen_compile_ex(ctx, sh, mir, simd, rules, &text, NULL, &L)) {
+    if (!st_gen_compile_ex(ctx, sh, mir, simd, rules, contract, &text, NULL, &L)) {
         st_buf_free(&text);
         return false;
     }
@@ -715,6 +716,7 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, const struct
 struct gen_step_args {
     const struct mir_prog *mir;
     unsigned simd;
+    enum st_fp_contract contract;
 };
 
 static bool gen_step(void *user, struct st_ctx *ctx, const struct st_shader *sh,
@@ -722,13 +724,13 @@ static bool gen_step(void *user, struct st_ctx *ctx, const struct st_shader *sh,
                      struct st_run_outputs *outs)
 {
     const struct gen_step_args *a = user;
-    return st_gen_execute(ctx, sh, a->mir, a->simd, in, rules, outs, NULL);
+    return st_gen_execute(ctx, sh, a->mir, a->simd, in, rules, a->contract, outs, NULL);
 }
 
 bool st_gen_run(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
                 unsigned simd, const char *inputs_name, const char *json, size_t len,
-                enum st_float_rules rules, struct st_buf *out)
+                enum st_float_rules rules, enum st_fp_contract contract, struct st_buf *out)
 {
-    struct gen_step_args a = {mir, simd};
+    struct gen_step_args a = {mir, simd, contract};
     return st_run_engine(ctx, sh, inputs_name, json, len, rules, gen_step, &a, out);
 }

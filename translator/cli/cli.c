@@ -38,6 +38,11 @@ static const char usage_text[] =
     "                      d3d9: 0 * anything = 0 (docs/float-rules.md)\n"
     "  --simd=auto|8|16|32 Gen SIMD width; auto keeps the widest that does not\n"
     "                      spill (vertex shaders are SIMD8)\n"
+    "  --fp-contract=on|fast|off\n"
+    "                      Gen multiply-adds: on (default) fuses the operations\n"
+    "                      that are multiply-adds by definition (mad, dp*, lrp,\n"
+    "                      crs, nrm, the matrices) into mad; fast also a separate\n"
+    "                      mul then add; off rounds every product\n"
     "  --stats             print counts to standard error (instructions, merges)\n"
     "  -x d3d9|arb         the input dialect (default: from the header)\n"
     "  --max-errors=N      stop after N errors (default 50)\n"
@@ -232,6 +237,15 @@ int main(int argc, char **argv)
                 opts.simd_width = (unsigned)atoi(val);
             else
                 return usage_error("unknown SIMD width '%s' (auto, 8, 16 or 32)", val);
+        } else if (opt_value(a, "--fp-contract", &val)) {
+            if (strcmp(val, "on") == 0)
+                opts.fp_contract = ST_FP_CONTRACT_ON;
+            else if (strcmp(val, "fast") == 0)
+                opts.fp_contract = ST_FP_CONTRACT_FAST;
+            else if (strcmp(val, "off") == 0)
+                opts.fp_contract = ST_FP_CONTRACT_OFF;
+            else
+                return usage_error("unknown --fp-contract '%s' (on, fast or off)", val);
         } else if (strcmp(a, "--stats") == 0) {
             opts.want_stats = 1;
         } else if (opt_value(a, "--float-rules", &val)) {

@@ -69,6 +69,7 @@ struct run {
     const struct st_shader *sh;
     const struct st_run_inputs *in;
     bool legacy; /* ST_FLOAT_D3D9 */
+    bool fused;  /* multiply-adds rounded once (st_op_env.fused) */
     bool ps, ps1x;
     uint16_t ver;
     const struct st_instr **code;
@@ -92,7 +93,13 @@ static float mulr(const struct run *R, float a, float b)
 
 static float dot3(const struct run *R, const float a[4], const float b[4])
 {
-    return st_op_dot3(R->legacy, a, b);
+    return st_op_dot(R->legacy, R->fused, a, b, 3);
+}
+
+/* a * b + c, the product rounded first unless R->fused */
+static float muladd(const struct run *R, float a, float b, float c)
+{
+    return st_op_muladd(R->legacy, R->fused, a, b, c);
 }
 
 /* ------------------------------------------------------------------ */
@@ -569,15 +576,15 @@ static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_
             struct st_src m = in->src[1];
             m.reg.index += row; /* the rows are consecutive registers */
             read_src(R, L, pc, &m, s1);
-            res[row] = four ? st_op_dot4(R->legacy, s0, s1) : dot3(R, s0, s1);
+            res[row] = st_op_dot(R->legacy, R->fused, s0, s1, four ? 4 : 3);
         }
         *opmask = (1u << rows) - 1;
         return true;
     }
     case ST_OP_BEM: {
         const struct st_run_bumpenv *be = bumpenv(R, didx);
-        res[0] = s0[0] + mulr(R, be->mat[0], s1[0]) + mulr(R, be->mat[2], s1[1]);
-        res[1] = s0[1] + mulr(R, be->mat[1], s1[0]) + mulr(R, be->mat[3], s1[1]);
+        res[0] = muladd(R, be->mat[2], s1[1], muladd(R, be->mat[0], s1[0], s0[0]));
+        res[1] = muladd(R, be->mat[3], s1[1], muladd(R, be->mat[1], s1[0], s0[1]));
         res[2] = res[3] = 0.0f;
         *opmask = 0x3;
         return true;
@@ -627,11 +634,11 @@ static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_
         const float *c = coords(L, didx);
         read_src(R, L, pc, &in->src[0], s0);
         float uv[4] = {0, 0, 0, 1};
-        uv[0] = c[0] + mulr(R, be->mat[0], s0[0]) + mulr(R, be->mat[2], s0[1]);
-        uv[1] = c[1] + mulr(R, be->mat[1], s0[0]) + mulr(R, be->mat[3], s0[1]);
+        uv[0] = muladd(R, be->mat[2], s0[1], muladd(R, be->mat[0], s0[0], c[0]));
+        uv[1] = muladd(R, be->mat[3], s0[1], muladd(R, be->mat[1], s0[0], c[1]));
         sample(R, in, didx, uv, res);
         if (in->op == ST_OP_TEXBEML) {
-            float lum = mulr(R, s0[2], be->lscale) + be->loffset;
+            float lum = muladd(R, s0[2], be->lscale, be->loffset);
             for (int k = 0; k < 4; k++)
                 res[k] = mulr(R, res[k], lum);
         }
@@ -748,7 +755,7 @@ static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_
     default: {
         /* Everything that is a function of its sources alone; nop, dcl,
          * def*, phase compute nothing (false). */
-        struct st_op_env env = {R->arb, R->legacy, R->ver, in->cmp, {0, 1, 2, 3}, 0};
+        struct st_op_env env = {R->arb, R->legacy, R->ver, in->cmp, {0, 1, 2, 3}, 0, R->fused};
         if (in->op == ST_OP_ARB_SWZ && in->arb) {
             memcpy(env.swz_sel, in->arb->swz_sel, 4);
             env.swz_neg = in->arb->swz_neg;
@@ -1099,6 +1106,13 @@ bool st_interp_execute(struct st_ctx *ctx, const struct st_shader *sh,
                        const struct st_run_inputs *in, enum st_float_rules rules,
                        struct st_run_outputs *outs)
 {
+    return st_interp_execute_ex(ctx, sh, in, rules, false, outs);
+}
+
+bool st_interp_execute_ex(struct st_ctx *ctx, const struct st_shader *sh,
+                          const struct st_run_inputs *in, enum st_float_rules rules, bool fused,
+                          struct st_run_outputs *outs)
+{
     if (sh->dialect == ST_ARB && !sh->arb) {
         st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED, "an ARB program without tables");
         return false;
@@ -1118,6 +1132,7 @@ bool st_interp_execute(struct st_ctx *ctx, const struct st_shader *sh,
         R->sh = sh;
         R->in = in;
         R->legacy = rules == ST_FLOAT_D3D9;
+        R->fused = fused;
         R->ps = sh->version.type == ST_PS;
         R->ver = sh->version.ver;
         R->ps1x = R->ps && R->ver < ST_VER(2, 0);

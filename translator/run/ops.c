@@ -26,18 +26,39 @@ float st_op_mul(bool legacy, float a, float b)
     return a * b;
 }
 
+/*
+ * a * b + c.  The specifications define the multiply-add operations by
+ * their products and sums without saying whether a product is rounded
+ * before it is added; this is the product rounded, then the sum, or with
+ * `fused` the exact a * b + c rounded once.  Under the d3d9 rule a zero
+ * factor makes the product +0 in both readings: the result is c + 0.
+ */
+float st_op_muladd(bool legacy, bool fused, float a, float b, float c)
+{
+    if (!fused)
+        return st_op_mul(legacy, a, b) + c;
+    if (legacy && (a == 0.0f || b == 0.0f))
+        return c + 0.0f;
+    return fmaf(a, b, c);
+}
+
 /* Sums left to right: ((x + y) + z) + w, each step rounded to float. */
-float st_op_dot3(bool legacy, const float a[4], const float b[4])
+float st_op_dot(bool legacy, bool fused, const float a[4], const float b[4], unsigned n)
 {
     float s = st_op_mul(legacy, a[0], b[0]);
-    s += st_op_mul(legacy, a[1], b[1]);
-    s += st_op_mul(legacy, a[2], b[2]);
+    for (unsigned k = 1; k < n && k < 4; k++)
+        s = st_op_muladd(legacy, fused, a[k], b[k], s);
     return s;
+}
+
+float st_op_dot3(bool legacy, const float a[4], const float b[4])
+{
+    return st_op_dot(legacy, false, a, b, 3);
 }
 
 float st_op_dot4(bool legacy, const float a[4], const float b[4])
 {
-    return st_op_dot3(legacy, a, b) + st_op_mul(legacy, a[3], b[3]);
+    return st_op_dot(legacy, false, a, b, 4);
 }
 
 bool st_op_compare(enum st_compare c, float a, float b)
@@ -93,6 +114,15 @@ static void splat(float res[4], float f)
     res[0] = res[1] = res[2] = res[3] = f;
 }
 
+/* a x b: a1 b2 - a2 b1, ...; fused, the first product is added exactly */
+static void cross(const struct st_op_env *e, const float a[4], const float b[4], float res[4])
+{
+    static const int i1[3] = {1, 2, 0}, i2[3] = {2, 0, 1};
+    for (int k = 0; k < 3; k++)
+        res[k] = st_op_muladd(e->legacy, e->fused, a[i1[k]], b[i2[k]],
+                              -st_op_mul(e->legacy, a[i2[k]], b[i1[k]]));
+}
+
 /* The instructions only ARB programs have (OPF_ARB rows of opcodes.def). */
 static bool eval_arb(const struct st_op_env *e, enum st_opcode op, const float s0[4],
                      const float s1[4], float res[4], unsigned *mask)
@@ -103,7 +133,7 @@ static bool eval_arb(const struct st_op_env *e, enum st_opcode op, const float s
         splat(res, floorf(s0[0]));
         return true;
     case ST_OP_ARB_DPH:
-        splat(res, st_op_dot3(lg, s0, s1) + s1[3]);
+        splat(res, st_op_dot(lg, e->fused, s0, s1, 3) + s1[3]);
         return true;
     case ST_OP_ARB_FLR:
         for (int k = 0; k < 4; k++)
@@ -126,9 +156,7 @@ static bool eval_arb(const struct st_op_env *e, enum st_opcode op, const float s
         return true;
     }
     case ST_OP_ARB_XPD: /* w is undefined in ARB; shadertrans writes 1 */
-        res[0] = st_op_mul(lg, s0[1], s1[2]) - st_op_mul(lg, s0[2], s1[1]);
-        res[1] = st_op_mul(lg, s0[2], s1[0]) - st_op_mul(lg, s0[0], s1[2]);
-        res[2] = st_op_mul(lg, s0[0], s1[1]) - st_op_mul(lg, s0[1], s1[0]);
+        cross(e, s0, s1, res);
         res[3] = 1.0f;
         return true;
     case ST_OP_ARB_SWZ:
@@ -177,18 +205,18 @@ bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4
         for (int k = 0; k < 4; k++)
             res[k] = st_op_mul(lg, s0[k], s1[k]);
         return true;
-    case ST_OP_MAD: /* the product is rounded before the add: no fused multiply-add */
+    case ST_OP_MAD:
         for (int k = 0; k < 4; k++)
-            res[k] = st_op_mul(lg, s0[k], s1[k]) + s2[k];
+            res[k] = st_op_muladd(lg, e->fused, s0[k], s1[k], s2[k]);
         return true;
     case ST_OP_DP3:
-        splat(res, st_op_dot3(lg, s0, s1));
+        splat(res, st_op_dot(lg, e->fused, s0, s1, 3));
         return true;
     case ST_OP_DP4:
-        splat(res, st_op_dot4(lg, s0, s1));
+        splat(res, st_op_dot(lg, e->fused, s0, s1, 4));
         return true;
     case ST_OP_DP2ADD:
-        splat(res, st_op_mul(lg, s0[0], s1[0]) + st_op_mul(lg, s0[1], s1[1]) + s2[0]);
+        splat(res, st_op_dot(lg, e->fused, s0, s1, 2) + s2[0]);
         return true;
     case ST_OP_MIN: /* the spec's (a < b) ? a : b, NaN included; ARB's (a > b) ? b : a */
         for (int k = 0; k < 4; k++)
@@ -291,10 +319,11 @@ bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4
         res[2] = s0[2];
         res[3] = s1[3];
         return true;
-    case ST_OP_LRP: /* src0 * (src1 - src2) + src2; ARB: src0 * src1 + (1 - src0) * src2 */
+    case ST_OP_LRP: /* src0 * (src1 - src2) + src2; ARB: src0 * src1 + (1 - src0) * src2,
+                     * each step rounded in both readings (Gen's lrp) */
         for (int k = 0; k < 4; k++)
             res[k] = e->arb ? st_op_mul(lg, s0[k], s1[k]) + st_op_mul(lg, 1.0f - s0[k], s2[k])
-                            : st_op_mul(lg, s0[k], s1[k] - s2[k]) + s2[k];
+                            : st_op_muladd(lg, e->fused, s0[k], s1[k] - s2[k], s2[k]);
         return true;
     case ST_OP_FRC:
         for (int k = 0; k < 4; k++)
@@ -310,9 +339,7 @@ bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4
         return true;
     }
     case ST_OP_CRS:
-        res[0] = st_op_mul(lg, s0[1], s1[2]) - st_op_mul(lg, s0[2], s1[1]);
-        res[1] = st_op_mul(lg, s0[2], s1[0]) - st_op_mul(lg, s0[0], s1[2]);
-        res[2] = st_op_mul(lg, s0[0], s1[1]) - st_op_mul(lg, s0[1], s1[0]);
+        cross(e, s0, s1, res);
         res[3] = 0.0f;
         *mask = 0x7;
         return true;
@@ -326,7 +353,7 @@ bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4
         return true;
     case ST_OP_NRM: {
         /* src * (1 / sqrt(dot3(src, src))), w included, as the spec. */
-        float d = st_op_dot3(lg, s0, s0);
+        float d = st_op_dot(lg, e->fused, s0, s0, 3);
         float f = 1.0f / (float)sqrt((double)d);
         for (int k = 0; k < 4; k++)
             res[k] = st_op_mul(lg, s0[k], f);

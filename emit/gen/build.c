@@ -1,0 +1,376 @@
+/*
+ * gen/build.c — emitting legal Gen IR from operands (build.h explains
+ * the rules these helpers apply).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build.h"
+
+void gb_init(struct gen_build *b, struct st_ctx *ctx, const struct st_shader *sh,
+             struct gen_program *p)
+{
+    memset(b, 0, sizeof(*b));
+    b->ctx = ctx;
+    b->sh = sh;
+    b->p = p;
+}
+
+void gb_fail(struct gen_build *b, const char *what)
+{
+    if (!b->failed)
+        st_error(b->ctx, b->sh->version.loc, ST_E_NOT_SUPPORTED,
+                 "%s is not supported by the Gen9 back end", what);
+    b->failed = true;
+}
+
+/*
+ * The constant registers' movs go first: a constant is then written once
+ * for the whole kernel, whichever branch or loop first needed it (a (W)
+ * mov runs whatever the execution mask, so moving it is exact).
+ */
+void gb_finish(struct gen_build *b)
+{
+    struct gen_program *p = b->p;
+    if (b->nkreg && !p->oom) {
+        bool *is_k = calloc(p->nvreg + 1, sizeof(*is_k));
+        struct gen_inst *n = malloc(sizeof(*n) * (p->ninst + 1));
+        if (!is_k || !n) {
+            p->oom = true;
+        } else {
+            for (unsigned k = 0; k < b->nkreg; k++)
+                is_k[b->kreg[k].vreg] = true;
+            unsigned w = 0;
+            for (int pass = 0; pass < 2; pass++)
+                for (unsigned k = 0; k < p->ninst; k++) {
+                    const struct gen_inst *i = &p->inst[k];
+                    bool kmov = i->op == GOP_MOV && i->dst.kind == GO_VREG && is_k[i->dst.vreg];
+                    if (kmov == (pass == 0))
+                        n[w++] = *i;
+                }
+            memcpy(p->inst, n, sizeof(*n) * p->ninst);
+        }
+        free(is_k);
+        free(n);
+    }
+    free(b->kreg);
+    b->kreg = NULL;
+    b->nkreg = b->capkreg = 0;
+}
+
+struct gen_inst *gb_inst(struct gen_build *b, enum gen_op op, bool uniform)
+{
+    struct gen_inst *i = gen_append(b->p);
+    i->op = (uint8_t)op;
+    i->exec = uniform ? 1 : (uint8_t)b->p->simd;
+    i->nomask = uniform;
+    i->jip = i->uip = -1;
+    return i;
+}
+
+uint32_t gb_new(struct gen_build *b, bool uniform)
+{
+    return gen_new_vreg(b->p, uniform ? 4 : gen_dsize(b->p), uniform);
+}
+
+bool gb_is_uniform(const struct gen_program *p, const struct gen_opnd *o)
+{
+    switch (o->kind) {
+    case GO_IMM: return true;
+    case GO_FIXED: return o->region == GR_SCALAR;
+    case GO_VREG:
+        return (o->region == GR_AUTO || o->region == GR_SCALAR) && p->vreg[o->vreg].uniform;
+    default: return false;
+    }
+}
+
+struct gen_opnd gb_fold_imm(struct gen_opnd o)
+{
+    if (o.kind != GO_IMM || (!o.neg && !o.abs))
+        return o;
+    if (o.type == GT_F) {
+        if (o.abs)
+            o.imm &= 0x7fffffffu;
+        if (o.neg)
+            o.imm ^= 0x80000000u;
+    } else {
+        int32_t x = (int32_t)o.imm;
+        if (o.abs && x < 0)
+            x = (int32_t)(0u - (uint32_t)x);
+        if (o.neg)
+            x = (int32_t)(0u - (uint32_t)x);
+        o.imm = (uint32_t)x;
+    }
+    o.neg = o.abs = false;
+    return o;
+}
+
+bool gb_is_imm_f(struct gen_opnd o, float f)
+{
+    if (o.kind != GO_IMM || o.type != GT_F)
+        return false;
+    o = gb_fold_imm(o);
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return o.imm == u;
+}
+
+struct gen_opnd gb_reg(struct gen_build *b, struct gen_opnd o)
+{
+    if (o.kind != GO_IMM)
+        return o;
+    o = gb_fold_imm(o);
+    for (unsigned k = 0; k < b->nkreg; k++)
+        if (b->kreg[k].bits == o.imm && b->kreg[k].type == o.type)
+            return gen_vr(b->kreg[k].vreg, 0, (enum gen_type)o.type);
+    if (b->nkreg == b->capkreg) {
+        unsigned cap = b->capkreg ? b->capkreg * 2 : 16;
+        struct gen_kreg *n = realloc(b->kreg, sizeof(*n) * cap);
+        if (!n) {
+            b->p->oom = true;
+            return o;
+        }
+        b->kreg = n;
+        b->capkreg = cap;
+    }
+    uint32_t v = gb_new(b, true);
+    struct gen_inst *m = gb_inst(b, GOP_MOV, true);
+    m->dst = gen_vr(v, 0, (enum gen_type)o.type);
+    m->src[0] = o;
+    b->kreg[b->nkreg++] = (struct gen_kreg){o.imm, o.type, v};
+    return gen_vr(v, 0, (enum gen_type)o.type);
+}
+
+struct gen_opnd gb_as_type(struct gen_build *b, struct gen_opnd o, enum gen_type t)
+{
+    if (o.kind == GO_IMM) {
+        o = gb_fold_imm(o);
+    } else if ((o.neg || o.abs) && o.type == GT_F && t != GT_F) {
+        bool u = gb_is_uniform(b->p, &o);
+        struct gen_opnd v = gb_val(b, u, GT_F);
+        gb_mov_to(b, v, o);
+        o = v;
+    }
+    o.type = (uint8_t)t;
+    return o;
+}
+
+struct gen_opnd gb_plain(struct gen_build *b, struct gen_opnd o)
+{
+    if (o.kind == GO_IMM)
+        return gb_fold_imm(o);
+    if (!o.neg && !o.abs)
+        return o;
+    struct gen_opnd v = gb_val(b, gb_is_uniform(b->p, &o), (enum gen_type)o.type);
+    gb_mov_to(b, v, o);
+    return v;
+}
+
+static bool commutes(enum gen_op op)
+{
+    return op == GOP_ADD || op == GOP_MUL || op == GOP_AND || op == GOP_OR || op == GOP_XOR;
+}
+
+struct gen_inst *gb_alu_to(struct gen_build *b, enum gen_op op, struct gen_opnd dst,
+                           struct gen_opnd a, struct gen_opnd c, bool sat)
+{
+    a = gb_fold_imm(a);
+    c = gb_fold_imm(c);
+    unsigned nsrc = gen_op_info[op].nsrc;
+    if (nsrc == 2) {
+        if (a.kind == GO_IMM && c.kind != GO_IMM && commutes(op)) {
+            struct gen_opnd t = a;
+            a = c;
+            c = t;
+        }
+        a = gb_reg(b, a);
+        if (op == GOP_MATH)
+            c = gb_reg(b, c);
+    } else if (op != GOP_MOV) {
+        a = gb_reg(b, a);
+    }
+    struct gen_inst *i = gb_inst(b, op, gb_dst_uniform(b->p, &dst));
+    i->dst = dst;
+    i->src[0] = a;
+    if (nsrc == 2)
+        i->src[1] = c;
+    i->sat = sat;
+    return i;
+}
+
+struct gen_opnd gb_alu(struct gen_build *b, enum gen_op op, enum gen_type t, bool uniform,
+                       struct gen_opnd a, struct gen_opnd c)
+{
+    bool u = uniform && gb_is_uniform(b->p, &a) &&
+             (gen_op_info[op].nsrc < 2 || gb_is_uniform(b->p, &c));
+    struct gen_opnd d = gb_val(b, u, t);
+    gb_alu_to(b, op, d, a, c, false);
+    return d;
+}
+
+void gb_mad_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd add, struct gen_opnd m1,
+               struct gen_opnd m2, bool sat)
+{
+    add = gb_reg(b, add);
+    m1 = gb_reg(b, m1);
+    m2 = gb_reg(b, m2);
+    struct gen_inst *i = gb_inst(b, GOP_MAD, gb_dst_uniform(b->p, &dst));
+    i->dst = dst;
+    i->src[0] = add;
+    i->src[1] = m1;
+    i->src[2] = m2;
+    i->sat = sat;
+}
+
+struct gen_opnd gb_mad(struct gen_build *b, bool uniform, struct gen_opnd add, struct gen_opnd m1,
+                       struct gen_opnd m2)
+{
+    bool u = uniform && gb_is_uniform(b->p, &add) && gb_is_uniform(b->p, &m1) &&
+             gb_is_uniform(b->p, &m2);
+    struct gen_opnd d = gb_val(b, u, GT_F);
+    gb_mad_to(b, d, add, m1, m2, false);
+    return d;
+}
+
+void gb_lrp_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd w, struct gen_opnd c1,
+               struct gen_opnd c2)
+{
+    w = gb_reg(b, w);
+    c1 = gb_reg(b, c1);
+    c2 = gb_reg(b, c2);
+    struct gen_inst *i = gb_inst(b, GOP_LRP, gb_dst_uniform(b->p, &dst));
+    i->dst = dst;
+    i->src[0] = w;
+    i->src[1] = c1;
+    i->src[2] = c2;
+}
+
+void gb_math_to(struct gen_build *b, enum gen_math fn, struct gen_opnd dst, struct gen_opnd a,
+                struct gen_opnd c)
+{
+    a = gb_reg(b, a);
+    if (c.kind != GO_NONE)
+        c = gb_reg(b, c);
+    struct gen_inst *i = gb_inst(b, GOP_MATH, gb_dst_uniform(b->p, &dst));
+    i->math = (uint8_t)fn;
+    i->dst = dst;
+    i->src[0] = a;
+    i->src[1] = c;
+}
+
+struct gen_opnd gb_math(struct gen_build *b, enum gen_math fn, bool uniform, struct gen_opnd a,
+                        struct gen_opnd c)
+{
+    bool u = uniform && gb_is_uniform(b->p, &a) && (c.kind == GO_NONE || gb_is_uniform(b->p, &c));
+    struct gen_opnd d = gb_val(b, u, GT_F);
+    gb_math_to(b, fn, d, a, c);
+    return d;
+}
+
+void gb_mov_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd src)
+{
+    struct gen_inst *i = gb_inst(b, GOP_MOV, gb_dst_uniform(b->p, &dst));
+    i->dst = dst;
+    i->src[0] = gb_fold_imm(src);
+}
+
+enum gen_cmod gb_swap_cmod(enum gen_cmod c)
+{
+    switch (c) {
+    case GC_GT: return GC_LT;
+    case GC_GE: return GC_LE;
+    case GC_LT: return GC_GT;
+    case GC_LE: return GC_GE;
+    default: return c;
+    }
+}
+
+enum gen_cmod gb_not_cmod(enum gen_cmod c)
+{
+    switch (c) {
+    case GC_GT: return GC_LE;
+    case GC_GE: return GC_LT;
+    case GC_LT: return GC_GE;
+    case GC_LE: return GC_GT;
+    case GC_EQ: return GC_NE;
+    case GC_NE: return GC_EQ;
+    default: return c;
+    }
+}
+
+static void cmp_flag(struct gen_build *b, enum gen_cmod cmod, struct gen_opnd a, struct gen_opnd c,
+                     bool uniform, unsigned flag, bool or_in)
+{
+    a = gb_fold_imm(a);
+    c = gb_fold_imm(c);
+    if (a.kind == GO_IMM && c.kind != GO_IMM) {
+        struct gen_opnd t = a;
+        a = c;
+        c = t;
+        cmod = gb_swap_cmod(cmod);
+    }
+    a = gb_reg(b, a);
+    struct gen_inst *i = gb_inst(b, GOP_CMP, uniform);
+    i->cmod = (uint8_t)cmod;
+    i->flag = (uint8_t)flag;
+    i->dst = gen_null((enum gen_type)a.type);
+    i->src[0] = a;
+    i->src[1] = c;
+    if (or_in)
+        i->pred = GP_INVERT;
+}
+
+void gb_cmp_flag(struct gen_build *b, enum gen_cmod cmod, struct gen_opnd a, struct gen_opnd c,
+                 bool uniform, unsigned flag)
+{
+    cmp_flag(b, cmod, a, c, uniform, flag, false);
+}
+
+void gb_cmp_flag_or(struct gen_build *b, enum gen_cmod cmod, struct gen_opnd a, struct gen_opnd c,
+                    bool uniform, unsigned flag)
+{
+    cmp_flag(b, cmod, a, c, uniform, flag, true);
+}
+
+void gb_sel_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd x, struct gen_opnd y,
+               unsigned flag, bool invert)
+{
+    x = gb_fold_imm(x);
+    y = gb_fold_imm(y);
+    if (x.kind == GO_IMM && y.kind != GO_IMM) {
+        struct gen_opnd t = x;
+        x = y;
+        y = t;
+        invert = !invert;
+    }
+    x = gb_reg(b, x);
+    struct gen_inst *i = gb_inst(b, GOP_SEL, gb_dst_uniform(b->p, &dst));
+    i->pred = (uint8_t)(invert ? GP_INVERT : GP_NORMAL);
+    i->flag = (uint8_t)flag;
+    i->dst = dst;
+    i->src[0] = x;
+    i->src[1] = y;
+}
+
+void gb_pmov_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd src, unsigned flag,
+                bool invert)
+{
+    struct gen_inst *i = gb_inst(b, GOP_MOV, gb_dst_uniform(b->p, &dst));
+    i->pred = (uint8_t)(invert ? GP_INVERT : GP_NORMAL);
+    i->flag = (uint8_t)flag;
+    i->dst = dst;
+    i->src[0] = gb_fold_imm(src);
+}
+
+void gb_selc_to(struct gen_build *b, struct gen_opnd dst, enum gen_cmod cmod, struct gen_opnd a,
+                struct gen_opnd c)
+{
+    a = gb_reg(b, gb_fold_imm(a));
+    c = gb_fold_imm(c);
+    struct gen_inst *i = gb_inst(b, GOP_SEL, gb_dst_uniform(b->p, &dst));
+    i->cmod = (uint8_t)cmod;
+    i->dst = dst;
+    i->src[0] = a;
+    i->src[1] = c;
+}

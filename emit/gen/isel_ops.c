@@ -1,0 +1,671 @@
+/*
+ * gen/isel_ops.c — the vec4 operations as Gen instructions, per lane
+ * (isel_ops.h).  Each follows its definition in translator/run/ops.c:
+ * the same float32 operations in the same order, with the exceptions the
+ * specifications allow and docs/gen-backend.md lists (a multiply-add
+ * rounds once: `mad`), and the float rule applied where the interpreter
+ * applies it (st_op_mul).  Where a Gen instruction's corner cases differ
+ * from the definition (sel.l / sel.ge return the non-NaN source, (sat)
+ * keeps -0, math.inv of -0 is -inf), the sequence says why it is still
+ * the definition.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "isel_ops.h"
+
+/* LIT's power clamps: D3D9's, and ARB's largest float below 128. */
+#define D3D9_LIT_MAXP 127.9961f
+#define ARB_LIT_MAXP 127.99999237060546875f
+
+static bool imm_float(struct gen_opnd o, float *f)
+{
+    if (o.kind != GO_IMM || o.type != GT_F)
+        return false;
+    o = gb_fold_imm(o);
+    memcpy(f, &o.imm, 4);
+    return true;
+}
+
+static bool uni(const struct gen_opctx *c, const struct gen_opnd *a, const struct gen_opnd *b,
+                const struct gen_opnd *d)
+{
+    const struct gen_program *p = c->b->p;
+    return c->uniform && (!a || gb_is_uniform(p, a)) && (!b || gb_is_uniform(p, b)) &&
+           (!d || gb_is_uniform(p, d));
+}
+
+/* The last instruction emitted, predicated on f0.0. */
+static void predicate_last(struct gen_build *b)
+{
+    if (!b->p->ninst)
+        return;
+    struct gen_inst *i = &b->p->inst[b->p->ninst - 1];
+    i->pred = GP_NORMAL;
+    i->flag = 0;
+}
+
+struct gen_opnd gen_op_add(const struct gen_opctx *c, struct gen_opnd a, struct gen_opnd b)
+{
+    float x, y;
+    if (imm_float(a, &x) && imm_float(b, &y))
+        return gb_imm_f(x + y);
+    return gb_alu(c->b, GOP_ADD, GT_F, c->uniform, a, b);
+}
+
+/* f0.0 = (a == 0) || (b == 0) in every channel (b may be absent). */
+static void zero_factor_flag(const struct gen_opctx *c, struct gen_opnd a, const struct gen_opnd *b,
+                             bool u)
+{
+    gb_cmp_flag(c->b, GC_EQ, a, gb_imm_f(0.0f), u, 0);
+    if (b)
+        gb_cmp_flag_or(c->b, GC_EQ, *b, gb_imm_f(0.0f), u, 0);
+}
+
+/*
+ * The d3d9 rule's product: +0 when a factor is zero, the IEEE product
+ * otherwise.  With one factor a finite non-zero constant k that is
+ * exactly mad(+0, x, k): the exact product is zero only when x is, and
+ * a zero sum of +0 and +-0 is +0, while for any other x the rounding of
+ * x*k + 0 is that of x*k (its sign included when it underflows).
+ */
+struct gen_opnd gen_op_mul(const struct gen_opctx *c, struct gen_opnd a, struct gen_opnd b)
+{
+    struct gen_build *B = c->b;
+    bool u = uni(c, &a, &b, NULL);
+    float x, y;
+    if (imm_float(a, &x) && imm_float(b, &y))
+        return gb_imm_f(st_op_mul(c->legacy, x, y));
+    if (!c->legacy)
+        return gb_alu(B, GOP_MUL, GT_F, c->uniform, a, b);
+    if (imm_float(a, &x)) {
+        struct gen_opnd t = a;
+        a = b;
+        b = t;
+    }
+    if (imm_float(b, &y)) {
+        if (y == 0.0f)
+            return gb_imm_f(0.0f);
+        if (isfinite(y))
+            return gb_mad(B, u, gb_imm_f(0.0f), a, b);
+        struct gen_opnd t = gb_val(B, u, GT_F);
+        gb_alu_to(B, GOP_MUL, t, a, b, false);
+        zero_factor_flag(c, a, NULL, u);
+        gb_pmov_to(B, t, gb_imm_f(0.0f), 0, false);
+        return t;
+    }
+    struct gen_opnd t = gb_val(B, u, GT_F);
+    zero_factor_flag(c, a, &b, u);
+    gb_alu_to(B, GOP_MUL, t, a, b, false);
+    gb_pmov_to(B, t, gb_imm_f(0.0f), 0, false);
+    return t;
+}
+
+/*
+ * a * b + add as one fused mad.  Under the d3d9 rule a zero factor makes
+ * the product +0, so the result is add + 0 (add itself unless it is -0),
+ * where the fused mad would give add + (+-0), or NaN for 0 * inf: those
+ * channels take add + 0 instead.  With one factor a finite non-zero
+ * constant only the other can be zero, and when add is a constant other
+ * than -0, add + (+-0) is add already.
+ */
+struct gen_opnd gen_op_mad(const struct gen_opctx *c, struct gen_opnd a, struct gen_opnd b,
+                           struct gen_opnd add)
+{
+    struct gen_build *B = c->b;
+    if (!c->fuse)
+        return gen_op_add(c, gen_op_mul(c, a, b), add);
+    bool u = uni(c, &a, &b, &add);
+    float x, y, z;
+    if (!c->legacy)
+        return gb_mad(B, u, add, a, b);
+    if (imm_float(a, &x)) {
+        struct gen_opnd t = a;
+        a = b;
+        b = t;
+    }
+    if (imm_float(b, &y) && (y == 0.0f || imm_float(a, &x) || !isfinite(y)))
+        return gen_op_add(c, gen_op_mul(c, a, b), add); /* folded or a constant inf/NaN: exact */
+    if (imm_float(b, &y) && imm_float(add, &z) && !(z == 0.0f && signbit(z)))
+        return gb_mad(B, u, add, a, b);
+    struct gen_opnd t = gb_val(B, u, GT_F);
+    zero_factor_flag(c, a, imm_float(b, &y) ? NULL : &b, u);
+    gb_mad_to(B, t, add, a, b, false);
+    if (imm_float(add, &z)) {
+        gb_pmov_to(B, t, gb_imm_f(z + 0.0f), 0, false);
+    } else {
+        gb_alu_to(B, GOP_ADD, t, add, gb_imm_f(0.0f), false);
+        predicate_last(B);
+    }
+    return t;
+}
+
+struct gen_opnd gen_op_dot(const struct gen_opctx *c, const struct gen_opnd a[4],
+                           const struct gen_opnd b[4], unsigned n)
+{
+    struct gen_opnd s = gen_op_mul(c, a[0], b[0]);
+    for (unsigned k = 1; k < n; k++)
+        s = gen_op_mad(c, a[k], b[k], s);
+    return s;
+}
+
+/* A compare into a dword: all ones where (a cmod b), zero elsewhere. */
+static struct gen_opnd cmp_mask(const struct gen_opctx *c, enum gen_cmod cmod, struct gen_opnd a,
+                                struct gen_opnd b)
+{
+    struct gen_build *B = c->b;
+    a = gb_fold_imm(a);
+    b = gb_fold_imm(b);
+    if (a.kind == GO_IMM && b.kind != GO_IMM) {
+        struct gen_opnd t = a;
+        a = b;
+        b = t;
+        cmod = gb_swap_cmod(cmod);
+    }
+    a = gb_reg(B, a);
+    struct gen_opnd d = gb_val(B, uni(c, &a, &b, NULL), GT_D);
+    struct gen_inst *i = gb_inst(B, GOP_CMP, gb_dst_uniform(B->p, &d));
+    i->cmod = (uint8_t)cmod;
+    i->dst = d;
+    i->src[0] = a;
+    i->src[1] = b;
+    return d;
+}
+
+/* 1.0 where (a cmod b), else +0: slt, sge. */
+static struct gen_opnd set_one(const struct gen_opctx *c, enum gen_cmod cmod, struct gen_opnd a,
+                               struct gen_opnd b)
+{
+    struct gen_opnd m = cmp_mask(c, cmod, a, b);
+    struct gen_opnd d = gb_val(c->b, gb_dst_uniform(c->b->p, &m), GT_D);
+    gb_alu_to(c->b, GOP_AND, d, m, gb_imm_d(0x3f800000), false);
+    d.type = GT_F;
+    return d;
+}
+
+/* (x cmod y) ? x : y -- min and max in every dialect's definition. */
+static struct gen_opnd select_cmp(const struct gen_opctx *c, enum gen_cmod cmod, struct gen_opnd x,
+                                  struct gen_opnd y)
+{
+    struct gen_build *B = c->b;
+    float f;
+    struct gen_opnd d = gb_val(B, uni(c, &x, &y, NULL), GT_F);
+    if (imm_float(y, &f) && !isnan(f)) {
+        /* sel.cmod returns the non-NaN source: with y never NaN, that is
+         * y when x is NaN, as the comparison's false gives */
+        gb_selc_to(B, d, cmod, x, y);
+        return d;
+    }
+    gb_cmp_flag(B, cmod, x, y, gb_dst_uniform(B->p, &d), 0);
+    gb_sel_to(B, d, x, y, 0, false);
+    return d;
+}
+
+/* (a cmod k) ? t : e, k a constant: cmp, cnd, and the clamps of lit. */
+static struct gen_opnd select_on(const struct gen_opctx *c, struct gen_opnd a, enum gen_cmod cmod,
+                                 float k, struct gen_opnd t, struct gen_opnd e)
+{
+    struct gen_build *B = c->b;
+    bool u = uni(c, &a, &t, &e);
+    struct gen_opnd d = gb_val(B, u, GT_F);
+    gb_cmp_flag(B, cmod, a, gb_imm_f(k), u, 0);
+    gb_sel_to(B, d, t, e, 0, false);
+    return d;
+}
+
+/* expp/logp's partial precision: the low 8 mantissa bits cleared.  Only
+ * finite values change in the definition; the math results this is
+ * applied to are +-inf (low bits zero) or the canonical NaN (bit 22 set),
+ * which the mask leaves as they are. */
+static struct gen_opnd partial(const struct gen_opctx *c, struct gen_opnd x)
+{
+    struct gen_opnd d = gb_val(c->b, uni(c, &x, NULL, NULL), GT_UD);
+    gb_alu_to(c->b, GOP_AND, d, gb_as_type(c->b, x, GT_UD), gen_imm(0xffffff00u, GT_UD), false);
+    d.type = GT_F;
+    return d;
+}
+
+/*
+ * mova: floor(x + 0.5) in double, saturating, NaN -> 0.  x + 0.5 in float
+ * may round up to the next integer, so: r = floor(x), f = x - r (exact:
+ * for x in (-1, 0) 1 + x rounds, but only where it is at least 0.5, which
+ * the test below reads the same), r + 1 where f >= 0.5; the conversion
+ * to int32 saturates and gives 0 for NaN as the definition does.
+ */
+static struct gen_opnd round_half_up(const struct gen_opctx *c, struct gen_opnd x)
+{
+    struct gen_build *B = c->b;
+    bool u = uni(c, &x, NULL, NULL);
+    struct gen_opnd r = gb_val(B, u, GT_F);
+    gb_alu_to(B, GOP_RNDD, r, x, gen_opnd_none(), false);
+    struct gen_opnd f = gb_alu(B, GOP_ADD, GT_F, u, x, gb_neg(r));
+    gb_cmp_flag(B, GC_GE, f, gb_imm_f(0.5f), u, 0);
+    gb_alu_to(B, GOP_ADD, r, r, gb_imm_f(1.0f), false);
+    predicate_last(B);
+    struct gen_opnd i = gb_val(B, u, GT_D);
+    gb_mov_to(B, i, r);
+    return i;
+}
+
+static struct gen_opnd to_int_floor(const struct gen_opctx *c, struct gen_opnd x)
+{
+    struct gen_build *B = c->b;
+    bool u = uni(c, &x, NULL, NULL);
+    struct gen_opnd r = gb_val(B, u, GT_F);
+    gb_alu_to(B, GOP_RNDD, r, x, gen_opnd_none(), false);
+    struct gen_opnd i = gb_val(B, u, GT_D);
+    gb_mov_to(B, i, r);
+    return i;
+}
+
+/* x > 0 ? 1 : x < 0 ? -1 : 0 (NaN and -0 give +0). */
+static struct gen_opnd sign(const struct gen_opctx *c, struct gen_opnd x)
+{
+    struct gen_build *B = c->b;
+    bool u = uni(c, &x, NULL, NULL);
+    struct gen_opnd d = gb_val(B, u, GT_F);
+    gb_cmp_flag(B, GC_GT, x, gb_imm_f(0.0f), u, 0);
+    gb_sel_to(B, d, gb_imm_f(1.0f), gb_imm_f(0.0f), 0, false);
+    gb_cmp_flag(B, GC_LT, x, gb_imm_f(0.0f), u, 0);
+    gb_pmov_to(B, d, gb_imm_f(-1.0f), 0, false);
+    return d;
+}
+
+/* rcp: +-0 -> +inf, else the IEEE quotient (1 -> exactly 1): inv of x + 0,
+ * which is x but for -0, whose inverse would be -inf. */
+static struct gen_opnd rcp(const struct gen_opctx *c, struct gen_opnd x)
+{
+    float f;
+    if (imm_float(x, &f))
+        return gb_imm_f(f == 0.0f ? INFINITY : f == 1.0f ? 1.0f : 1.0f / f);
+    bool u = uni(c, &x, NULL, NULL);
+    /* |x| is never -0 */
+    struct gen_opnd t = x.abs && !x.neg ? x : gb_alu(c->b, GOP_ADD, GT_F, u, x, gb_imm_f(0.0f));
+    return gb_math(c->b, GM_INV, u, t, gen_opnd_none());
+}
+
+/* |x|^y as exp2(y * log2 |x|), the product under the float rule. */
+static struct gen_opnd power(const struct gen_opctx *c, struct gen_opnd x, struct gen_opnd y)
+{
+    bool u = uni(c, &x, &y, NULL);
+    struct gen_opnd l = gb_math(c->b, GM_LOG, u, gb_abs(x), gen_opnd_none());
+    return gb_math(c->b, GM_EXP, u, gen_op_mul(c, y, l), gen_opnd_none());
+}
+
+/* w < -m ? -m : w > m ? m : w (NaN stays NaN, so no sel.cmod). */
+static struct gen_opnd clamp_pow(const struct gen_opctx *c, struct gen_opnd w, float m)
+{
+    struct gen_opnd t = select_on(c, w, GC_LT, -m, gb_imm_f(-m), w);
+    return select_on(c, t, GC_GT, m, gb_imm_f(m), t);
+}
+
+static void lit(const struct gen_opctx *c, const struct gen_opnd s[4], uint8_t mask,
+                struct gen_opnd r[4])
+{
+    struct gen_build *B = c->b;
+    r[0] = r[3] = gb_imm_f(1.0f);
+    if (c->arb) {
+        /* x, y clamped below at 0 (NaN kept), w to +-(128 - epsilon),
+         * z = x > 0 ? y^w : 0 */
+        struct gen_opnd x = select_on(c, s[0], GC_LT, 0.0f, gb_imm_f(0.0f), s[0]);
+        r[1] = x;
+        if (mask & 4) {
+            struct gen_opnd y = select_on(c, s[1], GC_LT, 0.0f, gb_imm_f(0.0f), s[1]);
+            struct gen_opnd w = clamp_pow(c, s[3], ARB_LIT_MAXP);
+            struct gen_opnd pw = gb_math(B, GM_POW, uni(c, &y, &w, NULL), y, w);
+            r[2] = select_on(c, x, GC_GT, 0.0f, pw, gb_imm_f(0.0f));
+        }
+        return;
+    }
+    /* y = x > 0 ? x : 0: sel.g returns 0 for a NaN x too */
+    if (mask & 2) {
+        struct gen_opnd d = gb_val(B, uni(c, &s[0], NULL, NULL), GT_F);
+        gb_selc_to(B, d, GC_GT, s[0], gb_imm_f(0.0f));
+        r[1] = d;
+    }
+    if (mask & 4) {
+        struct gen_opnd w = clamp_pow(c, s[3], D3D9_LIT_MAXP);
+        struct gen_opnd pw = gb_math(B, GM_POW, uni(c, &s[1], &w, NULL), s[1], w);
+        bool u = uni(c, &s[0], &s[1], &pw);
+        struct gen_opnd d = gb_val(B, u, GT_F);
+        /* f0.0 = x > 0 && y > 0: the second compare only where the first held */
+        gb_cmp_flag(B, GC_GT, s[0], gb_imm_f(0.0f), u, 0);
+        gb_cmp_flag(B, GC_GT, s[1], gb_imm_f(0.0f), u, 0);
+        predicate_last(B);
+        gb_sel_to(B, d, pw, gb_imm_f(0.0f), 0, false);
+        r[2] = d;
+    }
+}
+
+/* expp / logp (docs/interpreter.md): the 1_x forms' bit fields, or the replicated partial. */
+static void expp(const struct gen_opctx *c, struct gen_opnd v, uint8_t mask, struct gen_opnd r[4])
+{
+    struct gen_build *B = c->b;
+    bool u = uni(c, &v, NULL, NULL);
+    struct gen_opnd z = gen_opnd_none();
+    if (c->ver >= ST_VER(2, 0) || (mask & 4))
+        z = partial(c, gb_math(B, GM_EXP, u, v, gen_opnd_none()));
+    if (c->ver >= ST_VER(2, 0)) {
+        r[0] = r[1] = r[2] = r[3] = z;
+        return;
+    }
+    if (mask & 3) {
+        struct gen_opnd fl = gb_val(B, u, GT_F);
+        gb_alu_to(B, GOP_RNDD, fl, v, gen_opnd_none(), false);
+        if (mask & 1)
+            r[0] = gb_math(B, GM_EXP, u, fl, gen_opnd_none());
+        if (mask & 2)
+            r[1] = gb_alu(B, GOP_ADD, GT_F, u, v, gb_neg(fl));
+    }
+    r[2] = z;
+    r[3] = gb_imm_f(1.0f);
+}
+
+static void logp(const struct gen_opctx *c, struct gen_opnd v, uint8_t mask, struct gen_opnd r[4])
+{
+    struct gen_build *B = c->b;
+    bool u = uni(c, &v, NULL, NULL);
+    struct gen_opnd lg = gen_opnd_none();
+    /* log2 |v| is -inf for 0, as the definition's special case */
+    if (c->ver >= ST_VER(2, 0) || (mask & 4))
+        lg = partial(c, gb_math(B, GM_LOG, u, gb_abs(v), gen_opnd_none()));
+    if (c->ver >= ST_VER(2, 0)) {
+        r[0] = r[1] = r[2] = r[3] = lg;
+        return;
+    }
+    r[2] = lg;
+    r[3] = gb_imm_f(1.0f);
+    if (!(mask & 3))
+        return;
+    /* the bits of |v|: exponent - 127 (zero: -inf) and the mantissa under
+     * exponent 0 (zero: 1.0, which the or gives) */
+    struct gen_opnd a = gb_val(B, u, GT_UD);
+    gb_alu_to(B, GOP_AND, a, gb_as_type(B, v, GT_UD), gen_imm(0x7fffffffu, GT_UD), false);
+    if (mask & 1) {
+        struct gen_opnd e = gb_alu(B, GOP_SHR, GT_UD, u, a, gen_imm(23, GT_UD));
+        e.type = GT_D;
+        struct gen_opnd e2 = gb_alu(B, GOP_ADD, GT_D, u, e, gb_imm_d(-127));
+        struct gen_opnd x = gb_val(B, u, GT_F);
+        gb_mov_to(B, x, e2);
+        gb_cmp_flag(B, GC_EQ, a, gen_imm(0, GT_UD), u, 0);
+        gb_pmov_to(B, x, gb_imm_f(-INFINITY), 0, false);
+        r[0] = x;
+    }
+    if (mask & 2) {
+        struct gen_opnd m = gb_alu(B, GOP_AND, GT_UD, u, a, gen_imm(0x7fffffu, GT_UD));
+        struct gen_opnd y = gb_alu(B, GOP_OR, GT_UD, u, m, gen_imm(0x3f800000u, GT_UD));
+        y.type = GT_F;
+        r[1] = y;
+    }
+}
+
+/* a x b: (a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0), each as mad(a_i, b_j, -(a_j b_i)). */
+static void cross(const struct gen_opctx *c, const struct gen_opnd a[4], const struct gen_opnd b[4],
+                  uint8_t mask, struct gen_opnd r[4])
+{
+    static const unsigned i1[3] = {1, 2, 0}, i2[3] = {2, 0, 1};
+    for (unsigned l = 0; l < 3; l++)
+        if (mask >> l & 1) {
+            struct gen_opnd t = gen_op_mul(c, a[i2[l]], b[i1[l]]);
+            r[l] = gen_op_mad(c, a[i1[l]], b[i2[l]], gb_neg(t));
+        }
+}
+
+/* Component-wise operations, lane by lane. */
+static bool componentwise(const struct gen_opctx *c, unsigned op, const struct gen_opnd s[3][4],
+                          unsigned l, struct gen_opnd *r)
+{
+    struct gen_build *B = c->b;
+    const struct gen_opnd a = s[0][l], b = s[1][l], e = s[2][l];
+    switch (op) {
+    case ST_OP_MOV: *r = a; return true;
+    case ST_OP_ABS: *r = gb_abs(a); return true;
+    case ST_OP_ADD: *r = gen_op_add(c, a, b); return true;
+    case ST_OP_SUB: *r = gen_op_add(c, a, gb_neg(b)); return true;
+    case ST_OP_MUL: *r = gen_op_mul(c, a, b); return true;
+    case ST_OP_MAD: *r = gen_op_mad(c, a, b, e); return true;
+    case ST_OP_MIN:
+        *r = c->arb ? select_cmp(c, GC_LT, b, a) : select_cmp(c, GC_LT, a, b);
+        return true;
+    case ST_OP_MAX: *r = select_cmp(c, c->arb ? GC_GT : GC_GE, a, b); return true;
+    case ST_OP_SLT: *r = set_one(c, GC_LT, a, b); return true;
+    case ST_OP_SGE: *r = set_one(c, GC_GE, a, b); return true;
+    case ST_OP_SGN: *r = sign(c, a); return true;
+    case ST_OP_FRC: case ST_OP_ARB_FLR: {
+        struct gen_opnd d = gb_val(B, uni(c, &a, NULL, NULL), GT_F);
+        gb_alu_to(B, op == ST_OP_FRC ? GOP_FRC : GOP_RNDD, d, a, gen_opnd_none(), false);
+        *r = d;
+        return true;
+    }
+    case ST_OP_CMP:
+        *r = select_on(c, a, c->arb ? GC_LT : GC_GE, 0.0f, b, e);
+        return true;
+    case ST_OP_CND: *r = select_on(c, a, GC_GT, 0.5f, b, e); return true;
+    case ST_OP_LRP:
+        if (c->arb && !c->legacy) {
+            /* ARB: a * b + (1 - a) * c, each step rounded: Gen's lrp */
+            struct gen_opnd d = gb_val(B, uni(c, &a, &b, &e), GT_F);
+            gb_lrp_to(B, d, a, b, e);
+            *r = d;
+        } else if (c->arb) {
+            *r = gen_op_add(c, gen_op_mul(c, a, b),
+                            gen_op_mul(c, gen_op_add(c, gb_imm_f(1.0f), gb_neg(a)), e));
+        } else {
+            /* src0 * (src1 - src2) + src2 */
+            *r = gen_op_mad(c, a, gen_op_add(c, b, gb_neg(e)), e);
+        }
+        return true;
+    case ST_OP_SETP: {
+        static const enum gen_cmod cm[] = {[ST_CMP_GT] = GC_GT, [ST_CMP_EQ] = GC_EQ,
+                                           [ST_CMP_GE] = GC_GE, [ST_CMP_LT] = GC_LT,
+                                           [ST_CMP_NE] = GC_NE, [ST_CMP_LE] = GC_LE};
+        if (c->cmp == ST_CMP_NONE || (unsigned)c->cmp >= sizeof(cm) / sizeof(cm[0]))
+            return false;
+        struct gen_opnd m = cmp_mask(c, cm[c->cmp], a, b);
+        m.type = GT_UD;
+        *r = m;
+        return true;
+    }
+    case ST_OP_MOVA: *r = round_half_up(c, a); return true;
+    default: return false;
+    }
+}
+
+bool gen_op_compute(const struct gen_opctx *c, unsigned op, const struct gen_opnd s[3][4],
+                    uint8_t mask, struct gen_opnd r[4])
+{
+    struct gen_build *B = c->b;
+    for (unsigned l = 0; l < 4; l++)
+        r[l] = gb_imm_f(0.0f);
+    bool u0 = uni(c, &s[0][0], NULL, NULL);
+    struct gen_opnd x;
+    switch (op) {
+    case ST_OP_DP3: case ST_OP_DP4:
+        x = gen_op_dot(c, s[0], s[1], op == ST_OP_DP3 ? 3 : 4);
+        break;
+    case ST_OP_DP2ADD:
+        x = gen_op_add(c, gen_op_dot(c, s[0], s[1], 2), s[2][0]);
+        break;
+    case ST_OP_ARB_DPH:
+        x = gen_op_add(c, gen_op_dot(c, s[0], s[1], 3), s[1][3]);
+        break;
+    case ST_OP_RCP: x = rcp(c, s[0][0]); break;
+    case ST_OP_RSQ:
+        /* 1/sqrt(|x|): rsqt of 0 is +inf, of 1 is 1, as the definition */
+        x = gb_math(B, GM_RSQ, u0, gb_abs(s[0][0]), gen_opnd_none());
+        break;
+    case ST_OP_EXP: x = gb_math(B, GM_EXP, u0, s[0][0], gen_opnd_none()); break;
+    case ST_OP_LOG: x = gb_math(B, GM_LOG, u0, gb_abs(s[0][0]), gen_opnd_none()); break;
+    case ST_OP_POW: x = power(c, s[0][0], s[1][0]); break;
+    case ST_OP_ARB_SIN: x = gb_math(B, GM_SIN, u0, s[0][0], gen_opnd_none()); break;
+    case ST_OP_ARB_COS: x = gb_math(B, GM_COS, u0, s[0][0], gen_opnd_none()); break;
+    case ST_OP_ARB_ARL: x = to_int_floor(c, s[0][0]); break;
+    case ST_OP_EXPP: expp(c, s[0][0], mask, r); return true;
+    case ST_OP_LOGP: logp(c, s[0][0], mask, r); return true;
+    case ST_OP_LIT: case ST_OP_ARB_LIT: lit(c, s[0], mask, r); return true;
+    case ST_OP_DST:
+        r[0] = gb_imm_f(1.0f);
+        if (mask & 2)
+            r[1] = gen_op_mul(c, s[0][1], s[1][1]);
+        r[2] = s[0][2];
+        r[3] = s[1][3];
+        return true;
+    case ST_OP_CRS: case ST_OP_ARB_XPD:
+        cross(c, s[0], s[1], mask, r);
+        r[3] = gb_imm_f(op == ST_OP_CRS ? 0.0f : 1.0f);
+        return true;
+    case ST_OP_NRM: {
+        /* src * (1 / sqrt(dot3(src, src))), w included */
+        struct gen_opnd d = gen_op_dot(c, s[0], s[0], 3);
+        struct gen_opnd f = gb_math(B, GM_RSQ, uni(c, &d, NULL, NULL), d, gen_opnd_none());
+        for (unsigned l = 0; l < 4; l++)
+            if (mask >> l & 1)
+                r[l] = gen_op_mul(c, s[0][l], f);
+        return true;
+    }
+    case ST_OP_SINCOS: case ST_OP_ARB_SCS:
+        if (mask & 1)
+            r[0] = gb_math(B, GM_COS, u0, s[0][0], gen_opnd_none());
+        if (mask & 2)
+            r[1] = gb_math(B, GM_SIN, u0, s[0][0], gen_opnd_none());
+        return true;
+    case ST_OP_ARB_SWZ:
+        for (unsigned l = 0; l < 4; l++) {
+            uint8_t sel = c->swz_sel[l];
+            struct gen_opnd v = sel < 4 ? s[0][sel] : gb_imm_f(sel == ST_ARB_SWZ_ONE ? 1.0f : 0.0f);
+            r[l] = (c->swz_neg >> l) & 1 ? gb_fold_imm(gb_neg(v)) : v;
+        }
+        return true;
+    default:
+        for (unsigned l = 0; l < 4; l++)
+            if (mask >> l & 1 && !componentwise(c, op, s, l, &r[l]))
+                return false;
+        return true;
+    }
+    for (unsigned l = 0; l < 4; l++)
+        r[l] = x;
+    return true;
+}
+
+/* d &= both (bitwise, all channels of the instruction) */
+static void deriv_mask(struct gen_build *B, struct gen_opnd d, uint32_t both)
+{
+    struct gen_inst *i = gb_inst(B, GOP_AND, false);
+    i->dst = d;
+    i->dst.type = GT_UD;
+    i->src[0] = d;
+    i->src[0].type = GT_UD;
+    i->src[1] = gen_vr(both, 0, GT_UD);
+}
+
+/* both = all ones where the pixel and its pair's other pixel run here. */
+static uint32_t deriv_live(struct gen_build *B, bool ddx)
+{
+    unsigned simd = B->p->simd;
+    uint32_t live = gb_new(B, false), both = gb_new(B, false);
+    struct gen_inst *i = gb_inst(B, GOP_MOV, false);
+    i->nomask = true;
+    i->dst = gen_vr(live, 0, GT_UD);
+    i->src[0] = gen_imm(0, GT_UD);
+    i = gb_inst(B, GOP_MOV, false);
+    i->dst = gen_vr(live, 0, GT_UD);
+    i->src[0] = gen_imm(0xffffffffu, GT_UD);
+    struct gen_opnd lv = gen_vr(live, 0, GT_UD), bd = gen_vr(both, 0, GT_UD);
+    if (ddx) {
+        i = gb_inst(B, GOP_AND, false);
+        i->dst = bd;
+        i->src[0] = lv;
+        i->src[0].region = GR_DDX;
+        i->src[0].off += 4;
+        i->src[1] = lv;
+        i->src[1].region = GR_DDX;
+        return both;
+    }
+    for (unsigned s4 = 0; s4 < simd / 4; s4++) {
+        i = gb_inst(B, GOP_AND, false);
+        i->exec = 4;
+        i->group = (uint8_t)(4 * s4);
+        i->dst = bd;
+        i->dst.off += 16 * s4;
+        i->src[0] = lv;
+        i->src[0].region = GR_DDY;
+        i->src[0].off += 16 * s4 + 8;
+        i->src[1] = lv;
+        i->src[1].region = GR_DDY;
+        i->src[1].off += 16 * s4;
+    }
+    return both;
+}
+
+/*
+ * dsx/dsy across the 2x2 subspan (channels 4s..4s+3 = top-left, top-right,
+ * bottom-left, bottom-right): dsx = right - left of the pixel's row, one
+ * instruction with <2;2,0> regions; dsy = bottom - top of its column, one
+ * SIMD4 instruction per subspan with <0;2,1> regions: the fine
+ * derivatives the interpreter computes.  The hardware reads the
+ * neighbour's register whether or not that channel runs this
+ * instruction; the interpreter's derivative is 0 unless both pixels of
+ * the pair stand here (divergent flow, a partial subspan), so the result
+ * is ANDed with "both run it".  A uniform source gives x - x (+0, or NaN
+ * for an infinite or NaN x).
+ */
+void gen_op_deriv(const struct gen_opctx *c, bool ddx, const struct gen_opnd s[4], uint8_t mask,
+                  struct gen_opnd r[4])
+{
+    struct gen_build *B = c->b;
+    uint32_t both = 0;
+    for (unsigned l = 0; l < 4; l++) {
+        r[l] = gb_imm_f(0.0f);
+        if (!(mask >> l & 1))
+            continue;
+        struct gen_opnd x = s[l];
+        float f;
+        if (imm_float(x, &f) && isfinite(f))
+            continue; /* +0 */
+        if (!both)
+            both = deriv_live(B, ddx);
+        struct gen_opnd d = gb_val(B, false, GT_F);
+        r[l] = d;
+        if (gb_is_uniform(B->p, &x)) {
+            x = gb_reg(B, x);
+            struct gen_inst *i = gb_inst(B, GOP_ADD, false);
+            i->dst = d;
+            i->src[0] = x;
+            i->src[1] = gb_neg(x);
+            deriv_mask(B, d, both);
+            continue;
+        }
+        if (x.neg || x.abs || x.kind != GO_VREG || x.region != GR_AUTO) {
+            /* a copy in a plain register, so the subspan regions apply */
+            struct gen_opnd t = gb_val(B, false, GT_F);
+            gb_mov_to(B, t, x);
+            x = t;
+        }
+        if (ddx) {
+            struct gen_inst *i = gb_inst(B, GOP_ADD, false);
+            i->dst = d;
+            i->src[0] = x;
+            i->src[0].region = GR_DDX;
+            i->src[0].off += 4;
+            i->src[1] = x;
+            i->src[1].region = GR_DDX;
+            i->src[1].neg = true;
+        } else {
+            for (unsigned s4 = 0; s4 < B->p->simd / 4; s4++) {
+                struct gen_inst *i = gb_inst(B, GOP_ADD, false);
+                i->exec = 4;
+                i->group = (uint8_t)(4 * s4);
+                i->dst = d;
+                i->dst.off += 16 * s4;
+                i->src[0] = x;
+                i->src[0].region = GR_DDY;
+                i->src[0].off += 16 * s4 + 8;
+                i->src[1] = x;
+                i->src[1].region = GR_DDY;
+                i->src[1].off += 16 * s4;
+                i->src[1].neg = true;
+            }
+        }
+        deriv_mask(B, d, both);
+    }
+}

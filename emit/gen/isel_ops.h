@@ -1,0 +1,51 @@
+/*
+ * gen/isel_ops.h — what one vec4 operation computes, as Gen instructions
+ * on Gen operands (gen/isel_ops.c; emit/gen only).  The instruction
+ * selection (gen/isel.c) reads the MIR sources into operands, calls
+ * gen_op_compute and writes the results where the MIR destination says;
+ * these functions only emit the arithmetic, each exactly as the
+ * reference interpreter defines the operation (translator/run/ops.c),
+ * under both float rules.
+ */
+#ifndef ST_GEN_ISEL_OPS_H
+#define ST_GEN_ISEL_OPS_H
+
+#include "build.h"
+
+struct gen_opctx {
+    struct gen_build *b;
+    bool legacy;  /* --float-rules=d3d9: a zero factor gives +0 in the products of a definition */
+    bool fuse;    /* the multiply-add operations as fused mad (docs/gen-backend.md "mad") */
+    bool arb;     /* ARB semantics of min, max, cmp, lrp (docs/arb.md) */
+    uint16_t ver; /* expp/logp: the 1_x forms before 2_0 */
+    bool uniform; /* the results may be uniform (every source that is) */
+    enum st_compare cmp;          /* setp */
+    uint8_t swz_sel[4], swz_neg;  /* ARB SWZ */
+};
+
+/*
+ * The lanes in `mask` of operation `op` (an st_opcode whose result is a
+ * function of its sources) from s[k][l], source k's value in lane l of
+ * the instruction (swizzle and modifiers applied, float).  r[l]: the
+ * results, new values or operands passed through (mov, abs, swz); float,
+ * except setp (GT_UD: all ones or zero) and mova / ARB ARL (GT_D).
+ * False for an operation this file does not compute (the caller's).
+ */
+bool gen_op_compute(const struct gen_opctx *c, unsigned op, const struct gen_opnd s[3][4],
+                    uint8_t mask, struct gen_opnd r[4]);
+
+/* The product of a definition under the float rule (mul, and each factor pair of a dot product). */
+struct gen_opnd gen_op_mul(const struct gen_opctx *c, struct gen_opnd a, struct gen_opnd b);
+/* a * b + add: one fused mad when c->fuse (with the d3d9 rule's zero
+ * factors), else the product then the sum. */
+struct gen_opnd gen_op_mad(const struct gen_opctx *c, struct gen_opnd a, struct gen_opnd b,
+                           struct gen_opnd add);
+struct gen_opnd gen_op_add(const struct gen_opctx *c, struct gen_opnd a, struct gen_opnd b);
+/* ((a0 b0 + a1 b1) + a2 b2) [+ a3 b3], the interpreter's order, as mul + mad. */
+struct gen_opnd gen_op_dot(const struct gen_opctx *c, const struct gen_opnd a[4],
+                           const struct gen_opnd b[4], unsigned n);
+/* dsx (right - left) or dsy (bottom - top) across the 2x2 subspan. */
+void gen_op_deriv(const struct gen_opctx *c, bool ddx, const struct gen_opnd s[4], uint8_t mask,
+                  struct gen_opnd r[4]);
+
+#endif
