@@ -40,6 +40,9 @@ check "default output is a Gen9 kernel ending in the shader-db stats line" bash 
 check "--emit=vasm of the seed case: three instructions, no move" bash -c "[ \"\$('$bin' --emit=vasm '$tmp/seed.vs.asm' | grep -Ec '^(mul r0.xy|add r0.zw|sub oPos, r0)')\" -eq 3 ] && ! '$bin' --emit=vasm '$tmp/seed.vs.asm' | grep -q '^mov'"
 check "--emit=llvm --stats reports the merges" bash -c "'$bin' --emit=llvm --stats '$tmp/seed.vs.asm' 2>&1 >/dev/null | grep -q 'merges raw 1'"
 check "run: interp, llvm and gen print the same outputs" bash -c "a=\$('$bin' run '$tmp/seed.vs.asm' --inputs '$tmp/seed.in.json') && b=\$('$bin' run --engine=llvm '$tmp/seed.vs.asm' --inputs '$tmp/seed.in.json') && c=\$('$bin' run --engine=gen --simd=8 '$tmp/seed.vs.asm' --inputs '$tmp/seed.in.json') && [ \"\$a\" = \"\$b\" ] && [ \"\$a\" = \"\$c\" ] && echo \"\$a\" | grep -q '\"oPos\": \\[1.5, 3.5, 3.5, 4.5\\]'"
+printf 'vs_2_0\ndcl_position v0\nmul r0, v0, c0\nadd oPos, r0, c1\nmad oD0, v0, c0, c1\n' > "$tmp/mad.vs.asm"
+check "--fp-contract: on fuses the mad only, fast the mul + add too, off neither" bash -c "[ \"\$('$bin' '$tmp/mad.vs.asm' | grep -c ' mad (')\" -eq 4 ] && [ \"\$('$bin' --fp-contract=fast '$tmp/mad.vs.asm' | grep -c ' mad (')\" -eq 8 ] && [ \"\$('$bin' --fp-contract=off '$tmp/mad.vs.asm' | grep -c ' mad (')\" -eq 0 ]"
+check "--fp-contract=x is a usage error (exit 2)" bash -c "'$bin' --fp-contract=x '$tmp/mad.vs.asm' 2>/dev/null; [ \$? -eq 2 ]"
 check "run: a bad inputs file names the JSON path, exit 1, nothing on stdout" bash -c "out=\$('$bin' run '$tmp/seed.vs.asm' --inputs '$tmp/bad.in.json' 2>'$tmp/e'); rc=\$?; [ \$rc -eq 1 ] && [ -z \"\$out\" ] && grep -q 'invocations\\[0\\].v0\\[2\\]' '$tmp/e'"
 
 printf '!!ARBfp1.0\nTEMP t;\nMUL t.xy, fragment.texcoord[0], {2, 2, 2, 2};\nADD t.zw, fragment.color, {1, 1, 1, 1};\nSUB result.color, t, {0.5, 0.5, 0.5, 0.5};\nEND\n' > "$tmp/seed.fp"

@@ -10,7 +10,9 @@
  * pixel shader attributes lie on one random plane per 32 invocations
  * (what a rasteriser delivers; docs/gen-abi.md "Gen engine"), so whole
  * SIMD32/16/8 threads are packed, and there are partial quads and partial
- * threads.  Outputs must agree bit for bit (any NaN equals any NaN), except
+ * threads.  Each batch runs under both float rules.  Outputs must agree
+ * bit for bit (any NaN equals any NaN) with the interpreter under either
+ * reading of the multiply-adds (tests/tolerance.h), except
  * for the math tolerances of docs/gensim.md ("Tolerances of the Gen
  * engine"), which this file applies exactly.
  *
@@ -235,7 +237,8 @@ static bool known(const char *name)
  * multiply-adds (ref: products rounded first; fused: rounded with their
  * sums; the same outputs for a shader without any). */
 static unsigned compare(const char *name, const struct st_shader *sh, unsigned simd,
-                        const struct st_run_outputs *ref, const struct st_run_outputs *fused,
+                        enum st_float_rules rules, const struct st_run_outputs *ref,
+                        const struct st_run_outputs *fused,
                         const struct st_run_outputs *gen, unsigned n, bool inexact, struct totals *t)
 {
     unsigned bad = 0;
@@ -247,7 +250,8 @@ static unsigned compare(const char *name, const struct st_shader *sh, unsigned s
             a = f;
         if (a->discarded != b->discarded || (!a->discarded && a->count != b->count)) {
             if (bad++ < 3)
-                fprintf(stderr, "MISMATCH %s SIMD%u inv %u: %s\n", name, simd, k,
+                fprintf(stderr, "MISMATCH %s SIMD%u %s inv %u: %s\n", name, simd,
+                        rules == ST_FLOAT_D3D9 ? "d3d9" : "ieee", k,
                         a->discarded != b->discarded ? (a->discarded ? "interp discards, gen writes"
                                                                      : "gen discards, interp writes")
                                                      : "output count");
@@ -282,8 +286,8 @@ static unsigned compare(const char *name, const struct st_shader *sh, unsigned s
                 }
                 if (bad++ < 3) {
                     char nb[8];
-                    fprintf(stderr, "MISMATCH %s SIMD%u inv %u %s.%c: interp %.9g (fused %.9g), gen %.9g\n",
-                            name, simd, k, st_run_output_label(sh, &a->reg[r], nb), "xyzw"[c],
+                    fprintf(stderr, "MISMATCH %s SIMD%u %s inv %u %s.%c: interp %.9g (fused %.9g), gen %.9g\n",
+                            name, simd, rules == ST_FLOAT_D3D9 ? "d3d9" : "ieee", k, st_run_output_label(sh, &a->reg[r], nb), "xyzw"[c],
                             (double)w, (double)wf, (double)g);
                 }
             }
@@ -304,14 +308,18 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
     bool inexact = shader_inexact(sh), vs = sh->version.type == ST_VS, muladd = shader_muladd(sh);
     unsigned nb = batches(is_sample ? SAMPLE_BATCHES : CORPUS_BATCHES);
     bool mism = false;
-    for (unsigned batch = 0; batch < nb; batch++) {
-        make_inputs(&r, sh, &in, inv, texels, 4096);
+    for (unsigned run = 0; run < 2 * nb; run++) {
+        /* each batch of inputs under both float rules (docs/float-rules.md):
+         * the kernel bakes the d3d9 rule's zero products in */
+        enum st_float_rules rules = run % 2 ? ST_FLOAT_D3D9 : ST_FLOAT_IEEE;
+        if (run % 2 == 0)
+            make_inputs(&r, sh, &in, inv, texels, 4096);
         memset(o_ref, 0, sizeof(o_ref));
         struct st_ctx *c1 = st_ctx_create(name, src, len, 1000);
-        bool ok_ref = st_interp_execute(c1, sh, &in, ST_FLOAT_IEEE, o_ref);
+        bool ok_ref = st_interp_execute(c1, sh, &in, rules, o_ref);
         if (ok_ref && muladd) {
             memset(o_fused, 0, sizeof(o_fused));
-            ok_ref = st_interp_execute_ex(c1, sh, &in, ST_FLOAT_IEEE, true, o_fused);
+            ok_ref = st_interp_execute_ex(c1, sh, &in, rules, true, o_fused);
         }
         st_ctx_destroy(c1);
         if (!ok_ref) {
@@ -326,7 +334,7 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
             memset(o_gen, 0, sizeof(o_gen));
             struct st_ctx *c2 = st_ctx_create(name, src, len, 1000);
             struct st_gen_run_stats stats;
-            bool ok = test_gen_execute(c2, sh, simd, &in, ST_FLOAT_IEEE, o_gen, &stats);
+            bool ok = test_gen_execute(c2, sh, simd, &in, rules, o_gen, &stats);
             if (!ok) {
                 struct st_result res;
                 memset(&res, 0, sizeof(res));
@@ -339,7 +347,8 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
                            res.num_diagnostics ? res.diagnostics[0].line : 0, msg);
                     t->unsupported++;
                 } else {
-                    fprintf(stderr, "FAIL %s SIMD%u: %s\n", name, simd, msg);
+                    fprintf(stderr, "FAIL %s SIMD%u (%s rules): %s\n", name, simd,
+                            rules == ST_FLOAT_D3D9 ? "d3d9" : "ieee", msg);
                     t->failures++;
                 }
                 for (size_t k = 0; k < res.num_diagnostics; k++) {
@@ -359,7 +368,7 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
                         stats.packed_pixels, INVOCATIONS);
                 t->failures++;
             }
-            unsigned bad = compare(name, sh, stats.simd, o_ref, muladd ? o_fused : o_ref, o_gen,
+            unsigned bad = compare(name, sh, stats.simd, rules, o_ref, muladd ? o_fused : o_ref, o_gen,
                                    INVOCATIONS, inexact, t);
             t->mismatches += bad;
             if (bad)

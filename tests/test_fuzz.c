@@ -14,7 +14,7 @@
  *   no product may be folded under one rule only).  Shaders the
  *   vasm emitter does not support (ST3001) are counted, not failed;
  * - the Gen9 kernel run in the Gen simulator (st_gen_execute) gives the
- *   interpreter's outputs (IEEE rules) at SIMD8, and for pixel shaders also
+ *   interpreter's outputs (both float rules) at SIMD8, and for pixel shaders also
  *   at SIMD16 and SIMD32, within the tolerance of docs/gensim.md
  *   (tests/tolerance.h, the rule test_diff_gen applies).  Shaders the back
  *   end does not support, and pixel shaders with derivatives whose random
@@ -85,8 +85,9 @@ static void report(struct totals *t, uint64_t seed, const struct sg_shader *sh, 
     dump(seed, sh);
 }
 
-/* Interpreter against the Gen engine on the shader's own inputs (IEEE). */
-static void gen_compare(struct totals *t, uint64_t seed, const struct sg_shader *gs)
+/* Interpreter against the Gen engine on the shader's own inputs, under one float rule. */
+static void gen_compare(struct totals *t, uint64_t seed, const struct sg_shader *gs,
+                        enum st_float_rules rules)
 {
     size_t len = strlen(gs->text);
     struct st_arena *arena = st_arena_create();
@@ -97,7 +98,7 @@ static void gen_compare(struct totals *t, uint64_t seed, const struct sg_shader 
     assert_non_null(in);
     if (!sh || st_error_count(ctx) || !st_check(ctx, sh) ||
         !st_run_inputs_parse(ctx, sh, "fuzz.in.json", gs->inputs, strlen(gs->inputs), arena, in) ||
-        !st_interp_execute(ctx, sh, in, ST_FLOAT_IEEE, (ref = calloc(in->num_invocations + 1, sizeof(*ref)))))
+        !st_interp_execute(ctx, sh, in, rules, (ref = calloc(in->num_invocations + 1, sizeof(*ref)))))
         goto done; /* the checks above already count these */
     gen = calloc(in->num_invocations + 1, sizeof(*gen));
     assert_non_null(gen);
@@ -105,7 +106,7 @@ static void gen_compare(struct totals *t, uint64_t seed, const struct sg_shader 
     if (shader_muladd(sh)) {
         fused = calloc(in->num_invocations + 1, sizeof(*fused));
         assert_non_null(fused);
-        if (!st_interp_execute_ex(ctx, sh, in, ST_FLOAT_IEEE, true, fused))
+        if (!st_interp_execute_ex(ctx, sh, in, rules, true, fused))
             goto done;
     }
     bool inexact = shader_inexact(sh), vs = sh->version.type == ST_VS;
@@ -113,7 +114,7 @@ static void gen_compare(struct totals *t, uint64_t seed, const struct sg_shader 
         struct st_ctx *c2 = st_ctx_create("fuzz.asm", gs->text, len, 1000);
         struct st_gen_run_stats stats;
         memset(gen, 0, (in->num_invocations + 1) * sizeof(*gen));
-        bool ok = test_gen_execute(c2, sh, simd, in, ST_FLOAT_IEEE, gen, &stats);
+        bool ok = test_gen_execute(c2, sh, simd, in, rules, gen, &stats);
         if (!ok) {
             char msg[512];
             unsigned code = first_error(c2, msg, sizeof(msg));
@@ -300,7 +301,8 @@ static void fuzz_one(struct totals *t, uint64_t seed, int version)
         free(ref);
         free(vasm);
     }
-    gen_compare(t, seed, &sh);
+    gen_compare(t, seed, &sh, ST_FLOAT_IEEE);
+    gen_compare(t, seed, &sh, ST_FLOAT_D3D9);
     sg_shader_free(&sh);
 }
 

@@ -15,7 +15,7 @@
  *   emitter refuses ARB programs (ST3001) they are counted, not failed; once
  *   it emits them, they are compared with no change here;
  * - the Gen9 kernel run in the Gen simulator (st_gen_execute) gives the
- *   interpreter's outputs (IEEE rules) at SIMD8, and for fragment programs
+ *   interpreter's outputs (both float rules) at SIMD8, and for fragment programs
  *   also at SIMD16 and SIMD32, within the tolerance of docs/gensim.md
  *   (tests/tolerance.h, the rule test_diff_gen and test_fuzz apply).
  *   Programs the back end refuses by design (ST3001 naming what it does not
@@ -146,8 +146,9 @@ static bool unjudged(const struct ag_program *p, const char *label, unsigned nco
     return false;
 }
 
-/* Interpreter against the Gen engine on the program's own inputs (IEEE). */
-static void gen_compare(struct totals *t, uint64_t seed, const struct ag_program *gp)
+/* Interpreter against the Gen engine on the program's own inputs, under one float rule. */
+static void gen_compare(struct totals *t, uint64_t seed, const struct ag_program *gp,
+                        enum st_float_rules rules)
 {
     size_t len = strlen(gp->text);
     struct st_arena *arena = st_arena_create();
@@ -158,7 +159,7 @@ static void gen_compare(struct totals *t, uint64_t seed, const struct ag_program
     assert_non_null(in);
     if (!sh || st_error_count(ctx) || !st_check_arb(ctx, sh) ||
         !st_run_inputs_parse(ctx, sh, "fuzz.in.json", gp->inputs, strlen(gp->inputs), arena, in) ||
-        !st_interp_execute(ctx, sh, in, ST_FLOAT_IEEE, (ref = calloc(in->num_invocations + 1, sizeof(*ref)))))
+        !st_interp_execute(ctx, sh, in, rules, (ref = calloc(in->num_invocations + 1, sizeof(*ref)))))
         goto done; /* the checks of fuzz_one already count these */
     gen = calloc(in->num_invocations + 1, sizeof(*gen));
     assert_non_null(gen);
@@ -166,7 +167,7 @@ static void gen_compare(struct totals *t, uint64_t seed, const struct ag_program
     if (shader_muladd(sh)) {
         fused = calloc(in->num_invocations + 1, sizeof(*fused));
         assert_non_null(fused);
-        if (!st_interp_execute_ex(ctx, sh, in, ST_FLOAT_IEEE, true, fused))
+        if (!st_interp_execute_ex(ctx, sh, in, rules, true, fused))
             goto done;
     }
     bool inexact = shader_inexact(sh), vp = sh->version.type == ST_VS;
@@ -174,7 +175,7 @@ static void gen_compare(struct totals *t, uint64_t seed, const struct ag_program
         struct st_ctx *c2 = st_ctx_create(file_name(gp), gp->text, len, 1000);
         struct st_gen_run_stats stats;
         memset(gen, 0, (in->num_invocations + 1) * sizeof(*gen));
-        bool ok = test_gen_execute(c2, sh, simd, in, ST_FLOAT_IEEE, gen, &stats);
+        bool ok = test_gen_execute(c2, sh, simd, in, rules, gen, &stats);
         if (!ok) {
             char msg[512];
             unsigned code = first_error(c2, msg, sizeof(msg));
@@ -367,7 +368,8 @@ static void fuzz_one(struct totals *t, uint64_t seed, int kind)
         free(ref);
         free(vasm);
     }
-    gen_compare(t, seed, &p);
+    gen_compare(t, seed, &p, ST_FLOAT_IEEE);
+    gen_compare(t, seed, &p, ST_FLOAT_D3D9);
     ag_program_free(&p);
 }
 

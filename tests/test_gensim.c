@@ -170,6 +170,13 @@ static const char K_mad[] =
     "        pln (16|M0)    r24.0<1>:f   r7.4<0;1,0>:f   r30.0<8;8,1>:f\n"
     EOT_TS;
 
+/* mad rounds once: src0 + src1 * src2 with the product kept exact */
+static const char K_fma[] =
+    "        mad (8|M0)     r12.0<1>:f   r2.0<2;1>:f   r3.0<2;1>:f   r4.0<1>:f\n"
+    "        mul (8|M0)     r13.0<1>:f   r3.0<8;8,1>:f r4.0<8;8,1>:f\n"
+    "        add (8|M0)     r13.0<1>:f   r13.0<8;8,1>:f r2.0<8;8,1>:f\n"
+    EOT_TS;
+
 static const char K_indirect[] =
     "(W)     mov (1|M0)     a0.0<1>:uw   0xC4:uw\n"
     "(W)     mov (1|M0)     a0.1<1>:uw   0xE0:uw\n"
@@ -261,7 +268,7 @@ static const struct {
 } kernels[] = {
     {"regions", K_regions}, {"convert", K_convert}, {"simd32", K_simd32},
     {"ifelse", K_ifelse}, {"loop", K_loop}, {"pred", K_pred}, {"cmod", K_cmod},
-    {"math", K_math}, {"intops", K_intops}, {"denorm", K_denorm}, {"mad", K_mad},
+    {"math", K_math}, {"intops", K_intops}, {"denorm", K_denorm}, {"mad", K_mad}, {"fma", K_fma},
     {"indirect", K_indirect}, {"halt", K_halt}, {"sampler", K_sampler},
     {"bad_eot", K_bad_eot}, {"spin", K_spin}, {"row_cross", K_row_cross},
     {"divzero", K_divzero}, {"gateway", K_gateway}, {"noeot", K_noeot},
@@ -978,6 +985,37 @@ static void test_denormals(void **state)
     gensim_program_free(p);
 }
 
+/*
+ * Gen9's float mad is fused (the PRM's "computed with infinite precision,
+ * then rounded"; Mesa's ffma, IGC's fma): a = b = 1 + 2^-23 makes
+ * a * b = 1 + 2^-22 + 2^-46, which a separate mul rounds to 1 + 2^-22;
+ * with c = -(1 + 2^-22) the fused sum is 2^-46, the mul + add 0.  Channel k
+ * scales c by 2^k: the fused result stays 2^-46 - (2^k - 1)(1 + 2^-22).
+ */
+static void test_mad_is_fused(void **state)
+{
+    (void)state;
+    capture c;
+    memset(&c, 0, sizeof c);
+    gensim_config cfg = make_cfg(&c, 0xff);
+    gensim_program *p = parse_ok(K_fma, "fma");
+    gensim_thread *t = new_thread(p, &cfg);
+    const float a = 1.0f + 0x1p-23f, cc = -(1.0f + 0x1p-22f);
+    for (unsigned k = 0; k < 8; k++) {
+        gensim_set_f32(t, 2, k, k ? cc * (float)(1u << k) : cc);
+        gensim_set_f32(t, 3, k, a);
+        gensim_set_f32(t, 4, k, a);
+    }
+    run_ok(t);
+    assert_true(gensim_f32(t, 12, 0) == 0x1p-46f);
+    assert_true(gensim_f32(t, 13, 0) == 0.0f); /* the separate mul rounded the product */
+    for (unsigned k = 0; k < 8; k++)
+        assert_true(gensim_f32(t, 12, k) == fmaf(a, a, gensim_f32(t, 2, k)));
+    assert_true(gensim_f32(t, 12, 3) != gensim_f32(t, 13, 3));
+    gensim_thread_free(t);
+    gensim_program_free(p);
+}
+
 static void test_mad_lrp_pln(void **state)
 {
     (void)state;
@@ -1647,6 +1685,7 @@ int main(void)
         cmocka_unit_test(test_int_ops),
         cmocka_unit_test(test_denormals),
         cmocka_unit_test(test_mad_lrp_pln),
+        cmocka_unit_test(test_mad_is_fused),
         cmocka_unit_test(test_indirect),
         cmocka_unit_test(test_halt),
         cmocka_unit_test(test_sampler_and_rt),

@@ -102,7 +102,7 @@ static bool within_either(float want, float want_fused, float got, bool inexact)
 
 /* The difference of the two readings in units in the last place of the
  * first (0 when both are the same bits, or both NaN), for the record. */
-static double reading_ulps(float a, float b)
+static inline double reading_ulps(float a, float b)
 {
     if ((isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof(a)) == 0)
         return 0.0;

@@ -24,12 +24,21 @@ struct counts {
     int32_t *def_at;
 };
 
-static bool refs_vreg(const struct gen_inst *i, uint32_t v)
+/* Does an operand of i touch bytes off..off+size-1 of vreg v?  (A payload
+ * block holds several values: only the overlapping part counts.) */
+static bool refs_part(const struct gen_program *p, const struct gen_inst *i, uint32_t v,
+                      uint32_t off, uint32_t size)
 {
     const struct gen_opnd *o[4] = {&i->dst, &i->src[0], &i->src[1], &i->src[2]};
-    for (unsigned s = 0; s < 4; s++)
-        if (o[s]->kind == GO_VREG && o[s]->vreg == v)
+    for (unsigned s = 0; s < 4; s++) {
+        if (o[s]->kind != GO_VREG || o[s]->vreg != v)
+            continue;
+        if (gen_op_info[i->op].send)
+            return true; /* a message reads or writes its whole block */
+        uint32_t lo = o[s]->off, n = i->exec == 1 ? 4u : 4u * p->simd;
+        if (lo < off + size && off < lo + n)
             return true;
+    }
     return false;
 }
 
@@ -69,7 +78,7 @@ static void counts_free(struct counts *c)
 
 static bool flow_or_label(const struct gen_inst *i)
 {
-    return gen_op_info[i->op].flow || i->op == GOP_LABEL;
+    return gen_op_info[i->op].flow || (i->op == GOP_LABEL && i->exec); /* exec 0: removed */
 }
 
 /* A plain whole-value copy dst = src: into a value of the same kind, or
@@ -126,7 +135,7 @@ static unsigned fold_copies(struct gen_program *p)
         bool ok = true;
         for (unsigned q = (unsigned)j + 1; q < k && ok; q++) {
             const struct gen_inst *x = &p->inst[q];
-            if (flow_or_label(x) || refs_vreg(x, V))
+            if (flow_or_label(x) || refs_part(p, x, V, m->dst.off, p->vreg[T].size))
                 ok = false;
             if (m->pred != GP_NONE && x->cmod && x->flag == m->flag && x->op != GOP_SEL)
                 ok = false;
@@ -237,6 +246,68 @@ static void contract_mads(struct gen_program *p)
     p->ninst = w;
 }
 
+/* Does a live instruction after k read flag f before it is written again? */
+static bool flag_read_later(const struct gen_program *p, const bool *live, unsigned k, unsigned f)
+{
+    for (unsigned j = k + 1; j < p->ninst; j++) {
+        const struct gen_inst *n = &p->inst[j];
+        if (flow_or_label(n))
+            return true; /* a branch may read it: isel keeps flags local, so seldom */
+        if (n->pred != GP_NONE && n->flag == f && live[j])
+            return true;
+        if (n->cmod && n->flag == f && n->op != GOP_SEL && !n->pred)
+            return false;
+    }
+    return false;
+}
+
+/*
+ * Dead code, mark and sweep: an instruction is live when it has an effect
+ * (a message, flow), writes a value something live reads (every write of
+ * a variable, as writes may be partial), or sets a flag a live
+ * instruction reads.  Unlike a use count this removes values that only
+ * feed themselves (a derivative's mask ANDed into its result, nobody
+ * reading either).
+ */
+static void sweep_dead(struct gen_program *p)
+{
+    bool *live = calloc(p->ninst + 1, sizeof(bool));
+    bool *vlive = calloc(p->nvreg + 1, sizeof(bool));
+    if (!live || !vlive) {
+        free(live);
+        free(vlive);
+        p->oom = true;
+        return;
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (unsigned k = p->ninst; k-- > 0;) {
+            const struct gen_inst *i = &p->inst[k];
+            if (live[k])
+                continue;
+            const struct gen_op_info *oi = &gen_op_info[i->op];
+            bool l = oi->flow || oi->send || i->op == GOP_LABEL || i->eot ||
+                     (i->dst.kind == GO_VREG && vlive[i->dst.vreg]) || i->dst.kind == GO_FIXED ||
+                     (i->cmod && i->op != GOP_SEL && flag_read_later(p, live, k, i->flag));
+            if (!l)
+                continue;
+            live[k] = changed = true;
+            for (unsigned s = 0; s < 3; s++)
+                if (i->src[s].kind == GO_VREG)
+                    vlive[i->src[s].vreg] = true;
+            if (i->dst.kind == GO_VREG && gen_op_info[i->op].send)
+                vlive[i->dst.vreg] = true;
+        }
+    }
+    unsigned w = 0;
+    for (unsigned k = 0; k < p->ninst; k++)
+        if (live[k])
+            p->inst[w++] = p->inst[k];
+    p->ninst = w;
+    free(live);
+    free(vlive);
+}
+
 void gen_cleanup(struct gen_program *p, bool contract)
 {
     if (p->oom)
@@ -244,4 +315,5 @@ void gen_cleanup(struct gen_program *p, bool contract)
     if (contract)
         contract_mads(p);
     fold_copies(p);
+    sweep_dead(p);
 }

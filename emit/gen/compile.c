@@ -109,6 +109,7 @@ static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, const 
     ki->mir = mir;
     ki->b = &b;
     ki->p = p;
+    ki->legacy = rules == ST_FLOAT_D3D9;
     bool ok = gen_kernel_layout(ki) && gen_isel(ki, rules, contract_of(contract));
     gb_finish(&b);
     gen_kernel_free(ki);

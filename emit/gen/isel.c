@@ -1276,26 +1276,70 @@ static void loop_end(struct isel *I)
     region_leave(I);
 }
 
-static void emit_flow(struct isel *I, const struct mir_instr *in)
+/* The next live instruction after i (m->n at the end). */
+static unsigned next_live(const struct isel *I, unsigned i)
 {
+    for (i++; i < I->m->n && I->m->ins[i].dead; i++)
+        ;
+    return i;
+}
+
+static unsigned op_at(const struct isel *I, unsigned i)
+{
+    return i < I->m->n ? I->m->ins[i].op : 0;
+}
+
+/*
+ * if / ifc at MIR instruction i, its condition in f0.0 (inverted when
+ * `invert`).  Arms that are only a break become a predicated break
+ * (if c / break / endif is "break when c"); an empty arm is no arm.
+ * Returns the instruction to go on with.
+ */
+static unsigned emit_if(struct isel *I, unsigned i, bool invert)
+{
+    unsigned a = next_live(I, i), b = next_live(I, a), c = next_live(I, b);
+    if (op_at(I, a) == ST_OP_BREAK &&
+        (op_at(I, b) == ST_OP_ENDIF || (op_at(I, b) == ST_OP_ELSE && op_at(I, c) == ST_OP_ENDIF))) {
+        flow(I, GOP_BREAK, true, invert);
+        return next_live(I, op_at(I, b) == ST_OP_ENDIF ? b : c);
+    }
+    if (op_at(I, a) == ST_OP_ELSE) {
+        if (op_at(I, b) == ST_OP_ENDIF)
+            return next_live(I, b); /* both arms empty */
+        /* the then arm is empty: the else arm under the negated condition */
+        flow(I, GOP_IF, true, !invert);
+        if (!region_enter(I))
+            I->p->oom = true;
+        return b;
+    }
+    if (op_at(I, a) == ST_OP_ENDIF)
+        return next_live(I, a);
+    flow(I, GOP_IF, true, invert);
+    if (!region_enter(I))
+        I->p->oom = true;
+    return a;
+}
+
+/* One flow instruction at index i; returns the next instruction to select. */
+static unsigned emit_flow(struct isel *I, unsigned i)
+{
+    const struct mir_instr *in = &I->m->ins[i];
     bool invert = false;
+    unsigned next = next_live(I, i);
+    I->seg++;
     switch (in->op) {
     case ST_OP_IF:
-        if (cond_flag(I, &in->src[0], &invert)) {
-            flow(I, GOP_IF, true, invert);
-            if (!region_enter(I))
-                I->p->oom = true;
-        }
+        if (cond_flag(I, &in->src[0], &invert))
+            next = emit_if(I, i, invert);
         break;
     case ST_OP_IFC:
-        if (compare_flag(I, in)) {
-            flow(I, GOP_IF, true, false);
-            if (!region_enter(I))
-                I->p->oom = true;
-        }
+        if (compare_flag(I, in))
+            next = emit_if(I, i, false);
         break;
     case ST_OP_ELSE:
-        flow(I, GOP_ELSE, false, false);
+        /* an empty else arm is no arm */
+        if (op_at(I, next) != ST_OP_ENDIF)
+            flow(I, GOP_ELSE, false, false);
         region_leave(I);
         if (!region_enter(I))
             I->p->oom = true;
@@ -1325,14 +1369,11 @@ static void emit_flow(struct isel *I, const struct mir_instr *in)
         break;
     }
     I->seg++;
+    return next;
 }
 
 static void emit_instr(struct isel *I, const struct mir_instr *in)
 {
-    if (mir_is_flow(in->op)) {
-        emit_flow(I, in);
-        return;
-    }
     switch (in->op) {
     case MIR_OP_MERGE: emit_merge(I, in); return;
     case MIR_OP_OPAQUE: emit_opaque(I, in); return;
@@ -1427,11 +1468,15 @@ bool gen_isel(struct gen_kernel_info *ki, enum st_float_rules rules, enum gen_co
     } else {
         analyze_outputs(&I);
         prologue(&I);
-        for (unsigned i = 0; i < I.m->n && !I.b->failed && !I.p->oom; i++)
-            if (!I.m->ins[i].dead) {
-                I.cur = i;
+        for (unsigned i = next_live(&I, (unsigned)-1); i < I.m->n && !I.b->failed && !I.p->oom;) {
+            I.cur = i;
+            if (mir_is_flow(I.m->ins[i].op)) {
+                i = emit_flow(&I, i);
+            } else {
                 emit_instr(&I, &I.m->ins[i]);
+                i = next_live(&I, i);
             }
+        }
         I.cur = I.m->n; /* the epilogue: after every write */
         if (!I.b->failed && !I.p->oom) {
             hand_over(&I);

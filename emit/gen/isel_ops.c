@@ -50,6 +50,11 @@ struct gen_opnd gen_op_add(const struct gen_opctx *c, struct gen_opnd a, struct 
     float x, y;
     if (imm_float(a, &x) && imm_float(b, &y))
         return gb_imm_f(x + y);
+    /* x + -0 is x, every x (-0 + -0 = -0, NaN stays NaN) */
+    if (gb_is_imm_f(b, -0.0f))
+        return a;
+    if (gb_is_imm_f(a, -0.0f))
+        return b;
     return gb_alu(c->b, GOP_ADD, GT_F, c->uniform, a, b);
 }
 
@@ -76,8 +81,17 @@ struct gen_opnd gen_op_mul(const struct gen_opctx *c, struct gen_opnd a, struct 
     float x, y;
     if (imm_float(a, &x) && imm_float(b, &y))
         return gb_imm_f(st_op_mul(c->legacy, x, y));
-    if (!c->legacy)
+    if (!c->legacy) {
+        /* x * 1 is x and x * -1 is -x, every x (the d3d9 rule makes -0 * 1 +0) */
+        for (int k = 0; k < 2; k++) {
+            struct gen_opnd o = k ? a : b, v = k ? b : a;
+            if (gb_is_imm_f(o, 1.0f))
+                return v;
+            if (gb_is_imm_f(o, -1.0f))
+                return gb_fold_imm(gb_neg(v));
+        }
         return gb_alu(B, GOP_MUL, GT_F, c->uniform, a, b);
+    }
     if (imm_float(a, &x)) {
         struct gen_opnd t = a;
         a = b;
@@ -264,6 +278,12 @@ static struct gen_opnd sign(const struct gen_opctx *c, struct gen_opnd x)
     struct gen_build *B = c->b;
     bool u = uni(c, &x, NULL, NULL);
     struct gen_opnd d = gb_val(B, u, GT_F);
+    if (x.abs) {
+        /* |x| is never below 0, -|x| never above */
+        gb_cmp_flag(B, x.neg ? GC_LT : GC_GT, x, gb_imm_f(0.0f), u, 0);
+        gb_sel_to(B, d, gb_imm_f(x.neg ? -1.0f : 1.0f), gb_imm_f(0.0f), 0, false);
+        return d;
+    }
     gb_cmp_flag(B, GC_GT, x, gb_imm_f(0.0f), u, 0);
     gb_sel_to(B, d, gb_imm_f(1.0f), gb_imm_f(0.0f), 0, false);
     gb_cmp_flag(B, GC_LT, x, gb_imm_f(0.0f), u, 0);

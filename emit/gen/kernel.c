@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isel_ops.h"
 #include "kernel.h"
 
 /* ------------------------------------------------------------------ */
@@ -968,9 +969,11 @@ static struct gen_opnd const_comp(struct gen_kernel_info *ki, int idx, unsigned 
     return ki->pulled[ki->npulled++].v[comp];
 }
 
-static struct gen_opnd alu2(struct gen_program *p, enum gen_op op, struct gen_opnd a,
+static struct gen_opnd alu2(struct gen_kernel_info *ki, enum gen_op op, struct gen_opnd a,
                             struct gen_opnd b, bool sat)
 {
+    struct gen_program *p = ki->p;
+    a = gb_reg(ki->b, a);
     uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
     struct gen_inst *i = add(p, op, p->simd, 0);
     i->dst = gen_vr(v, 0, GT_F);
@@ -978,6 +981,16 @@ static struct gen_opnd alu2(struct gen_program *p, enum gen_op op, struct gen_op
     i->src[1] = b;
     i->sat = sat;
     return gen_vr(v, 0, GT_F);
+}
+
+/* A product of the fixed-function steps under the float rule (st_arb_run_finish's ff_mul). */
+static struct gen_opnd ff_mul(struct gen_kernel_info *ki, struct gen_opnd a, struct gen_opnd b)
+{
+    struct gen_opctx c;
+    memset(&c, 0, sizeof(c));
+    c.b = ki->b;
+    c.legacy = ki->legacy;
+    return gen_op_mul(&c, a, b);
 }
 
 /* Component c of input slot s as a divergent value (interpolated in a PS). */
@@ -1001,14 +1014,15 @@ static void arb_position_invariant(struct gen_kernel_info *ki)
     const struct st_arb_run_slots *S = &ki->arb_slots;
     if (S->pos_out < 0 || S->pos_out >= ST_LL_OUT_SLOTS || S->mvp_c < 0 || S->pos_in < 0)
         return;
+    /* each product rounded, then summed: the fixed-function transform is
+     * no instruction of the program (both readings of docs/gensim.md agree) */
+    struct gen_opnd pos[4];
+    for (unsigned k = 0; k < 4; k++)
+        pos[k] = input_value(p, S->pos_in, k);
     for (unsigned r = 0; r < 4; r++) {
-        struct gen_opnd d = alu2(p, GOP_MUL, input_value(p, S->pos_in, 0),
-                                 const_comp(ki, S->mvp_c + (int)r, 0), false);
-        for (unsigned k = 1; k < 4; k++) {
-            struct gen_opnd t = alu2(p, GOP_MUL, input_value(p, S->pos_in, k),
-                                     const_comp(ki, S->mvp_c + (int)r, k), false);
-            d = alu2(p, GOP_ADD, d, t, false);
-        }
+        struct gen_opnd d = ff_mul(ki, const_comp(ki, S->mvp_c + (int)r, 0), pos[0]);
+        for (unsigned k = 1; k < 4; k++)
+            d = alu2(ki, GOP_ADD, d, ff_mul(ki, const_comp(ki, S->mvp_c + (int)r, k), pos[k]), false);
         ki->out[S->pos_out][r] = d;
     }
     ki->out_set[S->pos_out] = true;
@@ -1032,15 +1046,17 @@ static void arb_fog(struct gen_kernel_info *ki)
     if (o & ST_ARB_OPT_FOG_LINEAR) {
         struct gen_opnd nz = z;
         nz.neg = true;
-        f = alu2(p, GOP_ADD, nz, const_comp(ki, S->fog_c, 2), false); /* end - z */
-        f = alu2(p, GOP_MUL, f, const_comp(ki, S->fog_c, 3), true);   /* * 1/(end - start) */
+        f = alu2(ki, GOP_ADD, nz, const_comp(ki, S->fog_c, 2), false); /* end - z */
+        f = ff_mul(ki, f, const_comp(ki, S->fog_c, 3));                /* * 1/(end - start) */
+        /* + 0: -0 saturates to +0, as the interpreter's clamp */
+        f = alu2(ki, GOP_ADD, gb_reg(ki->b, f), gen_imm(0, GT_F), true);
     } else {
-        struct gen_opnd t = alu2(p, GOP_MUL, z, const_comp(ki, S->fog_c, 0), false);
+        struct gen_opnd t = ff_mul(ki, const_comp(ki, S->fog_c, 0), z);
         if (o & ST_ARB_OPT_FOG_EXP2)
-            t = alu2(p, GOP_MUL, t, t, false);
+            t = ff_mul(ki, t, t);
         /* e^-t = 2^(-t log2 e) */
         t.neg = true;
-        t = alu2(p, GOP_MUL, t, gen_imm(0x3FB8AA3Bu, GT_F), false);
+        t = alu2(ki, GOP_MUL, t, gen_imm(0x3FB8AA3Bu, GT_F), false);
         uint32_t e = gen_new_vreg(p, gen_dsize(p), false);
         struct gen_inst *i = add(p, GOP_MATH, p->simd, 0);
         i->math = GM_EXP;
@@ -1055,16 +1071,16 @@ static void arb_fog(struct gen_kernel_info *ki)
     for (unsigned c = 0; c < 4; c++) {
         struct gen_opnd col = gb_reg(ki->b, ki->out[color][c]);
         /* + 0 turns -0 into +0 before the clamp (the interpreter's saturate) */
-        ki->out[color][c] = alu2(p, GOP_ADD, col, gen_imm(0, GT_F), true);
+        ki->out[color][c] = alu2(ki, GOP_ADD, col, gen_imm(0, GT_F), true);
     }
     for (unsigned c = 0; c < 3; c++) {
         struct gen_opnd col = ki->out[color][c];
         struct gen_opnd fc = const_comp(ki, S->fog_c + 1, c);
         fc.neg = true;
-        struct gen_opnd d = alu2(p, GOP_ADD, col, fc, false); /* C - Cfog */
-        d = alu2(p, GOP_MUL, f, d, false);
+        struct gen_opnd d = alu2(ki, GOP_ADD, col, fc, false); /* C - Cfog */
+        d = ff_mul(ki, f, d);
         fc.neg = false;
-        ki->out[color][c] = alu2(p, GOP_ADD, d, fc, false);
+        ki->out[color][c] = alu2(ki, GOP_ADD, d, fc, false);
     }
 }
 
