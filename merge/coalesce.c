@@ -87,16 +87,20 @@ static bool shrink_once(struct mir_prog *p, const struct mir_live *lv, bool *oom
     return changed;
 }
 
-/* Liveness, then writemask shrinking until nothing changes. */
+/* Liveness, then writemask shrinking and empty flow dropped, until nothing
+ * changes. */
 static bool settle(struct mir_prog *p, struct mir_live *lv)
 {
     for (unsigned round = 0; round < 16; round++) {
         mir_live_free(lv);
         if (!mir_liveness(p, lv, NULL, 0))
             return false;
-        bool oom = false;
-        if (!shrink_once(p, lv, &oom))
-            return !oom;
+        bool oom = false, flow = false;
+        bool shrunk = shrink_once(p, lv, &oom);
+        if (oom || !mir_drop_empty_flow(p, &flow))
+            return false;
+        if (!shrunk && !flow)
+            return true;
     }
     mir_live_free(lv);
     return mir_liveness(p, lv, NULL, 0);
@@ -195,7 +199,8 @@ bool mir_split_merge_inputs(struct mir_prog *p, struct st_merge_stats *stats)
 }
 
 /* Can op's destination be this output register (the vector models' rules:
- * ps outputs are written by mov; texld, crs, setp write temporaries). */
+ * ps outputs are written by mov; texld, crs, setp write temporaries).  A
+ * merge left after coalescing is a mov per input. */
 static bool dst_ok(const struct mir_prog *p, unsigned op, const struct mir_dst *d)
 {
     if (d->kind == MIR_VREG)
@@ -204,31 +209,100 @@ static bool dst_ok(const struct mir_prog *p, unsigned op, const struct mir_dst *
         return op != ST_OP_ARB_ARL;
     if (op == ST_OP_TEXLD || op == ST_OP_TEXLDP || op == ST_OP_TEXLDB || op == ST_OP_TEXLDL ||
         op == ST_OP_TEXLDD || op == ST_OP_CRS || op == ST_OP_SETP || op == ST_OP_MOVA ||
-        op == MIR_OP_OPAQUE || op == MIR_OP_MERGE)
+        op == MIR_OP_OPAQUE)
         return false;
     return p->type != ST_PS;
 }
 
 /*
- * May the write of register dst (a fixed register) move from instruction
- * `to` up to instruction `from`?  Not across another write that may reach
- * the same register, and for a relative destination not across flow (the
- * address could differ).
+ * The last write to every register, for the folds below, which move a
+ * write (or a read) from one instruction up or down to another in one
+ * forward walk: "is there a write to X strictly between j and i" is "was
+ * the last write to X, as seen from i, at or before j".  Positions are
+ * stored plus one (0: never written).  Keeping the walk linear is the
+ * point: a scan of the stretch in between for every candidate is
+ * quadratic on long shaders.
  */
-static bool fixed_move_ok(const struct mir_prog *p, unsigned from, unsigned to,
-                          const struct mir_dst *dst)
+struct track {
+    unsigned *vreg;                  /* per vreg */
+    unsigned *fixed[ST_REG_COUNT];   /* per file, per index */
+    unsigned nidx[ST_REG_COUNT];
+    unsigned file[ST_REG_COUNT];     /* any write to the file */
+    unsigned rel[ST_REG_COUNT];      /* a relative write to the file */
+    unsigned flow;                   /* flow, opaque instructions */
+};
+
+static void track_free(struct track *t)
 {
-    for (unsigned j = from + 1; j < to; j++) {
-        const struct mir_instr *x = &p->ins[j];
-        if (x->dead)
-            continue;
-        if (dst->rel && mir_is_flow(x->op))
-            return false;
-        if (x->has_dst && x->dst.kind == MIR_FIXED && x->dst.file == dst->file &&
-            (dst->rel || x->dst.rel || x->dst.index == dst->index))
-            return false;
+    free(t->vreg);
+    for (unsigned f = 0; f < ST_REG_COUNT; f++)
+        free(t->fixed[f]);
+}
+
+static bool track_init(struct track *t, const struct mir_prog *p)
+{
+    memset(t, 0, sizeof(*t));
+    for (unsigned i = 0; i < p->n; i++) {
+        const struct mir_instr *in = &p->ins[i];
+        if (in->has_dst && in->dst.kind == MIR_FIXED && !in->dst.rel && in->dst.file < ST_REG_COUNT &&
+            in->dst.index >= 0 && (unsigned)in->dst.index >= t->nidx[in->dst.file])
+            t->nidx[in->dst.file] = (unsigned)in->dst.index + 1;
     }
-    return true;
+    t->vreg = calloc(p->nvregs ? p->nvregs : 1, sizeof(unsigned));
+    bool ok = t->vreg != NULL;
+    for (unsigned f = 0; f < ST_REG_COUNT && ok; f++)
+        if (t->nidx[f] && !(t->fixed[f] = calloc(t->nidx[f], sizeof(unsigned))))
+            ok = false;
+    if (!ok)
+        track_free(t);
+    return ok;
+}
+
+static void track_max(unsigned *slot, unsigned pos)
+{
+    if (*slot < pos + 1)
+        *slot = pos + 1;
+}
+
+/* Instruction pos (as it now stands) writes what it writes. */
+static void track_write(struct track *t, const struct mir_instr *in, unsigned pos)
+{
+    if (in->dead)
+        return;
+    if (mir_is_flow(in->op) || in->op == MIR_OP_OPAQUE)
+        track_max(&t->flow, pos);
+    if (!in->has_dst)
+        return;
+    if (in->dst.kind == MIR_VREG) {
+        track_max(&t->vreg[in->dst.vreg], pos);
+    } else if (in->dst.kind == MIR_FIXED && in->dst.file < ST_REG_COUNT) {
+        unsigned f = in->dst.file;
+        track_max(&t->file[f], pos);
+        if (in->dst.rel)
+            track_max(&t->rel[f], pos);
+        else if (in->dst.index >= 0 && (unsigned)in->dst.index < t->nidx[f])
+            track_max(&t->fixed[f][in->dst.index], pos);
+    }
+}
+
+static bool not_after(unsigned last, unsigned j)
+{
+    return last <= j + 1;
+}
+
+/* May a write of fixed register dst move up from the walk's position to
+ * instruction j?  Not across another write that may reach the same
+ * register, and for a relative destination not across flow (the address
+ * could differ). */
+static bool fixed_move_ok(const struct track *t, unsigned j, const struct mir_dst *dst)
+{
+    unsigned f = dst->file;
+    if (f >= ST_REG_COUNT)
+        return false;
+    if (dst->rel)
+        return not_after(t->file[f], j) && not_after(t->flow, j);
+    unsigned last = dst->index >= 0 && (unsigned)dst->index < t->nidx[f] ? t->fixed[f][dst->index] : 0;
+    return not_after(last, j) && not_after(t->rel[f], j);
 }
 
 /* The swizzles of d's sources when d writes lanes W of a new destination
@@ -266,54 +340,152 @@ static bool reswizzle(const struct mir_prog *p, struct mir_instr *d, uint8_t W, 
     return W == d->dst.mask && swz == ST_SWIZZLE_IDENTITY;
 }
 
+/* Per-vreg use and definition counts, and where the last definition is. */
+struct uses {
+    unsigned *uses, *defs, *defat;
+};
+
+static void uses_free(struct uses *u)
+{
+    free(u->uses);
+    free(u->defs);
+    free(u->defat);
+}
+
+static bool uses_init(struct uses *u, const struct mir_prog *p)
+{
+    unsigned nv = p->nvregs ? p->nvregs : 1;
+    u->uses = malloc(sizeof(unsigned) * nv);
+    u->defs = malloc(sizeof(unsigned) * nv);
+    u->defat = malloc(sizeof(unsigned) * nv);
+    if (!u->uses || !u->defs || !u->defat) {
+        uses_free(u);
+        return false;
+    }
+    count_uses(p, u->uses, u->defs, u->defat);
+    return true;
+}
+
+/*
+ * ps_1_x: "mul D, V, 2^k" (k one of the model's result shifts: _x2, _x4,
+ * _d2, and in 1_4 _x8, _d4, _d8) is "mov_shift D, V" — exact either way,
+ * a power of two scales without rounding — which folds into V's
+ * definition like any copy.  Returns the shift, 0 when it is not one.
+ */
+static int mul_as_shift(const struct mir_prog *p, struct mir_instr *m)
+{
+    if (p->arb || p->type != ST_PS || p->ver >= ST_VER(2, 0) || m->op != ST_OP_MUL ||
+        m->nsrc != 2 || m->shift || m->predicated)
+        return 0;
+    for (unsigned k = 0; k < 2; k++) {
+        const struct mir_src *c = &m->src[k], *v = &m->src[1 - k];
+        if (c->kind != MIR_IMM || c->mod != MIR_MOD_NONE || v->kind != MIR_VREG ||
+            p->imm[c->vreg].cls != MIR_CLASS_FLOAT)
+            continue;
+        uint32_t bits = p->imm[c->vreg].bits[ST_SWZ_LANE(c->swz, 0)];
+        bool splat = true;
+        for (unsigned l = 1; l < 4; l++)
+            if (((m->dst.mask >> l) & 1) && p->imm[c->vreg].bits[ST_SWZ_LANE(c->swz, l)] != bits)
+                splat = false;
+        static const struct { uint32_t bits; int shift; bool ps14; } pow2[] = {
+            {0x40000000u, 1, false}, {0x40800000u, 2, false}, {0x3f000000u, -1, false},
+            {0x41000000u, 3, true}, {0x3e800000u, -2, true}, {0x3e000000u, -3, true}};
+        for (unsigned j = 0; j < 6 && splat; j++)
+            if (bits == pow2[j].bits && (!pow2[j].ps14 || p->ver >= ST_VER(1, 4))) {
+                struct mir_src src = *v;
+                m->op = ST_OP_MOV;
+                m->nsrc = 1;
+                m->src[0] = src;
+                m->shift = (int8_t)pow2[j].shift;
+                return pow2[j].shift;
+            }
+    }
+    return 0;
+}
+
+/*
+ * "mov X, V" where V has one definition, read only here: the definition
+ * writes X itself (reswizzled), when X may be its destination and no
+ * other write to X stands in between.  A ps_1_x result shift on the mov
+ * goes onto the definition when it has none and no saturate (which
+ * applies after the shift).
+ */
 unsigned mir_fold_copies(struct mir_prog *p)
 {
-    unsigned folded = 0, nv = p->nvregs ? p->nvregs : 1;
-    unsigned *uses = malloc(sizeof(unsigned) * nv), *defs = malloc(sizeof(unsigned) * nv);
-    unsigned *defat = malloc(sizeof(unsigned) * nv);
-    if (!uses || !defs || !defat) {
-        free(uses);
-        free(defs);
-        free(defat);
+    unsigned folded = 0;
+    struct uses u;
+    struct track t;
+    if (!uses_init(&u, p))
+        return 0;
+    if (!track_init(&t, p)) {
+        uses_free(&u);
         return 0;
     }
-    count_uses(p, uses, defs, defat);
     for (unsigned i = 0; i < p->n; i++) {
         struct mir_instr *m = &p->ins[i];
+        if (!m->dead)
+            mul_as_shift(p, m);
         if (m->dead || m->op != ST_OP_MOV || m->nsrc != 1 || m->src[0].kind != MIR_VREG ||
-            m->src[0].mod != MIR_MOD_NONE || m->predicated || m->shift)
-            continue;
+            m->src[0].mod != MIR_MOD_NONE || m->predicated)
+            goto next;
         uint32_t v = m->src[0].vreg;
-        if (uses[v] != 1 || defs[v] != 1 || defat[v] == MIR_NONE || defat[v] > i)
-            continue;
-        if (m->dst.kind == MIR_VREG && (defs[m->dst.vreg] != 1 ||
+        if (u.uses[v] != 1 || u.defs[v] != 1 || u.defat[v] == MIR_NONE || u.defat[v] > i)
+            goto next;
+        if (m->dst.kind == MIR_VREG && (u.defs[m->dst.vreg] != 1 ||
                                         p->vclass[m->dst.vreg] != p->vclass[v]))
-            continue;
-        struct mir_instr *d = &p->ins[defat[v]];
+            goto next;
+        unsigned j = u.defat[v];
+        struct mir_instr *d = &p->ins[j];
         if (d->op == MIR_OP_MERGE || d->op == MIR_OP_OPAQUE || d->predicated ||
             d->dst.kind != MIR_VREG || !dst_ok(p, d->op, &m->dst))
-            continue;
-        if (m->dst.kind == MIR_FIXED && !fixed_move_ok(p, defat[v], i, &m->dst))
-            continue;
+            goto next;
+        if (m->dst.kind == MIR_FIXED && !fixed_move_ok(&t, j, &m->dst))
+            goto next;
         if (m->sat && d->op == ST_OP_SETP)
-            continue;
+            goto next;
+        if (m->shift && (d->shift || d->sat || d->op == MIR_OP_MERGE || d->op == ST_OP_SETP))
+            goto next;
         struct mir_instr nd = *d;
         if (!reswizzle(p, &nd, m->dst.mask, m->src[0].swz))
-            continue;
+            goto next;
         nd.dst = m->dst;
         nd.sat = d->sat || m->sat;
+        if (m->shift)
+            nd.shift = m->shift;
         *d = nd;
         m->dead = true;
         folded++;
         if (m->dst.kind == MIR_VREG)
-            defat[m->dst.vreg] = defat[v];
-        defs[v] = 0;
-        uses[v] = 0;
+            u.defat[m->dst.vreg] = j;
+        u.defs[v] = 0;
+        u.uses[v] = 0;
+        track_write(&t, d, j);
+        continue;
+    next:
+        track_write(&t, m, i);
     }
-    free(uses);
-    free(defs);
-    free(defat);
+    track_free(&t);
+    uses_free(&u);
     return folded;
+}
+
+/* Is anything instruction d reads (or the predicate pred) written between
+ * d's position j and the walk's position? */
+static bool reads_kept(const struct track *t, const struct mir_instr *d, unsigned j,
+                       const struct mir_src *pred)
+{
+    if (!not_after(t->flow, j))
+        return false;
+    for (unsigned k = 0; k < d->nsrc; k++) {
+        const struct mir_src *s = &d->src[k];
+        if (s->kind == MIR_VREG && !not_after(t->vreg[s->vreg], j))
+            return false;
+        if (s->kind == MIR_FIXED && s->rel && !not_after(t->vreg[s->rel_vreg], j))
+            return false;
+        if (s->kind == MIR_FIXED && s->file < ST_REG_COUNT && !not_after(t->file[s->file], j))
+            return false;
+    }
+    return pred->kind != MIR_VREG || not_after(t->vreg[pred->vreg], j);
 }
 
 /*
@@ -325,56 +497,32 @@ unsigned mir_fold_copies(struct mir_prog *p)
  */
 unsigned mir_sink_predicated(struct mir_prog *p)
 {
-    unsigned folded = 0, nv = p->nvregs ? p->nvregs : 1;
-    unsigned *uses = malloc(sizeof(unsigned) * nv), *defs = malloc(sizeof(unsigned) * nv);
-    unsigned *defat = malloc(sizeof(unsigned) * nv);
-    if (!uses || !defs || !defat) {
-        free(uses);
-        free(defs);
-        free(defat);
+    unsigned folded = 0;
+    struct uses u;
+    struct track t;
+    if (!uses_init(&u, p))
+        return 0;
+    if (!track_init(&t, p)) {
+        uses_free(&u);
         return 0;
     }
-    count_uses(p, uses, defs, defat);
     for (unsigned i = 0; i < p->n; i++) {
         struct mir_instr *m = &p->ins[i];
         if (m->dead || m->op != ST_OP_MOV || !m->predicated || m->nsrc != 1 || m->shift ||
             m->src[0].kind != MIR_VREG || m->src[0].mod != MIR_MOD_NONE)
-            continue;
+            goto next;
         uint32_t v = m->src[0].vreg;
-        if (uses[v] != 1 || defs[v] != 1 || defat[v] == MIR_NONE || defat[v] >= i)
-            continue;
-        unsigned j = defat[v];
+        if (u.uses[v] != 1 || u.defs[v] != 1 || u.defat[v] == MIR_NONE || u.defat[v] >= i)
+            goto next;
+        unsigned j = u.defat[v];
         struct mir_instr *d = &p->ins[j];
         if (d->predicated || d->op == MIR_OP_MERGE || d->op == MIR_OP_OPAQUE ||
             d->op == ST_OP_SETP || d->op == ST_OP_MOVA || d->op == ST_OP_ARB_ARL ||
-            !dst_ok(p, d->op, &m->dst) || (m->sat && d->op == ST_OP_SETP))
-            continue;
-        bool ok = true;
-        for (unsigned q = j + 1; q < i && ok; q++) {
-            const struct mir_instr *x = &p->ins[q];
-            if (x->dead)
-                continue;
-            if (mir_is_flow(x->op) || x->op == MIR_OP_OPAQUE)
-                ok = false;
-            if (!x->has_dst)
-                continue;
-            for (unsigned k = 0; k < d->nsrc && ok; k++) {
-                const struct mir_src *s = &d->src[k];
-                if (x->dst.kind == MIR_VREG &&
-                    ((s->kind == MIR_VREG && s->vreg == x->dst.vreg) ||
-                     (s->kind == MIR_FIXED && s->rel && s->rel_vreg == x->dst.vreg)))
-                    ok = false;
-                if (x->dst.kind == MIR_FIXED && s->kind == MIR_FIXED && s->file == x->dst.file)
-                    ok = false;
-            }
-            if (x->dst.kind == MIR_VREG && m->pred.kind == MIR_VREG && m->pred.vreg == x->dst.vreg)
-                ok = false;
-        }
-        if (!ok)
-            continue;
+            !dst_ok(p, d->op, &m->dst) || !reads_kept(&t, d, j, &m->pred))
+            goto next;
         struct mir_instr nd = *d;
         if (!reswizzle(p, &nd, m->dst.mask, m->src[0].swz))
-            continue;
+            goto next;
         nd.dst = m->dst;
         nd.sat = d->sat || m->sat;
         nd.predicated = true;
@@ -383,11 +531,12 @@ unsigned mir_sink_predicated(struct mir_prog *p)
         *m = nd;
         d->dead = true;
         folded++;
-        uses[v] = defs[v] = 0;
+        u.uses[v] = u.defs[v] = 0;
+    next:
+        track_write(&t, m, i);
     }
-    free(uses);
-    free(defs);
-    free(defat);
+    track_free(&t);
+    uses_free(&u);
     return folded;
 }
 
@@ -504,62 +653,86 @@ oom:
  * definitions writing oX themselves (vertex shaders and ARB programs:
  * their outputs are write-only and any arithmetic instruction may write
  * them).  Shrinking already limited every definition of D to the lanes
- * the mov reads.
+ * the mov reads.  A predicated definition's read of D's old lanes is a
+ * read of oX's old lanes then, which the earlier definitions wrote.
  */
 unsigned mir_fold_outputs(struct mir_prog *p)
 {
     if ((p->type != ST_VS && !p->arb) || !p->nvregs)
         return 0;
     unsigned folded = 0, nv = p->nvregs;
-    unsigned *uses = malloc(sizeof(unsigned) * nv), *defs = malloc(sizeof(unsigned) * nv);
-    unsigned *defat = malloc(sizeof(unsigned) * nv);
-    if (!uses || !defs || !defat) {
-        free(uses);
-        free(defs);
-        free(defat);
+    struct uses u;
+    struct track t;
+    unsigned *first = malloc(sizeof(unsigned) * nv), *next = malloc(sizeof(unsigned) * (p->n + 1));
+    unsigned *pdefs = calloc(nv, sizeof(unsigned));
+    if (!first || !next || !pdefs || !uses_init(&u, p)) {
+        free(first);
+        free(next);
+        free(pdefs);
         return 0;
     }
-    count_uses(p, uses, defs, defat);
+    if (!track_init(&t, p)) {
+        uses_free(&u);
+        free(first);
+        free(next);
+        free(pdefs);
+        return 0;
+    }
+    /* every vreg's definitions, in order */
+    for (unsigned v = 0; v < nv; v++)
+        first[v] = MIR_NONE;
+    for (unsigned i = p->n; i-- > 0;) {
+        const struct mir_instr *d = &p->ins[i];
+        if (d->dead || !d->has_dst || d->dst.kind != MIR_VREG)
+            continue;
+        next[i] = first[d->dst.vreg];
+        first[d->dst.vreg] = i;
+        if (d->predicated)
+            pdefs[d->dst.vreg]++;
+    }
     for (unsigned i = 0; i < p->n; i++) {
         struct mir_instr *m = &p->ins[i];
         if (m->dead || m->op != ST_OP_MOV || m->sat || m->predicated || m->dst.kind != MIR_FIXED ||
             m->dst.rel || m->src[0].kind != MIR_VREG || !identity_on(&m->src[0], m->dst.mask))
-            continue;
+            goto next;
         uint32_t D = m->src[0].vreg;
-        if (uses[D] != 1 || defs[D] == 0)
-            continue;
+        if (u.uses[D] - pdefs[D] != 1 || first[D] == MIR_NONE || !fixed_move_ok(&t, first[D], &m->dst))
+            goto next;
         /* a scalar output takes the first written lane: only ops whose
          * lanes are their sources' lanes (or all one value) say which */
         bool scalar = !p->arb && ((m->dst.file == ST_REG_RASTOUT && m->dst.index != ST_RASTOUT_POS) ||
                                   m->dst.file == ST_REG_DEPTHOUT);
         bool ok = true;
-        for (unsigned j = 0; j < p->n && ok; j++) {
+        unsigned last = first[D];
+        for (unsigned j = first[D]; j != MIR_NONE && ok; j = next[j]) {
             const struct mir_instr *d = &p->ins[j];
-            if (d->dead || !d->has_dst || d->dst.kind != MIR_VREG || d->dst.vreg != D)
-                continue;
             if (j > i || !shrinkable(d->op) || (d->dst.mask & ~m->dst.mask) ||
-                !dst_ok(p, d->op, &m->dst) || !fixed_move_ok(p, j, i, &m->dst))
+                !dst_ok(p, d->op, &m->dst))
                 ok = false;
             if (scalar && !st_op_componentwise((enum st_opcode)d->op) &&
                 !st_op_replicates((enum st_opcode)d->op, p->ver))
                 ok = false;
+            last = j;
         }
         if (!ok)
-            continue;
-        for (unsigned j = 0; j < i; j++) {
+            goto next;
+        for (unsigned j = first[D]; j != MIR_NONE; j = next[j]) {
             struct mir_instr *d = &p->ins[j];
-            if (!d->dead && d->has_dst && d->dst.kind == MIR_VREG && d->dst.vreg == D) {
-                uint8_t mask = d->dst.mask;
-                d->dst = m->dst;
-                d->dst.mask = mask;
-            }
+            uint8_t mask = d->dst.mask;
+            d->dst = m->dst;
+            d->dst.mask = mask;
         }
+        track_write(&t, &p->ins[last], last);
         m->dead = true;
         folded++;
+        continue;
+    next:
+        track_write(&t, m, i);
     }
-    free(uses);
-    free(defs);
-    free(defat);
+    track_free(&t);
+    uses_free(&u);
+    free(first);
+    free(next);
+    free(pdefs);
     return folded;
 }
-

@@ -407,6 +407,11 @@ static bool edge_or(struct mir_ig *g, uint32_t a, uint32_t b, uint8_t lanes)
     }
 }
 
+bool mir_ig_add(struct mir_ig *g, uint32_t a, uint32_t b, uint8_t lanes)
+{
+    return edge_or(g, a, b, lanes);
+}
+
 uint8_t mir_ig_lanes(const struct mir_ig *g, uint32_t a, uint32_t b)
 {
     if (a == b || !g->cap)

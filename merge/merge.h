@@ -52,6 +52,9 @@ unsigned mir_fold_copies(struct mir_prog *p);
 unsigned mir_sink_predicated(struct mir_prog *p);
 bool mir_coalesce(struct st_ctx *ctx, struct mir_prog *p, struct st_merge_stats *stats);
 unsigned mir_fold_outputs(struct mir_prog *p);
+/* flow.c: drops ifs, elses and loops with nothing left to do; false when
+ * memory ran out. */
+bool mir_drop_empty_flow(struct mir_prog *p, bool *changed);
 
 /* The --stats lines of the merge stage ("merge: name value, ..."). */
 void st_merge_stats_format(const struct st_merge_stats *s, struct st_buf *out);
@@ -112,6 +115,8 @@ struct mir_ig {
 };
 bool mir_ig_build(struct mir_ig *g, const struct mir_prog *p, const struct mir_live *lv);
 uint8_t mir_ig_lanes(const struct mir_ig *g, uint32_t a, uint32_t b);
+/* ORs lanes into the edge (a, b); false when memory ran out */
+bool mir_ig_add(struct mir_ig *g, uint32_t a, uint32_t b, uint8_t lanes);
 /* into inherits from's edges (from is renamed into into); false when memory ran out */
 bool mir_ig_merge(struct mir_ig *g, uint32_t from, uint32_t into);
 void mir_ig_free(struct mir_ig *g);

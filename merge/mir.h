@@ -91,6 +91,7 @@ struct mir_dst {
     enum st_regfile file;
     int32_t index;
     uint32_t rel_vreg;
+    uint32_t rel_count;  /* relative: a write to index + L outside 0..rel_count-1 is dropped */
 };
 
 struct mir_instr {

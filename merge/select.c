@@ -68,7 +68,10 @@ struct sel {
     unsigned mcap, mn;
     unsigned md_lanes, md_uniform;
     bool failed, ps, arb;
-    /* the last output-file write of each slot (whether a store wrote it) */
+    /* per vreg: the one lane a replicating operation (dp4, rcp, ...) was
+     * computed in, which every reader takes in all its lanes; -1 */
+    int8_t *rep;
+    unsigned nrep;
 };
 
 static void fail(struct sel *S, const char *fmt, const char *what)
@@ -88,6 +91,27 @@ static size_t vhash(const void *p, unsigned cap)
     x ^= x >> 17;
     x *= (uintptr_t)0x9e3779b97f4a7c15ull;
     return (size_t)(x >> 7) & (cap - 1);
+}
+
+static int rep_lane(const struct sel *S, uint32_t v)
+{
+    return v < S->nrep ? S->rep[v] : -1;
+}
+
+static void set_rep(struct sel *S, uint32_t v, int lane)
+{
+    if (v >= S->nrep) {
+        unsigned n = S->p->capv > v ? S->p->capv : v + 1;
+        int8_t *r = realloc(S->rep, n);
+        if (!r) {
+            S->p->oom = S->failed = true;
+            return;
+        }
+        memset(r + S->nrep, -1, n - S->nrep);
+        S->rep = r;
+        S->nrep = n;
+    }
+    S->rep[v] = (int8_t)lane;
 }
 
 /* The entry of v (created on first use); NULL when memory ran out. */
@@ -337,9 +361,14 @@ static uint8_t swz_from(const int8_t map[4])
             any = map[i];
             break;
         }
+    /* an unread lane repeats the lane before it (the first read lane
+     * before any): .x is .xxxx, .yzx is .yzxx, as assemblers spell them */
     uint8_t s = 0;
-    for (unsigned i = 0; i < 4; i++)
-        s |= (uint8_t)((map[i] >= 0 ? map[i] : any) << (2 * i));
+    for (unsigned i = 0; i < 4; i++) {
+        if (map[i] >= 0)
+            any = map[i];
+        s |= (uint8_t)(any << (2 * i));
+    }
     return s;
 }
 
@@ -453,7 +482,9 @@ static struct mir_src rel_src(struct sel *S, LLVMValueRef call, const int8_t map
 }
 
 /* Copies the view src into a new vreg (a modifier no source can carry on
- * top of another): the vreg, read plain. */
+ * top of another): the vreg, read plain.  The copy is emitted where the
+ * selection stands, so every caller resolves all the sources of an
+ * instruction before it emits the instruction itself. */
 static struct mir_src materialize(struct sel *S, struct mir_src src, enum mir_class cls,
                                   LLVMValueRef at)
 {
@@ -489,6 +520,8 @@ static struct mir_src resolve(struct sel *S, LLVMValueRef v, const int8_t map_in
         uint32_t vr = vreg_of(S, v);
         if (vr != MIR_NONE) {
             s = mir_src_vreg(vr, swz_from(map));
+            if (rep_lane(S, vr) >= 0)
+                s.swz = (uint8_t)(rep_lane(S, vr) * 0x55);
             break;
         }
         if (LLVMIsConstant(v)) {
@@ -786,9 +819,11 @@ static void emit_marker(struct sel *S, LLVMValueRef I, const struct st_marker *m
                 d->sat = true;
             else
                 d->shift = (int8_t)st_llvm_marker_int(I, 1);
-            d->dst.mask &= demand(S, I);
-            if (!d->dst.mask)
-                d->dst.mask = 0x1;
+            if (rep_lane(S, ex->vreg) < 0) {
+                d->dst.mask &= demand(S, I);
+                if (!d->dst.mask)
+                    d->dst.mask = 0x1;
+            }
             struct vinfo *e = vi(S, I);
             if (e) {
                 e->vreg = ex->vreg;
@@ -796,11 +831,12 @@ static void emit_marker(struct sel *S, LLVMValueRef I, const struct st_marker *m
             }
             return;
         }
+        struct mir_src s0 = resolve(S, x, ident);
         struct mir_instr *in = def_instr(S, I, ST_OP_MOV, demand(S, I));
         if (!in)
             return;
         in->nsrc = 1;
-        in->src[0] = resolve(S, x, ident);
+        in->src[0] = s0;
         if (mk->kind == ST_MK_SAT)
             in->sat = true;
         else
@@ -809,6 +845,7 @@ static void emit_marker(struct sel *S, LLVMValueRef I, const struct st_marker *m
     }
     if (mk->kind == ST_MK_OSTORE || mk->kind == ST_MK_OSTORE_REL) {
         bool rel = mk->kind == ST_MK_OSTORE_REL;
+        struct mir_src s0 = resolve(S, LLVMGetOperand(I, rel ? 4 : 2), ident);
         struct mir_instr *in = emit(S, ST_OP_MOV);
         if (!in)
             return;
@@ -821,20 +858,25 @@ static void emit_marker(struct sel *S, LLVMValueRef I, const struct st_marker *m
             uint32_t v;
             uint8_t lane = 0;
             long long konst = 0;
+            uint32_t count = (uint32_t)st_llvm_marker_int(I, 3);
             if (!addr_of(S, LLVMGetOperand(I, 1), &v, &lane, &konst)) {
                 fail(S, "a relative output address of %s", "this shape");
                 return;
             }
             if (v == MIR_NONE) {
+                /* a known address: that register, or no write at all */
                 in->dst.index += (int32_t)konst;
+                if (in->dst.index < 0 || (uint32_t)in->dst.index >= count)
+                    in->dead = true;
             } else {
                 in->dst.rel = true;
                 in->dst.rel_vreg = v;
                 in->dst.rel_lane = lane;
+                in->dst.rel_count = count;
             }
         }
         in->nsrc = 1;
-        in->src[0] = resolve(S, LLVMGetOperand(I, rel ? 3 : 2), ident);
+        in->src[0] = s0;
         return;
     }
     if (mk->kind == ST_MK_OPAQUE) {
@@ -847,17 +889,31 @@ static void emit_marker(struct sel *S, LLVMValueRef I, const struct st_marker *m
             fail(S, "a ps_1_x texture instruction %s", "not found");
             return;
         }
-        struct mir_instr *in = LLVMGetFirstUse(I) ? def_instr(S, I, MIR_OP_OPAQUE, 0xf)
-                                                  : emit(S, MIR_OP_OPAQUE);
+        /* a texture read whose result nobody reads is no instruction
+         * (the ones that feed later texture instructions do so through
+         * their results, the others have effects of their own) */
+        if (!LLVMGetFirstUse(I) && (a->op == ST_OP_TEX || a->op == ST_OP_TEXLD ||
+                                    a->op == ST_OP_TEXCRD || a->op == ST_OP_TEXCOORD))
+            return;
+        /* it writes the lanes of its writemask (the rest is a merge) */
+        uint8_t wm = st_opaque_writes(a) ? (uint8_t)(a->dst.writemask & demand(S, I)) : 0;
+        if (a->op == ST_OP_TEXDEPTH || a->op == ST_OP_TEXM3x2DEPTH)
+            wm = 0x1; /* the depth it writes to oDepth */
+        struct mir_src srcs[4];
+        unsigned n = 0;
+        for (unsigned j = 1; j < nargs && n < 4; j++)
+            srcs[n++] = resolve(S, LLVMGetOperand(I, j), ident);
+        struct mir_instr *in = LLVMGetFirstUse(I) && wm ? def_instr(S, I, MIR_OP_OPAQUE, wm)
+                                                        : emit(S, MIR_OP_OPAQUE);
         if (!in)
             return;
         in->ast = a;
         in->loc = a->loc;
-        for (unsigned j = 1; j < nargs && in->nsrc < 4; j++) {
-            in->src[in->nsrc] = resolve(S, LLVMGetOperand(I, j), ident);
-            in->lanes[in->nsrc] = 0xf;
-            in->nsrc++;
+        for (unsigned k = 0; k < n; k++) {
+            in->src[k] = srcs[k];
+            in->lanes[k] = st_opaque_reads(a, k);
         }
+        in->nsrc = n;
         return;
     }
     if (mk->kind != ST_MK_OP) {
@@ -865,11 +921,9 @@ static void emit_marker(struct sel *S, LLVMValueRef I, const struct st_marker *m
         return;
     }
     unsigned op = mk->op;
-    struct mir_instr *in;
-    if (is_void) {
-        in = emit(S, op);
-    } else {
-        uint8_t mask = (uint8_t)(demand(S, I) & op_defines(S, op));
+    uint8_t mask = 0;
+    if (!is_void) {
+        mask = (uint8_t)(demand(S, I) & op_defines(S, op));
         if (op == ST_OP_SETP) {
             struct vinfo *e = vi(S, I);
             if (e && e->cond_only)
@@ -879,17 +933,29 @@ static void emit_marker(struct sel *S, LLVMValueRef I, const struct st_marker *m
             def_vreg(S, I); /* read in no lane */
             return;
         }
-        in = def_instr(S, I, op, mask);
     }
+    struct mir_src srcs[4];
+    unsigned n = 0;
+    for (unsigned k = 0; k < nargs && n < 4; k++) {
+        LLVMValueRef a = LLVMGetOperand(I, k);
+        if (is_vec(a))
+            srcs[n++] = resolve(S, a, ident);
+    }
+    /* a replicating operation is computed in one lane, which its readers
+     * replicate (the pixel models before 2_0 write whole lane groups) */
+    bool ps1x = S->ps && !S->arb && S->p->ver < ST_VER(2, 0);
+    if (!is_void && !ps1x && st_op_replicates((enum st_opcode)op, S->p->ver) &&
+        class_of(LLVMTypeOf(I)) == MIR_CLASS_FLOAT)
+        mask &= (uint8_t)-mask; /* the lowest lane read */
+    struct mir_instr *in = is_void ? emit(S, op) : def_instr(S, I, op, mask);
     if (!in)
         return;
+    if (!is_void && !ps1x && st_op_replicates((enum st_opcode)op, S->p->ver) &&
+        class_of(LLVMTypeOf(I)) == MIR_CLASS_FLOAT)
+        set_rep(S, in->dst.vreg, mask & 1 ? 0 : mask & 2 ? 1 : mask & 4 ? 2 : 3);
     in->cmp = mk->cmp;
-    for (unsigned k = 0; k < nargs && in->nsrc < 4; k++) {
-        LLVMValueRef a = LLVMGetOperand(I, k);
-        if (!is_vec(a))
-            continue;
-        in->src[in->nsrc++] = resolve(S, a, ident);
-    }
+    memcpy(in->src, srcs, sizeof(srcs[0]) * n);
+    in->nsrc = n;
     switch (op) {
     case ST_OP_TEXLD: case ST_OP_TEXLDP: case ST_OP_TEXLDB: case ST_OP_TEXLDL: case ST_OP_TEXLDD:
         in->tex_stage = (uint8_t)st_llvm_marker_int(I, nargs - 2);
@@ -958,14 +1024,17 @@ static void emit_shuffle(struct sel *S, LLVMValueRef I)
             lanes[w] = 0;
     if (!lanes[0] || !lanes[1])
         return; /* a view of one value: resolve() walks it */
+    struct mir_src srcs[2];
+    for (unsigned w = 0; w < nsrc; w++)
+        srcs[w] = resolve(S, src[w], map[w]);
     struct mir_instr *in = def_instr(S, I, MIR_OP_MERGE, (uint8_t)(lanes[0] | lanes[1]));
     if (!in)
         return;
     for (unsigned w = 0; w < nsrc; w++) {
-        in->src[in->nsrc] = resolve(S, src[w], map[w]);
-        in->lanes[in->nsrc] = lanes[w];
-        in->nsrc++;
+        in->src[w] = srcs[w];
+        in->lanes[w] = lanes[w];
     }
+    in->nsrc = nsrc;
     S->stats->merges_in++;
 }
 
@@ -982,11 +1051,22 @@ static void emit_select(struct sel *S, LLVMValueRef I)
         fail(S, "a select of %s", "pointers");
         return;
     }
+    struct mir_src sb = resolve(S, b, ident), sa = resolve(S, a, ident), sc = sb;
+    if (is_vec(c)) {
+        int8_t m[4];
+        for (unsigned l = 0; l < 4; l++)
+            m[l] = (d >> l) & 1 ? (int8_t)l : (int8_t)-1;
+        sc = resolve(S, c, m);
+        if (sc.kind == MIR_FIXED)
+            fail(S, "a select on %s", "this condition");
+    } else if (!resolve_bool(S, c, 0, &sc)) {
+        fail(S, "a select on %s", "this condition");
+    }
     struct mir_instr *cp = def_instr(S, I, MIR_OP_MERGE, d);
     if (!cp)
         return;
     cp->nsrc = 1;
-    cp->src[0] = resolve(S, b, ident);
+    cp->src[0] = sb;
     cp->lanes[0] = d;
     S->stats->merges_in++;
     struct mir_instr *mv = emit(S, ST_OP_MOV);
@@ -996,19 +1076,10 @@ static void emit_select(struct sel *S, LLVMValueRef I)
     mv->has_dst = true;
     mv->dst = (struct mir_dst){.kind = MIR_VREG, .mask = d, .vreg = D};
     mv->nsrc = 1;
-    mv->src[0] = resolve(S, a, ident);
+    mv->src[0] = sa;
     mv->predicated = true;
+    mv->pred = sc;
     mv->uniform = uniform(S, I);
-    if (is_vec(c)) {
-        int8_t m[4];
-        for (unsigned l = 0; l < 4; l++)
-            m[l] = (d >> l) & 1 ? (int8_t)l : (int8_t)-1;
-        mv->pred = resolve(S, c, m);
-        if (mv->pred.kind == MIR_FIXED)
-            fail(S, "a select on %s", "this condition");
-    } else if (!resolve_bool(S, c, 0, &mv->pred)) {
-        fail(S, "a select on %s", "this condition");
-    }
 }
 
 /* fadd / fsub (vector or scalar). */
@@ -1019,12 +1090,14 @@ static void emit_arith(struct sel *S, LLVMValueRef I, unsigned op)
         def_vreg(S, I);
         return;
     }
+    struct mir_src s0 = resolve(S, LLVMGetOperand(I, 0), ident);
+    struct mir_src s1 = resolve(S, LLVMGetOperand(I, 1), ident);
     struct mir_instr *in = def_instr(S, I, op, d);
     if (!in)
         return;
     in->nsrc = 2;
-    in->src[0] = resolve(S, LLVMGetOperand(I, 0), ident);
-    in->src[1] = resolve(S, LLVMGetOperand(I, 1), ident);
+    in->src[0] = s0;
+    in->src[1] = s1;
 }
 
 /* Lane l of v when it is a known constant (through views and merges). */
@@ -1091,10 +1164,13 @@ static void emit_store(struct sel *S, LLVMValueRef I)
         fail(S, "a store to output slot %s", "out of range");
         return;
     }
-    /* Vertex outputs start at 0: the lanes that are still that constant
-     * need no write.  Pixel colours are written whole. */
+    /* Outputs start at 0: the lanes that are still that constant need no
+     * write.  Pixel colours are written whole. */
     uint8_t mask = 0xf;
-    bool colour = S->ps && (f == ST_REG_COLOROUT || (S->arb && f == ST_REG_OUTPUT));
+    bool colour = S->ps && (f == ST_REG_COLOROUT ||
+                            (S->arb && f == ST_REG_OUTPUT && idx >= 0 &&
+                             (uint32_t)idx < S->sh->arb->num_outputs &&
+                             strncmp(S->sh->arb->outputs[idx].binding, "result.color", 12) == 0));
     bool scalar = (!S->arb && ((f == ST_REG_RASTOUT && idx != ST_RASTOUT_POS) ||
                                f == ST_REG_DEPTHOUT));
     if (scalar)
@@ -1105,17 +1181,16 @@ static void emit_store(struct sel *S, LLVMValueRef I)
             if (const_lane(S, v, l, &bits) && bits == 0)
                 mask &= (uint8_t)~(1u << l);
         }
-    if (S->arb && !S->ps && mask == 0)
-        mask = 0; /* nothing written but zeros: the output is zero anyway */
     if (!mask)
-        return;
+        mask = 0xf; /* zeros only: still written (it is one of the program's outputs) */
+    struct mir_src s0 = resolve(S, v, ident);
     struct mir_instr *in = emit(S, ST_OP_MOV);
     if (!in)
         return;
     in->has_dst = true;
     in->dst = (struct mir_dst){.kind = MIR_FIXED, .mask = mask, .file = f, .index = idx};
     in->nsrc = 1;
-    in->src[0] = resolve(S, v, ident);
+    in->src[0] = s0;
     in->uniform = false;
 }
 
@@ -1454,6 +1529,9 @@ static struct mir_instr *emit_cond(struct sel *S, LLVMValueRef c, LLVMValueRef b
         LLVMValueRef M = LLVMGetOperand(c, 0);
         struct vinfo *e = vi(S, M);
         if (e && e->cond_only && st_llvm_marker(&S->mc, M, &mk) && mk.op == ST_OP_SETP) {
+            const int8_t lane0[4] = {0, 0, 0, 0};
+            struct mir_src s0 = resolve(S, LLVMGetOperand(M, 0), lane0);
+            struct mir_src s1 = resolve(S, LLVMGetOperand(M, 1), lane0);
             struct mir_instr *in = emit(S, ST_OP_IFC);
             if (!in)
                 return NULL;
@@ -1464,9 +1542,8 @@ static struct mir_instr *emit_cond(struct sel *S, LLVMValueRef c, LLVMValueRef b
                 neg = false;
             }
             in->nsrc = 2;
-            const int8_t lane0[4] = {0, 0, 0, 0};
-            in->src[0] = resolve(S, LLVMGetOperand(M, 0), lane0);
-            in->src[1] = resolve(S, LLVMGetOperand(M, 1), lane0);
+            in->src[0] = s0;
+            in->src[1] = s1;
             in->uniform = uniform(S, br);
             *negated = neg;
             return in;
@@ -1844,6 +1921,7 @@ bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleR
     }
     free(S.lp);
     free(S.map);
+    free(S.rep);
     mcfg_free(&S.g);
     if (p->oom) {
         st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");

@@ -169,6 +169,60 @@ static LLVMValueRef fold_call(LLVMValueRef call, const struct st_marker *m, bool
     return LLVMConstVector(e, 4);
 }
 
+/* The float vector c built from f (poison where mask lacks the lane). */
+static LLVMValueRef const_vec(LLVMTypeRef et, const float f[4], unsigned mask)
+{
+    LLVMValueRef e[4];
+    for (unsigned k = 0; k < 4; k++)
+        e[k] = (mask >> k) & 1 ? LLVMConstReal(et, f[k]) : LLVMGetPoison(et);
+    return LLVMConstVector(e, 4);
+}
+
+/*
+ * The plain instructions between markers, on constants: fneg and
+ * shufflevector of float vectors (a negated or swizzled source of the
+ * next marker).  LLVM folds them only in its next run; folding them here
+ * lets one walk fold a whole chain (bx2, negate, shift, saturate).
+ */
+static LLVMValueRef fold_plain(LLVMValueRef i)
+{
+    LLVMTypeRef t = LLVMTypeOf(i);
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind || LLVMGetVectorSize(t) != 4 ||
+        LLVMGetTypeKind(LLVMGetElementType(t)) != LLVMFloatTypeKind)
+        return NULL;
+    float a[4], b[4], r[4];
+    int32_t iv[4];
+    bool isint = false;
+    unsigned mask = 0xf;
+    switch (LLVMGetInstructionOpcode(i)) {
+    case LLVMFNeg:
+        if (!const_lanes(LLVMGetOperand(i, 0), a, iv, &isint) || isint)
+            return NULL;
+        for (unsigned k = 0; k < 4; k++)
+            r[k] = -a[k];
+        break;
+    case LLVMShuffleVector: {
+        LLVMValueRef x = LLVMGetOperand(i, 0), y = LLVMGetOperand(i, 1);
+        if (LLVMGetVectorSize(LLVMTypeOf(x)) != 4 || !const_lanes(x, a, iv, &isint) || isint ||
+            !const_lanes(y, b, iv, &isint) || isint)
+            return NULL;
+        for (unsigned k = 0; k < 4; k++) {
+            int e = LLVMGetMaskValue(i, k);
+            if (e == LLVMGetUndefMaskElem() || e < 0 || e > 7) {
+                mask &= ~(1u << k);
+                r[k] = 0;
+            } else {
+                r[k] = e < 4 ? a[e] : b[e - 4];
+            }
+        }
+        break;
+    }
+    default:
+        return NULL;
+    }
+    return const_vec(LLVMGetElementType(t), r, mask);
+}
+
 unsigned st_pass_fold_ops(LLVMModuleRef m)
 {
     unsigned n = 0;
@@ -182,9 +236,10 @@ unsigned st_pass_fold_ops(LLVMModuleRef m)
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
                 struct st_marker mk;
-                if (!st_llvm_marker(&mc, i, &mk) || !LLVMGetFirstUse(i))
+                if (!LLVMGetFirstUse(i))
                     continue;
-                LLVMValueRef c = fold_call(i, &mk, arb, ver);
+                LLVMValueRef c = st_llvm_marker(&mc, i, &mk) ? fold_call(i, &mk, arb, ver)
+                                                             : fold_plain(i);
                 if (c) {
                     LLVMReplaceAllUsesWith(i, c);
                     n++;

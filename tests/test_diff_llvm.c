@@ -30,6 +30,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
 
+#include "driver.h"
 #include "emit.h"
 #include "passes.h"
 #include "translator.h"
@@ -402,7 +403,7 @@ static void test_sample_inputs(void **state)
             if (sh && !st_error_count(ctx) && st_check(ctx, sh)) {
                 for (int rules = 0; rules < 2; rules++) {
                     struct st_buf a = {0}, b = {0};
-                    bool ok_jit = test_llvm_run(ctx, sh, inpath, json, jlen,
+                    bool ok_jit = st_run_jit(ctx, sh, inpath, json, jlen,
                                               (enum st_float_rules)rules, &a);
                     bool ok_ref = st_interp_run(ctx, sh, inpath, json, jlen,
                                                 (enum st_float_rules)rules, &b);
@@ -517,7 +518,7 @@ static void test_arb_sample_inputs(void **state)
             if (sh && !st_error_count(ctx) && st_check_arb(ctx, sh)) {
                 for (int rules = 0; rules < 2; rules++) {
                     struct st_buf a = {0}, b = {0};
-                    bool ok_jit = test_llvm_run(ctx, sh, inpath, json, jlen,
+                    bool ok_jit = st_run_jit(ctx, sh, inpath, json, jlen,
                                               (enum st_float_rules)rules, &a);
                     bool ok_ref = st_interp_run(ctx, sh, inpath, json, jlen,
                                                 (enum st_float_rules)rules, &b);

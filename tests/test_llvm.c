@@ -19,10 +19,10 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include "driver.h"
 #include "emit.h"
 #include "passes.h"
 #include "translator.h"
-#include "test_util.h"
 
 /* ------------------------------------------------------------------ */
 /* Building shaders by hand.                                           */
@@ -580,7 +580,7 @@ static void test_run_json(void **state)
     const char *json = "{\"constants\": {\"c0\": [2, 7, 7, 7]},"
                        " \"invocations\": [{\"v0\": [1, 2, -1, 0]}, {}]}";
     struct st_buf a = {0}, b = {0};
-    assert_true(test_llvm_run(t.ctx, t.sh, "in.json", json, strlen(json), ST_FLOAT_IEEE, &a));
+    assert_true(st_run_jit(t.ctx, t.sh, "in.json", json, strlen(json), ST_FLOAT_IEEE, &a));
     assert_true(st_interp_run(t.ctx, t.sh, "in.json", json, strlen(json), ST_FLOAT_IEEE, &b));
     assert_non_null(a.data);
     assert_non_null(b.data);

@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <llvm-c/Core.h>
-
 #include "driver.h" /* st_pipeline_mir: what the targets receive */
 
 /* The whole file, NUL-terminated, malloc'd; NULL when it cannot be read.
@@ -186,25 +184,6 @@ static inline bool test_gen_execute(struct st_ctx *ctx, const struct st_shader *
                                     struct st_run_outputs *outs, struct st_gen_run_stats *stats)
 {
     return test_gen_execute_ex(ctx, sh, simd, in, rules, ST_FP_CONTRACT_ON, outs, stats);
-}
-
-/*
- * The LLVM JIT engine on a checked shader, as `shadertrans run
- * --engine=llvm` runs it (translator/driver.c run_jit): the IR lowered
- * with the float rules baked in, the JIT's pass list, then st_llvm_run.
- */
-static inline bool test_llvm_run(struct st_ctx *ctx, const struct st_shader *sh,
-                                 const char *inputs_name, const char *json, size_t len,
-                                 enum st_float_rules rules, struct st_buf *out)
-{
-    LLVMContextRef c = LLVMContextCreate();
-    LLVMModuleRef m = st_lower_llvm(ctx, sh, rules, c);
-    bool ok = m && st_llvm_pipeline_for(ctx, m, ST_PIPE_JIT, NULL) &&
-              st_llvm_run(ctx, sh, m, inputs_name, json, len, rules, out);
-    if (m)
-        LLVMDisposeModule(m);
-    LLVMContextDispose(c);
-    return ok;
 }
 
 /* st_gen_compile_ex on the shader's MIR (the kernel text, its stats line, its layout). */

@@ -244,21 +244,28 @@ int st_compile(const struct st_options *o, struct st_result **result)
     return session_end(&s, result);
 }
 
-/* The JIT engine: the expanded IR (rules baked in) through the same passes. */
-static void run_jit(struct session *s, const struct st_run_options *ro, const struct st_shader *sh)
+/* The JIT engine: the expanded IR (rules baked in) through its passes. */
+bool st_run_jit(struct st_ctx *ctx, const struct st_shader *sh, const char *inputs_name,
+                const char *json, size_t json_len, enum st_float_rules rules, struct st_buf *out)
 {
     LLVMContextRef c = LLVMContextCreate();
     if (!c) {
-        st_error(s->ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-        return;
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false;
     }
-    LLVMModuleRef m = st_lower_llvm(s->ctx, sh, ro->float_rules, c);
-    if (m && st_llvm_pipeline_for(s->ctx, m, ST_PIPE_JIT, NULL))
-        st_llvm_run(s->ctx, sh, m, ro->inputs_filename, ro->inputs_json, ro->inputs_len,
-                    ro->float_rules, &s->out);
+    LLVMModuleRef m = st_lower_llvm(ctx, sh, rules, c);
+    bool ok = m && st_llvm_pipeline_for(ctx, m, ST_PIPE_JIT, NULL) &&
+              st_llvm_run(ctx, sh, m, inputs_name, json, json_len, rules, out);
     if (m)
         LLVMDisposeModule(m);
     LLVMContextDispose(c);
+    return ok;
+}
+
+static void run_jit(struct session *s, const struct st_run_options *ro, const struct st_shader *sh)
+{
+    st_run_jit(s->ctx, sh, ro->inputs_filename, ro->inputs_json, ro->inputs_len, ro->float_rules,
+               &s->out);
 }
 
 int st_run(const struct st_run_options *ro, struct st_result **result)

@@ -27,4 +27,11 @@ struct st_pipeline_stats {
 bool st_pipeline_mir(struct st_ctx *ctx, const struct st_shader *sh, enum st_emit stop,
                      struct st_buf *text, struct mir_prog *mir, struct st_pipeline_stats *stats);
 
+/*
+ * The JIT engine of `shadertrans run`: the shader lowered with its float
+ * rules baked in, the JIT pass list, run on the inputs (JSON) into out.
+ */
+bool st_run_jit(struct st_ctx *ctx, const struct st_shader *sh, const char *inputs_name,
+                const char *json, size_t json_len, enum st_float_rules rules, struct st_buf *out);
+
 #endif

@@ -129,6 +129,9 @@ void st_warning(struct st_ctx *ctx, struct st_loc loc, enum st_diag_code code,
 unsigned st_error_count(const struct st_ctx *ctx);
 /* The message of the first error reported (NULL: none), and where. */
 const char *st_ctx_first_error(const struct st_ctx *ctx, struct st_loc *loc);
+/* The same for warnings, and how many were reported. */
+const char *st_ctx_first_warning(const struct st_ctx *ctx, struct st_loc *loc);
+unsigned st_warning_count(const struct st_ctx *ctx);
 /* True once max_errors were reported; parsers stop then. */
 bool st_error_limit_reached(const struct st_ctx *ctx);
 const char *st_ctx_source(const struct st_ctx *ctx, size_t *len);
@@ -529,8 +532,9 @@ struct LLVMOpaqueModule *st_lower_llvm_ex(struct st_ctx *ctx, const struct st_sh
  *   st.rel(i32 file, i32 addr, i32 k, i32 first, i32 count): the register
  *     file[addr + k], or 0 when addr + k - first is outside 0..count-1
  *   st.ostore(i32 file, i32 reg, <4 x float> v, i32 mask),
- *   st.ostore.rel(i32 file, i32 addr, i32 k, <4 x float> v, i32 mask):
- *     writes of an output file some instruction writes relatively
+ *   st.ostore.rel(i32 file, i32 addr, i32 k, i32 count, <4 x float> v, i32 mask):
+ *     writes of an output file some instruction writes relatively (a
+ *     write to addr + k outside 0..count-1 is dropped)
  *   st.opaque(i32 K, registers read...): ps_1_x texture-phase instruction K
  *     of the shader's list, as written
  */
@@ -544,6 +548,14 @@ struct st_marker {
     enum st_compare cmp; /* st.setp.CMP */
     int mod;             /* ST_MK_MOD: 1 bias, 2 bx2, 3 comp, 4 x2 */
 };
+/* st.opaque(i32 K, registers...): does instruction K write the register it
+ * names (then its operands are its sources), or only read it (texkill,
+ * texdepth, texm3x2depth: then the register it names comes first)?
+ * texdepth and texm3x2depth return the depth they write to oDepth. */
+bool st_opaque_writes(const struct st_instr *a);
+/* The lanes of its operand k (after the register it names, when it only
+ * reads that one) such an instruction reads. */
+uint8_t st_opaque_reads(const struct st_instr *a, unsigned k);
 /* Decodes a callee name; false when it is no marker. */
 bool st_marker_decode(const char *name, size_t len, struct st_marker *m);
 /* "gt", "eq", ... */

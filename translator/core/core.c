@@ -226,6 +226,22 @@ const char *st_ctx_first_error(const struct st_ctx *ctx, struct st_loc *loc)
     return NULL;
 }
 
+const char *st_ctx_first_warning(const struct st_ctx *ctx, struct st_loc *loc)
+{
+    for (size_t i = 0; i < ctx->ndiags; i++)
+        if (ctx->diags[i].severity == ST_SEVERITY_WARNING) {
+            if (loc)
+                *loc = ctx->diags[i].loc;
+            return ctx->diags[i].message;
+        }
+    return NULL;
+}
+
+unsigned st_warning_count(const struct st_ctx *ctx)
+{
+    return ctx->warnings;
+}
+
 bool st_error_limit_reached(const struct st_ctx *ctx)
 {
     return ctx->errors >= ctx->max_errors;

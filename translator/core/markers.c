@@ -187,3 +187,33 @@ uint8_t st_op_reads(const struct st_op_reads_q *q)
         return 0xf;
     }
 }
+
+bool st_opaque_writes(const struct st_instr *a)
+{
+    return a->has_dst && !(a->op == ST_OP_TEXKILL || a->op == ST_OP_TEXDEPTH ||
+                           a->op == ST_OP_TEXM3x2DEPTH || a->op == ST_OP_PHASE);
+}
+
+uint8_t st_opaque_reads(const struct st_instr *a, unsigned k)
+{
+    if (a->op == ST_OP_TEXDEPTH)
+        return 0x3; /* r5.r / r5.g */
+    if (a->op == ST_OP_TEXKILL)
+        return 0x7;
+    if (a->op == ST_OP_BEM) /* x, y of both sources */
+        return 0x3;
+    bool writes = st_opaque_writes(a);
+    if (writes && (a->op == ST_OP_TEXLD || a->op == ST_OP_TEXCRD) && k < a->nsrc) {
+        /* x, y, z through the swizzle, and the divisor of _dz / _dw */
+        const struct st_src *s = &a->src[k];
+        uint8_t m = 0;
+        for (unsigned l = 0; l < 3; l++)
+            m |= (uint8_t)(1u << ST_SWZ_LANE(s->swizzle, l));
+        if (s->mod == ST_SRCMOD_DZ)
+            m |= (uint8_t)(1u << ST_SWZ_LANE(s->swizzle, 2));
+        if (s->mod == ST_SRCMOD_DW)
+            m |= (uint8_t)(1u << ST_SWZ_LANE(s->swizzle, 3));
+        return m;
+    }
+    return 0xf;
+}

@@ -1098,12 +1098,14 @@ static void ostore_call(struct lower *L, const struct st_dst *d, LLVMValueRef v,
         return;
     }
     if (L->vec) {
-        LLVMValueRef args[5];
+        LLVMValueRef args[6];
         unsigned n = 0;
         args[n++] = bld_i(L, (int32_t)d->reg.file);
         if (d->reg.rel)
             args[n++] = rel_base(L, &d->reg);
         args[n++] = bld_i(L, (int32_t)d->reg.index);
+        if (d->reg.rel) /* a write outside 0..count-1 is dropped */
+            args[n++] = bld_i(L, (int32_t)rel_limit(L, d->reg.file));
         args[n++] = v;
         args[n++] = bld_i(L, mask);
         mk_call(L, d->reg.rel ? "st.ostore.rel" : "st.ostore", LLVMVoidTypeInContext(L->c), args, n,
@@ -1541,7 +1543,7 @@ static LLVMValueRef opaque_call(struct lower *L, const struct st_instr *ins, boo
     unsigned n = 0;
     args[n++] = bld_i(L, (int32_t)instr_index(L->sh, ins));
     /* texkill and texdepth read the register they name */
-    *writes = !(op == ST_OP_TEXKILL || op == ST_OP_TEXDEPTH || op == ST_OP_PHASE) && ins->has_dst;
+    *writes = st_opaque_writes(ins);
     if (!*writes && ins->has_dst)
         args[n++] = load_reg(L, &ins->dst.reg);
     for (unsigned k = 0; k < ins->nsrc && n < 6; k++)
@@ -1677,6 +1679,11 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
         if (L->ps1x) {
             bool writes = false;
             LLVMValueRef c = opaque_call(L, ins, &writes);
+            if (c && (ins->op == ST_OP_TEXDEPTH || ins->op == ST_OP_TEXM3x2DEPTH)) {
+                /* the depth it computes, in x, goes to oDepth */
+                store_masked(L, ST_REG_DEPTHOUT, 0, 0x1, c, NULL, ins->loc);
+                return NULL;
+            }
             if (c) {
                 *opmask = 0xf;
                 return writes ? c : NULL;
