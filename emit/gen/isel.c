@@ -84,7 +84,6 @@ struct isel {
     struct gen_opnd status;
     bool has_kill;
     struct gen_tex1x tex;
-    bool ps1x;             /* ps_1_x: oDepth is written by texdepth / texm3x2depth only */
     /* regions (then/else arms, loop bodies) and the values valid in them */
     uint32_t *region_stack;
     unsigned nregion, cap_region;
@@ -526,9 +525,6 @@ static void analyze_outputs(struct isel *I)
         const struct mir_instr *in = &m->ins[i];
         if (in->dead)
             continue;
-        if (in->op == MIR_OP_OPAQUE && in->ast &&
-            (in->ast->op == ST_OP_TEXDEPTH || in->ast->op == ST_OP_TEXM3x2DEPTH))
-            out_write(I, ST_LL_OUT_DEPTH, 0, i, true);
         if (in->op == MIR_OP_OPAQUE && in->ast && in->ast->op == ST_OP_TEXKILL)
             I->has_kill = true;
         if (in->op == ST_OP_TEXKILL || in->op == ST_OP_ARB_KIL)
@@ -548,7 +544,7 @@ static void analyze_outputs(struct isel *I)
             continue;
         }
         int slot = out_slot(I, in->dst.file, in->dst.index);
-        if (slot < 0 || (I->ps1x && slot == ST_LL_OUT_DEPTH))
+        if (slot < 0)
             continue;
         bool plain = !in->predicated;
         if (scalar_slot(I, slot)) {
@@ -862,9 +858,8 @@ static bool lane_slot(struct isel *I, const struct mir_instr *in, unsigned l,
     }
     int s = out_slot(I, d->file, d->index);
     /* a register the model does not have (o12 of a folded o[a0.x + 12]) is
-     * dropped, as the interpreter drops it; ps_1_x's oDepth is its texture
-     * instructions' (the MIR stores the register's first value after them) */
-    if (s < 0 || (I->ps1x && s == ST_LL_OUT_DEPTH))
+     * dropped, as the interpreter drops it */
+    if (s < 0)
         return false;
     if (scalar_slot(I, s)) {
         /* a scalar output takes the first lane written */
@@ -1121,7 +1116,7 @@ static void emit_opaque(struct isel *I, const struct mir_instr *in)
             I->tex.coord[0][c] = cached_input(I, ST_LL_IN_T + (int)d, c);
     for (unsigned s = 0; (co & 8) && s < 3 && s <= d && d < 8; s++)
         I->tex.coord[s][3] = cached_input(I, ST_LL_IN_T + (int)(d - s), 3);
-    I->tex.kill = I->tex.depth = false;
+    I->tex.kill = false;
     if (!gen_tex1x_compute(&I->tex, a, in->nsrc < 4 ? in->nsrc : 4,
                            (const struct gen_opnd(*)[4])src, r)) {
         fail(I, "this ps_1_x texture instruction");
@@ -1129,10 +1124,6 @@ static void emit_opaque(struct isel *I, const struct mir_instr *in)
     }
     if (I->tex.kill)
         kill_where_flag(I);
-    if (I->tex.depth) {
-        struct outv *o = &I->out[ST_LL_OUT_DEPTH][0];
-        assign(I, &o->op, o->var, false, I->tex.depth_value);
-    }
     write_dst(I, in, r);
 }
 
@@ -1459,7 +1450,6 @@ bool gen_isel(struct gen_kernel_info *ki, enum st_float_rules rules, enum gen_co
     I.oc.arb = I.m->arb;
     I.oc.ver = I.m->ver;
     I.fast = contract == GEN_CONTRACT_FAST;
-    I.ps1x = !I.m->arb && I.m->type == ST_PS && I.m->ver < ST_VER(2, 0);
     I.tex.op = I.oc;
     I.tex.ki = ki;
     bool ok = region_enter(&I) && analyze_flow(&I) && analyze_lanes(&I);

@@ -121,14 +121,13 @@ static void kill_flag(struct gen_tex1x *t, const struct gen_opnd v[4])
 }
 
 /* depth = y == 0 ? 1.0 : x / y (texdepth, texm3x2depth) */
-static void depth(struct gen_tex1x *t, struct gen_opnd x, struct gen_opnd y)
+static struct gen_opnd depth(struct gen_tex1x *t, struct gen_opnd x, struct gen_opnd y)
 {
     struct gen_build *B = t->op.b;
     struct gen_opnd q = div_f(t, x, y), d = gb_val(B, false, GT_F);
     gb_cmp_flag(B, GC_EQ, y, gb_imm_f(0.0f), false, 0);
     gb_sel_to(B, d, gb_imm_f(1.0f), q, 0, false);
-    t->depth = true;
-    t->depth_value = d;
+    return d;
 }
 
 bool gen_tex1x_compute(struct gen_tex1x *t, const struct st_instr *a, unsigned nsrc,
@@ -139,9 +138,7 @@ bool gen_tex1x_compute(struct gen_tex1x *t, const struct st_instr *a, unsigned n
     uint32_t d = a->dst.reg.index;
     const struct gen_opnd *co = t->coord[0];
     /* the sources as written: after the register it names when it writes none */
-    bool writes = !(a->op == ST_OP_TEXKILL || a->op == ST_OP_TEXDEPTH || a->op == ST_OP_PHASE) &&
-                  a->has_dst;
-    unsigned first = writes ? 0 : (a->has_dst ? 1 : 0);
+    unsigned first = st_opaque_writes(a) || !a->has_dst ? 0 : 1;
     struct gen_opnd s0[4], s1[4];
     for (unsigned k = 0; k < 4; k++)
         s0[k] = s1[k] = zero;
@@ -203,7 +200,7 @@ bool gen_tex1x_compute(struct gen_tex1x *t, const struct st_instr *a, unsigned n
     case ST_OP_TEXM3x2TEX: case ST_OP_TEXM3x2DEPTH: {
         struct gen_opnd u = pad_value(t, d, 1), v = gen_op_dot(c, co, s0, 3);
         if (a->op == ST_OP_TEXM3x2DEPTH)
-            depth(t, u, v);
+            r[0] = depth(t, u, v);
         else
             sample(t, d, u, v, zero, r);
         return true;
@@ -242,7 +239,7 @@ bool gen_tex1x_compute(struct gen_tex1x *t, const struct st_instr *a, unsigned n
     case ST_OP_TEXDEPTH:
         /* ps_1_4: r5.r / r5.g, 1.0 when r5.g is 0 (the register it names) */
         if (nsrc > 0)
-            depth(t, src[0][0], src[0][1]);
+            r[0] = depth(t, src[0][0], src[0][1]);
         return true;
     case ST_OP_TEXKILL:
         kill_flag(t, a->dst.reg.file == ST_REG_TEXTURE || nsrc == 0 ? co : src[0]);

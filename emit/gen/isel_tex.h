@@ -21,15 +21,15 @@ struct gen_tex1x {
     struct gen_opnd pad[8];       /* texm3x2pad / texm3x3pad results by register, kept across calls */
     /* results besides the register written */
     bool kill;                    /* f0.0 holds "discard" in every channel */
-    bool depth;                   /* depth_value is the new oDepth */
-    struct gen_opnd depth_value;
 };
 
 /*
  * Instruction a (as written) with src[k] the raw values (x, y, z, w) of
  * the registers it reads, in the MIR's order: the register it names
- * when it writes none (texkill, texdepth), then its sources.  r: the
- * value of the register it writes (all four lanes).  False when `a` is
+ * when it writes none (st_opaque_writes: texkill, texdepth,
+ * texm3x2depth), then its sources.  r: the value of the register it
+ * writes (all four lanes); texdepth and texm3x2depth: the depth in x
+ * (the MIR moves it to oDepth).  False when `a` is
  * not one of these instructions.
  */
 bool gen_tex1x_compute(struct gen_tex1x *t, const struct st_instr *a, unsigned nsrc,
