@@ -600,6 +600,38 @@ static void test_spill_at_simd8(void **state)
 
 
 /*
+ * All eight ARB draw buffers at SIMD32: a colour is 4 x 4 GRFs, so the
+ * eight targets computed up front (the program's order) and held for the
+ * epilogue's writes would need 128 GRFs besides the two inputs (32) and
+ * spill.  Each target's arithmetic moves down to its write (gen/sink.c):
+ * no spill.
+ */
+static void test_outputs_computed_at_their_writes(void **state)
+{
+    (void)state;
+    struct gen_out r = compile(read_sample("arb/21-draw-buffers-8.fp"), 32);
+    assert_true(r.ok);
+    assert_int_equal(strncmp(r.stats, "SIMD32 shader: ", 15), 0);
+    assert_non_null(strstr(r.stats, " 0:0 spills:fills"));
+    /* result.color[2] = tc * m: its multiplications (tc.x * 0.5 the first)
+     * come after target 1's write, just before target 2's */
+    const char *rt1 = strstr(r.text, " 0x10030001"), *rt2 = strstr(r.text, " 0x10030002");
+    const char *mul = NULL;
+    for (const char *l = r.text; l && *l && !mul; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        const char *e = strchr(l, '\n');
+        size_t n = e ? (size_t)(e - l) : strlen(l);
+        const char *m = strstr(l, "mul (16|M0)");
+        if (m && (size_t)(m - l) < n && n >= 8 && !strncmp(l + n - 8, ":f 0.5:f", 8))
+            mul = l;
+    }
+    assert_non_null(rt1);
+    assert_non_null(rt2);
+    assert_non_null(mul);
+    assert_true(mul > rt1 && mul < rt2);
+    out_free(&r);
+}
+
+/*
  * fuzz-07: 17 vec4 temporaries (68 floats, 68 GRFs at SIMD8) alive across a
  * loop left both by its count and by break_ge.  Each temporary has a
  * loop-carried phi, a next value and an exit phi; kept apart they need
@@ -980,6 +1012,7 @@ int main(void)
         cmocka_unit_test(test_arb_eight_render_targets),
         cmocka_unit_test(test_pressure_falls_back_to_simd8),
         cmocka_unit_test(test_spill_at_simd8),
+        cmocka_unit_test(test_outputs_computed_at_their_writes),
         cmocka_unit_test(test_loop_exit_phis_share_registers),
         cmocka_unit_test(test_derivative_in_divergent_flow),
         cmocka_unit_test(test_regressions_from_random_shaders),

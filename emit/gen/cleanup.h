@@ -14,4 +14,11 @@
  */
 void gen_cleanup(struct gen_program *p, bool contract);
 
+/*
+ * gen/sink.c: each plain computation moves down to just before its first
+ * reader when that lengthens no other value's life (less pressure, the
+ * same instructions).
+ */
+void gen_sink(struct gen_program *p);
+
 #endif

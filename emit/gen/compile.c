@@ -122,6 +122,7 @@ static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, const 
         return false;
     gen_cleanup(p, contract == ST_FP_CONTRACT_FAST);
     gen_dce(p);
+    gen_sink(p);
     if (!gen_allocate(p)) {
         if (p->oom) {
             st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
