@@ -813,16 +813,17 @@ static void test_derivative_in_divergent_flow(void **state)
     }
 }
 
-/* Runs src (D3D9) on the inputs JSON through the Gen engine under a float
- * rule and a contraction; o[k] = invocation k. */
+/* Runs src (D3D9 or ARB) on the inputs JSON through the Gen engine under a
+ * float rule and a contraction; o[k] = invocation k. */
 static void gen_run_json_ex(const char *src, const char *json, unsigned simd,
                             enum st_float_rules rules, enum st_fp_contract contract,
                             struct st_run_outputs *o, unsigned n)
 {
-    struct st_ctx *ctx = st_ctx_create("r.asm", src, strlen(src), 50);
+    bool arb = strncmp(src, "!!ARB", 5) == 0;
+    struct st_ctx *ctx = st_ctx_create(arb ? "r.arb" : "r.asm", src, strlen(src), 50);
     struct st_arena *a = st_arena_create();
-    struct st_shader *sh = st_parse_d3d9(ctx, a);
-    assert_true(sh && st_check(ctx, sh));
+    struct st_shader *sh = arb ? st_parse_arb(ctx, a) : st_parse_d3d9(ctx, a);
+    assert_true(sh && (arb ? st_check_arb(ctx, sh) : st_check(ctx, sh)));
     struct st_run_inputs in;
     assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
     assert_int_equal(in.num_invocations, n);
@@ -891,6 +892,17 @@ static void test_multiply_adds(void **state)
     assert_true(o[0].reg[0].v[0] == 8.0f);
     gen_run_json_ex(dp, dpin, 8, ST_FLOAT_IEEE, ST_FP_CONTRACT_ON, o, 1);
     assert_true(isnan(o[0].reg[0].v[0]));
+    /* ARB LRP = a * b + (1 - a) * c with a = b = 1 + 2^-23, c = 2^23 + 2:
+     * 1 - a = -2^-23 and (1 - a) * c = -(1 + 2^-22) exactly, so the fused
+     * first product leaves 2^-46 and a rounded one 0 */
+    const char *lrp = "!!ARBfp1.0\nPARAM k = program.local[0];\n"
+                      "LRP result.color, k.x, k.y, k.z;\nEND\n";
+    const char *lrpin = "{\"constants\": {\"program.local[0]\": [1.00000012, 1.00000012, 8388610, 0]}, "
+                        "\"invocations\": [{}]}";
+    gen_run_json_ex(lrp, lrpin, 8, ST_FLOAT_IEEE, ST_FP_CONTRACT_ON, o, 1);
+    assert_true(o[0].reg[0].v[0] == 0x1p-46f);
+    gen_run_json_ex(lrp, lrpin, 8, ST_FLOAT_IEEE, ST_FP_CONTRACT_OFF, o, 1);
+    assert_true(same_f(o[0].reg[0].v[0], 0.0f));
 }
 
 static void test_regressions_from_random_shaders(void **state)

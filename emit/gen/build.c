@@ -233,19 +233,6 @@ struct gen_opnd gb_mad(struct gen_build *b, bool uniform, struct gen_opnd add, s
     return d;
 }
 
-void gb_lrp_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd w, struct gen_opnd c1,
-               struct gen_opnd c2)
-{
-    w = gb_reg(b, w);
-    c1 = gb_reg(b, c1);
-    c2 = gb_reg(b, c2);
-    struct gen_inst *i = gb_inst(b, GOP_LRP, gb_dst_uniform(b->p, &dst));
-    i->dst = dst;
-    i->src[0] = w;
-    i->src[1] = c1;
-    i->src[2] = c2;
-}
-
 void gb_math_to(struct gen_build *b, enum gen_math fn, struct gen_opnd dst, struct gen_opnd a,
                 struct gen_opnd c)
 {

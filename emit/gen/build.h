@@ -5,7 +5,7 @@
  * (gen/kernel.c) emit through these helpers, which know Gen9's operand
  * rules: an immediate only as the last source of a two-source
  * instruction (commutative operands swap, compares swap their
- * condition), none in `math` or 3-source instructions (`mad`, `lrp`),
+ * condition), none in `math` or 3-source instructions (`mad`),
  * where constants come from registers.  Those constant registers are
  * uniform dwords written once by `(W) mov (1)` at the kernel start
  * (gb_finish hoists them there), one per distinct value.
@@ -104,9 +104,6 @@ void gb_mad_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd add, st
                struct gen_opnd m2, bool sat);
 struct gen_opnd gb_mad(struct gen_build *b, bool uniform, struct gen_opnd add, struct gen_opnd m1,
                        struct gen_opnd m2);
-/* dst = lrp: c1 * w + c2 * (1 - w) (Gen's lrp, each step rounded) */
-void gb_lrp_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd w, struct gen_opnd c1,
-               struct gen_opnd c2);
 void gb_math_to(struct gen_build *b, enum gen_math fn, struct gen_opnd dst, struct gen_opnd a,
                 struct gen_opnd c);
 struct gen_opnd gb_math(struct gen_build *b, enum gen_math fn, bool uniform, struct gen_opnd a,

@@ -72,7 +72,6 @@ struct gen_opnd {
 enum gen_op {
     GOP_MOV, GOP_ADD, GOP_MUL, GOP_SEL, GOP_CMP, GOP_AND, GOP_OR, GOP_XOR, GOP_NOT,
     GOP_SHL, GOP_SHR, GOP_ASR, GOP_FRC, GOP_RNDD, GOP_RNDE, GOP_RNDZ, GOP_MAD, GOP_PLN,
-    GOP_LRP, /* 3-source: src1*src0 + src2*(1 - src0) */
     GOP_MATH, GOP_SEND, GOP_SENDC, GOP_SENDS,
     GOP_IF, GOP_ELSE, GOP_ENDIF, GOP_WHILE, GOP_BREAK, GOP_CONT,
     GOP_LABEL, /* pseudo: the start of a loop body (WHILE's target); prints nothing */

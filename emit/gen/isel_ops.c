@@ -431,6 +431,37 @@ static void cross(const struct gen_opctx *c, const struct gen_opnd a[4], const s
         }
 }
 
+static bool same_opnd(const struct gen_opnd *a, const struct gen_opnd *b)
+{
+    return a->kind == b->kind && a->type == b->type && a->region == b->region &&
+           a->neg == b->neg && a->abs == b->abs && a->vreg == b->vreg && a->off == b->off &&
+           a->imm == b->imm;
+}
+
+/*
+ * ARB LRP: src0 * src1 + (1 - src0) * src2, the first product fused with
+ * the sum (a multiply-add), the second rounded before; 1 - src0 once per
+ * distinct operand (LRP t, a.w, b, c reads one for all four lanes).
+ */
+static void arb_lrp(const struct gen_opctx *c, const struct gen_opnd s[3][4], uint8_t mask,
+                    struct gen_opnd r[4])
+{
+    struct gen_opnd om[4];
+    for (unsigned l = 0; l < 4; l++)
+        om[l] = gen_opnd_none();
+    for (unsigned l = 0; l < 4; l++) {
+        if (!(mask >> l & 1) || om[l].kind != GO_NONE)
+            continue;
+        om[l] = gen_op_add(c, gb_imm_f(1.0f), gb_neg(s[0][l]));
+        for (unsigned k = l + 1; k < 4; k++)
+            if (same_opnd(&s[0][k], &s[0][l]))
+                om[k] = om[l];
+    }
+    for (unsigned l = 0; l < 4; l++)
+        if (mask >> l & 1)
+            r[l] = gen_op_mad(c, s[0][l], s[1][l], gen_op_mul(c, om[l], s[2][l]));
+}
+
 /* Component-wise operations, lane by lane. */
 static bool componentwise(const struct gen_opctx *c, unsigned op, const struct gen_opnd s[3][4],
                           unsigned l, struct gen_opnd *r)
@@ -462,18 +493,8 @@ static bool componentwise(const struct gen_opctx *c, unsigned op, const struct g
         return true;
     case ST_OP_CND: *r = select_on(c, a, GC_GT, 0.5f, b, e); return true;
     case ST_OP_LRP:
-        if (c->arb && !c->legacy) {
-            /* ARB: a * b + (1 - a) * c, each step rounded: Gen's lrp */
-            struct gen_opnd d = gb_val(B, uni(c, &a, &b, &e), GT_F);
-            gb_lrp_to(B, d, a, b, e);
-            *r = d;
-        } else if (c->arb) {
-            *r = gen_op_add(c, gen_op_mul(c, a, b),
-                            gen_op_mul(c, gen_op_add(c, gb_imm_f(1.0f), gb_neg(a)), e));
-        } else {
-            /* src0 * (src1 - src2) + src2 */
-            *r = gen_op_mad(c, a, gen_op_add(c, b, gb_neg(e)), e);
-        }
+        /* src0 * (src1 - src2) + src2 (ARB's form: arb_lrp) */
+        *r = gen_op_mad(c, a, gen_op_add(c, b, gb_neg(e)), e);
         return true;
     case ST_OP_SETP: {
         static const enum gen_cmod cm[] = {[ST_CMP_GT] = GC_GT, [ST_CMP_EQ] = GC_EQ,
@@ -489,6 +510,15 @@ static bool componentwise(const struct gen_opctx *c, unsigned op, const struct g
     case ST_OP_MOVA: *r = round_half_up(c, a); return true;
     default: return false;
     }
+}
+
+static bool lanewise(const struct gen_opctx *c, unsigned op, const struct gen_opnd s[3][4],
+                     uint8_t mask, struct gen_opnd r[4])
+{
+    for (unsigned l = 0; l < 4; l++)
+        if (mask >> l & 1 && !componentwise(c, op, s, l, &r[l]))
+            return false;
+    return true;
 }
 
 bool gen_op_compute(const struct gen_opctx *c, unsigned op, const struct gen_opnd s[3][4],
@@ -556,11 +586,14 @@ bool gen_op_compute(const struct gen_opctx *c, unsigned op, const struct gen_opn
             r[l] = (c->swz_neg >> l) & 1 ? gb_fold_imm(gb_neg(v)) : v;
         }
         return true;
+    case ST_OP_LRP:
+        if (c->arb) {
+            arb_lrp(c, s, mask, r);
+            return true;
+        }
+        return lanewise(c, op, s, mask, r); /* D3D9's */
     default:
-        for (unsigned l = 0; l < 4; l++)
-            if (mask >> l & 1 && !componentwise(c, op, s, l, &r[l]))
-                return false;
-        return true;
+        return lanewise(c, op, s, mask, r);
     }
     for (unsigned l = 0; l < 4; l++)
         r[l] = x;

@@ -33,7 +33,6 @@ const struct gen_op_info gen_op_info[GOP_COUNT] = {
     [GOP_RNDZ] = {"rndz", 1, true, false, false, true, true},
     [GOP_MAD] = {"mad", 3, true, false, false, true, true},
     [GOP_PLN] = {"pln", 2, true, false, false, false, true},
-    [GOP_LRP] = {"lrp", 3, true, false, false, true, true},
     [GOP_MATH] = {"math", 2, true, false, false, true, true},
     [GOP_SEND] = {"send", 1, true, false, true, false, false},
     [GOP_SENDC] = {"sendc", 1, true, false, true, false, false},

@@ -320,9 +320,10 @@ bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4
         res[3] = s1[3];
         return true;
     case ST_OP_LRP: /* src0 * (src1 - src2) + src2; ARB: src0 * src1 + (1 - src0) * src2,
-                     * each step rounded in both readings (Gen's lrp) */
+                     * whose first product the fused reading rounds with the sum */
         for (int k = 0; k < 4; k++)
-            res[k] = e->arb ? st_op_mul(lg, s0[k], s1[k]) + st_op_mul(lg, 1.0f - s0[k], s2[k])
+            res[k] = e->arb ? st_op_muladd(lg, e->fused, s0[k], s1[k],
+                                           st_op_mul(lg, 1.0f - s0[k], s2[k]))
                             : st_op_muladd(lg, e->fused, s0[k], s1[k] - s2[k], s2[k]);
         return true;
     case ST_OP_FRC:
