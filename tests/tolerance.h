@@ -1,8 +1,9 @@
 /*
  * tolerance.h — the comparison rule of docs/gensim.md ("Tolerances of the
- * Gen engine"), shared by test_diff_gen.c and test_fuzz.c so the two tests
- * apply exactly the same rule.  Included by test programs only (each is one
- * translation unit), hence static functions in a header.
+ * Gen engine"), shared by test_gen.c, test_diff_gen.c, test_fuzz.c and
+ * test_fuzz_arb.c so they apply exactly the same rule.  Included by test
+ * programs only (each is one translation unit), hence static functions in
+ * a header.
  */
 #ifndef ST_TESTS_TOLERANCE_H
 #define ST_TESTS_TOLERANCE_H
@@ -19,7 +20,7 @@
  * the interpreter computes them in double and rounds once, the kernel with
  * float `math` (exp2f, log2f, sinf, cosf; pow as exp2(y * log2 x)).
  */
-static bool inexact_op(const struct st_shader *sh, const struct st_instr *i)
+static inline bool inexact_op(const struct st_shader *sh, const struct st_instr *i)
 {
     (void)sh;
     switch (i->op) {
@@ -33,7 +34,7 @@ static bool inexact_op(const struct st_shader *sh, const struct st_instr *i)
     }
 }
 
-static bool shader_inexact(const struct st_shader *sh)
+static inline bool shader_inexact(const struct st_shader *sh)
 {
     for (const struct st_instr *i = sh->first; i; i = i->next)
         if (inexact_op(sh, i))
@@ -52,7 +53,7 @@ static bool shader_inexact(const struct st_shader *sh)
  * with the sum (a fused mad).  A shader with one is judged against both
  * readings of the interpreter (st_interp_execute_ex, `fused`).
  */
-static bool muladd_op(const struct st_instr *i)
+static inline bool muladd_op(const struct st_instr *i)
 {
     switch (i->op) {
     case ST_OP_MAD: case ST_OP_DP2ADD: case ST_OP_DP3: case ST_OP_DP4: case ST_OP_M4x4:
@@ -67,7 +68,7 @@ static bool muladd_op(const struct st_instr *i)
     }
 }
 
-static bool shader_muladd(const struct st_shader *sh)
+static inline bool shader_muladd(const struct st_shader *sh)
 {
     for (const struct st_instr *i = sh->first; i; i = i->next)
         if (muladd_op(i))
@@ -78,7 +79,7 @@ static bool shader_muladd(const struct st_shader *sh)
 /* |want - got| within the tolerance of docs/gensim.md: 2^-14 of the larger
  * magnitude (512 ulps), or 2^-24 absolute for results near zero, where a
  * difference of rounding in a cancelling sum is absolute, not relative. */
-static bool within(float want, float got, bool inexact)
+static inline bool within(float want, float got, bool inexact)
 {
     if (isnan(want) || isnan(got))
         return isnan(want) && isnan(got);
@@ -95,7 +96,7 @@ static bool within(float want, float got, bool inexact)
 /* A Gen value against the interpreter's under the two readings of the
  * multiply-adds (want: each product rounded, want_fused: rounded with its
  * sum; the same value when the shader has none). */
-static bool within_either(float want, float want_fused, float got, bool inexact)
+static inline bool within_either(float want, float want_fused, float got, bool inexact)
 {
     return within(want, got, inexact) || within(want_fused, got, inexact);
 }
