@@ -198,10 +198,13 @@ bool mir_split_merge_inputs(struct mir_prog *p, struct st_merge_stats *stats)
     return true;
 }
 
-/* Can op's destination be this output register (the vector models' rules:
- * ps outputs are written by mov; texld, crs, setp write temporaries).  A
- * merge left after coalescing is a mov per input. */
-static bool dst_ok(const struct mir_prog *p, unsigned op, const struct mir_dst *d)
+/* Can op at a place inside flow or not write this output register?  The
+ * vector models' rules: texld, crs, setp write temporaries; ps_2_0/2_x
+ * write oC#/oDepth by mov only (and the folds here never add a mov);
+ * ps_3_0 writes them with anything but not inside flow (dynamic flow is
+ * forbidden there, static flow is not told apart).  A merge left after
+ * coalescing is a mov per input. */
+static bool dst_ok(const struct mir_prog *p, unsigned op, const struct mir_dst *d, bool in_flow)
 {
     if (d->kind == MIR_VREG)
         return true;
@@ -211,7 +214,30 @@ static bool dst_ok(const struct mir_prog *p, unsigned op, const struct mir_dst *
         op == ST_OP_TEXLDD || op == ST_OP_CRS || op == ST_OP_SETP || op == ST_OP_MOVA ||
         op == MIR_OP_OPAQUE)
         return false;
-    return p->type != ST_PS;
+    if (p->type == ST_PS)
+        return p->ver >= ST_VER(3, 0) && !in_flow;
+    return true;
+}
+
+/* Per instruction: inside an if or a loop? (n bytes; NULL when memory ran
+ * out.) */
+static uint8_t *flow_depths(const struct mir_prog *p)
+{
+    uint8_t *in = calloc(p->n ? p->n : 1, 1);
+    if (!in)
+        return NULL;
+    unsigned depth = 0;
+    for (unsigned i = 0; i < p->n; i++) {
+        const struct mir_instr *x = &p->ins[i];
+        if (!x->dead && (x->op == ST_OP_ENDIF || x->op == ST_OP_ENDREP || x->op == ST_OP_ENDLOOP) &&
+            depth)
+            depth--;
+        in[i] = depth > 0;
+        if (!x->dead && (x->op == ST_OP_IF || x->op == ST_OP_IFC || x->op == ST_OP_REP ||
+                         x->op == ST_OP_LOOP))
+            depth++;
+    }
+    return in;
 }
 
 /*
@@ -235,8 +261,11 @@ struct track {
 static void track_free(struct track *t)
 {
     free(t->vreg);
-    for (unsigned f = 0; f < ST_REG_COUNT; f++)
+    t->vreg = NULL;
+    for (unsigned f = 0; f < ST_REG_COUNT; f++) {
         free(t->fixed[f]);
+        t->fixed[f] = NULL;
+    }
 }
 
 static bool track_init(struct track *t, const struct mir_prog *p)
@@ -323,13 +352,22 @@ static bool reswizzle(const struct mir_prog *p, struct mir_instr *d, uint8_t W, 
             }
             d->src[k].swz = ns;
         }
-        if (d->predicated) { /* the predicate is read per lane too */
+        if (d->predicated) {
+            /* the predicate is read per lane too; the vector models
+             * spell p0 whole or one lane replicated, nothing else */
             uint8_t old = d->pred.swz, ns = 0;
             unsigned any = ST_SWZ_LANE(old, ST_SWZ_LANE(swz, 0));
+            bool whole = true, one = true;
             for (unsigned l = 0; l < 4; l++) {
                 unsigned sl = (W >> l) & 1 ? ST_SWZ_LANE(old, ST_SWZ_LANE(swz, l)) : any;
                 ns |= (uint8_t)(sl << (2 * l));
+                if ((W >> l) & 1) {
+                    whole = whole && sl == l;
+                    one = one && sl == any;
+                }
             }
+            if (!whole && !one)
+                return false;
             d->pred.swz = ns;
         }
         return true;
@@ -350,6 +388,7 @@ static void uses_free(struct uses *u)
     free(u->uses);
     free(u->defs);
     free(u->defat);
+    u->uses = u->defs = u->defat = NULL;
 }
 
 static bool uses_init(struct uses *u, const struct mir_prog *p)
@@ -415,10 +454,16 @@ unsigned mir_fold_copies(struct mir_prog *p)
     unsigned folded = 0;
     struct uses u;
     struct track t;
-    if (!uses_init(&u, p))
+    uint8_t *inflow = flow_depths(p);
+    if (!inflow)
         return 0;
+    if (!uses_init(&u, p)) {
+        free(inflow);
+        return 0;
+    }
     if (!track_init(&t, p)) {
         uses_free(&u);
+        free(inflow);
         return 0;
     }
     for (unsigned i = 0; i < p->n; i++) {
@@ -437,7 +482,7 @@ unsigned mir_fold_copies(struct mir_prog *p)
         unsigned j = u.defat[v];
         struct mir_instr *d = &p->ins[j];
         if (d->op == MIR_OP_MERGE || d->op == MIR_OP_OPAQUE || d->predicated ||
-            d->dst.kind != MIR_VREG || !dst_ok(p, d->op, &m->dst))
+            d->dst.kind != MIR_VREG || !dst_ok(p, d->op, &m->dst, inflow[j]))
             goto next;
         if (m->dst.kind == MIR_FIXED && !fixed_move_ok(&t, j, &m->dst))
             goto next;
@@ -466,6 +511,7 @@ unsigned mir_fold_copies(struct mir_prog *p)
     }
     track_free(&t);
     uses_free(&u);
+    free(inflow);
     return folded;
 }
 
@@ -518,7 +564,7 @@ unsigned mir_sink_predicated(struct mir_prog *p)
         struct mir_instr *d = &p->ins[j];
         if (d->predicated || d->op == MIR_OP_MERGE || d->op == MIR_OP_OPAQUE ||
             d->op == ST_OP_SETP || d->op == ST_OP_MOVA || d->op == ST_OP_ARB_ARL ||
-            !dst_ok(p, d->op, &m->dst) || !reads_kept(&t, d, j, &m->pred))
+            !dst_ok(p, d->op, &m->dst, true) || !reads_kept(&t, d, j, &m->pred))
             goto next;
         struct mir_instr nd = *d;
         if (!reswizzle(p, &nd, m->dst.mask, m->src[0].swz))
@@ -650,34 +696,27 @@ oom:
 
 /*
  * After coalescing: "mov oX, D" where D is read nowhere else becomes D's
- * definitions writing oX themselves (vertex shaders and ARB programs:
- * their outputs are write-only and any arithmetic instruction may write
- * them).  Shrinking already limited every definition of D to the lanes
+ * definitions writing oX themselves (vertex shaders, ARB programs and
+ * ps_3_0, outside flow and predication there: their outputs are
+ * write-only and any arithmetic instruction may write them).  Shrinking already limited every definition of D to the lanes
  * the mov reads.  A predicated definition's read of D's old lanes is a
  * read of oX's old lanes then, which the earlier definitions wrote.
  */
 unsigned mir_fold_outputs(struct mir_prog *p)
 {
-    if ((p->type != ST_VS && !p->arb) || !p->nvregs)
+    bool ps30 = p->type == ST_PS && !p->arb && p->ver >= ST_VER(3, 0);
+    if ((p->type != ST_VS && !p->arb && !ps30) || !p->nvregs)
         return 0;
     unsigned folded = 0, nv = p->nvregs;
-    struct uses u;
+    struct uses u = {NULL, NULL, NULL};
     struct track t;
+    memset(&t, 0, sizeof(t));
     unsigned *first = malloc(sizeof(unsigned) * nv), *next = malloc(sizeof(unsigned) * (p->n + 1));
     unsigned *pdefs = calloc(nv, sizeof(unsigned));
-    if (!first || !next || !pdefs || !uses_init(&u, p)) {
-        free(first);
-        free(next);
-        free(pdefs);
-        return 0;
-    }
-    if (!track_init(&t, p)) {
-        uses_free(&u);
-        free(first);
-        free(next);
-        free(pdefs);
-        return 0;
-    }
+    uint8_t *inflow = flow_depths(p);
+    bool ready = first && next && pdefs && inflow && uses_init(&u, p);
+    if (!ready || !track_init(&t, p))
+        goto done;
     /* every vreg's definitions, in order */
     for (unsigned v = 0; v < nv; v++)
         first[v] = MIR_NONE;
@@ -707,7 +746,7 @@ unsigned mir_fold_outputs(struct mir_prog *p)
         for (unsigned j = first[D]; j != MIR_NONE && ok; j = next[j]) {
             const struct mir_instr *d = &p->ins[j];
             if (j > i || !shrinkable(d->op) || (d->dst.mask & ~m->dst.mask) ||
-                !dst_ok(p, d->op, &m->dst))
+                !dst_ok(p, d->op, &m->dst, inflow[j]) || (ps30 && d->predicated))
                 ok = false;
             if (scalar && !st_op_componentwise((enum st_opcode)d->op) &&
                 !st_op_replicates((enum st_opcode)d->op, p->ver))
@@ -729,10 +768,12 @@ unsigned mir_fold_outputs(struct mir_prog *p)
     next:
         track_write(&t, m, i);
     }
+done:
     track_free(&t);
     uses_free(&u);
     free(first);
     free(next);
     free(pdefs);
+    free(inflow);
     return folded;
 }

@@ -44,6 +44,16 @@ bool st_merge(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
         mir_fold_outputs(out);
         ok = checked(ctx, out, "output folding");
     }
+    if (ok) {
+        unsigned hoisted = 0, moved = 0;
+        bool flow = false;
+        if (!mir_hoist_arms(out, &hoisted) || !mir_hoist_else_copies(out, &moved) ||
+            !mir_drop_empty_flow(out, &flow)) {
+            st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+            ok = false;
+        }
+        ok = ok && checked(ctx, out, "hoisting");
+    }
     if (!ok)
         mir_free(out);
     return ok;

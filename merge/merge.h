@@ -30,6 +30,9 @@ struct st_merge_stats {
     unsigned instrs_in, instrs_out; /* instructions (declarations excluded) */
     unsigned temps_in, temps_out;   /* distinct r# registers */
     unsigned flow_not_supported;    /* 1 when control flow could not be re-expressed */
+    unsigned as_written;            /* 1 when the vector text is the input itself (the program
+                                       made from the IR did not fit the model's registers, or
+                                       was longer) */
 };
 
 struct LLVMOpaqueModule;
@@ -55,6 +58,12 @@ unsigned mir_fold_outputs(struct mir_prog *p);
 /* flow.c: drops ifs, elses and loops with nothing left to do; false when
  * memory ran out. */
 bool mir_drop_empty_flow(struct mir_prog *p, bool *changed);
+/* flow.c: the same instruction at the start of both arms of an if, once
+ * before it; false when memory ran out. */
+bool mir_hoist_arms(struct mir_prog *p, unsigned *hoisted);
+/* flow.c: a copy of an else arm whose value is there before the if, and
+ * which the then arm overwrites, before the if. */
+bool mir_hoist_else_copies(struct mir_prog *p, unsigned *moved);
 
 /* The --stats lines of the merge stage ("merge: name value, ..."). */
 void st_merge_stats_format(const struct st_merge_stats *s, struct st_buf *out);

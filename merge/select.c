@@ -546,6 +546,9 @@ static struct mir_src resolve(struct sel *S, LLVMValueRef v, const int8_t map_in
                 int e = LLVMGetMaskValue(v, (unsigned)map[i]);
                 if (e == LLVMGetUndefMaskElem() || e < 0)
                     continue;
+                LLVMValueRef src = (unsigned)e < na ? a : b;
+                if (LLVMIsPoison(src) || LLVMIsUndef(src))
+                    continue; /* a poison lane: nobody's value */
                 if ((unsigned)e < na) {
                     from_a = true;
                     nm[i] = (int8_t)e;
@@ -581,11 +584,15 @@ static struct mir_src resolve(struct sel *S, LLVMValueRef v, const int8_t map_in
                 return mir_src_imm(mir_imm_f(S->p, 0, 0, 0, 0), 0xe4);
             }
             bool from_s = false, from_base = false;
+            LLVMValueRef base = LLVMGetOperand(v, 0);
+            bool dead_base = LLVMIsPoison(base) || LLVMIsUndef(base);
             for (unsigned i = 0; i < 4; i++) {
                 if (map[i] < 0)
                     continue;
                 if (map[i] == k)
                     from_s = true;
+                else if (dead_base)
+                    map[i] = -1; /* a poison lane: nobody's value */
                 else
                     from_base = true;
             }
@@ -1450,7 +1457,10 @@ static void phi_copies(struct sel *S, LLVMBasicBlockRef from, LLVMBasicBlockRef 
             LLVMValueRef v = LLVMGetIncomingValue(I, k);
             if (v == I || LLVMIsPoison(v) || LLVMIsUndef(v))
                 break;
-            struct mir_src s = resolve(S, v, ident);
+            int8_t m[4];
+            for (unsigned l = 0; l < 4; l++)
+                m[l] = (lanes >> l) & 1 ? (int8_t)l : (int8_t)-1;
+            struct mir_src s = resolve(S, v, is_vec(I) ? m : ident);
             /* a phi of this block as the source: read it into a temporary
              * before the copies write any of them */
             if (opc(v) == LLVMPHI && LLVMGetInstructionParent(v) == to)

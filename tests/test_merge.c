@@ -494,7 +494,7 @@ static void test_arb_ops(void **state)
          "SWZ a, b, -w, 0, x, 1;\nXPD b.xyz, a.yzxw, b;\nKIL b.xyzz;\nMOV result.color, a;\nEND\n",
          "!!ARBfp1.0\nTEMP r0;\nTEMP r1;\nMIN r0, fragment.color, fragment.texcoord[0];\n"
          "MAX r1, r0, fragment.texcoord[1];\nCMP r0, r1, r0, -r1;\nLRP r0, r0, r1, fragment.color;\n"
-         "SWZ r1, r0, -w, 0, x, 1;\nXPD r0.xyz, r1.yzxw, r0;\nKIL r0.xyzz;\n"
+         "SWZ r1, r0, -w, 0, x, 1;\nXPD r0.xyz, r1.yzxx, r0;\nKIL r0.xyzz;\n"
          "MOV result.color, r1;\nEND\n"},
         {"!!ARBvp1.0\nADDRESS A;\nPARAM arr[3] = { program.local[0..2] };\nTEMP t;\n"
          "ARL A.x, vertex.position.y;\nMOV t.zw, arr[A.x + 1];\nMOV t.xy, vertex.position;\n"
@@ -579,26 +579,26 @@ static const struct shape_case shape_cases[] = {
      "RSQ result.position, r0.y;\nEND\n"},
     /* texldp of a splatted coordinate: the w splat of .xxxx is .xxxx
      * itself after instsimplify, so the division reads C / C.  ps_3_0's
-     * coordinate takes any swizzle: lanes x, y and w read v0.x */
+     * coordinate takes any swizzle: lanes x, y and w read v0.x (.x) */
     {"texldp of a splat",
      "ps_3_0\ndcl_texcoord0 v0\ndcl_2d s0\ntexldp r0, v0.xxxx, s0\nmov oC0, r0\n",
-     "ps_3_0\ndcl_texcoord0 v0\ndcl_2d s0\ntexldp r0, v0.xxzx, s0\nmov oC0, r0\n"},
-    /* (0, inf, -inf, NaN...) folded from rcp of 0: no def or literal
-     * states a non-finite value, so a prologue computes the constant:
-     * Z.x = rcp(0) = +inf (r0, first to appear), then the constant's
-     * vreg (r1): the finite lane from a def, +inf mov Z.x, -inf mov -Z.x,
-     * NaN add Z.x, -Z.x; the product then reads r1 */
+     "ps_3_0\ndcl_texcoord0 v0\ndcl_2d s0\ntexldp r0, v0.x, s0\nmov oC0, r0\n"},
+    /* (inf, -inf, NaN, 1) folded from rcp of 0: no def or literal states
+     * a non-finite value, so a prologue computes the constant in r0:
+     * r0.x = rcp(0) = +inf straight into the lane that holds it, then the
+     * finite lane from a def, -inf as -r0.x, NaN as r0.x + -r0.x; the
+     * product then reads r0 */
     {"non-finite constant (D3D9)",
      "vs_2_0\ndef c0, 0, 1, 0, 0\ndcl_position v0\nrcp r0.x, c0.x\nmov r0.y, -r0.x\n"
      "add r0.z, r0.x, r0.y\nmov r0.w, c0.y\nmul oPos, v0, r0\n",
-     "vs_2_0\ndcl_position v0\ndef c0, 0.0, 1.0, 0.0, 0.0\nrcp r0.x, c0.x\nmov r1.w, c0.y\n"
-     "mov r1.x, r0.x\nmov r1.y, -r0.x\nadd r1.z, r0.x, -r0.x\nmul oPos, v0, r1\n"},
+     "vs_2_0\ndcl_position v0\ndef c0, 0.0, 1.0, 0.0, 0.0\nrcp r0.x, c0.x\nmov r0.w, c0.y\n"
+     "mov r0.y, -r0.x\nadd r0.z, r0.x, -r0.x\nmul oPos, v0, r0\n"},
     {"non-finite constant (ARB)",
      "!!ARBfp1.0\nTEMP t;\nRCP t.x, {0.0}.x;\nMOV t.y, -t.x;\nADD t.z, t.x, t.y;\n"
      "MOV t.w, 2.5;\nMUL result.color, fragment.color, t;\nEND\n",
-     "!!ARBfp1.0\nTEMP r0;\nTEMP r1;\nRCP r0.x, {0, 0, 0, 1}.x;\n"
-     "MOV r1.w, {2.5, 2.5, 2.5, 2.5}.x;\nMOV r1.x, r0.x;\nMOV r1.y, -r0.x;\n"
-     "ADD r1.z, r0.x, -r0.x;\nMUL result.color, fragment.color, r1;\nEND\n"},
+     "!!ARBfp1.0\nTEMP r0;\nRCP r0.x, {0, 0, 0, 1}.x;\n"
+     "MOV r0.w, {2.5, 2.5, 2.5, 2.5}.x;\nMOV r0.y, -r0.x;\n"
+     "ADD r0.z, r0.x, -r0.x;\nMUL result.color, fragment.color, r0;\nEND\n"},
     /* CMP of a constant condition: one instruction of the marker IR,
      * and it stays one (a lane merge of the two values would be two
      * writemasked movs) */
@@ -1209,10 +1209,11 @@ static bool outputs_agree(const char *a, const char *b)
 struct diff_totals {
     unsigned shaders, emitted, agree, disagree, not_supported, run_failed, more_temps;
     unsigned bad_accounting;
+    unsigned as_written, samples_as_written, longer; /* the input printed back; longer text */
     struct st_merge_stats sum;
 };
 
-static void diff_one(const char *path, struct diff_totals *t)
+static void diff_one(const char *path, struct diff_totals *t, bool sample)
 {
     size_t len;
     char *text = slurp(path, &len);
@@ -1246,6 +1247,16 @@ static void diff_one(const char *path, struct diff_totals *t)
         t->sum.instrs_out += st.instrs_out;
         t->sum.temps_in += st.temps_in;
         t->sum.temps_out += st.temps_out;
+        if (st.as_written) {
+            t->as_written++;
+            t->samples_as_written += sample;
+            print_message("as written: %s\n", path);
+        }
+        if (st.instrs_out > st.instrs_in && !st_warning_count(ctx)) {
+            t->longer++;
+            print_message("longer than its input: %s (%u -> %u)\n", path, st.instrs_in,
+                          st.instrs_out);
+        }
         /* every merge is either gone or kept for real lane interference */
         if (st.merges_in != st.merges_eliminated + st.merges_interfering || st.merges_unfit) {
             t->bad_accounting++;
@@ -1308,7 +1319,7 @@ static void test_differential(void **state)
         for (size_t k = 0; k < n; k++) {
             char path[2100];
             snprintf(path, sizeof(path), "%s/%s", sdir, names[k]);
-            diff_one(path, &t);
+            diff_one(path, &t, true);
             free(names[k]);
         }
         free(names);
@@ -1323,13 +1334,13 @@ static void test_differential(void **state)
             continue;
         char full[1200];
         manifest_file(&m, &r, full, sizeof(full));
-        diff_one(full, &t);
+        diff_one(full, &t, false);
     }
     manifest_close(&m);
-    print_message("vasm differential: %u shaders, %u emitted (%u not supported), %u agree, "
-                  "%u disagree, %u run failures, %u with more temporaries\n",
-                  t.shaders, t.emitted, t.not_supported, t.agree, t.disagree, t.run_failed,
-                  t.more_temps);
+    print_message("vasm differential: %u shaders, %u emitted (%u not supported, %u as written), "
+                  "%u agree, %u disagree, %u run failures, %u with more temporaries\n",
+                  t.shaders, t.emitted, t.not_supported, t.as_written, t.agree, t.disagree,
+                  t.run_failed, t.more_temps);
     print_message("merges in %u, eliminated %u, moves left %u, kept for interference %u, "
                   "kept otherwise %u; inputs made movs %u, copies folded %u; "
                   "instructions %u -> %u; temporaries %u -> %u\n",
@@ -1341,6 +1352,10 @@ static void test_differential(void **state)
     assert_int_equal(t.run_failed, 0);
     assert_int_equal(t.more_temps, 0);
     assert_int_equal(t.bad_accounting, 0);
+    /* the text is never longer than a clean input, and the samples (the
+     * project's own shaders) all fit: none falls back to its input */
+    assert_int_equal(t.longer, 0);
+    assert_int_equal(t.samples_as_written, 0);
     /* done-when of issue 5: every merge lane liveness allows is gone */
     assert_int_equal(t.sum.merges_in, t.sum.merges_eliminated + t.sum.merges_interfering);
     assert_true(t.emitted > 0);
@@ -1593,14 +1608,15 @@ static const struct shape_case hand_cases[] = {
      * ret (poison).  l1 writes p0.y only, so p0.x at "if p0.x" is the first
      * setp on every live edge; the poison edge adds nothing (without
      * that the if is refused).  Nobody reads p0.y: that setp is dead.  The
-     * skipped call's edge copies r0 = v0 in an else arm, and the
-     * comparison, read once, is the if_gt's own. */
+     * skipped call's edge copies r0 = v0, which moves before the if (the
+     * call's arm overwrites r0), and the comparison, read once, is the
+     * if_gt's own. */
     {"poison edge of a p0 phi after callnz",
      "vs_2_x\ndcl_position v0\nmov r0, v0\nsetp_gt p0.x, v0.x, c0.x\ncallnz l1, b0\n"
      "if p0.x\nadd r0, r0, c2\nendif\nmov oPos, r0\nret\n"
      "label l1\nsetp_lt p0.y, v0.y, c1.y\nmul r0, r0, c1\nret\n",
-     "vs_2_x\ndcl_position v0\nif b0\nmul r0, v0, c1\nelse\n"
-     "mov r0, v0\nendif\nif_gt v0.x, c0.x\nadd r0, r0, c2\nendif\nmov oPos, r0\n"},
+     "vs_2_x\ndcl_position v0\nmov r0, v0\nif b0\nmul r0, v0, c1\n"
+     "endif\nif_gt v0.x, c0.x\nadd r0, r0, c2\nendif\nmov oPos, r0\n"},
     /* ps_1_1: r1.a = -v0.a is a view; r1_bias.a puts a second modifier on
      * it.  One modifier per source: the negated view is copied first
      * (its lane w, the one read) and _bias applies to the copy:
@@ -1639,8 +1655,8 @@ static const struct shape_case hand_cases[] = {
      "vs_2_x\ndcl_position v0\nmov r0, v0\nsetp_gt p0.x, v0.x, c0.x\nif b0\n"
      "setp_lt p0.x, v0.y, c1.y\nelse\n(p0.x) add r0, r0, c2\nendif\n(p0.x) mul r0, r0, c3\n"
      "mov oPos, r0\n",
-     "vs_2_x\ndcl_position v0\nsetp_gt p0.x, v0.x, c0.x\nif b0\nsetp_lt p0.x, v0.y, c1.y\n"
-     "mov r0, v0\nelse\nmov r0, v0\n(p0.x) add r0, v0, c2\nendif\n(p0.x) mul r0, r0, c3\n"
+     "vs_2_x\ndcl_position v0\nsetp_gt p0.x, v0.x, c0.x\nmov r0, v0\nif b0\n"
+     "setp_lt p0.x, v0.y, c1.y\nelse\n(p0.x) add r0, v0, c2\nendif\n(p0.x) mul r0, r0, c3\n"
      "mov oPos, r0\n"},
     /* o[a0.x + 1] before any mova: a0.x is 0, the address folds to 1.
      * The program writes a0 afterwards, so o[a0.x + 1] would be wrong text

@@ -33,7 +33,7 @@
 
 bool vasm_fail(struct vasm *V, const char *what)
 {
-    if (!V->failed)
+    if (!V->failed && !V->quiet)
         st_error(V->ctx, V->sh->version.loc, ST_E_NOT_SUPPORTED,
                  "%s is not supported by the vector back end", what);
     V->failed = true;
@@ -335,15 +335,39 @@ static bool literal(struct vasm *V, struct consts *C, const struct mir_instr *in
     return true;
 }
 
-/* The prologue computing the non-finite literals. */
+/* The prologue computing the non-finite literals.  +inf is rcp of 0,
+ * computed straight into the first lane that holds +inf (else into a
+ * register of its own); -inf is its negation, NaN inf + -inf. */
 static bool nonfinite_prologue(struct vasm *V, struct consts *C, struct list *l)
 {
     const float zero[4] = {0, 0, 0, 0};
     struct mir_src z;
     if (!const_reg(V, zero, 0x1, 0x00, &z))
         return false;
-    struct mir_src inf = helper(V, l, ST_OP_RCP, 0x1, z, MIR_CLASS_FLOAT);
-    inf.swz = 0x00;
+    int home = -1, home_lane = 0;
+    for (unsigned i = 0; i < C->nnf && home < 0; i++)
+        for (unsigned k = 0; k < 4 && home < 0; k++)
+            if ((C->nf[i].lanes >> k) & 1 && isinf(C->nf[i].f[k]) && C->nf[i].f[k] > 0) {
+                home = (int)i;
+                home_lane = (int)k;
+            }
+    struct mir_src inf;
+    if (home >= 0) {
+        struct mir_instr *in = push(l, NULL);
+        if (!in)
+            return false;
+        in->op = ST_OP_RCP;
+        in->has_dst = true;
+        in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = (uint8_t)(1u << home_lane),
+                                   .vreg = C->nf[home].vreg};
+        in->nsrc = 1;
+        in->src[0] = z;
+        in->loc = V->p.loc;
+        inf = mir_src_vreg(C->nf[home].vreg, swz_rep((unsigned)home_lane));
+    } else {
+        inf = helper(V, l, ST_OP_RCP, 0x1, z, MIR_CLASS_FLOAT);
+        inf.swz = 0x00;
+    }
     struct mir_src ninf = inf;
     ninf.mod = MIR_MOD_NEG;
     for (unsigned i = 0; i < C->nnf; i++) {
@@ -351,7 +375,7 @@ static bool nonfinite_prologue(struct vasm *V, struct consts *C, struct list *l)
         uint8_t fin = 0, pinf = 0, minf = 0, nan = 0;
         float fv[4] = {0, 0, 0, 0};
         for (unsigned k = 0; k < 4; k++) {
-            if (!((e->lanes >> k) & 1))
+            if (!((e->lanes >> k) & 1) || ((int)i == home && (int)k == home_lane))
                 continue;
             if (isnan(e->f[k]))
                 nan |= (uint8_t)(1u << k);
@@ -622,6 +646,25 @@ static bool scalar_src(unsigned op)
     return op < ST_OP_COUNT && (st_opinfo[op].flags & OPF_SCALAR_SRC);
 }
 
+static uint8_t ps13_units(unsigned op, uint8_t m);
+
+/* ps_1_1..1_3: the .b replicate feeds the alpha unit only; elsewhere the
+ * blue lane goes to a register's alpha first, read there as .a. */
+static bool ps13_blue(struct vasm *V, struct list *l, const struct mir_instr *in,
+                      struct mir_src *s)
+{
+    if (ps13_units(in->op, in->has_dst ? in->dst.mask : 0xf) == 0x8)
+        return false;
+    struct mir_src x = *s;
+    x.swz = 0xaa;
+    x.mod = MIR_MOD_NONE;
+    uint8_t mod = s->mod;
+    *s = helper(V, l, ST_OP_MOV, 0x8, x, MIR_CLASS_FLOAT);
+    s->swz = 0xff;
+    s->mod = mod;
+    return true;
+}
+
 /* The source's swizzle made one the model has; a copy lane by lane when
  * none agrees on the lanes read. */
 static void legal_swizzle(struct vasm *V, struct list *l, const struct mir_instr *in, unsigned k,
@@ -665,6 +708,8 @@ static void legal_swizzle(struct vasm *V, struct list *l, const struct mir_instr
         bool ps13 = V->ps1x && V->ver < ST_VER(1, 4);
         if (!ps13 || ST_SWZ_LANE(rep, 0) >= 2 || agrees(s->swz, ST_SWIZZLE_IDENTITY, used)) {
             s->swz = ps13 && agrees(s->swz, ST_SWIZZLE_IDENTITY, used) ? ST_SWIZZLE_IDENTITY : rep;
+            if (ps13 && s->swz == 0xaa)
+                ps13_blue(V, l, in, s);
             if (!ps13 || s->swz == ST_SWIZZLE_IDENTITY || ST_SWZ_LANE(rep, 0) >= 2)
                 return;
         }
@@ -690,15 +735,32 @@ static void legal_swizzle(struct vasm *V, struct list *l, const struct mir_instr
         ncand = 5;
     }
     if (!cand) {
-        /* any swizzle: the lanes not read print as themselves */
+        /* any swizzle: none when the lanes read are in place, else a
+         * lane not read repeats the one before it (.yzx is .yzxx), which
+         * is how assemblers spell a short swizzle */
+        if (agrees(s->swz, ST_SWIZZLE_IDENTITY, used)) {
+            s->swz = ST_SWIZZLE_IDENTITY;
+            return;
+        }
+        unsigned prev = ST_SWZ_LANE(s->swz, 0);
         for (unsigned ln = 0; ln < 4; ln++)
-            if (!((used >> ln) & 1))
-                s->swz = (uint8_t)((s->swz & ~(3u << (2 * ln))) | (ln << (2 * ln)));
+            if ((used >> ln) & 1) {
+                prev = ST_SWZ_LANE(s->swz, ln);
+                break;
+            }
+        for (unsigned ln = 0; ln < 4; ln++) {
+            if ((used >> ln) & 1)
+                prev = ST_SWZ_LANE(s->swz, ln);
+            else
+                s->swz = (uint8_t)((s->swz & ~(3u << (2 * ln))) | (prev << (2 * ln)));
+        }
         return;
     }
     for (unsigned c = 0; c < ncand; c++)
         if (agrees(s->swz, cand[c], used)) {
             s->swz = cand[c];
+            if (cand == cand_13 && s->swz == 0xaa)
+                ps13_blue(V, l, in, s);
             return;
         }
     /* a replicated read of a dot product (every lane holds the value) reads it plain */
@@ -762,8 +824,75 @@ static bool has_mod(struct vasm *V, unsigned mod)
 }
 
 /* One operand of instruction in, made legal; helpers go to l first. */
-static void legal_src(struct vasm *V, struct consts *C, struct list *l, struct mir_instr *in,
-                      unsigned k)
+/*
+ * |x| where the model has no _abs: one abs instruction into a new vreg,
+ * of the lanes read.  The stretch's abs copies are remembered (until x is
+ * written again, or flow), so |x| read twice is one abs.
+ */
+struct abs_copy {
+    struct mir_src x; /* swizzle identity, no modifier */
+    uint8_t lanes;
+    uint32_t vreg;
+};
+
+struct abs_copies {
+    struct abs_copy e[16];
+    unsigned n;
+};
+
+static bool same_operand(const struct mir_src *a, const struct mir_src *b)
+{
+    if (a->kind != b->kind || a->rel != b->rel)
+        return false;
+    if (a->kind == MIR_VREG || a->kind == MIR_IMM)
+        return a->vreg == b->vreg;
+    return a->file == b->file && a->index == b->index &&
+           (!a->rel || (a->rel_vreg == b->rel_vreg && a->rel_lane == b->rel_lane &&
+                        a->rel_first == b->rel_first && a->rel_count == b->rel_count));
+}
+
+/* Instruction in (now in the list) ends what the stretch's copies hold. */
+static void abs_copies_after(struct abs_copies *ac, const struct mir_instr *in)
+{
+    if (mir_is_flow(in->op) || in->op == MIR_OP_OPAQUE) {
+        ac->n = 0;
+        return;
+    }
+    if (!in->has_dst || in->dst.kind != MIR_VREG)
+        return;
+    for (unsigned j = 0; j < ac->n;) {
+        const struct mir_src *x = &ac->e[j].x;
+        if ((x->kind == MIR_VREG && x->vreg == in->dst.vreg) ||
+            (x->kind == MIR_FIXED && x->rel && x->rel_vreg == in->dst.vreg))
+            ac->e[j] = ac->e[--ac->n];
+        else
+            j++;
+    }
+}
+
+static uint8_t swz_image4(uint8_t swz, uint8_t lanes)
+{
+    uint8_t r = 0;
+    for (unsigned l = 0; l < 4; l++)
+        if ((lanes >> l) & 1)
+            r |= (uint8_t)(1u << ST_SWZ_LANE(swz, l));
+    return r;
+}
+
+static struct mir_src abs_of(struct vasm *V, struct list *l, struct abs_copies *ac,
+                             struct mir_src x, uint8_t lanes)
+{
+    for (unsigned j = 0; j < ac->n; j++)
+        if (same_operand(&ac->e[j].x, &x) && (ac->e[j].lanes & lanes) == lanes)
+            return mir_src_vreg(ac->e[j].vreg, ST_SWIZZLE_IDENTITY);
+    struct mir_src t = helper(V, l, ST_OP_ABS, lanes ? lanes : 0xf, x, MIR_CLASS_FLOAT);
+    if (ac->n < 16)
+        ac->e[ac->n++] = (struct abs_copy){x, lanes ? lanes : 0xf, t.vreg};
+    return t;
+}
+
+static void legal_src(struct vasm *V, struct consts *C, struct abs_copies *ac, struct list *l,
+                      struct mir_instr *in, unsigned k)
 {
     struct mir_src *s = &in->src[k];
     if (s->kind == MIR_IMM) {
@@ -786,7 +915,7 @@ static void legal_src(struct vasm *V, struct consts *C, struct list *l, struct m
             x.mod = MIR_MOD_NONE;
             uint8_t swz = x.swz;
             x.swz = ST_SWIZZLE_IDENTITY;
-            *s = helper(V, l, V->arb ? ST_OP_ABS : ST_OP_ABS, 0xf, x, MIR_CLASS_FLOAT);
+            *s = abs_of(V, l, ac, x, swz_image4(swz, used_lanes(in, k)));
             s->swz = swz;
             s->mod = neg ? MIR_MOD_NEG : MIR_MOD_NONE;
         } else {
@@ -945,7 +1074,7 @@ static void read_ports(struct vasm *V, struct list *l, struct mir_instr *in, str
         if (!more)
             continue;
         /* registers copied before: their copies (no new instruction) */
-        for (unsigned k = 0; k < in->nsrc; k++) {
+        for (unsigned k = 0; k < in->nsrc && (V->tactics & VASM_LONGER_LIVES); k++) {
             struct mir_src *s = &in->src[k];
             if (s->kind != MIR_FIXED || s->file != files[f] || s->rel)
                 continue;
@@ -960,6 +1089,7 @@ static void read_ports(struct vasm *V, struct list *l, struct mir_instr *in, str
         }
         /* the first register left stays; any other is copied */
         struct mir_src keep;
+        memset(&keep, 0, sizeof(keep));
         bool have = false;
         for (unsigned k = 0; k < in->nsrc; k++) {
             struct mir_src *s = &in->src[k];
@@ -991,6 +1121,23 @@ static void read_ports(struct vasm *V, struct list *l, struct mir_instr *in, str
     }
 }
 
+/* The predicate of an instruction: p0 as a whole (each written lane reads
+ * its own) or one lane replicated; the lanes are the destination's. */
+static void legal_predicate(struct vasm *V, struct mir_instr *in)
+{
+    uint8_t used = in->has_dst ? in->dst.mask : 0x1;
+    if (agrees(in->pred.swz, ST_SWIZZLE_IDENTITY, used)) {
+        in->pred.swz = ST_SWIZZLE_IDENTITY;
+        return;
+    }
+    for (unsigned ln = 0; ln < 4; ln++)
+        if (agrees(in->pred.swz, swz_rep(ln), used)) {
+            in->pred.swz = swz_rep(ln);
+            return;
+        }
+    vasm_fail(V, "a predicate whose lanes are neither p0's own nor one replicated");
+}
+
 /* texkill names r# or t# (ps_2_0, 2_x), r# or v# (ps_3_0), plainly:
  * anything else through a copy. */
 static void texkill_operand(struct vasm *V, struct list *l, struct mir_instr *in)
@@ -1011,6 +1158,8 @@ static bool operands(struct vasm *V)
     memset(&C, 0, sizeof(C));
     struct port_copies ports;
     ports.n = 0;
+    struct abs_copies abs;
+    abs.n = 0;
     struct list body = {NULL, 0, 0, false};
     static const float k1[4] = {-1.5500992e-006f, -2.1701389e-005f, 0.0026041667f,
                                 0.00026041668f};
@@ -1049,13 +1198,14 @@ static bool operands(struct vasm *V)
                     continue;
                 if (cur.op == ST_OP_SGN && k > 0)
                     continue;
-                legal_src(V, &C, &body, &cur, k);
+                legal_src(V, &C, &abs, &body, &cur, k);
             }
         if (cur.predicated)
-            legal_swizzle(V, &body, &cur, 0, &cur.pred);
+            legal_predicate(V, &cur);
         read_ports(V, &body, &cur, &ports);
         if (cur.op == ST_OP_TEXKILL && !V->arb && !V->ps1x && cur.nsrc == 1)
             texkill_operand(V, &body, &cur);
+        abs_copies_after(&abs, &cur);
         if (!push(&body, &cur))
             break;
     }
@@ -1128,12 +1278,6 @@ static bool destinations(struct vasm *V)
              cur.op == ST_OP_TEXLDD || cur.op == ST_OP_TEXLDL) &&
             V->ps && !V->arb && V->ver < ST_VER(3, 0) && cur.has_dst)
             cur.dst.mask = 0xf;
-        /* the pixel models' nrm writes .xyz */
-        if (cur.op == ST_OP_NRM && V->ps && !V->arb && cur.has_dst && (cur.dst.mask & 0x8)) {
-            if (cur.dst.mask == 0x8)
-                continue; /* w alone: nothing the model computes */
-            cur.dst.mask &= 0x7;
-        }
         push(&l, &cur);
     }
     adopt(V, &l);
@@ -1153,6 +1297,14 @@ static bool cnd_condition(struct vasm *V)
             struct mir_src *s = &cur.src[0];
             bool ok = s->kind == MIR_VREG && s->swz == 0xff && s->mod == MIR_MOD_NONE &&
                       V->pin[s->vreg].file == ST_REG_TEMP && V->pin[s->vreg].index == 0;
+            /* a value read in its w lane: computed in r0 to begin with */
+            if (!ok && (V->tactics & VASM_LONGER_LIVES) && s->kind == MIR_VREG &&
+                s->mod == MIR_MOD_NONE && agrees(s->swz, 0xff, cur.dst.mask) &&
+                V->pin[s->vreg].file == ST_REG_COUNT) {
+                pin_vreg(V, s->vreg, ST_REG_TEMP, 0);
+                s->swz = 0xff;
+                ok = true;
+            }
             if (!ok) {
                 /* the one lane the written lanes read, into r0.a */
                 int lane = -1;
@@ -1246,8 +1398,51 @@ static bool address_conflicts(struct vasm *V)
     return !p->oom;
 }
 
+/*
+ * ps_1_1..1_3 write the colour lanes (.rgb) and alpha (.a) as two units:
+ * every writemask is .rgb, .a or .rgba, and dp3/dp4 write .rgb or .rgba.
+ * A lane the shader as written wrote always came with its whole unit, so
+ * each definition here widens to its units again: the lanes it gains
+ * were written by the instruction the shader had, and nothing reads them
+ * or lives in them meanwhile (the unit was the value's as a whole).
+ */
+static uint8_t ps13_units(unsigned op, uint8_t m)
+{
+    uint8_t u = (uint8_t)((m & 0x7 ? 0x7 : 0) | (m & 0x8));
+    if ((op == ST_OP_DP3 || op == ST_OP_DP4) && (u & 0x8))
+        u = 0xf;
+    return u;
+}
+
+static bool ps13_masks(struct vasm *V)
+{
+    if (!V->ps1x || V->ver >= ST_VER(1, 4))
+        return true;
+    struct mir_prog *p = &V->p;
+    for (unsigned i = 0; i < p->n && !V->failed; i++) {
+        struct mir_instr *in = &p->ins[i];
+        if (in->dead || !in->has_dst || in->dst.kind != MIR_VREG || in->op == MIR_OP_OPAQUE)
+            continue;
+        if (in->op == MIR_OP_MERGE) {
+            uint8_t taken = 0;
+            for (unsigned k = 0; k < in->nsrc; k++) {
+                uint8_t u = ps13_units(ST_OP_MOV, in->lanes[k]);
+                if (u & taken)
+                    return vasm_fail(V, "two values in one unit (.rgb or .a) of a ps_1_1..1_3 "
+                                        "register");
+                taken |= u;
+                in->lanes[k] = u;
+            }
+            in->dst.mask = taken;
+            continue;
+        }
+        in->dst.mask = ps13_units(in->op, in->dst.mask);
+    }
+    return !V->failed;
+}
+
 bool vasm_legalize(struct vasm *V)
 {
     return pins(V) && address_conflicts(V) && operands(V) && destinations(V) &&
-           cnd_condition(V) && !V->failed;
+           cnd_condition(V) && ps13_masks(V) && !V->failed;
 }

@@ -1,6 +1,6 @@
 /* requires: vasm_legalize (pins set, no literal operands left).
- * invalidates: nothing in the IR's meaning (fills phys and temps; widens ps_1_x writemasks
- * where dead lanes allow, fuses matrix rows, places ps_1_x constants). */
+ * invalidates: nothing in the IR's meaning (fills phys and temps; fuses matrix rows, places
+ * ps_1_x constants). */
 /*
  * regalloc.c — temporaries at lane granularity.  Lanes never move, so the
  * question for two vregs is only whether they clash in some lane (the
@@ -65,16 +65,73 @@ static bool entry_edges(const struct mir_prog *p, const struct mir_live *lv, str
     return ok;
 }
 
+/*
+ * aL is the counter of the innermost loop around the instruction: a nested
+ * loop saves the outer one's and gives it back at its endloop, so the
+ * counters of nested loops never clash.  What cannot be said is a read of
+ * an outer loop's counter inside an inner loop.
+ */
+static bool loop_counters(struct vasm *V)
+{
+    const struct mir_prog *p = &V->p;
+    unsigned depth = 0, cap = 0;
+    for (unsigned i = 0; i < p->n; i++)
+        if (!p->ins[i].dead && (p->ins[i].op == ST_OP_LOOP || p->ins[i].op == ST_OP_REP))
+            cap++;
+    if (!cap)
+        return true;
+    uint32_t *stack = malloc(sizeof(uint32_t) * cap); /* a loop's aL vreg; MIR_NONE: a rep */
+    if (!stack) {
+        V->p.oom = true;
+        return false;
+    }
+    bool ok = true;
+    for (unsigned i = 0; i < p->n && ok; i++) {
+        const struct mir_instr *in = &p->ins[i];
+        if (in->dead)
+            continue;
+        if (in->op == ST_OP_LOOP || in->op == ST_OP_REP) {
+            stack[depth++] = in->op == ST_OP_LOOP && in->has_dst && in->dst.kind == MIR_VREG
+                                 ? in->dst.vreg : MIR_NONE;
+            continue;
+        }
+        if ((in->op == ST_OP_ENDLOOP || in->op == ST_OP_ENDREP) && depth) {
+            depth--;
+            continue;
+        }
+        uint32_t inner = MIR_NONE;
+        for (unsigned d = depth; d-- > 0;)
+            if (stack[d] != MIR_NONE) {
+                inner = stack[d];
+                break;
+            }
+        for (unsigned k = 0; k < in->nsrc && ok; k++) {
+            const struct mir_src *s = &in->src[k];
+            uint32_t v = s->kind == MIR_VREG ? s->vreg
+                         : s->kind == MIR_FIXED && s->rel ? s->rel_vreg : MIR_NONE;
+            if (v != MIR_NONE && v < p->nvregs && V->pin[v].file == ST_REG_LOOP && v != inner)
+                ok = vasm_fail(V, "a read of an outer loop's aL inside an inner loop");
+        }
+        if (ok && in->has_dst && in->dst.kind == MIR_FIXED && in->dst.rel &&
+            V->pin[in->dst.rel_vreg].file == ST_REG_LOOP && in->dst.rel_vreg != inner)
+            ok = vasm_fail(V, "a write through an outer loop's aL inside an inner loop");
+    }
+    free(stack);
+    return ok;
+}
+
 static bool color(struct vasm *V, const struct mir_ig *g)
 {
+    if (!loop_counters(V))
+        return false;
     struct mir_prog *p = &V->p;
     uint32_t nv = p->nvregs;
     unsigned limit = vasm_max_temps(V->sh);
     for (uint32_t v = 0; v < nv; v++)
         V->phys[v] = V->pin[v].file == ST_REG_COUNT ? MIR_NONE : (uint32_t)V->pin[v].index;
-    /* pinned vregs that clash */
+    /* pinned vregs that clash (aL: each loop has its own, see loop_counters) */
     for (uint32_t v = 0; v < nv; v++) {
-        if (V->pin[v].file == ST_REG_COUNT)
+        if (V->pin[v].file == ST_REG_COUNT || V->pin[v].file == ST_REG_LOOP)
             continue;
         for (unsigned k = 0; k < g->adj[v].n; k++) {
             uint32_t u = g->adj[v].v[k];
@@ -166,54 +223,6 @@ static bool same_reg(const struct vasm *V, uint32_t a, uint32_t b)
     return file_of(V, a) == file_of(V, b) && V->phys[a] == V->phys[b];
 }
 
-/*
- * ps_1_1..1_3: writemasks are .rgb, .a or whole.  A componentwise or
- * replicating instruction may write more lanes when nothing in its
- * register is live there afterwards.
- */
-static bool widen_ps13(struct vasm *V)
-{
-    if (!V->ps1x || V->ver >= ST_VER(1, 4))
-        return true;
-    struct mir_prog *p = &V->p;
-    struct mir_live lv;
-    struct mir_walk w;
-    if (!mir_liveness(p, &lv, V->exit_live, V->nexit))
-        return false;
-    if (!mir_walk_init(&w, p, &lv)) {
-        mir_live_free(&lv);
-        return false;
-    }
-    for (unsigned b = 0; b < lv.nb; b++) {
-        mir_walk_block(&w, b);
-        for (unsigned i = lv.start[b + 1]; i-- > lv.start[b];) {
-            struct mir_instr *in = &p->ins[i];
-            if (!in->dead && in->has_dst && in->dst.kind == MIR_VREG && in->op != MIR_OP_MERGE &&
-                in->op != MIR_OP_OPAQUE && !in->predicated &&
-                (st_op_componentwise((enum st_opcode)in->op) ||
-                 st_op_replicates((enum st_opcode)in->op, V->ver))) {
-                uint8_t m = in->dst.mask;
-                bool dot = in->op == ST_OP_DP3 || in->op == ST_OP_DP4;
-                if (!(m == 0x7 || m == 0xf || (m == 0x8 && !dot))) {
-                    uint8_t want = (m & 0x8) ? 0xf : 0x7, extra = (uint8_t)(want & ~m);
-                    bool dead = true;
-                    for (unsigned k = 0; k < w.nlist && dead; k++) {
-                        uint32_t u = w.list[k];
-                        if (same_reg(V, u, in->dst.vreg) && (w.live[u] & extra))
-                            dead = false;
-                    }
-                    if (dead)
-                        in->dst.mask = want;
-                }
-            }
-            mir_walk_step(&w, i);
-        }
-    }
-    mir_walk_free(&w);
-    mir_live_free(&lv);
-    return true;
-}
-
 static bool same_src(const struct vasm *V, const struct mir_src *a, const struct mir_src *b)
 {
     if (a->kind != b->kind || a->swz != b->swz || a->mod != b->mod || a->rel != b->rel)
@@ -221,6 +230,16 @@ static bool same_src(const struct vasm *V, const struct mir_src *a, const struct
     if (a->kind == MIR_VREG)
         return same_reg(V, a->vreg, b->vreg);
     return a->file == b->file && a->index == b->index;
+}
+
+/* The rows of a matrix read through one address: relative the same way,
+ * or both not. */
+static bool same_rel(const struct mir_src *a, const struct mir_src *b)
+{
+    if (a->rel != b->rel)
+        return false;
+    return !a->rel || (a->rel_vreg == b->rel_vreg && a->rel_lane == b->rel_lane &&
+                       a->rel_first == b->rel_first && a->rel_count == b->rel_count);
 }
 
 /*
@@ -237,7 +256,7 @@ static void fuse_matrices(struct vasm *V)
         struct mir_instr *a = &p->ins[i];
         if (a->dead || (a->op != ST_OP_DP3 && a->op != ST_OP_DP4) || a->sat || a->predicated ||
             !a->has_dst || a->dst.mask != 0x1 || a->src[1].kind != MIR_FIXED ||
-            a->src[1].file != ST_REG_CONST || a->src[1].rel ||
+            a->src[1].file != ST_REG_CONST ||
             a->src[1].swz != ST_SWIZZLE_IDENTITY || a->src[1].mod != MIR_MOD_NONE ||
             a->src[0].swz != ST_SWIZZLE_IDENTITY || a->src[0].mod != MIR_MOD_NONE)
             continue;
@@ -254,8 +273,8 @@ static void fuse_matrices(struct vasm *V)
             if (b->op != a->op || b->sat || b->predicated || b->dst.mask != (1u << n) ||
                 !same_dst || !same_src(V, &a->src[0], &b->src[0]) ||
                 b->src[1].kind != MIR_FIXED || b->src[1].file != ST_REG_CONST ||
-                b->src[1].rel || b->src[1].swz != ST_SWIZZLE_IDENTITY ||
-                b->src[1].mod != MIR_MOD_NONE || b->src[1].index != a->src[1].index + (int32_t)n)
+                b->src[1].swz != ST_SWIZZLE_IDENTITY || b->src[1].mod != MIR_MOD_NONE ||
+                b->src[1].index != a->src[1].index + (int32_t)n || !same_rel(&a->src[1], &b->src[1]))
                 break;
             idx[n++] = j;
         }
@@ -367,7 +386,6 @@ bool vasm_allocate(struct vasm *V)
     mir_live_free(&lv);
     ok = ok && color(V, &g);
     mir_ig_free(&g);
-    ok = ok && widen_ps13(V);
     if (ok && !V->arb) /* ARB has no m4x4 & co. */
         fuse_matrices(V);
     return ok && place_ps1x_defs(V);

@@ -618,8 +618,8 @@ static unsigned count_temps(const struct st_shader *sh)
 
 /* Parses and checks the text again; the first error becomes ours, and so
  * does a warning the input did not have. */
-static bool recheck(struct st_ctx *ctx, const struct st_shader *orig, const char *text, size_t len,
-                    unsigned input_warnings)
+static bool recheck(struct st_ctx *ctx, bool quiet, const struct st_shader *orig, const char *text,
+                    size_t len, unsigned input_warnings)
 {
     struct st_ctx *c2 = st_ctx_create("vasm", text, len, 5);
     struct st_arena *a2 = st_arena_create();
@@ -632,7 +632,9 @@ static bool recheck(struct st_ctx *ctx, const struct st_shader *orig, const char
     bool arb = orig->dialect == ST_ARB;
     struct st_shader *sh2 = arb ? st_parse_arb(c2, a2) : st_parse_d3d9(c2, a2);
     bool ok = sh2 && st_error_count(c2) == 0 && (arb ? st_check_arb(c2, sh2) : st_check(c2, sh2));
-    if (!ok) {
+    if (quiet) {
+        ok = ok && st_warning_count(c2) <= input_warnings;
+    } else if (!ok) {
         struct st_loc where = {0, 0};
         const char *msg = st_ctx_first_error(c2, &where);
         st_error(ctx, orig->version.loc, ST_E_NOT_SUPPORTED,
@@ -736,7 +738,7 @@ static bool build_and_print(struct vasm *V, struct st_buf *out, unsigned input_w
     if (sh->dialect == ST_ARB) {
         const char *why = "out of memory";
         ok = build_arb_tables(&B, sh) && build_code_arb(&B, &why);
-        if (!ok)
+        if (!ok && !V->quiet)
             st_error(V->ctx, sh->version.loc, ST_E_NOT_SUPPORTED,
                      "the vector back end cannot print this as an ARB program: %s", why);
     } else {
@@ -779,7 +781,8 @@ static bool build_and_print(struct vasm *V, struct st_buf *out, unsigned input_w
             st_error(V->ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
             ok = false;
         } else {
-            ok = recheck(V->ctx, sh, text.data ? text.data : "", text.len, input_warnings);
+            ok = recheck(V->ctx, V->quiet, sh, text.data ? text.data : "", text.len,
+                         input_warnings);
         }
     }
     if (ok)
@@ -819,14 +822,10 @@ static unsigned count_input(const struct st_shader *sh, unsigned *temps)
     return n;
 }
 
-bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
-                  struct st_buf *out, struct st_merge_stats *stats)
+/* One try with the given tactics; quiet: a refusal reports nothing. */
+static bool attempt(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
+                    struct st_buf *out, struct st_merge_stats *stats, unsigned tactics, bool quiet)
 {
-    struct st_merge_stats local;
-    if (!stats) {
-        memset(&local, 0, sizeof(local));
-        stats = &local;
-    }
     struct vasm *V = calloc(1, sizeof(*V));
     if (!V) {
         st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
@@ -835,6 +834,8 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, const struct m
     V->ctx = ctx;
     V->sh = sh;
     V->stats = stats;
+    V->tactics = tactics;
+    V->quiet = quiet;
     V->arb = sh->dialect == ST_ARB;
     V->vs = sh->version.type == ST_VS;
     V->ps = !V->vs;
@@ -859,4 +860,63 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, const struct m
     free(V->defs);
     free(V);
     return ok;
+}
+
+/*
+ * The program in the shader's own model.  First with the tactics that save
+ * instructions at the price of longer-lived values (a read-port copy
+ * reused, a cnd condition left where it is computed); when those leave
+ * the model's registers short, again without them.  When neither fits the
+ * model (ps_1_1's two temporaries are few), or the result is longer than
+ * an input without warnings, the input itself is the answer: it is valid
+ * for its model, and a vector text never longer than its input is the
+ * contract.
+ */
+bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
+                  struct st_buf *out, struct st_merge_stats *stats)
+{
+    struct st_merge_stats local;
+    if (!stats) {
+        memset(&local, 0, sizeof(local));
+        stats = &local;
+    }
+    unsigned errors = st_error_count(ctx);
+    struct st_merge_stats got = *stats;
+    struct st_buf text = {0};
+    bool ok = attempt(ctx, sh, mir, &text, &got, VASM_LONGER_LIVES, true);
+    if (!ok && st_error_count(ctx) == errors) {
+        st_buf_free(&text);
+        memset(&text, 0, sizeof(text));
+        got = *stats;
+        ok = attempt(ctx, sh, mir, &text, &got, 0, true);
+    }
+    if (st_error_count(ctx) != errors || text.oom) {
+        st_buf_free(&text);
+        if (st_error_count(ctx) == errors)
+            st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false; /* out of memory: no fallback either */
+    }
+    /* a longer text is still the better answer when the input itself
+     * draws a warning (ours has none it does not) */
+    if (!ok || (got.instrs_out > got.instrs_in && st_warning_count(ctx) == 0)) {
+        st_buf_free(&text);
+        memset(&text, 0, sizeof(text));
+        if (sh->dialect == ST_ARB)
+            st_print_arb(sh, &text);
+        else
+            st_print_asm(sh, &text);
+        if (text.oom) {
+            st_buf_free(&text);
+            st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+            return false;
+        }
+        got.instrs_in = count_input(sh, &got.temps_in);
+        got.instrs_out = got.instrs_in;
+        got.temps_out = got.temps_in;
+        got.as_written = 1;
+    }
+    st_buf_printf(out, "%.*s", (int)text.len, text.data ? text.data : "");
+    st_buf_free(&text);
+    *stats = got;
+    return true;
 }

@@ -58,6 +58,14 @@ struct vasm {
     bool c_used[4096];        /* constant registers the program reads or defines */
     unsigned max_c;
     bool failed;
+    bool quiet;               /* a first try: refusals report nothing */
+    unsigned tactics;         /* VASM_* */
+};
+
+/* Tactics that save instructions but keep values alive longer (a first
+ * try; st_vasm_emit tries again without them when registers run short). */
+enum {
+    VASM_LONGER_LIVES = 1u << 0,
 };
 
 /* legalize.c */

@@ -845,6 +845,22 @@ static void check_read_ports(struct chk *c, const struct st_instr *in, enum st_o
     }
 }
 
+/*
+ * ps_2_0 and ps_2_x write oC# and oDepth with mov only (the output
+ * register pages' "Shader Model 2 restrictions").  A warning: assemblers
+ * take other instructions, runtimes reject them.
+ */
+static void check_output_mov(struct chk *c, const struct st_instr *in, enum st_opcode op)
+{
+    if (!is_ps(c) || !(c->ver == V20 || c->ver == V2X) || !in->has_dst || op == ST_OP_MOV ||
+        (in->dst.reg.file != ST_REG_COLOROUT && in->dst.reg.file != ST_REG_DEPTHOUT))
+        return;
+    char nb[24];
+    st_warning(c->ctx, dst_loc(&in->dst, in), ST_E_DST_REG,
+               "in %s %s is written by mov only (runtimes reject %s)", c->vname,
+               regname(&in->dst.reg, nb), opname(op));
+}
+
 /* ------------------------------------------------------------------ */
 /* Destinations                                                        */
 
@@ -1978,8 +1994,10 @@ static void check_instr(struct chk *c, const struct st_instr *in)
         n = 5;
     for (unsigned i = 0; i < n; i++)
         check_src(c, in, op, i, true);
-    if (counts_ok)
+    if (counts_ok) {
         check_read_ports(c, in, op);
+        check_output_mov(c, in, op);
+    }
 
     /* Instruction-specific rules. */
     if (counts_ok) {
