@@ -308,11 +308,13 @@ static void test_derivatives_use_subspan_regions(void **state)
     out_free(&r);
 }
 
-static void test_ret_in_loop_is_structurized(void **state)
+static void test_ret_in_loop_is_refused(void **state)
 {
     (void)state;
-    /* ret inside a loop leaves it through a second block: LLVM's structurizer
-     * (run when the selector refuses the CFG) makes the loop single-exit */
+    /* ret inside a loop leaves it through a second exit, which the merge
+     * stage does not put in the MIR yet: a located "not supported"
+     * (ST3001), never a wrong kernel.  When the MIR has it, this test goes
+     * back to requiring the kernel (a while and a break). */
     struct gen_out r = compile("ps_3_0\n"
                                "dcl_texcoord0 v0\n"
                                "defi i0, 3, 0, 1, 0\n"
@@ -326,9 +328,9 @@ static void test_ret_in_loop_is_structurized(void **state)
                                "endrep\n"
                                "mov oC0, r0.yxzw\n",
                                8);
-    assert_true(r.ok);
-    assert_non_null(strstr(r.text, "while (8|M0)"));
-    assert_non_null(strstr(r.text, "break (8|M0)"));
+    assert_false(r.ok);
+    assert_int_equal(r.code, 3001);
+    assert_int_equal(r.line, 1);
     out_free(&r);
 }
 
@@ -999,7 +1001,7 @@ int main(void)
         cmocka_unit_test(test_odepth_and_two_targets),
         cmocka_unit_test(test_relative_constant_is_untyped_read),
         cmocka_unit_test(test_derivatives_use_subspan_regions),
-        cmocka_unit_test(test_ret_in_loop_is_structurized),
+        cmocka_unit_test(test_ret_in_loop_is_refused),
         cmocka_unit_test(test_far_constants_are_pulled),
         cmocka_unit_test(test_vpos_vface),
         cmocka_unit_test(test_arb_fragment_position),
