@@ -803,9 +803,11 @@ static bool copy_prog(struct vasm *V, const struct mir_prog *in)
     V->pin = malloc(sizeof(*V->pin) * (in->capv ? in->capv : 1));
     if (!p->ins || !p->vclass || !p->imm || !V->pin)
         return false;
-    memcpy(p->ins, in->ins, sizeof(*p->ins) * in->n);
+    if (in->n)
+        memcpy(p->ins, in->ins, sizeof(*p->ins) * in->n);
     p->cap = in->n ? in->n : 1;
-    memcpy(p->vclass, in->vclass, in->nvregs);
+    if (in->nvregs)
+        memcpy(p->vclass, in->vclass, in->nvregs);
     if (in->nimm)
         memcpy(p->imm, in->imm, sizeof(*p->imm) * in->nimm);
     p->capv = in->capv ? in->capv : 1;
