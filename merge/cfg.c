@@ -81,6 +81,59 @@ static unsigned raw_succ(LLVMBasicBlockRef b, LLVMBasicBlockRef out[2], bool *to
     return n > 2 ? 2 : n;
 }
 
+/*
+ * Pre- and postorder numbers of the dominator tree (idom[0] = 0 is the
+ * root): a dominates b when pre[a] <= pre[b] and post[b] <= post[a].  One
+ * iterative DFS over a child list built from idom[].
+ */
+static bool dom_intervals(const int *idom, unsigned n, unsigned *pre, unsigned *post)
+{
+    unsigned *cstart = calloc(n + 2, sizeof(unsigned)), *clist = malloc(sizeof(unsigned) * (n + 1));
+    unsigned *stack = malloc(sizeof(unsigned) * (n + 1)), *next = malloc(sizeof(unsigned) * (n + 1));
+    if (!cstart || !clist || !stack || !next) {
+        free(cstart);
+        free(clist);
+        free(stack);
+        free(next);
+        return false;
+    }
+    for (unsigned i = 1; i < n; i++)
+        if (idom[i] >= 0)
+            cstart[idom[i] + 1]++;
+    for (unsigned i = 0; i < n; i++)
+        cstart[i + 1] += cstart[i];
+    for (unsigned i = 0; i <= n; i++)
+        next[i] = cstart[i];
+    for (unsigned i = 1; i < n; i++)
+        if (idom[i] >= 0)
+            clist[next[idom[i]]++] = i;
+    for (unsigned i = 0; i < n; i++) {
+        pre[i] = UINT32_MAX; /* not in the tree: dominated by nothing */
+        post[i] = 0;
+    }
+    unsigned sp = 0, t = 0;
+    stack[sp++] = 0;
+    next[0] = cstart[0];
+    pre[0] = t++;
+    while (sp) {
+        unsigned b = stack[sp - 1];
+        if (next[b] < cstart[b + 1]) {
+            unsigned c = clist[next[b]++];
+            pre[c] = t++;
+            next[c] = cstart[c];
+            stack[sp++] = c;
+        } else {
+            post[b] = t++;
+            sp--;
+        }
+    }
+    free(cstart);
+    free(clist);
+    free(stack);
+    free(next);
+    return true;
+}
+
 /* Intersection of two nodes' chains; order[] grows toward the root. */
 static int meet(const int *up, const int *order, int a, int b)
 {
@@ -213,14 +266,22 @@ bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
             }
         }
     }
-    /* Loops: a back edge u -> h has h dominating u. */
+    /* Loops: a back edge u -> h has h dominating u.  Dominance is read
+     * from the dominator tree's DFS interval numbers (constant time; a
+     * walk up the idom chain would be as long as the program). */
     unsigned nl = 0;
     g->loops = malloc(sizeof(*g->loops) * (n + 1));
     unsigned *work = malloc(sizeof(unsigned) * (n + 1));
-    uint8_t *inl = calloc(n, 1);
-    if (!g->loops || !work || !inl) {
+    unsigned *inl = calloc(n, sizeof(unsigned)); /* marks: a stamp per loop and walk */
+    unsigned *pre = malloc(sizeof(unsigned) * (n + 1)), *postn = malloc(sizeof(unsigned) * (n + 1));
+    unsigned *members = malloc(sizeof(unsigned) * (n + 1));
+    if (!g->loops || !work || !inl || !pre || !postn || !members ||
+        !dom_intervals(g->idom, n, pre, postn)) {
         free(work);
         free(inl);
+        free(pre);
+        free(postn);
+        free(members);
         free(pstart);
         free(plist);
         free(order);
@@ -228,14 +289,12 @@ bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
         goto oom;
     }
     bool ok = true;
+    unsigned stamp = 0;
     for (unsigned h = 0; h < n && ok; h++) {
         int latch = -1;
         for (unsigned k = pstart[h]; k < pstart[h + 1]; k++) {
             unsigned u = plist[k];
-            int d = (int)u;
-            while (d != (int)h && d != 0)
-                d = g->idom[d];
-            if (d != (int)h)
+            if (pre[u] == UINT32_MAX || !(pre[h] <= pre[u] && postn[u] <= postn[h]))
                 continue; /* h does not dominate u: a forward edge */
             if (latch >= 0 && latch != (int)u) {
                 *why = "a loop with two back edges";
@@ -255,25 +314,25 @@ bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
          * everything reachable from the header's body successor without
          * passing h or the exit.  The exit is the header's successor from
          * which the latch cannot be reached. */
-        memset(inl, 0, n);
-        inl[h] = 1;
+        unsigned mark = ++stamp;
+        inl[h] = mark;
         unsigned wn = 0;
-        if (!inl[latch]) {
-            inl[latch] = 1;
+        if (inl[latch] != mark) {
+            inl[latch] = mark;
             work[wn++] = (unsigned)latch;
         }
         while (wn) {
             unsigned b = work[--wn];
             for (unsigned k = pstart[b]; k < pstart[b + 1]; k++)
-                if (!inl[plist[k]]) {
-                    inl[plist[k]] = 1;
+                if (inl[plist[k]] != mark) {
+                    inl[plist[k]] = mark;
                     work[wn++] = plist[k];
                 }
         }
         int hexit = -1, hbody = -1;
         for (unsigned k = 0; k < g->nsucc[h]; k++) {
             unsigned s = g->succ[h][k];
-            if (inl[s] && s != h)
+            if (inl[s] == mark && s != h)
                 hbody = (int)s;
             else
                 hexit = (int)s;
@@ -283,34 +342,38 @@ bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
             ok = false;
             break;
         }
-        memset(inl, 0, n);
-        inl[h] = 1;
-        inl[hbody] = 1;
+        /* the structured loop's blocks, listed as they are marked */
+        mark = ++stamp;
+        unsigned nm = 0;
+        inl[h] = mark;
+        members[nm++] = h;
+        inl[hbody] = mark;
+        members[nm++] = (unsigned)hbody;
         wn = 0;
         work[wn++] = (unsigned)hbody;
         while (wn) {
             unsigned b = work[--wn];
             for (unsigned k = 0; k < g->nsucc[b]; k++) {
                 unsigned s = g->succ[b][k];
-                if (!inl[s] && (int)s != hexit) {
-                    inl[s] = 1;
+                if (inl[s] != mark && (int)s != hexit) {
+                    inl[s] = mark;
+                    members[nm++] = s;
                     work[wn++] = s;
                 }
             }
         }
         /* headers are visited in reverse postorder, so an enclosing loop
          * was numbered before: the innermost one wins */
-        for (unsigned b = 0; b < n; b++)
-            if (inl[b]) {
-                if (g->loop_of[b] >= 0 && g->loop_of[b] != (int)nl && L->parent < 0 &&
-                    (unsigned)g->loop_of[b] < nl)
-                    L->parent = g->loop_of[b];
-                g->loop_of[b] = (int)nl;
-            }
+        for (unsigned m = 0; m < nm; m++) {
+            unsigned b = members[m];
+            if (g->loop_of[b] >= 0 && g->loop_of[b] != (int)nl && L->parent < 0 &&
+                (unsigned)g->loop_of[b] < nl)
+                L->parent = g->loop_of[b];
+            g->loop_of[b] = (int)nl;
+        }
         int exit = hexit, body = hbody;
-        for (unsigned b = 0; b < n && ok; b++) {
-            if (!inl[b])
-                continue;
+        for (unsigned m = 0; m < nm && ok; m++) {
+            unsigned b = members[m];
             LLVMValueRef t = LLVMGetBasicBlockTerminator(g->bb[b]);
             if (t && LLVMGetInstructionOpcode(t) == LLVMRet) {
                 *why = "a return from inside a loop";
@@ -323,6 +386,9 @@ bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
     }
     g->nloops = nl;
     free(inl);
+    free(pre);
+    free(postn);
+    free(members);
     free(pstart);
     free(plist);
     free(npred);

@@ -324,7 +324,7 @@ bool mir_hoist_else_copies(struct mir_prog *p, unsigned *moved)
         }
         if (e == MIR_NONE || end == MIR_NONE)
             continue;
-        const uint8_t *then_in = &lv.in[(size_t)lv.block_of[i + 1] * lv.nv];
+        unsigned then_block = lv.block_of[i + 1];
         for (unsigned j = e + 1, seen = 0; j < end && seen < ARM_WINDOW; j++) {
             struct mir_instr *x = &p->ins[j];
             if (x->dead)
@@ -332,7 +332,7 @@ bool mir_hoist_else_copies(struct mir_prog *p, unsigned *moved)
             seen++;
             if (x->op != ST_OP_MOV || x->predicated || !x->has_dst || x->dst.kind != MIR_VREG ||
                 x->nsrc != 1 || reads_vreg(iff, x->dst.vreg) ||
-                (then_in[x->dst.vreg] & x->dst.mask))
+                (mir_live_in(&lv, then_block, x->dst.vreg) & x->dst.mask))
                 continue;
             const struct mir_src *s = &x->src[0];
             if ((s->kind == MIR_VREG && written_in(p, i + 1, end, s->vreg)) ||
