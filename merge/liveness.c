@@ -22,15 +22,6 @@
 
 #include "merge.h"
 
-static uint8_t swz_image(uint8_t swz, uint8_t lanes)
-{
-    uint8_t r = 0;
-    for (unsigned i = 0; i < 4; i++)
-        if (lanes & (1u << i))
-            r |= (uint8_t)(1u << ST_SWZ_LANE(swz, i));
-    return r;
-}
-
 /* ------------------------------------------------------------------ */
 /* Blocks and edges of the structured program                          */
 
@@ -166,7 +157,7 @@ uint8_t mir_reads(const struct mir_prog *p, const struct mir_instr *in, uint32_t
     if (in->has_dst && in->dst.kind == MIR_FIXED && in->dst.rel && in->dst.rel_vreg == v)
         r |= (uint8_t)(1u << (in->dst.rel_lane & 3));
     if (in->predicated && in->pred.kind == MIR_VREG && in->pred.vreg == v)
-        r |= swz_image(in->pred.swz, in->has_dst ? in->dst.mask : 0x1);
+        r |= mir_swz_image(in->pred.swz, in->has_dst ? in->dst.mask : 0x1);
     /* a predicated write keeps the lanes it skips: it reads its destination */
     if (in->predicated && in->has_dst && in->dst.kind == MIR_VREG && in->dst.vreg == v)
         r |= in->dst.mask;
@@ -204,7 +195,7 @@ static void reads_of(const struct mir_prog *p, const struct mir_instr *in, struc
     if (in->has_dst && in->dst.kind == MIR_FIXED && in->dst.rel)
         READ(in->dst.rel_vreg, (uint8_t)(1u << (in->dst.rel_lane & 3)));
     if (in->predicated && in->pred.kind == MIR_VREG)
-        READ(in->pred.vreg, swz_image(in->pred.swz, in->has_dst ? in->dst.mask : 0x1));
+        READ(in->pred.vreg, mir_swz_image(in->pred.swz, in->has_dst ? in->dst.mask : 0x1));
     /* a predicated write keeps the lanes it skips: it reads its destination */
     if (in->predicated && in->has_dst && in->dst.kind == MIR_VREG)
         READ(in->dst.vreg, in->dst.mask);
