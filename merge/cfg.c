@@ -81,6 +81,59 @@ static unsigned raw_succ(LLVMBasicBlockRef b, LLVMBasicBlockRef out[2], bool *to
     return n > 2 ? 2 : n;
 }
 
+/*
+ * Pre- and postorder numbers of the dominator tree (idom[0] = 0 is the
+ * root): a dominates b when pre[a] <= pre[b] and post[b] <= post[a].  One
+ * iterative DFS over a child list built from idom[].
+ */
+static bool dom_intervals(const int *idom, unsigned n, unsigned *pre, unsigned *post)
+{
+    unsigned *cstart = calloc(n + 2, sizeof(unsigned)), *clist = malloc(sizeof(unsigned) * (n + 1));
+    unsigned *stack = malloc(sizeof(unsigned) * (n + 1)), *next = malloc(sizeof(unsigned) * (n + 1));
+    if (!cstart || !clist || !stack || !next) {
+        free(cstart);
+        free(clist);
+        free(stack);
+        free(next);
+        return false;
+    }
+    for (unsigned i = 1; i < n; i++)
+        if (idom[i] >= 0)
+            cstart[idom[i] + 1]++;
+    for (unsigned i = 0; i < n; i++)
+        cstart[i + 1] += cstart[i];
+    for (unsigned i = 0; i <= n; i++)
+        next[i] = cstart[i];
+    for (unsigned i = 1; i < n; i++)
+        if (idom[i] >= 0)
+            clist[next[idom[i]]++] = i;
+    for (unsigned i = 0; i < n; i++) {
+        pre[i] = UINT32_MAX; /* not in the tree: dominated by nothing */
+        post[i] = 0;
+    }
+    unsigned sp = 0, t = 0;
+    stack[sp++] = 0;
+    next[0] = cstart[0];
+    pre[0] = t++;
+    while (sp) {
+        unsigned b = stack[sp - 1];
+        if (next[b] < cstart[b + 1]) {
+            unsigned c = clist[next[b]++];
+            pre[c] = t++;
+            next[c] = cstart[c];
+            stack[sp++] = c;
+        } else {
+            post[b] = t++;
+            sp--;
+        }
+    }
+    free(cstart);
+    free(clist);
+    free(stack);
+    free(next);
+    return true;
+}
+
 /* Intersection of two nodes' chains; order[] grows toward the root. */
 static int meet(const int *up, const int *order, int a, int b)
 {
@@ -93,30 +146,35 @@ static int meet(const int *up, const int *order, int a, int b)
     return a;
 }
 
-bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
+/* Predecessor lists (CSR): the predecessors of b are plist[pstart[b] ..
+ * pstart[b + 1]). */
+struct preds {
+    unsigned *pstart, *plist;
+};
+
+/* The blocks reachable from the entry in reverse postorder (an iterative
+ * DFS), their successors and the block -> index hash. */
+static bool order_blocks(struct mcfg *g, LLVMValueRef fn, const char **why)
 {
-    memset(g, 0, sizeof(*g));
-    *why = NULL;
     unsigned total = LLVMCountBasicBlocks(fn);
     if (!total) {
         *why = "a function without blocks";
         return false;
     }
+    bool ok = false, too_many = false;
     LLVMBasicBlockRef *all = malloc(sizeof(*all) * total);
+    LLVMBasicBlockRef *post = malloc(sizeof(*post) * total);
+    struct dfs { LLVMBasicBlockRef b; unsigned k; } *st = malloc(sizeof(*st) * (total + 1));
     g->hcap = 16;
     while (g->hcap < total * 2)
         g->hcap *= 2;
     g->hkey = calloc(g->hcap, sizeof(*g->hkey));
     g->hval = calloc(g->hcap, sizeof(*g->hval));
-    LLVMBasicBlockRef *post = malloc(sizeof(*post) * total);
-    struct dfs { LLVMBasicBlockRef b; unsigned k; } *st = malloc(sizeof(*st) * (total + 1));
-    if (!all || !g->hkey || !g->hval || !post || !st)
-        goto oom;
+    if (!all || !post || !st || !g->hkey || !g->hval)
+        goto done;
     LLVMGetBasicBlocks(fn, all);
-    /* Postorder of the blocks reachable from the entry (visited marks in
-     * the hash, value UINT32_MAX until numbered). */
+    /* visited marks in the hash, value UINT32_MAX until numbered */
     unsigned npost = 0, sp = 0;
-    bool too_many = false;
     st[sp++] = (struct dfs){all[0], 0};
     hput(g, all[0], UINT32_MAX);
     while (sp) {
@@ -136,7 +194,7 @@ bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
     }
     if (too_many) {
         *why = "a branch with more than two targets";
-        goto fail;
+        goto done;
     }
     unsigned n = g->n = npost;
     g->bb = malloc(sizeof(*g->bb) * n);
@@ -146,14 +204,10 @@ bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
     g->ipdom = malloc(sizeof(int) * n);
     g->header_of = malloc(sizeof(int) * n);
     g->loop_of = malloc(sizeof(int) * n);
-    int *order = malloc(sizeof(int) * (n + 1));
-    unsigned *npred = calloc(n + 1, sizeof(unsigned));
+    g->loops = malloc(sizeof(*g->loops) * (n + 1));
     if (!g->bb || !g->succ || !g->nsucc || !g->idom || !g->ipdom || !g->header_of ||
-        !g->loop_of || !order || !npred) {
-        free(order);
-        free(npred);
-        goto oom;
-    }
+        !g->loop_of || !g->loops)
+        goto done;
     for (unsigned i = 0; i < n; i++) {
         g->bb[i] = post[n - 1 - i];
         hput(g, g->bb[i], i);
@@ -161,37 +215,55 @@ bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
     for (unsigned i = 0; i < n; i++) {
         LLVMBasicBlockRef s[2];
         unsigned ns = raw_succ(g->bb[i], s, &too_many);
-        for (unsigned k = 0; k < ns; k++) {
+        for (unsigned k = 0; k < ns; k++)
             g->succ[i][g->nsucc[i]++] = (unsigned)mcfg_index(g, s[k]);
-            npred[mcfg_index(g, s[k])]++;
-        }
         g->header_of[i] = -1;
         g->loop_of[i] = -1;
     }
-    /* predecessor lists (CSR) */
-    unsigned *pstart = malloc(sizeof(unsigned) * (n + 1)), *plist = NULL, nedges = 0;
+    ok = true;
+done:
+    free(all);
+    free(post);
+    free(st);
+    return ok;
+}
+
+static bool build_preds(const struct mcfg *g, struct preds *P)
+{
+    unsigned n = g->n, nedges = 0;
     for (unsigned i = 0; i < n; i++)
         nedges += g->nsucc[i];
-    plist = malloc(sizeof(unsigned) * (nedges + 1));
-    if (!pstart || !plist) {
-        free(pstart);
-        free(plist);
-        free(order);
-        free(npred);
-        goto oom;
+    unsigned *count = calloc(n + 1, sizeof(unsigned));
+    P->pstart = malloc(sizeof(unsigned) * (n + 1));
+    P->plist = malloc(sizeof(unsigned) * (nedges + 1));
+    if (!count || !P->pstart || !P->plist) {
+        free(count);
+        return false;
     }
-    pstart[0] = 0;
     for (unsigned i = 0; i < n; i++)
-        pstart[i + 1] = pstart[i] + npred[i];
+        for (unsigned k = 0; k < g->nsucc[i]; k++)
+            count[g->succ[i][k]]++;
+    P->pstart[0] = 0;
     for (unsigned i = 0; i < n; i++)
-        npred[i] = 0;
+        P->pstart[i + 1] = P->pstart[i] + count[i];
+    memset(count, 0, sizeof(unsigned) * (n + 1));
     for (unsigned i = 0; i < n; i++)
         for (unsigned k = 0; k < g->nsucc[i]; k++) {
             unsigned t = g->succ[i][k];
-            plist[pstart[t] + npred[t]++] = i;
+            P->plist[P->pstart[t] + count[t]++] = i;
         }
-    /* Dominators: in reverse postorder a dominator has a smaller index,
-     * so order[] = -index grows toward the root. */
+    free(count);
+    return true;
+}
+
+/* Dominators: in reverse postorder a dominator has a smaller index, so
+ * order[] = -index grows toward the root. */
+static bool dominators(struct mcfg *g, const struct preds *P)
+{
+    unsigned n = g->n;
+    int *order = malloc(sizeof(int) * (n + 1));
+    if (!order)
+        return false;
     for (unsigned i = 0; i < n; i++) {
         g->idom[i] = -1;
         order[i] = -(int)i;
@@ -201,8 +273,8 @@ bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
         changed = false;
         for (unsigned i = 1; i < n; i++) {
             int nd = -1;
-            for (unsigned k = pstart[i]; k < pstart[i + 1]; k++) {
-                int p = (int)plist[k];
+            for (unsigned k = P->pstart[i]; k < P->pstart[i + 1]; k++) {
+                int p = (int)P->plist[k];
                 if (g->idom[p] < 0)
                     continue;
                 nd = nd < 0 ? p : meet(g->idom, order, nd, p);
@@ -213,29 +285,34 @@ bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
             }
         }
     }
-    /* Loops: a back edge u -> h has h dominating u. */
-    unsigned nl = 0;
-    g->loops = malloc(sizeof(*g->loops) * (n + 1));
+    free(order);
+    return true;
+}
+
+/*
+ * Loops: a back edge u -> h has h dominating u.  Dominance is read from the
+ * dominator tree's DFS interval numbers (constant time; a walk up the idom
+ * chain would be as long as the program).  The natural loop (what reaches
+ * the latch without passing h) leaves out the arms that only break; the
+ * structured loop is everything reachable from the header's body
+ * successor without passing h or the exit.  The exit is the header's
+ * successor from which the latch cannot be reached.
+ */
+static bool find_loops(struct mcfg *g, const struct preds *P, const char **why, bool *oom)
+{
+    unsigned n = g->n, nl = 0, stamp = 0;
     unsigned *work = malloc(sizeof(unsigned) * (n + 1));
-    uint8_t *inl = calloc(n, 1);
-    if (!g->loops || !work || !inl) {
-        free(work);
-        free(inl);
-        free(pstart);
-        free(plist);
-        free(order);
-        free(npred);
-        goto oom;
-    }
-    bool ok = true;
+    unsigned *inl = calloc(n, sizeof(unsigned)); /* marks: a stamp per loop and walk */
+    unsigned *pre = malloc(sizeof(unsigned) * (n + 1)), *postn = malloc(sizeof(unsigned) * (n + 1));
+    unsigned *members = malloc(sizeof(unsigned) * (n + 1));
+    bool ok = work && inl && pre && postn && members && dom_intervals(g->idom, n, pre, postn);
+    if (!ok)
+        *oom = true;
     for (unsigned h = 0; h < n && ok; h++) {
         int latch = -1;
-        for (unsigned k = pstart[h]; k < pstart[h + 1]; k++) {
-            unsigned u = plist[k];
-            int d = (int)u;
-            while (d != (int)h && d != 0)
-                d = g->idom[d];
-            if (d != (int)h)
+        for (unsigned k = P->pstart[h]; k < P->pstart[h + 1]; k++) {
+            unsigned u = P->plist[k];
+            if (pre[u] == UINT32_MAX || !(pre[h] <= pre[u] && postn[u] <= postn[h]))
                 continue; /* h does not dominate u: a forward edge */
             if (latch >= 0 && latch != (int)u) {
                 *why = "a loop with two back edges";
@@ -250,30 +327,25 @@ bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
         L->latch = (unsigned)latch;
         L->parent = -1;
         g->header_of[h] = (int)nl;
-        /* The natural loop (what reaches the latch without passing h)
-         * leaves out the arms that only break; the structured loop is
-         * everything reachable from the header's body successor without
-         * passing h or the exit.  The exit is the header's successor from
-         * which the latch cannot be reached. */
-        memset(inl, 0, n);
-        inl[h] = 1;
+        unsigned mark = ++stamp;
+        inl[h] = mark;
         unsigned wn = 0;
-        if (!inl[latch]) {
-            inl[latch] = 1;
+        if (inl[latch] != mark) {
+            inl[latch] = mark;
             work[wn++] = (unsigned)latch;
         }
         while (wn) {
             unsigned b = work[--wn];
-            for (unsigned k = pstart[b]; k < pstart[b + 1]; k++)
-                if (!inl[plist[k]]) {
-                    inl[plist[k]] = 1;
-                    work[wn++] = plist[k];
+            for (unsigned k = P->pstart[b]; k < P->pstart[b + 1]; k++)
+                if (inl[P->plist[k]] != mark) {
+                    inl[P->plist[k]] = mark;
+                    work[wn++] = P->plist[k];
                 }
         }
         int hexit = -1, hbody = -1;
         for (unsigned k = 0; k < g->nsucc[h]; k++) {
             unsigned s = g->succ[h][k];
-            if (inl[s] && s != h)
+            if (inl[s] == mark && s != h)
                 hbody = (int)s;
             else
                 hexit = (int)s;
@@ -283,89 +355,107 @@ bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
             ok = false;
             break;
         }
-        memset(inl, 0, n);
-        inl[h] = 1;
-        inl[hbody] = 1;
+        /* the structured loop's blocks, listed as they are marked */
+        mark = ++stamp;
+        unsigned nm = 0;
+        inl[h] = mark;
+        members[nm++] = h;
+        inl[hbody] = mark;
+        members[nm++] = (unsigned)hbody;
         wn = 0;
         work[wn++] = (unsigned)hbody;
         while (wn) {
             unsigned b = work[--wn];
             for (unsigned k = 0; k < g->nsucc[b]; k++) {
                 unsigned s = g->succ[b][k];
-                if (!inl[s] && (int)s != hexit) {
-                    inl[s] = 1;
+                if (inl[s] != mark && (int)s != hexit) {
+                    inl[s] = mark;
+                    members[nm++] = s;
                     work[wn++] = s;
                 }
             }
         }
         /* headers are visited in reverse postorder, so an enclosing loop
          * was numbered before: the innermost one wins */
-        for (unsigned b = 0; b < n; b++)
-            if (inl[b]) {
-                if (g->loop_of[b] >= 0 && g->loop_of[b] != (int)nl && L->parent < 0 &&
-                    (unsigned)g->loop_of[b] < nl)
-                    L->parent = g->loop_of[b];
-                g->loop_of[b] = (int)nl;
-            }
-        int exit = hexit, body = hbody;
-        for (unsigned b = 0; b < n && ok; b++) {
-            if (!inl[b])
-                continue;
-            LLVMValueRef t = LLVMGetBasicBlockTerminator(g->bb[b]);
+        for (unsigned m = 0; m < nm; m++) {
+            unsigned b = members[m];
+            if (g->loop_of[b] >= 0 && g->loop_of[b] != (int)nl && L->parent < 0 &&
+                (unsigned)g->loop_of[b] < nl)
+                L->parent = g->loop_of[b];
+            g->loop_of[b] = (int)nl;
+        }
+        for (unsigned m = 0; m < nm && ok; m++) {
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(g->bb[members[m]]);
             if (t && LLVMGetInstructionOpcode(t) == LLVMRet) {
                 *why = "a return from inside a loop";
                 ok = false;
             }
         }
-        L->exit = (unsigned)exit;
-        L->body = (unsigned)body;
+        L->exit = (unsigned)hexit;
+        L->body = (unsigned)hbody;
         nl++;
     }
     g->nloops = nl;
+    free(work);
     free(inl);
-    free(pstart);
-    free(plist);
-    free(npred);
-    if (!ok) {
-        free(work);
-        free(order);
-        goto fail;
-    }
-    /*
-     * Post-dominators of the acyclic graph in which a loop header's only
-     * successor is its exit, back edges and break edges are gone, and the
-     * latches and returns reach the end.  A block whose every path breaks
-     * reaches nothing: MCFG_NONE, skipped by the intersection.  Postorder
-     * of that graph (from the entry and every loop's body) puts a block
-     * after all its successors.
-     */
-    int *po = order; /* reuse: postorder numbers of the acyclic graph */
+    free(pre);
+    free(postn);
+    free(members);
+    return ok;
+}
+
+/* Is s, a successor of b, a back edge to a loop header, or a break out of
+ * a loop around b? */
+static bool back_edge(const struct mcfg *g, unsigned b, unsigned s)
+{
+    return g->header_of[s] >= 0 && g->loops[g->header_of[s]].latch == b;
+}
+
+static bool break_edge(const struct mcfg *g, unsigned b, unsigned s)
+{
+    for (int l = g->loop_of[b]; l >= 0; l = g->loops[l].parent)
+        if (g->loops[l].exit == s)
+            return true;
+    return false;
+}
+
+/*
+ * Post-dominators of the acyclic graph in which a loop header's only
+ * successor is its exit, back edges and break edges are gone, and the
+ * latches and returns reach the end.  A block whose every path breaks
+ * reaches nothing: MCFG_NONE, skipped by the intersection.  Postorder of
+ * that graph (from the entry and every loop's body) puts a block after all
+ * its successors.
+ */
+static bool post_dominators(struct mcfg *g)
+{
+    unsigned n = g->n;
+    int *po = malloc(sizeof(int) * (n + 1));
+    struct dfs2 { unsigned b, k; } *st = malloc(sizeof(*st) * (n + 1));
+    unsigned *seq = malloc(sizeof(unsigned) * (n + 1));
+    int *up = malloc(sizeof(int) * (n + 1)), *ord = malloc(sizeof(int) * (n + 1));
+    bool ok = po && st && seq && up && ord;
+    if (!ok)
+        goto done;
     for (unsigned i = 0; i < n; i++)
         po[i] = -1;
     unsigned cnt = 0;
-    struct dfs2 { unsigned b, k; } *st2 = (struct dfs2 *)st;
-    unsigned *seq = work;
     for (unsigned root = 0; root <= g->nloops; root++) {
         unsigned r = root == 0 ? 0 : g->loops[root - 1].body;
         if (po[r] != -1)
             continue;
-        sp = 0;
-        st2[sp++] = (struct dfs2){r, 0};
+        unsigned sp = 0;
+        st[sp++] = (struct dfs2){r, 0};
         po[r] = -2; /* on the stack */
         while (sp) {
-            struct dfs2 *f = &st2[sp - 1];
+            struct dfs2 *f = &st[sp - 1];
             unsigned b = f->b, s[2], ns = 0;
             if (g->header_of[b] >= 0) {
                 s[ns++] = g->loops[g->header_of[b]].exit;
             } else {
                 for (unsigned k = 0; k < g->nsucc[b]; k++) {
                     unsigned t = g->succ[b][k];
-                    bool back = g->header_of[t] >= 0 && g->loops[g->header_of[t]].latch == b;
-                    bool brk = false;
-                    for (int l = g->loop_of[b]; l >= 0; l = g->loops[l].parent)
-                        if (g->loops[l].exit == t)
-                            brk = true;
-                    if (!back && !brk)
+                    if (!back_edge(g, b, t) && !break_edge(g, b, t))
                         s[ns++] = t;
                 }
             }
@@ -373,7 +463,7 @@ bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
                 unsigned t = s[f->k++];
                 if (po[t] == -1) {
                     po[t] = -2;
-                    st2[sp++] = (struct dfs2){t, 0};
+                    st[sp++] = (struct dfs2){t, 0};
                 }
                 continue;
             }
@@ -384,15 +474,6 @@ bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
     }
     /* order for meet() grows toward the root, the end (index n): a
      * post-dominator is finished earlier in the postorder */
-    int *up = malloc(sizeof(int) * (n + 1));
-    int *ord = malloc(sizeof(int) * (n + 1));
-    if (!up || !ord) {
-        free(up);
-        free(ord);
-        free(work);
-        free(order);
-        goto oom;
-    }
     for (unsigned i = 0; i < n; i++) {
         ord[i] = po[i] < 0 ? -(int)n - 1 : -po[i];
         up[i] = -1;
@@ -413,14 +494,9 @@ bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
         } else {
             for (unsigned k = 0; k < g->nsucc[b]; k++) {
                 unsigned s = g->succ[b][k];
-                bool back = g->header_of[s] >= 0 && g->loops[g->header_of[s]].latch == b;
-                if (back)
+                if (back_edge(g, b, s))
                     to_end = true;
-                bool brk = false;
-                for (int l = g->loop_of[b]; l >= 0; l = g->loops[l].parent)
-                    if (g->loops[l].exit == s)
-                        brk = true;
-                if (back || brk || up[s] < 0)
+                if (back_edge(g, b, s) || break_edge(g, b, s) || up[s] < 0)
                     continue; /* breaks and blocks that only break: no constraint */
                 acc = acc < 0 ? (int)s : meet(up, ord, acc, (int)s);
             }
@@ -431,20 +507,39 @@ bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
     }
     for (unsigned i = 0; i < n; i++)
         g->ipdom[i] = up[i] < 0 ? MCFG_NONE : up[i] == (int)n ? MCFG_END : up[i];
+done:
+    free(po);
+    free(st);
+    free(seq);
     free(up);
     free(ord);
-    free(work);
-    free(order);
-    free(all);
-    free(post);
-    free(st);
-    return true;
-oom:
+    return ok;
+}
+
+bool mcfg_build(struct mcfg *g, LLVMValueRef fn, const char **why)
+{
+    memset(g, 0, sizeof(*g));
     *why = NULL;
-fail:
-    free(all);
-    free(post);
-    free(st);
-    mcfg_free(g);
-    return false;
+    struct preds P = {NULL, NULL};
+    bool oom = false;
+    bool ok = order_blocks(g, fn, why);
+    if (!ok && !*why)
+        oom = true;
+    if (ok && !(build_preds(g, &P) && dominators(g, &P))) {
+        ok = false;
+        oom = true;
+    }
+    ok = ok && find_loops(g, &P, why, &oom);
+    if (ok && !post_dominators(g)) {
+        ok = false;
+        oom = true;
+    }
+    free(P.pstart);
+    free(P.plist);
+    if (!ok) {
+        if (oom)
+            *why = NULL;
+        mcfg_free(g);
+    }
+    return ok;
 }

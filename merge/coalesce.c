@@ -658,8 +658,11 @@ bool mir_coalesce(struct st_ctx *ctx, struct mir_prog *p, struct st_merge_stats 
                 k++;
                 continue;
             }
-            rep[S] = D;
-            if (!mir_ig_merge(&g, S, D))
+            /* union by size: the vreg with fewer neighbours joins the
+             * other, so a long chain of merges costs its edges once */
+            uint32_t small = g.adj[S].n <= g.adj[D].n ? S : D, big = small == S ? D : S;
+            rep[small] = big;
+            if (!mir_ig_merge(&g, small, big))
                 goto oom;
             /* the input is now a copy of D into D */
             in->dst.mask &= (uint8_t)~in->lanes[k];

@@ -183,6 +183,51 @@ static unsigned find_movable(const struct mir_prog *p, unsigned from, unsigned e
     return MIR_NONE;
 }
 
+/* Rebuilds the list with instruction j moved right before instruction
+ * before[j] - 1 (before[j] = 0: stays), the moved ones in their order.
+ * One pass: each target's movers are chained in a list first. */
+static bool move_before(struct mir_prog *p, const unsigned *before)
+{
+    unsigned n = p->n;
+    struct mir_instr *q = malloc(sizeof(*q) * (n ? n : 1));
+    unsigned *head = malloc(sizeof(unsigned) * (n + 1)), *tail = malloc(sizeof(unsigned) * (n + 1));
+    unsigned *next = malloc(sizeof(unsigned) * (n + 1));
+    if (!q || !head || !tail || !next) {
+        free(q);
+        free(head);
+        free(tail);
+        free(next);
+        return false;
+    }
+    for (unsigned i = 0; i < n; i++)
+        head[i] = tail[i] = next[i] = MIR_NONE;
+    for (unsigned j = 0; j < n; j++)
+        if (before[j]) {
+            unsigned t = before[j] - 1;
+            if (head[t] == MIR_NONE)
+                head[t] = j;
+            else
+                next[tail[t]] = j;
+            tail[t] = j;
+        }
+    unsigned m = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (before[i])
+            continue;
+        for (unsigned j = head[i]; j != MIR_NONE; j = next[j])
+            q[m++] = p->ins[j];
+        q[m++] = p->ins[i];
+    }
+    free(p->ins);
+    p->ins = q;
+    p->n = m;
+    p->cap = m ? m : 1;
+    free(head);
+    free(tail);
+    free(next);
+    return true;
+}
+
 bool mir_hoist_arms(struct mir_prog *p, unsigned *hoisted)
 {
     /* matching else and endif of every if, by a stack */
@@ -238,38 +283,13 @@ bool mir_hoist_arms(struct mir_prog *p, unsigned *hoisted)
             count++;
         }
     }
-    if (count) {
-        struct mir_instr *q = malloc(sizeof(*q) * (p->n ? p->n : 1));
-        if (!q) {
-            free(els);
-            free(endif);
-            free(stack);
-            free(before);
-            return false;
-        }
-        /* each if: its hoisted instructions (in their order) right before it */
-        unsigned n = 0;
-        for (unsigned i = 0; i < p->n; i++) {
-            if (before[i])
-                continue;
-            if (!p->ins[i].dead && (p->ins[i].op == ST_OP_IF || p->ins[i].op == ST_OP_IFC) &&
-                els[i] != MIR_NONE)
-                for (unsigned j = i + 1; j < els[i]; j++)
-                    if (before[j] == i + 1)
-                        q[n++] = p->ins[j];
-            q[n++] = p->ins[i];
-        }
-        free(p->ins);
-        p->ins = q;
-        p->n = n;
-        p->cap = p->n ? p->n : 1;
-    }
+    bool ok = !count || move_before(p, before);
     *hoisted = count;
     free(els);
     free(endif);
     free(stack);
     free(before);
-    return true;
+    return ok;
 }
 
 /* ------------------------------------------------------------------ */
@@ -324,7 +344,7 @@ bool mir_hoist_else_copies(struct mir_prog *p, unsigned *moved)
         }
         if (e == MIR_NONE || end == MIR_NONE)
             continue;
-        const uint8_t *then_in = &lv.in[(size_t)lv.block_of[i + 1] * lv.nv];
+        unsigned then_block = lv.block_of[i + 1];
         for (unsigned j = e + 1, seen = 0; j < end && seen < ARM_WINDOW; j++) {
             struct mir_instr *x = &p->ins[j];
             if (x->dead)
@@ -332,7 +352,7 @@ bool mir_hoist_else_copies(struct mir_prog *p, unsigned *moved)
             seen++;
             if (x->op != ST_OP_MOV || x->predicated || !x->has_dst || x->dst.kind != MIR_VREG ||
                 x->nsrc != 1 || reads_vreg(iff, x->dst.vreg) ||
-                (then_in[x->dst.vreg] & x->dst.mask))
+                (mir_live_in(&lv, then_block, x->dst.vreg) & x->dst.mask))
                 continue;
             const struct mir_src *s = &x->src[0];
             if ((s->kind == MIR_VREG && written_in(p, i + 1, end, s->vreg)) ||
@@ -348,33 +368,9 @@ bool mir_hoist_else_copies(struct mir_prog *p, unsigned *moved)
         }
         i = end;
     }
-    if (count) {
-        struct mir_instr *q = malloc(sizeof(*q) * (p->n ? p->n : 1));
-        if (!q) {
-            free(before);
-            mir_live_free(&lv);
-            return false;
-        }
-        /* the moved copies (in order) right before their if; each if's
-         * copies lie between it and its endif, so one look ahead each */
-        unsigned n = 0;
-        for (unsigned i = 0; i < p->n; i++) {
-            if (before[i])
-                continue;
-            if (!p->ins[i].dead && (p->ins[i].op == ST_OP_IF || p->ins[i].op == ST_OP_IFC))
-                for (unsigned j = i + 1; j < p->n && !(p->ins[j].op == ST_OP_ENDIF && !p->ins[j].dead);
-                     j++)
-                    if (before[j] == i + 1)
-                        q[n++] = p->ins[j];
-            q[n++] = p->ins[i];
-        }
-        free(p->ins);
-        p->ins = q;
-        p->n = n;
-        p->cap = p->n ? p->n : 1;
-    }
+    bool ok = !count || move_before(p, before);
     *moved = count;
     free(before);
     mir_live_free(&lv);
-    return true;
+    return ok;
 }

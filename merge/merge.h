@@ -72,20 +72,37 @@ void st_merge_stats_format(const struct st_merge_stats *s, struct st_buf *out);
 /*
  * Per block of the structured program (the runs between flow
  * instructions): the lanes of each vreg live on entry (in) and exit (out),
- * nb x nv bytes each.  exit_live lists vregs live in every lane at the end
- * of the program (ps_1_x's r0 to the vector target).
+ * kept for the vregs live across blocks only.  exit_live lists vregs live
+ * in every lane at the end of the program (ps_1_x's r0 to the vector
+ * target).
  */
+struct mir_lent {
+    uint32_t g;             /* global number */
+    uint8_t lanes;
+};
+struct mir_lset {
+    struct mir_lent *e;
+    unsigned n, cap;
+};
 struct mir_live {
     unsigned nb, nv;
     unsigned *start;        /* nb + 1: first instruction of each block, then n */
     unsigned *block_of;     /* n + 1: the block of each instruction (n: the exit, block nb) */
     unsigned (*bsucc)[2];
     uint8_t *nbsucc;
-    uint8_t *in, *out;
+    /* the vregs live across a block boundary, numbered 0..ng-1 (gidx per
+     * vreg, MIR_NONE for the others; globals the inverse); in and out
+     * hold what is live of them: read through mir_live_in/out */
+    uint32_t *gidx, *globals;
+    unsigned ng;
+    struct mir_lset *in, *out; /* nb + 1 sparse sets, sorted by global number */
 };
 bool mir_liveness(const struct mir_prog *p, struct mir_live *lv, const uint32_t *exit_live,
                   unsigned nexit);
 void mir_live_free(struct mir_live *lv);
+/* Lanes of v live at the start / end of block b (b = nb: the exit). */
+uint8_t mir_live_in(const struct mir_live *lv, unsigned b, uint32_t v);
+uint8_t mir_live_out(const struct mir_live *lv, unsigned b, uint32_t v);
 /* Lanes of vreg v one instruction reads (sources, predicate, addresses,
  * the destination of a predicated write). */
 uint8_t mir_reads(const struct mir_prog *p, const struct mir_instr *in, uint32_t v);

@@ -124,7 +124,7 @@ bool mir_is_flow(unsigned op)
     }
 }
 
-static uint8_t swz_image(uint8_t swz, uint8_t lanes)
+uint8_t mir_swz_image(uint8_t swz, uint8_t lanes)
 {
     uint8_t r = 0;
     for (unsigned i = 0; i < 4; i++)
@@ -140,11 +140,11 @@ uint8_t mir_src_lanes(const struct mir_prog *p, const struct mir_instr *in, unsi
     uint8_t swz = in->src[k].swz;
     switch (in->op) {
     case MIR_OP_MERGE:
-        return swz_image(swz, in->lanes[k]);
+        return mir_swz_image(swz, in->lanes[k]);
     case MIR_OP_OPAQUE: /* lanes[k]: what the instruction as written reads */
         return in->lanes[k] ? in->lanes[k] : 0xf;
     case ST_OP_IF: case ST_OP_IFC: case ST_OP_BREAKC: case ST_OP_BREAKP:
-        return swz_image(swz, 0x1);
+        return mir_swz_image(swz, 0x1);
     case ST_OP_REP: case ST_OP_LOOP: /* count, start, step */
         return 0x7;
     default:
@@ -156,7 +156,7 @@ uint8_t mir_src_lanes(const struct mir_prog *p, const struct mir_instr *in, unsi
                               in->tex_dims,
                               in->tex_target};
     (void)p;
-    return swz_image(swz, st_op_reads(&q));
+    return mir_swz_image(swz, st_op_reads(&q));
 }
 
 /* ------------------------------------------------------------------ */

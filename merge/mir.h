@@ -150,6 +150,8 @@ struct mir_src mir_src_vreg(uint32_t v, uint8_t swz);
 struct mir_src mir_src_fixed(enum st_regfile f, int32_t index, uint8_t swz);
 struct mir_src mir_src_imm(uint32_t index, uint8_t swz);
 bool mir_is_flow(unsigned op);
+/* The register lanes a swizzle reads for the given operand lanes. */
+uint8_t mir_swz_image(uint8_t swz, uint8_t lanes);
 /* The lanes of src k's register that instruction `in` reads (swizzle applied). */
 uint8_t mir_src_lanes(const struct mir_prog *p, const struct mir_instr *in, unsigned k);
 /* The text of --emit=mir. */

@@ -500,6 +500,39 @@ static struct mir_src materialize(struct sel *S, struct mir_src src, enum mir_cl
     return mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
 }
 
+/* One step of a view through shuffle *v: the operand the lanes read come
+ * from, and their lanes in it; false when they come from both. */
+static bool through_shuffle(LLVMValueRef *v, int8_t map[4])
+{
+    LLVMValueRef a = LLVMGetOperand(*v, 0), b = LLVMGetOperand(*v, 1);
+    unsigned na = LLVMGetVectorSize(LLVMTypeOf(a));
+    bool from_a = false, from_b = false;
+    int8_t nm[4];
+    for (unsigned i = 0; i < 4; i++) {
+        nm[i] = -1;
+        if (map[i] < 0)
+            continue;
+        int e = LLVMGetMaskValue(*v, (unsigned)map[i]);
+        if (e == LLVMGetUndefMaskElem() || e < 0)
+            continue;
+        LLVMValueRef src = (unsigned)e < na ? a : b;
+        if (LLVMIsPoison(src) || LLVMIsUndef(src))
+            continue; /* a poison lane: nobody's value */
+        if ((unsigned)e < na) {
+            from_a = true;
+            nm[i] = (int8_t)e;
+        } else {
+            from_b = true;
+            nm[i] = (int8_t)(e - (int)na);
+        }
+    }
+    if (na != 4 || (from_a && from_b))
+        return false;
+    memcpy(map, nm, 4);
+    *v = from_b ? b : a;
+    return true;
+}
+
 /*
  * The source that reads value v with lane i of the reader taking lane
  * map_in[i] of v (-1: not read).  Views are walked through, iteratively,
@@ -534,37 +567,12 @@ static struct mir_src resolve(struct sel *S, LLVMValueRef v, const int8_t map_in
         }
         bool scalar = !is_vec(v);
         switch (opc(v)) {
-        case LLVMShuffleVector: {
-            LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetOperand(v, 1);
-            unsigned na = LLVMGetVectorSize(LLVMTypeOf(a));
-            bool from_a = false, from_b = false;
-            int8_t nm[4];
-            for (unsigned i = 0; i < 4; i++) {
-                nm[i] = -1;
-                if (map[i] < 0)
-                    continue;
-                int e = LLVMGetMaskValue(v, (unsigned)map[i]);
-                if (e == LLVMGetUndefMaskElem() || e < 0)
-                    continue;
-                LLVMValueRef src = (unsigned)e < na ? a : b;
-                if (LLVMIsPoison(src) || LLVMIsUndef(src))
-                    continue; /* a poison lane: nobody's value */
-                if ((unsigned)e < na) {
-                    from_a = true;
-                    nm[i] = (int8_t)e;
-                } else {
-                    from_b = true;
-                    nm[i] = (int8_t)(e - (int)na);
-                }
-            }
-            if (na != 4 || (from_a && from_b)) {
+        case LLVMShuffleVector:
+            if (!through_shuffle(&v, map)) {
                 fail(S, "a shuffle read where it was not computed%s", "");
                 return mir_src_imm(mir_imm_f(S->p, 0, 0, 0, 0), 0xe4);
             }
-            memcpy(map, nm, 4);
-            v = from_b ? b : a;
             continue;
-        }
         case LLVMExtractElement: {
             long long k;
             if (!const_int(LLVMGetOperand(v, 1), &k) || k < 0 || k > 3) {

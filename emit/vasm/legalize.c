@@ -870,15 +870,6 @@ static void abs_copies_after(struct abs_copies *ac, const struct mir_instr *in)
     }
 }
 
-static uint8_t swz_image4(uint8_t swz, uint8_t lanes)
-{
-    uint8_t r = 0;
-    for (unsigned l = 0; l < 4; l++)
-        if ((lanes >> l) & 1)
-            r |= (uint8_t)(1u << ST_SWZ_LANE(swz, l));
-    return r;
-}
-
 static struct mir_src abs_of(struct vasm *V, struct list *l, struct abs_copies *ac,
                              struct mir_src x, uint8_t lanes)
 {
@@ -915,7 +906,7 @@ static void legal_src(struct vasm *V, struct consts *C, struct abs_copies *ac, s
             x.mod = MIR_MOD_NONE;
             uint8_t swz = x.swz;
             x.swz = ST_SWIZZLE_IDENTITY;
-            *s = abs_of(V, l, ac, x, swz_image4(swz, used_lanes(in, k)));
+            *s = abs_of(V, l, ac, x, mir_swz_image(swz, used_lanes(in, k)));
             s->swz = swz;
             s->mod = neg ? MIR_MOD_NEG : MIR_MOD_NONE;
         } else {

@@ -50,14 +50,14 @@ static bool entry_edges(const struct mir_prog *p, const struct mir_live *lv, str
     if (!live)
         return false;
     unsigned n = 0;
-    for (uint32_t v = 0; v < lv->nv; v++)
-        if (lv->in[v])
-            live[n++] = v;
+    for (unsigned k = 0; k < lv->ng; k++)
+        if (mir_live_in(lv, 0, lv->globals[k]))
+            live[n++] = lv->globals[k];
     bool ok = true;
     (void)p;
     for (unsigned a = 0; a < n && ok; a++)
         for (unsigned b = a + 1; b < n && ok; b++) {
-            uint8_t both = lv->in[live[a]] & lv->in[live[b]];
+            uint8_t both = mir_live_in(lv, 0, live[a]) & mir_live_in(lv, 0, live[b]);
             if (both)
                 ok = mir_ig_add(g, live[a], live[b], both);
         }
