@@ -1980,13 +1980,15 @@ static void check_instr(struct chk *c, const struct st_instr *in)
                  oi->name, want_src, want_src == 1 ? "" : "s", extra, in->nsrc);
     }
 
-    /* Destination. */
+    /* Destination. The mov-only warning below would only repeat an error about it. */
+    unsigned errors_before_dst = st_error_count(c->ctx);
     if (op == ST_OP_DCL)
         check_dcl(c, in);
     else if (op == ST_OP_DEF || op == ST_OP_DEFI || op == ST_OP_DEFB)
         check_def(c, in, op);
     else if (in->has_dst && want_dst)
         check_dst(c, in, op);
+    bool dst_ok = st_error_count(c->ctx) == errors_before_dst;
 
     /* Sources; operands beyond the expected count were reported above. */
     unsigned n = in->nsrc < want_src ? in->nsrc : want_src;
@@ -1996,7 +1998,8 @@ static void check_instr(struct chk *c, const struct st_instr *in)
         check_src(c, in, op, i, true);
     if (counts_ok) {
         check_read_ports(c, in, op);
-        check_output_mov(c, in, op);
+        if (dst_ok)
+            check_output_mov(c, in, op);
     }
 
     /* Instruction-specific rules. */
