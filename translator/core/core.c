@@ -318,6 +318,20 @@ static const char *find_line(const char *src, size_t len, unsigned line, size_t 
     return src + pos;
 }
 
+/* A copy of a source line for st_diagnostic.source_line.  A NUL byte in the
+ * line would end the C string there, and a column after it would point past
+ * the text: it is shown as a space, so the line keeps its length. */
+static char *line_copy(const char *l, size_t len)
+{
+    char *s = malloc(len + 1);
+    if (!s)
+        return NULL;
+    for (size_t k = 0; k < len; k++)
+        s[k] = l[k] ? l[k] : ' ';
+    s[len] = '\0';
+    return s;
+}
+
 /* The diagnostics, sorted by position (stable), copied into one malloc'd
  * block per string so the result owns everything it points to. */
 static int cmp_diag(const void *a, const void *b)
@@ -362,7 +376,7 @@ bool st_ctx_export(struct st_ctx *ctx, struct st_result *res)
         d->message = NULL; /* moved */
         size_t llen;
         const char *l = d->loc.line ? find_line(ctx->source, ctx->source_len, d->loc.line, &llen) : NULL;
-        out[i].source_line = l ? strndup(l, llen) : NULL;
+        out[i].source_line = l ? line_copy(l, llen) : NULL;
     }
     if (ctx->oom) {
         out[n - 1].severity = ST_SEVERITY_ERROR;
