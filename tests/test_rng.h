@@ -22,10 +22,22 @@ static inline unsigned batches(unsigned dflt)
 
 struct rng {
     uint64_t s;
+    /* Optional: bytes to take the numbers from first, 4 a number (the
+     * libFuzzer differential target, tests/fuzz/fuzz_diff.c, so that a
+     * mutation of the input changes one choice of the generator, not all
+     * of them); then the xorshift sequence goes on from s. */
+    const uint8_t *bytes;
+    size_t nbytes, pos;
 };
 
 static inline uint32_t rnd(struct rng *r)
 {
+    if (r->pos < r->nbytes) {
+        uint32_t v = 0;
+        for (int k = 0; k < 4 && r->pos < r->nbytes; k++)
+            v = v << 8 | r->bytes[r->pos++];
+        return v;
+    }
     /* xorshift64*: a fixed, portable sequence */
     r->s ^= r->s >> 12;
     r->s ^= r->s << 25;
