@@ -1902,6 +1902,12 @@ static void test_arb_json(void **state)
                  "constants.c0: not a parameter binding of an ARB program");
     expect_error(fp, "{\"constants\": {\"program.env[256]\": [1]}, \"invocations\": []}",
                  "constants.program.env[256]: not a parameter binding");
+    /* keys cut short before their member (found by tests/fuzz/fuzz_run_inputs:
+     * the default-state lookup read past a missing '.') */
+    expect_error(fp, "{\"constants\": {\"state.texgen[0]\": [1]}, \"invocations\": []}",
+                 "constants.state.texgen[0]: not a parameter binding");
+    expect_error(fp, "{\"constants\": {\"state.lightprod[0]\": [1]}, \"invocations\": []}",
+                 "constants.state.lightprod[0]: not a parameter binding");
     expect_error(fp, "{\"textures\": {\"s2\": {}}, \"invocations\": []}",
                  "textures.s2: not a texture image unit");
     expect_error(fp, "{\"textures\": {\"texture[2]\": {\"type\": \"2d\", \"width\": 1,"

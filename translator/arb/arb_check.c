@@ -341,8 +341,13 @@ bool st_arb_state_default(const char *b, float out[4])
         set4(out, c, c, c, 1.0f);
         return true;
     }
+    /* The inputs JSON asks here about any key it is given (run_io.c):
+     * a key cut short has no '.' before its member. */
+    const char *dot = strrchr(s, '.');
     if (sscanf(s, "lightprod[%u]", &n) == 1) {
-        const char *prop = strrchr(s, '.') + 1;
+        if (!dot)
+            return false;
+        const char *prop = dot + 1;
         float l = 0.0f; /* light color times material color */
         if (strcmp(prop, "diffuse") == 0)
             l = n == 0 ? 0.8f : 0.0f;  /* light 0 diffuse 1 * material 0.8 */
@@ -350,7 +355,9 @@ bool st_arb_state_default(const char *b, float out[4])
         return true;
     }
     if (strncmp(s, "texgen[", 7) == 0) {
-        const char *coord = strrchr(s, '.') + 1;
+        if (!dot)
+            return false;
+        const char *coord = dot + 1;
         if (strcmp(coord, "s") == 0)
             set4(out, 1, 0, 0, 0);
         else if (strcmp(coord, "t") == 0)
