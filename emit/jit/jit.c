@@ -150,8 +150,23 @@ struct env {
     bool stops; /* st_main has dsx/dsy stops (and uses its lane state) */
 };
 
+/*
+ * st_main is machine code the JIT made: it has no C function type to check.
+ * clang's -fsanitize=function (part of -fsanitize=undefined) checks a call
+ * through a function pointer by reading a signature from the 8 bytes in
+ * front of the callee; in front of st_main there may be no mapped memory at
+ * all (a module without constant data has its code at the start of its
+ * mapping), and the check itself faulted: the "SEGV on unknown address" in
+ * this function of issue 17 (tests/test_jit_calls.c reproduces it).
+ */
+#if defined(__clang__)
+#define ST_JIT_CALL __attribute__((no_sanitize("function")))
+#else
+#define ST_JIT_CALL
+#endif
+
 /* One call of st_main for one lane: from the start or from its stop. */
-static bool lane_call(struct env *e, const struct st_run_invocation *rec, float (*out)[4],
+ST_JIT_CALL static bool lane_call(struct env *e, const struct st_run_invocation *rec, float (*out)[4],
                       uint32_t *status, struct st_ll_lane_header *lane)
 {
     e->fn(rec, out, e->c, e->in->i, e->b, status, e->bump, e->ts, lane);
