@@ -10,7 +10,7 @@
  * Known: --emit=vasm recurses along the chain (merge/select.c need()).
  * Its case runs only with ST_TEST_VASM_CHAIN=1 until the merge rewrite
  * removes that recursion; then the guard goes (tests/README.md, "Deep
- * chains").  The reproducer file is tests/regress/vasm-long-chain.vs.asm.
+ * chains").
  */
 #include <pthread.h>
 #include <setjmp.h>

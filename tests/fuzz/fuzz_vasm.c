@@ -6,7 +6,7 @@
  *
  * Bounded input: merge/select.c need() recurses along a dependent chain of
  * instructions and overflows the stack on a long one (issue 17; the
- * reproducer is tests/regress/vasm-long-chain.vs.asm, tests/README.md).
+ * regression case is tests/test_deep_chains.c test_chain_vasm).
  * Until the merge rewrite removes that recursion this target skips inputs
  * of more than FUZZ_VASM_MAX_LINES lines, so that it finds other faults
  * instead of that one again.  ST_FUZZ_VASM_MAX_LINES=0 lifts the bound.
