@@ -275,7 +275,7 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
     static struct st_run_inputs in;
     static struct st_run_outputs o_ref[INVOCATIONS], o_gen[INVOCATIONS];
     const char *seed = getenv("ST_DIFF_SEED");
-    struct rng r = {0x6e0000u + (uint64_t)len * 2654435761u +
+    struct rng r = {.s = 0x6e0000u + (uint64_t)len * 2654435761u +
                     (seed ? strtoull(seed, NULL, 10) * 0x9e3779b97f4a7c15ull : 0)};
     bool inexact = shader_inexact(sh), vs = sh->version.type == ST_VS;
     unsigned nb = batches(is_sample ? SAMPLE_BATCHES : CORPUS_BATCHES);
