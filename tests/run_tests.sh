@@ -6,10 +6,14 @@
 #   3. tests/gen_iga.sh: every Gen9 kernel accepted by iga64
 #   4. tests/cli.sh: usage errors, --help, --version, -o behaviour
 #   5. tests/check_layering.py: stage doors and call circles
+#   6. with a second argument "fuzz" (scons test, when clang is installed):
+#      tests/fuzz/smoke.sh, a fixed short run of every libFuzzer target of
+#      build-fuzz/ and the cmocka tests built with clang's sanitizers
 # Prints one "N passed, N failed" line per suite and a total; exits non-zero
 # on any failure.  Run from the repository root (scons test does).
 set -u
 variant=${1:-build}
+fuzz=${2:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export ST_CORPUS_DIR=${ST_CORPUS_DIR:-$root/../shared/corpus}
@@ -89,6 +93,15 @@ if python3 tests/check_layering.py "$root" "$root/$variant"; then
     count "layering" 1 0
 else
     count "layering" 0 1
+fi
+
+# 6. Fuzz smoke run (tests/fuzz/README.md)
+if [ "$fuzz" = fuzz ]; then
+    out=$(bash tests/fuzz/smoke.sh 2>&1)
+    echo "$out"
+    p=$(echo "$out" | grep -c '^ok ')
+    f=$(echo "$out" | grep -c '^not ok ')
+    count "fuzz-smoke" "$p" "$f"
 fi
 
 echo "total: $total_pass passed, $total_fail failed"

@@ -5,8 +5,9 @@ usage: seeds.py ROOT CORPUS_DIR OUT_DIR
 
 OUT_DIR/<target>/ gets one file per seed, from the repository's samples/
 (each shader also joined with its .in.json by a NUL byte, the input form of
-the run targets), tests/bad/ and the shared corpus (CORPUS_DIR/manifest.tsv
-lists its shaders).  Deterministic: the same tree gives the same files.
+the run targets), tests/bad/, the shared corpus (CORPUS_DIR/manifest.tsv
+lists its shaders) and tests/fuzz/regress/<target>/ (the inputs of earlier
+findings, README.md).  Deterministic: the same tree gives the same files.
 """
 import hashlib
 import os
@@ -76,6 +77,11 @@ def main():
     rng = random.Random(17)
     put('fuzz_diff', [bytes(rng.randrange(256) for _ in range(rng.choice([8, 64, 256, 1024])))
                       for _ in range(32)])
+
+    regress = os.path.join(root, 'tests', 'fuzz', 'regress')
+    for target in sorted(os.listdir(regress)):
+        d = os.path.join(regress, target)
+        put(target, [read(os.path.join(d, f)) for f in sorted(os.listdir(d))])
 
 
 main()
