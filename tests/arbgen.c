@@ -1778,9 +1778,5 @@ int ag_generate(uint64_t seed, int kind, struct ag_program *out)
 
 int ag_generate_bytes(const uint8_t *bytes, size_t nbytes, int kind, struct ag_program *out)
 {
-    /* FNV-1a of the bytes seeds what follows them */
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < nbytes; i++)
-        h = (h ^ bytes[i]) * 0x100000001b3ull;
-    return generate(h, bytes, nbytes, kind, out);
+    return generate(rng_bytes_hash(bytes, nbytes), bytes, nbytes, kind, out);
 }

@@ -1493,9 +1493,5 @@ int sg_generate(uint64_t seed, int version, struct sg_shader *out)
 
 int sg_generate_bytes(const uint8_t *bytes, size_t nbytes, int version, struct sg_shader *out)
 {
-    /* FNV-1a of the bytes seeds what follows them */
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < nbytes; i++)
-        h = (h ^ bytes[i]) * 0x100000001b3ull;
-    return generate(h, bytes, nbytes, version, out);
+    return generate(rng_bytes_hash(bytes, nbytes), bytes, nbytes, version, out);
 }

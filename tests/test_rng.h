@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,15 @@ static inline uint32_t rnd(struct rng *r)
     r->s ^= r->s << 25;
     r->s ^= r->s >> 27;
     return (uint32_t)((r->s * 0x2545f4914f6cdd1dull) >> 32);
+}
+
+/* The seed of the sequence that follows a byte source: FNV-1a of the bytes. */
+static inline uint64_t rng_bytes_hash(const uint8_t *bytes, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ bytes[i]) * 0x100000001b3ull;
+    return h;
 }
 
 /* 0 .. n-1 (0 when n is 0) */
