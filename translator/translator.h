@@ -108,8 +108,11 @@ enum st_diag_code {
     /* 4xxx: inputs of shadertrans run */
     ST_E_INPUTS = 4001,          /* inputs JSON malformed or wrong shape: message names the JSON path */
     ST_E_RUNTIME = 4002,         /* execution cannot continue (e.g. loop limit) */
+    ST_E_RUN_BUDGET = 4003,      /* the run could execute more than its budget */
     /* 9xxx: usage / environment */
     ST_E_OUT_OF_MEMORY = 9001,
+    ST_E_BUDGET = 9002,          /* the compile budget (instructions, work units) is spent */
+    ST_E_CANCELLED = 9003,       /* the caller's cancel callback said stop */
     /* warnings */
     ST_W_STRAY_COMMA = 5001,
     ST_W_IGNORED = 5002,
@@ -135,6 +138,39 @@ const char *st_ctx_source(const struct st_ctx *ctx, size_t *len);
 const char *st_ctx_filename(const struct st_ctx *ctx);
 /* Moves the diagnostics into a result (malloc'd, freed by st_result_free). */
 bool st_ctx_export(struct st_ctx *ctx, struct st_result *res);
+
+/* ------------------------------------------------------------------ */
+/* Limits: the compile budget and the caller's cancel callback.        */
+/*
+ * One st_limits belongs to one st_compile/st_run call; every context of the
+ * call (the main one and any probe a stage makes) points at it, so the work
+ * charged anywhere counts against one budget.  Stages call st_poll between
+ * units of work, charging about one unit per instruction (AST, LLVM, MIR or
+ * Gen) they handle; engines poll with 0 units while they execute (only the
+ * cancel callback).  Once it returns false the stage stops and returns
+ * failure: the error (ST9002 or ST9003) is already reported, once in each
+ * context that polls.  docs/limits.md says what costs what.
+ */
+struct st_limits {
+    uint64_t max_work;         /* 0: no limit */
+    int (*cancel)(void *user); /* NULL: never cancelled */
+    void *cancel_user;
+    uint64_t work;             /* charged so far */
+    enum st_diag_code stopped; /* 0, ST_E_BUDGET or ST_E_CANCELLED */
+    /* st_run's budget in instructions over all invocations (see
+     * st_run_budget_check); 0: ST_RUN_DEFAULT_BUDGET per invocation. */
+    uint64_t max_run;
+};
+/* The context reads (and charges) lim from now on; lim outlives it. */
+void st_ctx_set_limits(struct st_ctx *ctx, struct st_limits *lim);
+struct st_limits *st_ctx_limits(const struct st_ctx *ctx);
+/* Where a poll without a location reports (the shader's version line). */
+void st_ctx_set_anchor(struct st_ctx *ctx, struct st_loc loc);
+/* Charges `work` units; false once the budget is spent or the caller
+ * cancelled (and then forever after). */
+bool st_poll(struct st_ctx *ctx, uint64_t work);
+/* The same, reporting at loc (e.g. the instruction being handled). */
+bool st_poll_at(struct st_ctx *ctx, struct st_loc loc, uint64_t work);
 
 /* ------------------------------------------------------------------ */
 /* The AST.                                                            */
@@ -341,6 +377,14 @@ struct st_shader {
 
 /* ------------------------------------------------------------------ */
 /* Entry points.                                                       */
+
+/*
+ * Parse and check o->source as st_compile does (driver.c): the front half
+ * every output shares.  NULL after any error (in ctx).  o must be a
+ * complete struct of this version (tools inside the library and the CLI).
+ */
+struct st_shader *st_front_end(struct st_ctx *ctx, const struct st_options *o,
+                               struct st_arena *arena);
 
 /* Parses the whole source; on syntax errors returns what it could build
  * (possibly NULL) and the errors are in ctx.  Never prints. */
@@ -612,6 +656,23 @@ typedef bool (*st_run_execute_fn)(void *user, struct st_ctx *ctx, const struct s
 bool st_run_engine(struct st_ctx *ctx, const struct st_shader *sh, const char *inputs_name,
                    const char *json, size_t json_len, enum st_float_rules rules,
                    st_run_execute_fn execute, void *user, struct st_buf *out);
+
+/*
+ * The run budget (budget.c, docs/limits.md).  st_run_worst_case: the most
+ * instructions one invocation of sh can execute with the integer constants
+ * of `in` (loops at their full counts, the longer side of each branch,
+ * calls at their subroutine's cost; saturating at UINT64_MAX), which is
+ * never less than the interpreter's step count; *hot gets the top-level
+ * loop or call costing the most (else the version line); *oom is set when
+ * memory ran out.  st_run_budget_check compares it, times the number of
+ * invocations, with the context's st_limits.max_run (or, when that is 0,
+ * ST_RUN_DEFAULT_BUDGET per invocation): ST_E_RUN_BUDGET at *hot and false
+ * when the run could exceed it.  st_run_engine calls it for every engine.
+ */
+uint64_t st_run_worst_case(const struct st_shader *sh, const struct st_run_inputs *in,
+                           struct st_loc *hot, bool *oom);
+bool st_run_budget_check(struct st_ctx *ctx, const struct st_shader *sh,
+                         const struct st_run_inputs *in);
 /* ---- end of run ---- */
 
 /* ---- ARB programs ---- */

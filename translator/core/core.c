@@ -174,6 +174,9 @@ struct st_ctx {
     bool limit_reported, oom;
     struct diag *diags;
     size_t ndiags, cap;
+    struct st_limits *limits; /* the call's budget; NULL: none */
+    struct st_loc anchor;     /* where a budget error without location goes */
+    bool stop_reported;       /* this context has reported limits->stopped */
 };
 
 struct st_ctx *st_ctx_create(const char *filename, const char *source, size_t len,
@@ -298,6 +301,58 @@ void st_warning(struct st_ctx *ctx, struct st_loc loc, enum st_diag_code code, c
     va_start(ap, fmt);
     add_diag(ctx, ST_SEVERITY_WARNING, loc, code, fmt, ap);
     va_end(ap);
+}
+
+/* ------------------------------------------------------------------ */
+/* Limits                                                              */
+
+void st_ctx_set_limits(struct st_ctx *ctx, struct st_limits *lim)
+{
+    ctx->limits = lim;
+}
+
+struct st_limits *st_ctx_limits(const struct st_ctx *ctx)
+{
+    return ctx->limits;
+}
+
+void st_ctx_set_anchor(struct st_ctx *ctx, struct st_loc loc)
+{
+    ctx->anchor = loc;
+}
+
+bool st_poll_at(struct st_ctx *ctx, struct st_loc loc, uint64_t work)
+{
+    struct st_limits *l = ctx->limits;
+    if (!l)
+        return true; /* the common case: nothing to count, nobody to ask */
+    if (!l->stopped) {
+        l->work += work;
+        if (l->max_work && l->work > l->max_work)
+            l->stopped = ST_E_BUDGET;
+        else if (l->cancel && l->cancel(l->cancel_user))
+            l->stopped = ST_E_CANCELLED;
+        else
+            return true;
+    }
+    /* Each context reports once: a probe context a stage throws away must
+     * not take the only copy of the message with it. */
+    if (!ctx->stop_reported) {
+        ctx->stop_reported = true;
+        if (!loc.line)
+            loc = ctx->anchor;
+        if (l->stopped == ST_E_BUDGET)
+            st_error(ctx, loc, ST_E_BUDGET, "compile budget of %llu work units spent",
+                     (unsigned long long)l->max_work);
+        else
+            st_error(ctx, loc, ST_E_CANCELLED, "cancelled by the caller");
+    }
+    return false;
+}
+
+bool st_poll(struct st_ctx *ctx, uint64_t work)
+{
+    return st_poll_at(ctx, (struct st_loc){0, 0}, work);
 }
 
 /* The text of line `line` (1-based), without its newline. */
