@@ -252,7 +252,14 @@ static bool run_all(struct st_ctx *ctx, const struct st_shader *sh, st_main_fn f
     unsigned group = state_bytes ? 4 : 1;
     float out[4][ST_LL_OUT_SLOTS][4];
     uint32_t status[4];
+    bool ok = true;
     for (unsigned base = 0; base < in->num_invocations; base += group) {
+        /* the caller may cancel between quads (an invocation's own work is
+         * bounded by the run budget checked before) */
+        if (!st_poll(ctx, 0)) {
+            ok = false;
+            break;
+        }
         unsigned count = in->num_invocations - base < group ? in->num_invocations - base : group;
         memset(out, 0, sizeof(out));
         memset(status, 0, sizeof(status));
@@ -285,7 +292,7 @@ static bool run_all(struct st_ctx *ctx, const struct st_shader *sh, st_main_fn f
     }
     free(ops);
     free(states);
-    return true;
+    return ok;
 }
 
 bool st_llvm_jit_execute(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,

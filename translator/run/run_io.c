@@ -988,6 +988,9 @@ bool st_run_engine(struct st_ctx *ctx, const struct st_shader *sh, const char *i
         st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
     if (ok)
         ok = st_run_inputs_parse(ctx, sh, inputs_name, json, json_len, arena, in);
+    /* One budget rule for every engine, before any of them starts. */
+    if (ok)
+        ok = st_run_budget_check(ctx, sh, in);
     if (ok) {
         outs = calloc(in->num_invocations ? in->num_invocations : 1, sizeof(*outs));
         if (!outs) {
