@@ -295,6 +295,15 @@ static bool run_all(struct st_ctx *ctx, const struct st_shader *sh, st_main_fn f
     return ok;
 }
 
+static uint64_t ir_size(LLVMValueRef fn)
+{
+    uint64_t n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef v = LLVMGetFirstInstruction(bb); v; v = LLVMGetNextInstruction(v))
+            n++;
+    return n;
+}
+
 bool st_llvm_jit_execute(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
                          const struct st_run_inputs *in, enum st_float_rules rules,
                          struct st_run_outputs *outs)
@@ -379,6 +388,9 @@ bool st_llvm_jit_execute(struct st_ctx *ctx, const struct st_shader *sh, LLVMMod
         }
     }
     LLVMOrcExecutorAddress addr = 0;
+    /* code generation happens in the lookup: charged per IR instruction */
+    if (ok)
+        ok = st_poll(ctx, ir_size(main_fn));
     if (ok) {
         err = LLVMOrcLLJITLookup(jit, &addr, "st_main");
         if (err)

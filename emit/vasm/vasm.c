@@ -697,6 +697,8 @@ static bool recheck(struct st_ctx *ctx, const struct st_shader *orig, const char
 {
     struct st_ctx *c2 = st_ctx_create("vasm", text, len, 5);
     struct st_arena *a2 = st_arena_create();
+    if (c2)
+        st_ctx_set_limits(c2, st_ctx_limits(ctx)); /* its work counts too */
     if (!c2 || !a2) {
         st_ctx_destroy(c2);
         st_arena_destroy(a2);
@@ -706,7 +708,7 @@ static bool recheck(struct st_ctx *ctx, const struct st_shader *orig, const char
     bool arb = orig->dialect == ST_ARB;
     struct st_shader *sh2 = arb ? st_parse_arb(c2, a2) : st_parse_d3d9(c2, a2);
     bool ok = sh2 && st_error_count(c2) == 0 && (arb ? st_check_arb(c2, sh2) : st_check(c2, sh2));
-    if (!ok) {
+    if (!ok && st_poll(ctx, 0)) { /* (a budget or cancel stop is reported as such) */
         struct st_loc where = {0, 0};
         const char *msg = st_ctx_first_error(c2, &where);
         st_error(ctx, orig->version.loc, ST_E_NOT_SUPPORTED,
@@ -740,7 +742,12 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf 
         LLVMContextDispose(llctx);
         return false;
     }
-    bool ok = true;
+    bool ok = st_poll(ctx, stats.instrs_in * 16); /* LLVM's passes: charged before */
+    if (!ok) {
+        LLVMDisposeModule(m);
+        LLVMContextDispose(llctx);
+        return false;
+    }
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef err = LLVMRunPasses(m, vasm_pipeline, NULL, po);
     LLVMValueRef mainfn = LLVMGetNamedFunction(m, "st_main");
@@ -770,7 +777,7 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf 
         }
         else
             st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
-        ok = ok && mir_coalesce(ctx, &prog, &stats);
+        ok = ok && st_poll(ctx, prog.n) && mir_coalesce(ctx, &prog, &stats);
         if (ok)
             mir_fold_outputs(&prog);
         if (ok && !mir_legalize_swizzles(&prog)) {
@@ -779,7 +786,7 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf 
         }
     }
     if (ok)
-        ok = mir_regalloc(ctx, &prog, st_merge_max_temps(sh));
+        ok = st_poll(ctx, prog.n) && mir_regalloc(ctx, &prog, st_merge_max_temps(sh));
     /* before fusing: an m3x3 reads rows the MIR names only by the first,
      * and virtual def indices are not yet the registers they will be */
     if (ok && !mir_place_ps1x_defs(&prog, 8)) {

@@ -234,7 +234,12 @@ program
 
 statements
     : %empty
-    | statements statement          { STOP_AT_LIMIT(); }
+    | statements statement          {
+          STOP_AT_LIMIT();
+          /* the compile budget and the caller's cancel callback */
+          if (!st_poll_at(ps->ctx, (struct st_loc){ps->line, 1}, 1))
+              YYABORT;
+      }
     ;
 
 statement

@@ -189,6 +189,7 @@ struct st_ctx *st_ctx_create(const char *filename, const char *source, size_t le
     ctx->source = source;
     ctx->source_len = len;
     ctx->max_errors = max_errors ? max_errors : 50;
+    ctx->anchor = (struct st_loc){1, 1};
     return ctx;
 }
 
@@ -237,6 +238,10 @@ bool st_error_limit_reached(const struct st_ctx *ctx)
 static void add_diag(struct st_ctx *ctx, enum st_severity sev, struct st_loc loc,
                      enum st_diag_code code, const char *fmt, va_list ap)
 {
+    /* After the budget or the caller stopped the call, what stages say on
+     * their way out (a truncated parse, a pass left half done) is noise. */
+    if (ctx->stop_reported)
+        return;
     if (sev == ST_SEVERITY_ERROR) {
         if (ctx->errors >= ctx->max_errors) {
             /* Count it, but keep the list at the cap plus one notice. */
@@ -338,7 +343,6 @@ bool st_poll_at(struct st_ctx *ctx, struct st_loc loc, uint64_t work)
     /* Each context reports once: a probe context a stage throws away must
      * not take the only copy of the message with it. */
     if (!ctx->stop_reported) {
-        ctx->stop_reported = true;
         if (!loc.line)
             loc = ctx->anchor;
         if (l->stopped == ST_E_BUDGET)
@@ -346,6 +350,7 @@ bool st_poll_at(struct st_ctx *ctx, struct st_loc loc, uint64_t work)
                      (unsigned long long)l->max_work);
         else
             st_error(ctx, loc, ST_E_CANCELLED, "cancelled by the caller");
+        ctx->stop_reported = true;
     }
     return false;
 }

@@ -329,6 +329,10 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, struct parse_state *
  * turns that one into the "too many errors" notice). */
 static bool end_of_line(struct parse_state *ps)
 {
+    /* The compile budget and the caller's cancel callback, once a line;
+     * the lexer has moved on to the next line already. */
+    if (!st_poll_at(ps->ctx, (struct st_loc){ps->line > 1 ? ps->line - 1 : 1, 1}, 1))
+        return true;
     if (!st_error_limit_reached(ps->ctx))
         return false;
     if (!ps->limit_seen) {
