@@ -146,17 +146,21 @@ bool st_llvm_pipeline(struct st_ctx *ctx, LLVMModuleRef m, struct st_llvm_stats 
 
     /* LLVM's passes only ever see min/max-like selects behind fences
      * (minmax_fence.c: an instcombine miscompile); our passes and the back
-     * ends never see a fence. */
-    bool ok = st_llvm_verify(ctx, m, "lowering");
+     * ends never see a fence.  The compile budget and cancel callback are
+     * polled before each step (LLVM's passes cannot be interrupted), charged
+     * per IR instruction (LLVM's pipeline as eight such steps). */
+    bool ok = st_poll(ctx, s.ir_instrs_raw) && st_llvm_verify(ctx, m, "lowering");
+    ok = ok && st_poll(ctx, (uint64_t)s.ir_instrs_raw * 8);
     if (ok) {
         st_fence_minmax(m);
         ok = run_llvm_passes(ctx, m, llvm_pipeline);
         st_unfence(m);
         ok = ok && st_llvm_verify(ctx, m, "the LLVM passes");
     }
+    ok = ok && st_poll(ctx, s.ir_instrs_raw);
     if (ok) {
         s.lanes_removed = st_pass_lane_demand(m);
-        ok = st_llvm_verify(ctx, m, "lane demand");
+        ok = st_llvm_verify(ctx, m, "lane demand") && st_poll(ctx, s.ir_instrs_raw);
         if (ok) {
             st_fence_minmax(m);
             ok = run_llvm_passes(ctx, m, cleanup_pipeline);
@@ -166,6 +170,7 @@ bool st_llvm_pipeline(struct st_ctx *ctx, LLVMModuleRef m, struct st_llvm_stats 
         if (ok)
             st_pass_lane_demand(m);
     }
+    ok = ok && st_poll(ctx, s.ir_instrs_raw);
     if (ok) {
         /* Last, so no later pass drops the marks the back end reads. */
         s.uniform_values = st_pass_uniformity(m);
