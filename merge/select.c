@@ -4431,6 +4431,8 @@ bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleR
             if (opc(I) == LLVMCall && strcmp(callee_name(I), ST_LL_SAMPLE_FN) == 0)
                 S->texel = op_(I, 5);
         }
+    if (!st_poll(ctx, ninst)) /* compile budget, cancel: charged per IR instruction */
+        return false;
     S->cap = 64;
     while (S->cap < ninst * 4 + 64)
         S->cap *= 2;
@@ -4452,7 +4454,10 @@ bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleR
     assign_homes(S);
 
     /* roots */
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(S->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(S->fn); bb && !S->failed;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        if (!st_poll(ctx, 0)) /* the cancel callback, once a block */
+            S->failed = true;
         for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
             unsigned o = opc(I);
             if (o == LLVMStore && out_slot_of_store(S, I) >= 0)
@@ -4488,6 +4493,7 @@ bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleR
             else if (o == LLVMSelect && kill_source(I))
                 need(S, I);
         }
+    }
     /* phi registers exist before their copies are emitted */
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(S->fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I && opc(I) == LLVMPHI;
