@@ -384,6 +384,10 @@ bool mir_coalesce(struct st_ctx *ctx, struct mir_prog *p, struct st_merge_stats 
         struct mir_instr *in = &p->ins[i];
         if (in->dead || in->op != MIR_OP_MERGE)
             continue;
+        /* compile budget, cancel: each liveness update costs a pass over
+         * the program, and one may follow each merge input */
+        if (!st_poll(ctx, (uint64_t)p->n * in->nsrc))
+            goto stop;
         for (unsigned k = 0; k < in->nsrc && !in->dead;) {
             struct mir_src *s = &in->src[k];
             uint32_t D = in->dst.vreg;
@@ -434,9 +438,10 @@ bool mir_coalesce(struct st_ctx *ctx, struct mir_prog *p, struct st_merge_stats 
     mir_live_free(&lv);
     return true;
 oom:
+    st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+stop:
     free(why);
     mir_live_free(&lv);
-    st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
     return false;
 }
 
