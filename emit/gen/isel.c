@@ -1747,8 +1747,13 @@ static void emit_loop(struct isel *I, struct loop *L, int depth)
 static void emit_block_body(struct isel *I, unsigned b)
 {
     for (LLVMValueRef v = LLVMGetFirstInstruction(I->bb[b]); v && !I->failed;
-         v = LLVMGetNextInstruction(v))
+         v = LLVMGetNextInstruction(v)) {
+        if (!st_poll(I->ctx, 1)) { /* compile budget, cancel (reported there) */
+            I->failed = true;
+            return;
+        }
         emit_inst(I, v);
+    }
 }
 
 static void emit_seq(struct isel *I, const struct ctxf *c, unsigned b, unsigned stop, int depth)
