@@ -169,6 +169,7 @@ static int session_end(struct session *s, struct st_result **result)
     if (res && st_ctx_export(s->ctx, res)) {
         res->struct_version = ST_RESULT_VERSION;
         res->ok = res->num_errors == 0;
+        res->work = s->limits.work;
         if (res->ok) {
             if (!s->out.data)
                 st_buf_printf(&s->out, "%s", "");

@@ -22,7 +22,7 @@ extern "C" {
 
 #define ST_API_VERSION 1
 #define ST_OPTIONS_VERSION 2
-#define ST_RESULT_VERSION 1
+#define ST_RESULT_VERSION 2
 
 enum st_severity {
     ST_SEVERITY_ERROR = 0,
@@ -98,6 +98,10 @@ struct st_result {
     size_t num_diagnostics;
     unsigned num_errors, num_warnings;
     char *stats; /* with want_stats: counts as "name: value" lines, else NULL */
+
+    /* ---- version 2 (the library allocates results: older callers simply
+     * do not read these) ---- */
+    uint64_t work; /* compile work units this call charged (st_options.max_work) */
 };
 
 

@@ -35,7 +35,7 @@
  */
 #define GEN_RUN_MIN_STEPS 50000000u
 #define GEN_RUN_STEPS_PER_INSTR 1024u
-#define GEN_RUN_POLL_STEPS (1u << 20)
+#define GEN_RUN_POLL_STEPS (1u << 16)
 
 struct gen_run {
     struct st_ctx *ctx;
