@@ -673,6 +673,17 @@ uint64_t st_run_worst_case(const struct st_shader *sh, const struct st_run_input
                            struct st_loc *hot, bool *oom);
 bool st_run_budget_check(struct st_ctx *ctx, const struct st_shader *sh,
                          const struct st_run_inputs *in);
+/*
+ * The tolerance of the Gen engine against the interpreter (tolerance.c;
+ * docs/gensim.md "Tolerances of the Gen engine"), for every judge that
+ * compares them: an instruction whose kernel result may differ, a shader
+ * with one, and whether two output components agree (any NaN matches any
+ * NaN; otherwise bit for bit, or, in an inexact shader, within 2^-14 of
+ * the larger magnitude or 2^-24 absolute).
+ */
+bool st_tol_inexact_op(enum st_opcode op);
+bool st_tol_shader_inexact(const struct st_shader *sh);
+bool st_tol_within(float want, float got, bool inexact);
 /* ---- end of run ---- */
 
 /* ---- ARB programs ---- */
