@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
@@ -304,6 +305,21 @@ static uint64_t ir_size(LLVMValueRef fn)
     return n;
 }
 
+/*
+ * LLVM's target registry is process-wide, and registering a target is not
+ * safe while another thread does the same (two threads that both find the
+ * target unregistered link it into the list twice).  So the native target
+ * is registered once per process: the one piece of process state the
+ * library touches, written once and never changed.
+ */
+static once_flag native_once = ONCE_FLAG_INIT;
+static bool native_ok;
+
+static void init_native(void)
+{
+    native_ok = !LLVMInitializeNativeTarget() && !LLVMInitializeNativeAsmPrinter();
+}
+
 bool st_llvm_jit_execute(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
                          const struct st_run_inputs *in, enum st_float_rules rules,
                          struct st_run_outputs *outs)
@@ -331,8 +347,8 @@ bool st_llvm_jit_execute(struct st_ctx *ctx, const struct st_shader *sh, LLVMMod
     const char *lb = fn_attr(main_fn, "st-lane-state-bytes", lbbuf, sizeof(lbbuf));
     size_t state_bytes = lb ? (size_t)strtoul(lb, NULL, 10) : 0;
 
-    /* LLVM's target registry is process-wide; initializing twice is harmless. */
-    if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter()) {
+    call_once(&native_once, init_native);
+    if (!native_ok) {
         st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
                  "LLVM JIT: this LLVM has no native target");
         return false;

@@ -29,7 +29,6 @@ int d3d9yylex(D3D9YYSTYPE *lval, D3D9YYLTYPE *lloc, void *scanner);
 
 %code {
 #include <errno.h>
-#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -957,14 +956,9 @@ static bool parse_float(struct parse_state *ps, const struct p_operand *op, floa
     if (n && (t->s[n - 1] == 'f' || t->s[n - 1] == 'F'))
         n--;
     char *tmp = st_arena_strndup(ps->arena, t->s, n);
-    /* strtof reads the locale's decimal point; assembly always uses '.'.
-     * The text is digits, '.', 'e' and signs only (the lexer's pattern),
-     * so hex floats, "inf" and "nan" cannot reach strtof. */
-    const char *dp = localeconv()->decimal_point;
-    if (dp && dp[0] && dp[0] != '.' && !dp[1])
-        for (char *c = tmp; *c; c++)
-            if (*c == '.')
-                *c = dp[0];
+    /* The text is digits, '.', 'e' and signs only (the lexer's pattern),
+     * so hex floats, "inf" and "nan" cannot reach strtof; it reads '.'
+     * because st_compile/st_run run in the C locale (driver.c). */
     errno = 0;
     char *end;
     float v = strtof(tmp, &end);
