@@ -149,6 +149,7 @@ static bool session_begin(struct session *s, const struct st_options *o)
     s->arena = st_arena_create();
     if (s->ctx && s->arena) {
         st_ctx_set_limits(s->ctx, &s->limits);
+        st_arena_report_to(s->arena, s->ctx);
         return true;
     }
     st_ctx_destroy(s->ctx);

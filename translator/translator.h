@@ -21,6 +21,7 @@
 /* Arena: everything belonging to one shader, freed in one call.       */
 
 struct st_arena;
+struct st_ctx;
 struct st_arena *st_arena_create(void);
 void st_arena_destroy(struct st_arena *a);
 /*
@@ -35,6 +36,25 @@ char *st_arena_printf(struct st_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* True once an allocation failed; allocations then return a static dummy. */
 bool st_arena_failed(const struct st_arena *a);
+/* The first failed allocation of a is reported in ctx at once (ST9001),
+ * which then records no more messages: what stages say while they wind
+ * down without the memory they asked for is noise. */
+void st_arena_report_to(struct st_arena *a, struct st_ctx *ctx);
+
+/*
+ * Memory a generated scanner (flex) allocates, kept on a list so that all
+ * of it can be freed when the scanner gives up half way: flex's only fatal
+ * error is running out of memory, and it leaves through longjmp with
+ * blocks nobody else knows about.  The parsers route flex's yyalloc,
+ * yyrealloc and yyfree here.  NULL when memory ran out.
+ */
+struct st_block_list {
+    struct st_block *head;
+};
+void *st_blocks_alloc(struct st_block_list *l, size_t n);
+void *st_blocks_realloc(struct st_block_list *l, void *p, size_t n);
+void st_blocks_free(struct st_block_list *l, void *p);
+void st_blocks_free_all(struct st_block_list *l);
 
 /* A growable byte buffer (output text). Allocated with malloc. */
 struct st_buf {
@@ -132,6 +152,10 @@ void st_warning(struct st_ctx *ctx, struct st_loc loc, enum st_diag_code code,
 unsigned st_error_count(const struct st_ctx *ctx);
 /* The message of the first error reported (NULL: none), and where. */
 const char *st_ctx_first_error(const struct st_ctx *ctx, struct st_loc *loc);
+/* True once memory ran out in this context (ST9001 reported, or a message
+ * could not be recorded): a stage that tried something in a throwaway
+ * context tells "it did not work" from "there was no memory to try". */
+bool st_ctx_out_of_memory(const struct st_ctx *ctx);
 /* True once max_errors were reported; parsers stop then. */
 bool st_error_limit_reached(const struct st_ctx *ctx);
 const char *st_ctx_source(const struct st_ctx *ctx, size_t *len);

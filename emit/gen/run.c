@@ -669,7 +669,12 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
     gensim_program *prog = gensim_parse(text.data, "gen", err, sizeof(err));
     st_buf_free(&text);
     if (!prog) {
-        st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED, "Gen engine: the kernel: %s", err);
+        /* (the simulator says "out of memory" when that is what happened) */
+        if (strstr(err, "out of memory"))
+            st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        else
+            st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED, "Gen engine: the kernel: %s",
+                     err);
         return false;
     }
     struct gen_run *R = calloc(1, sizeof(*R));

@@ -107,6 +107,7 @@ struct arb_state {
     unsigned num_failed, cap_failed;
 
     jmp_buf oom; /* flex's fatal errors land here */
+    struct st_block_list flex_mem; /* everything flex allocated (arb_lexer.l) */
 };
 }
 
@@ -1625,6 +1626,8 @@ void arb_instruction(struct arb_state *ps, const struct arb_tok *op, bool known,
 
     struct st_instr *in = st_arena_alloc(ps->arena, sizeof(*in));
     struct st_arb_instr *ai = st_arena_alloc(ps->arena, sizeof(*ai));
+    if (!in || !ai) /* out of memory: the arena reported it */
+        return;
     in->op = info->op;
     in->loc = op->loc;
     in->arb = ai;

@@ -1051,7 +1051,7 @@ static void build_instr(struct parse_state *ps, const struct p_prefix *pre,
         ps->no_version_reported = true;
     }
     struct st_instr *ins = st_arena_alloc(ps->arena, sizeof(*ins));
-    if (!decode_opword(ps, word, ins))
+    if (!ins || !decode_opword(ps, word, ins)) /* NULL: out of memory, reported at the end */
         return;
 
     if (lead_comma->s) {
