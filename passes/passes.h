@@ -9,6 +9,7 @@
 #ifndef ST_PASSES_H
 #define ST_PASSES_H
 
+#include <limits.h>
 #include <stdbool.h>
 
 #include "translator.h"
@@ -77,6 +78,10 @@ unsigned st_llvm_count_merges(struct LLVMOpaqueModule *m);
 /* Metadata kind names. */
 #define ST_MD_UNIFORM "st.uniform" /* !{} on instructions computed only from constants */
 #define ST_MD_LANES "st.lanes"     /* !{i32 mask} on vector instructions: lanes read */
+
+/* What st_pass_uniformity and st_pass_lane_demand return when memory ran
+ * out (then nothing was marked or rewritten; the caller reports ST9001). */
+#define ST_PASS_OUT_OF_MEMORY UINT_MAX
 
 /* Marks uniform instructions; returns how many. */
 unsigned st_pass_uniformity(struct LLVMOpaqueModule *m);

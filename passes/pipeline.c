@@ -137,6 +137,16 @@ static unsigned instrs_in(LLVMModuleRef m)
     return n;
 }
 
+/* Our passes, out of memory, left the module as it was: not a module to go
+ * on with (the back ends would print a different kernel). */
+static bool pass_memory(struct st_ctx *ctx, unsigned result)
+{
+    if (result != ST_PASS_OUT_OF_MEMORY)
+        return true;
+    st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+    return false;
+}
+
 bool st_llvm_pipeline(struct st_ctx *ctx, LLVMModuleRef m, struct st_llvm_stats *stats)
 {
     struct st_llvm_stats s;
@@ -160,7 +170,8 @@ bool st_llvm_pipeline(struct st_ctx *ctx, LLVMModuleRef m, struct st_llvm_stats 
     ok = ok && st_poll(ctx, s.ir_instrs_raw);
     if (ok) {
         s.lanes_removed = st_pass_lane_demand(m);
-        ok = st_llvm_verify(ctx, m, "lane demand") && st_poll(ctx, s.ir_instrs_raw);
+        ok = pass_memory(ctx, s.lanes_removed) && st_llvm_verify(ctx, m, "lane demand") &&
+             st_poll(ctx, s.ir_instrs_raw);
         if (ok) {
             st_fence_minmax(m);
             ok = run_llvm_passes(ctx, m, cleanup_pipeline);
@@ -168,13 +179,13 @@ bool st_llvm_pipeline(struct st_ctx *ctx, LLVMModuleRef m, struct st_llvm_stats 
         }
         /* Again, to record the demand on the instructions the cleanup kept. */
         if (ok)
-            st_pass_lane_demand(m);
+            ok = pass_memory(ctx, st_pass_lane_demand(m));
     }
     ok = ok && st_poll(ctx, s.ir_instrs_raw);
     if (ok) {
         /* Last, so no later pass drops the marks the back end reads. */
         s.uniform_values = st_pass_uniformity(m);
-        ok = st_llvm_verify(ctx, m, "uniformity");
+        ok = pass_memory(ctx, s.uniform_values) && st_llvm_verify(ctx, m, "uniformity");
     }
     count(m, &s.merges_after, &s.ir_instrs_after);
     if (stats)
