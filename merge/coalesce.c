@@ -135,6 +135,7 @@ unsigned mir_fold_copies(struct mir_prog *p)
         free(uses);
         free(defs);
         free(defat);
+        p->oom = true;
         return 0;
     }
     count_uses(p, uses, defs);
@@ -243,6 +244,7 @@ unsigned mir_sink_predicated(struct mir_prog *p)
     if (!uses || !defs) {
         free(uses);
         free(defs);
+        p->oom = true;
         return 0;
     }
     count_uses(p, uses, defs);
@@ -462,6 +464,7 @@ unsigned mir_fold_outputs(struct mir_prog *p)
     if (!uses || !defs) {
         free(uses);
         free(defs);
+        p->oom = true;
         return 0;
     }
     count_uses(p, uses, defs);
