@@ -2,7 +2,8 @@
 # Runs every test suite against one build variant (build/ or build-asan/):
 #   1. every cmocka program build*/tests/test_*   (unit tests, corpus, samples)
 #   2. tests/bad/*.asm: the CLI must print exactly the diagnostics each file's
-#      "; expect:" lines state, exit 1, and write no output file
+#      "; expect:" lines state, exit 1, and write no output file (with the
+#      options of its "; args:" line, if any)
 #   3. tests/gen_iga.sh: every Gen9 kernel accepted by iga64
 #   4. tests/cli.sh: usage errors, --help, --version, -o behaviour
 #   5. tests/check_layering.py: stage doors and call circles
@@ -47,9 +48,13 @@ trap 'rm -rf "$tmp"' EXIT
 for bad in tests/bad/*.asm tests/bad/*.vp tests/bad/*.fp; do
     [ -f "$bad" ] || continue
     want=$(sed -n 's/^[;#] *expect: //p' "$bad" | sed "s|^|$bad:|")
+    # "; args: ..." adds options (the limits); "; args: run ..." runs the
+    # shader instead of compiling it
+    read -r -a args <<< "$(sed -n 's/^[;#] *args: //p' "$bad")"
+    [ "${args[0]:-}" = run ] || args=(--emit=asm "${args[@]}")
     out=$tmp/out.txt
     rm -f "$out"
-    "$bin" --emit=asm -o "$out" "$bad" 2>"$tmp/err" >/dev/null
+    "$bin" "${args[@]}" -o "$out" "$bad" 2>"$tmp/err" >/dev/null
     rc=$?
     got=$(grep -E "^$bad(:[0-9]+:[0-9]+)?: (error|warning)" "$tmp/err")
     if [ $rc -eq 1 ] && [ "$got" = "$want" ] && [ ! -e "$out" ]; then
