@@ -91,3 +91,45 @@ check "#include: an error inside an included file names that file and its line" 
 printf '!!ARBvp1.0\n#include "nothing.inc"\nMOV result.position, vertex.position;\nEND\n' > "$tmp/inc/arb.vp"
 check "#include: an ARB program's '#' lines are comments, never includes" bash -c "'$bin' --emit=asm '$tmp/inc/arb.vp' | grep -q 'MOV result.position'"
 
+# ---- batch ----
+b=$tmp/batch
+mkdir -p "$b/set/deeper" "$b/cmp"
+cp "$tmp/seed.vs.asm" "$b/set/a.vs.asm"
+cp "$tmp/bad.vs.asm" "$b/set/b.vs.asm"
+printf '!!ARBfp1.0\nOPTION NV_fragment_program;\nMOV result.color, fragment.color;\nEND\n' > "$b/set/deeper/c.fp"
+printf 'ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmul r0, r0, c0\nmov oC0, r0\n' > "$b/set/deeper/d.ps.asm"
+echo "not a shader" > "$b/set/notes.txt"
+printf 'path\tdialect\tstage\texpect\tsource\tmojo\tnotes\nset/a.vs.asm\td3d9\tvs\tvalid\tx\tna\t\nset/b.vs.asm\td3d9\tvs\tvalid\tx\tna\t\nset/deeper/c.fp\tarb\tfp\tvalid\tx\tna\t\n' > "$b/manifest.tsv"
+check "batch: every shader of a directory tree, one report line each, in sorted order" bash -c "cd '$b' && '$bin' batch -j2 set > rep 2>sum && [ \$(grep -vc '^#' rep) -eq 4 ] && sed -n 2p rep | grep -q '^set/a.vs.asm - VS SIMD8 shader: ' && sed -n 3p rep | grep -qx 'set/b.vs.asm - VS rejected: ST1006' && sed -n 4p rep | grep -qx 'set/deeper/c.fp - FS refused: ST3001' && sed -n 5p rep | grep -q '^set/deeper/d.ps.asm - FS SIMD.. shader: '"
+check "batch: the summary counts accepted, rejected, refused and shaders per error code" bash -c "cd '$b' && grep -q '^batch: 4 shaders in .* 2 accepted, 1 rejected, 1 refused\$' sum && grep -q '^batch: shaders per error code: ST1006 1, ST3001 1\$' sum"
+check "batch: kernel lines in shader-db's form (report.py's pattern and fields)" bash -c "cd '$b' && grep 'shader:' rep | grep -Eqx '[^ ]+ - (VS|FS) SIMD(8|16|32) shader: [0-9]+ inst, [0-9]+ loops, [0-9]+ cycles, [0-9]+:[0-9]+ spills:fills, [0-9]+ sends'"
+check "batch: a kernel line carries the numbers of the compiler's own stats line" bash -c "cd '$b' && s=\$('$bin' set/a.vs.asm | tail -1 | sed 's/^\\/\\/ SIMD8 shader: \\([0-9]*\\) instructions\\. \\([0-9]*\\) loops\\. \\([0-9]*\\) cycles\\. \\([0-9:]*\\) spills:fills, \\([0-9]*\\) sends/\\1 inst, \\2 loops, \\3 cycles, \\4 spills:fills, \\5 sends/') && grep -qx \"set/a.vs.asm - VS SIMD8 shader: \$s\" rep"
+check "batch: the same reports with -j1 and -j4 (text and JSON)" bash -c "cd '$b' && '$bin' batch -j1 --json j1.json set > r1 2>/dev/null && '$bin' batch -j4 --json j4.json set > r4 2>/dev/null && cmp r1 r4 && cmp j1.json j4.json && cmp r1 rep"
+check "batch: the JSON report: every shader, its verdict, codes and kernels" bash -c "cd '$b' && python3 -c \"
+import json; d = json.load(open('j1.json')); s = d['shaders']
+assert [x['file'] for x in s] == ['set/a.vs.asm', 'set/b.vs.asm', 'set/deeper/c.fp', 'set/deeper/d.ps.asm'], s
+assert [x['status'] for x in s] == ['accepted', 'rejected', 'refused', 'accepted']
+assert s[1]['errors'] == ['ST1006'] and s[1]['first_error'].startswith('set/b.vs.asm:3:1: error:')
+assert s[0]['kernels'][0]['simd'] == 8 and s[0]['kernels'][0]['instructions'] > 0
+assert d['summary']['accepted'] == 2 and d['summary']['codes'] == {'ST1006': 1, 'ST3001': 1}
+\""
+check "batch: a manifest names files relative to itself and what they should do" bash -c "cd / && '$bin' batch --json '$tmp/m.json' '$b/manifest.tsv' > '$tmp/m.rep' 2>'$tmp/m.sum' && [ \$(grep -vc '^#' '$tmp/m.rep') -eq 3 ] && grep -q '^$b/set/a.vs.asm - VS SIMD8' '$tmp/m.rep' && grep -q 'against the manifests: 2 of 3 valid shaders not accepted, 0 of 0 invalid shaders accepted' '$tmp/m.sum' && python3 -c \"import json; assert json.load(open('$tmp/m.json'))['shaders'][0]['expect'] == 'valid'\""
+check "batch: --simd=all gives a pixel shader a line per kernel (8, 16, 32), a vertex shader one" bash -c "cd '$b' && '$bin' batch --simd=all set > all 2>/dev/null && [ \$(grep -c '^set/deeper/d.ps.asm - FS SIMD\\(8\\|16\\|32\\) shader:' all) -eq 3 ] && [ \$(grep -c '^set/a.vs.asm - VS SIMD8 shader:' all) -eq 1 ]"
+check "batch: a progress line when asked (--progress), none on a pipe by default" bash -c "cd '$b' && '$bin' batch --progress set 2>&1 >/dev/null | grep -q \$'\\r\\\\[ *4/4\\\\] 2 accepted' && ! '$bin' batch set 2>&1 >/dev/null | grep -q \$'\\r'"
+check "batch: a shader file, a directory and a manifest together; a missing file is unreadable (exit 2)" bash -c "cd '$b' && '$bin' batch set/a.vs.asm set/deeper manifest.tsv nope.asm > mix 2>/dev/null; [ \$? -eq 2 ] && [ \$(grep -vc '^#' mix) -eq 7 ] && grep -qx 'nope.asm - ?? unreadable' mix"
+check "batch: a reader gone before the report: quiet, non-zero status" bash -c "cd '$b' && '$bin' batch set 2>'$b/pipe.err' | true; s=\${PIPESTATUS[0]}; [ \$s -eq 2 ] && ! grep -q '^shadertrans:' '$b/pipe.err'"
+# the JIT agrees with the interpreter and the Gen engine within the
+# tolerance of docs/gensim.md; FRC of a large POW is beyond it (a 1-ulp
+# difference of the power is a different fraction): a real disagreement
+cp "$tmp/seed.vs.asm" "$b/cmp/" && cp "$tmp/seed.in.json" "$b/cmp/seed.vs.in.json"
+printf '!!ARBfp1.0\nPARAM p = program.local[0];\nTEMP t;\nPOW t.x, p.x, p.y;\nFRC result.color, t.x;\nEND\n' > "$b/frc.fp"
+printf '{"constants": {"program.local[0]": [3.7, 10.3, 0, 0]}, "invocations": [{}]}' > "$b/frc.in.json"
+check "batch --compare-engines: the inputs beside a shader; all three engines agree (exit 0)" bash -c "cd '$b' && '$bin' batch --compare-engines --json ce.json cmp > ce 2>ce.sum && grep -q 'engines on the same inputs: 1 agree, 0 disagree, 0 could not run' ce.sum && python3 -c \"import json; e = json.load(open('ce.json'))['shaders'][0]['engines']; assert e == {'result': 'agree', 'inputs': 'beside'}, e\""
+check "batch --compare-engines: made-up inputs when there are none (D3D9 and ARB)" bash -c "cd '$b' && cp '$root/samples/arb/13-trig.fp' . && '$bin' batch --compare-engines --json made.json set/deeper/d.ps.asm 13-trig.fp > /dev/null 2>made.sum && grep -q '2 agree, 0 disagree' made.sum && python3 -c \"import json; assert all(x['engines']['inputs'] == 'made' for x in json.load(open('made.json'))['shaders'])\""
+check "batch --compare-engines: a disagreement beyond the tolerance is reported (exit 1)" bash -c "cd '$b' && '$bin' batch --compare-engines frc.fp > dis 2>dis.sum; [ \$? -eq 1 ] && grep -q '^frc.fp - FS engines disagree: the Gen engine (SIMD32) differs from the interpreter beyond the tolerance: invocation 0, \"result.color\"\\[0\\] is 0.75 (the interpreter: 0.625)\$' dis && grep -q '0 agree, 1 disagree' dis.sum"
+check "batch --compare-engines --inputs: one inputs file for every shader" bash -c "cd '$b' && '$bin' batch --compare-engines --inputs cmp/seed.vs.in.json --json gi.json cmp/seed.vs.asm > /dev/null 2>&1 && python3 -c \"import json; assert json.load(open('gi.json'))['shaders'][0]['engines']['inputs'] == 'given'\""
+
+# ---- compare ----
+check "compare: a report against itself, text or JSON: no change, nothing lost" bash -c "cd '$b' && '$bin' compare rep j1.json > same && grep -qx 'total instructions in shared programs: [0-9]* -> [0-9]* (+0.00%)' same && grep -qx 'helped: 0' same && grep -qx 'LOST:   0' same && grep -qx 'GAINED: 0' same && grep -qx 'verdicts changed: 0' same"
+check "compare: per-kernel deltas and totals, verdict changes, kernels lost and gained" bash -c "cd '$b' && n=\$(sed -n 's/^set\\/a.vs.asm - VS SIMD8 shader: \\([0-9]*\\) inst.*/\\1/p' rep) && sed -e \"s/^\\(set\\/a.vs.asm - VS SIMD8 shader: \\)\$n inst/\\1\$((n - 3)) inst/\" -e 's/^set\\/b.vs.asm - VS rejected: ST1006/set\\/b.vs.asm - VS SIMD8 shader: 5 inst, 0 loops, 9 cycles, 0:0 spills:fills, 1 sends/' -e '/^set\\/deeper\\/d.ps.asm/d' rep > new && '$bin' compare rep new > delta && grep -q \"^instructions helped: set/a.vs.asm VS SIMD8 *\$n -> \$((n - 3)) (\" delta && grep -q '^total instructions in shared programs: ' delta && grep -qx 'helped: 1' delta && grep -q '^VERDICT: set/b.vs.asm: VS rejected: ST1006 -> VS accepted\$' delta && grep -q '^LOST: *set/deeper/d.ps.asm FS SIMD' delta && grep -q '^GAINED: set/b.vs.asm VS SIMD8' delta"
+check "compare: wrong usage is exit 2" bash -c "'$bin' compare '$b/rep' 2>/dev/null; [ \$? -eq 2 ]"

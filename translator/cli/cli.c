@@ -3,6 +3,8 @@
  *
  *   shadertrans [options] FILE            compile (FILE "-" is standard input)
  *   shadertrans run [options] FILE --inputs IN.json
+ *   shadertrans batch [options] PATH...   many shaders in one process (batch.c)
+ *   shadertrans compare OLD NEW           two batch reports side by side (report.c)
  *
  * Exit status: 0 success, 1 bad input (diagnostics on stderr), 2 bad usage
  * or an I/O failure (also a reader of the output that went away).  An
@@ -20,6 +22,8 @@
 static const char usage_text[] =
     "usage: shadertrans [options] FILE\n"
     "       shadertrans run [options] FILE --inputs IN.json\n"
+    "       shadertrans batch [batch options] PATH...\n"
+    "       shadertrans compare OLD.report NEW.report\n"
     "\n"
     "Translates Direct3D 9 shader assembly (vs_1_1..vs_3_0, ps_1_1..ps_3_0) and\n"
     "ARB vertex/fragment programs; by default into an Intel Gen9 kernel (IGA\n"
@@ -55,7 +59,9 @@ static const char usage_text[] =
     "                      gen runs the Gen9 kernel (--simd) in the simulator\n"
     "  --max-run-instructions=N\n"
     "                      the run budget over all invocations (default: 2^26\n"
-    "                      per invocation; docs/limits.md)\n";
+    "                      per invocation; docs/limits.md)\n"
+    "\n"
+    "'shadertrans batch --help' lists the batch options.\n";
 
 int cli_usage_error(const char *fmt, const char *arg)
 {
@@ -184,6 +190,11 @@ int main(int argc, char **argv)
     /* A reader that goes away is an EPIPE from write(), ended quietly
      * (output.c), not a signal that kills us half way. */
     signal(SIGPIPE, SIG_IGN);
+
+    if (argc > 1 && strcmp(argv[1], "batch") == 0)
+        return cli_batch_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "compare") == 0)
+        return cli_compare_main(argc - 1, argv + 1);
 
     struct cli_compile_opts c;
     memset(&c, 0, sizeof(c));

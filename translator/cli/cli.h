@@ -3,7 +3,8 @@
  *
  * cli.c parses the command line and runs one shader; output.c writes
  * output files safely; source.c reads shader files and expands #include
- * lines.
+ * lines; batch.c runs corpora in threads; report.c writes and compares
+ * shader-db reports; engines.c compares the three engines.
  */
 #ifndef ST_CLI_H
 #define ST_CLI_H
@@ -91,5 +92,25 @@ int cli_compile_option(int argc, char **argv, int *i, struct cli_compile_opts *c
 int cli_usage_error(const char *fmt, const char *arg);
 bool cli_opt_value(const char *arg, const char *name, const char **val);
 bool cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
+
+/* ---- inputs.c ---- */
+struct st_shader;
+struct st_buf;
+/* Appends an inputs JSON for sh with `invocations` invocations made up
+ * from seed (deterministic); false when memory ran out. */
+bool cli_make_inputs(const struct st_shader *sh, uint64_t seed, unsigned invocations,
+                     struct st_buf *out);
+
+/* ---- batch.c, report.c ---- */
+/* One kernel of a shader, as the shader-db line counts it. */
+struct cli_kernel {
+    unsigned simd, instructions, loops, cycles, spills, fills, sends;
+};
+/* Parses "SIMD16 shader: N instructions. N loops. N cycles. N:N
+ * spills:fills, N sends" (the Gen back end's stats line). */
+bool cli_parse_kernel_stats(const char *text, struct cli_kernel *k);
+
+int cli_batch_main(int argc, char **argv);
+int cli_compare_main(int argc, char **argv);
 
 #endif
