@@ -5,8 +5,10 @@
 #      "; expect:" lines state, exit 1, and write no output file (with the
 #      options of its "; args:" line, if any)
 #   3. tests/gen_iga.sh: every Gen9 kernel accepted by iga64
-#   4. tests/cli.sh: usage errors, --help, --version, -o behaviour
-#   5. tests/check_layering.py: stage doors and call circles
+#   4. tests/cli.sh: usage errors, --help, --version, -o behaviour, batch
+#   5. tests/embed.sh, tests/scons_tool.sh: the installed library, pkg-config,
+#      exported symbols, build flags; the SCons tool
+#   6. tests/check_layering.py: stage doors and call circles
 # Prints one "N passed, N failed" line per suite and a total; exits non-zero
 # on any failure.  Run from the repository root (scons test does).
 set -u
@@ -88,7 +90,21 @@ if [ -f tests/cli.sh ]; then
     count "cli" "$p" "$f"
 fi
 
-# 5. Doors and rooms: no private cross-stage include, no call circle
+# 5. The library as an embedder gets it: the installs `scons test` made,
+#    pkg-config, the exported symbols, CC/CFLAGS/LDFLAGS; the SCons tool
+#    (plain build only: they install and link the plain build)
+if [ "$variant" = build ]; then
+    for suite in embed scons_tool; do
+        out=$(bash "tests/$suite.sh" 2>&1)
+        echo "$out" | grep -v '^ok ' || true
+        p=$(echo "$out" | grep -c '^ok ')
+        f=$(echo "$out" | grep -c '^not ok ')
+        [ "$p" -gt 0 ] || f=$((f + 1)) # a suite that could not start fails
+        count "$suite" "$p" "$f"
+    done
+fi
+
+# 6. Doors and rooms: no private cross-stage include, no call circle
 #    between files of two stages (read from the objects' symbol tables)
 if python3 tests/check_layering.py "$root" "$root/$variant"; then
     count "layering" 1 0
