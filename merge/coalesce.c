@@ -386,9 +386,9 @@ bool mir_coalesce(struct st_ctx *ctx, struct mir_prog *p, struct st_merge_stats 
         struct mir_instr *in = &p->ins[i];
         if (in->dead || in->op != MIR_OP_MERGE)
             continue;
-        /* compile budget, cancel: each liveness update costs a pass over
-         * the program, and one may follow each merge input */
-        if (!st_poll(ctx, (uint64_t)p->n * in->nsrc))
+        /* compile budget, cancel: a liveness update (a sweep of every vreg
+         * at every instruction) may follow each merge input */
+        if (!st_poll(ctx, (uint64_t)p->n * (p->nvregs ? p->nvregs : 1) * in->nsrc))
             goto stop;
         for (unsigned k = 0; k < in->nsrc && !in->dead;) {
             struct mir_src *s = &in->src[k];
