@@ -13,6 +13,7 @@
  * the JIT calls the very functions the interpreter calls.
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,11 +314,13 @@ static uint64_t ir_size(LLVMValueRef fn)
  * library touches, written once and never changed.
  */
 static once_flag native_once = ONCE_FLAG_INIT;
-static bool native_ok;
+/* (atomic: call_once orders it already, but not in a way ThreadSanitizer
+ * sees; an atomic states the order for every reader) */
+static atomic_bool native_ok;
 
 static void init_native(void)
 {
-    native_ok = !LLVMInitializeNativeTarget() && !LLVMInitializeNativeAsmPrinter();
+    atomic_store(&native_ok, !LLVMInitializeNativeTarget() && !LLVMInitializeNativeAsmPrinter());
 }
 
 bool st_llvm_jit_execute(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
@@ -348,7 +351,7 @@ bool st_llvm_jit_execute(struct st_ctx *ctx, const struct st_shader *sh, LLVMMod
     size_t state_bytes = lb ? (size_t)strtoul(lb, NULL, 10) : 0;
 
     call_once(&native_once, init_native);
-    if (!native_ok) {
+    if (!atomic_load(&native_ok)) {
         st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
                  "LLVM JIT: this LLVM has no native target");
         return false;
