@@ -299,6 +299,8 @@ bool st_check_arb(struct st_ctx *ctx, struct st_shader *sh)
         check_textures(ctx, sh);
 
     unsigned alu = 0, tex = 0;
+    if (!st_poll(ctx, sh->num_instrs)) /* the checks above are linear in the program */
+        return false;
     for (const struct st_instr *in = sh->first; in; in = in->next) {
         bool t = in->op == ST_OP_ARB_TEX || in->op == ST_OP_ARB_TXP || in->op == ST_OP_ARB_TXB ||
                  in->op == ST_OP_ARB_KIL;
