@@ -10,8 +10,8 @@
  *   (bit for bit, any NaN equal to any NaN), unless it refuses (ST3001);
  * - the Gen engine (IEEE rules; SIMD8, and pixel shaders also 16 and 32)
  *   must give the interpreter's values within the tolerance of
- *   docs/gensim.md (tests/tolerance.h), ARB lanes the generator marks as
- *   not judgeable excepted.  Refusals by design are skipped exactly as
+ *   docs/gensim.md (st_tol_within, translator/run/tolerance.c), ARB lanes
+ *   the generator marks as not judgeable excepted.  Refusals by design are skipped exactly as
  *   tests/test_fuzz.c and test_fuzz_arb.c skip them.
  *
  * Any other outcome is a finding: the shader and its inputs are printed
@@ -23,7 +23,6 @@
 
 #include "emit.h"
 #include "translator.h"
-#include "tolerance.h"
 #include "fuzz_util.h"
 
 #include "arbgen.h"
@@ -69,7 +68,7 @@ static void gen_compare(const struct case_ *c)
     gen = calloc(in->num_invocations + 1, sizeof(*gen));
     if (!gen)
         goto done;
-    bool inexact = shader_inexact(sh), vs = sh->version.type == ST_VS;
+    bool inexact = st_tol_shader_inexact(sh), vs = sh->version.type == ST_VS;
     for (unsigned simd = 8; simd <= 32 && !(vs && simd > 8); simd *= 2) {
         struct st_ctx *c2 = st_ctx_create(c->name, c->text, len, 1000);
         memset(gen, 0, (in->num_invocations + 1) * sizeof(*gen));
@@ -105,7 +104,7 @@ static void gen_compare(const struct case_ *c)
                     float w = a->reg[r].v[j], g = b->reg[r].v[j];
                     char nb[64];
                     const char *label = st_run_output_label(sh, &a->reg[r], nb);
-                    if (within(w, g, inexact) || unjudged(c->arb, label, a->reg[r].ncomp, j))
+                    if (st_tol_within(w, g, inexact) || unjudged(c->arb, label, a->reg[r].ncomp, j))
                         continue;
                     snprintf(what, sizeof(what),
                              "interp and gen differ at SIMD%u, invocation %u, %s.%c: %.9g, %.9g", simd,
