@@ -23,6 +23,8 @@
 #include "shadertrans.h"
 #include "test_util.h"
 
+TEST_LOCPATH_LSAN_SUPPRESSION
+
 /* Everything a call returns, as one text. */
 static char *everything(const char *name, const char *src, const char *json, int kind)
 {

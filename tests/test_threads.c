@@ -27,6 +27,8 @@
 #include "shadertrans.h"
 #include "test_util.h"
 
+TEST_LOCPATH_LSAN_SUPPRESSION
+
 enum { NTHREADS = 4, KINDS = 6 };
 
 struct job {

@@ -171,12 +171,16 @@ static char test_locale_dir[] = "/tmp/st-locale-XXXXXX";
 
 /* glibc keeps a block of its own (an argz list of the locale path) when it
  * loads a locale through LOCPATH; LeakSanitizer, in the ASan build, would
- * put it on our account.  (Every test is one program: one definition.) */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-    return "leak:__argz_add_sep\n";
-}
+ * put it on our account.  A program calling test_comma_locale() says
+ * TEST_LOCPATH_LSAN_SUPPRESSION once at file scope: an external definition
+ * here would be made twice in the fuzz targets, which link shadergen.c and
+ * arbgen.c (both include this header) as two objects. */
+#define TEST_LOCPATH_LSAN_SUPPRESSION                                  \
+    const char *__lsan_default_suppressions(void);                     \
+    const char *__lsan_default_suppressions(void)                      \
+    {                                                                  \
+        return "leak:__argz_add_sep\n";                                \
+    }
 
 static inline void test_locale_dir_remove(void)
 {
