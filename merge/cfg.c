@@ -309,11 +309,13 @@ static bool find_loops(struct mcfg *g, const struct preds *P, const char **why, 
     if (!ok)
         *oom = true;
     for (unsigned h = 0; h < n && ok; h++) {
-        int latch = -1;
+        int latch = -1, entry = -1;
         for (unsigned k = P->pstart[h]; k < P->pstart[h + 1]; k++) {
             unsigned u = P->plist[k];
-            if (pre[u] == UINT32_MAX || !(pre[h] <= pre[u] && postn[u] <= postn[h]))
-                continue; /* h does not dominate u: a forward edge */
+            if (pre[u] == UINT32_MAX || !(pre[h] <= pre[u] && postn[u] <= postn[h])) {
+                entry = (int)u; /* h does not dominate u: a forward edge */
+                continue;
+            }
             if (latch >= 0 && latch != (int)u) {
                 *why = "a loop with two back edges";
                 ok = false;
@@ -325,6 +327,7 @@ static bool find_loops(struct mcfg *g, const struct preds *P, const char **why, 
         struct mloop *L = &g->loops[nl];
         L->header = h;
         L->latch = (unsigned)latch;
+        L->entry = entry;
         L->parent = -1;
         g->header_of[h] = (int)nl;
         unsigned mark = ++stamp;

@@ -21,6 +21,7 @@
 
 struct mloop {
     unsigned header, latch, body, exit;
+    int entry;  /* the block that enters the header (not the latch), -1 */
     int parent; /* the enclosing loop, -1 */
 };
 

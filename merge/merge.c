@@ -9,8 +9,12 @@
 
 #include "merge.h"
 
+/* After each step: the compile budget (each step is about linear in the
+ * program: charged its instructions) and, in debug builds, the verifier. */
 static bool checked(struct st_ctx *ctx, const struct mir_prog *p, const char *after)
 {
+    if (!st_poll(ctx, p->n))
+        return false;
 #ifdef ST_DEBUG
     return mir_verify(ctx, p, after);
 #else

@@ -1639,9 +1639,14 @@ static void emit_block(struct sel *S, int b)
     LLVMBasicBlockRef bb = S->g.bb[b];
     LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
     for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I && I != t && !S->failed;
-         I = LLVMGetNextInstruction(I))
+         I = LLVMGetNextInstruction(I)) {
+        if (!st_poll(S->ctx, 1)) { /* compile budget, cancel (reported there) */
+            S->failed = true;
+            break;
+        }
         if (opc(I) != LLVMPHI)
             emit_inst(S, I);
+    }
 }
 
 /* Allocates the vregs of a block's phis (before anything reads them). */
@@ -1745,18 +1750,10 @@ static void walk(struct sel *S)
                 }
             phi_vregs(S, b);
             phi_vregs(S, (int)ml->exit);
-            /* the block that entered the header (not the latch) */
-            int pre = -1;
-            for (unsigned k = 0; k < (unsigned)S->g.n && pre < 0; k++)
-                for (unsigned j = 0; j < S->g.nsucc[k]; j++)
-                    if (S->g.succ[k][j] == (unsigned)b && k != ml->latch)
-                        pre = (int)k;
             exit_copies(S, (unsigned)L); /* zero trips */
-            emit_loop_head(S, (unsigned)L, blk(S, pre));
+            emit_loop_head(S, (unsigned)L, blk(S, ml->entry));
             f->cur = (int)ml->exit;
             f->from = -1;
-            int outer = f->loop;
-            (void)outer;
             push(S, &st, (struct frame){.kind = F_LOOP, .loop = L, .L = L});
             push(S, &st, (struct frame){.kind = F_SEQ, .loop = L, .cur = (int)ml->body,
                                         .stop = (int)ml->header, .from = -1});

@@ -12,7 +12,7 @@
  * SIMD32/16/8 threads are packed, and there are partial quads and partial
  * threads.  Each batch runs under both float rules.  Outputs must agree
  * bit for bit (any NaN equals any NaN) with the interpreter under either
- * reading of the multiply-adds (tests/tolerance.h), except
+ * reading of the multiply-adds (st_tol_within_either, translator/run/tolerance.c), except
  * for the math tolerances of docs/gensim.md ("Tolerances of the Gen
  * engine"), which this file applies exactly.
  *
@@ -38,7 +38,6 @@
 #include "translator.h"
 #include "test_rng.h"
 #include "test_util.h"
-#include "tolerance.h"
 
 enum { INVOCATIONS = 70 /* two SIMD32 blocks, a partial thread, a partial quad */ };
 enum { SAMPLE_BATCHES = 6, CORPUS_BATCHES = 2 };
@@ -197,7 +196,8 @@ static void make_inputs(struct rng *r, const struct st_shader *sh, struct st_run
     }
 }
 
-/* Tolerances: tests/tolerance.h (shared with test_fuzz.c). */
+/* Tolerances: translator/run/tolerance.c (st_tol_*), shared with test_fuzz.c,
+ * test_fuzz_arb.c and shadertrans batch --compare-engines. */
 
 /* ------------------------------------------------------------------ */
 
@@ -265,19 +265,19 @@ static unsigned compare(const char *name, const struct st_shader *sh, unsigned s
             for (unsigned c = 0; c < a->reg[r].ncomp; c++) {
                 float w = a->reg[r].v[c], wf = f->reg[r].v[c], g = b->reg[r].v[c];
                 t->components++;
-                double du = reading_ulps(w, wf);
+                double du = st_tol_reading_ulps(w, wf);
                 if (du > 0) {
                     t->readings_differ++;
                     if (du > t->max_reading_ulps && isfinite(du))
                         t->max_reading_ulps = du;
                 }
-                if (within(w, g, false))
+                if (st_tol_within(w, g, false))
                     continue;
-                if (within(wf, g, false)) {
+                if (st_tol_within(wf, g, false)) {
                     t->fused_only++;
                     continue;
                 }
-                if (within_either(w, wf, g, inexact)) {
+                if (st_tol_within_either(w, wf, g, inexact)) {
                     t->tolerated++;
                     if (verbose())
                         fprintf(stderr, "tolerated %s SIMD%u inv %u: interp %.9g, gen %.9g (%.3g ulps)\n",
@@ -303,9 +303,9 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
     static struct st_run_inputs in;
     static struct st_run_outputs o_ref[INVOCATIONS], o_fused[INVOCATIONS], o_gen[INVOCATIONS];
     const char *seed = getenv("ST_DIFF_SEED");
-    struct rng r = {0x6e0000u + (uint64_t)len * 2654435761u +
+    struct rng r = {.s = 0x6e0000u + (uint64_t)len * 2654435761u +
                     (seed ? strtoull(seed, NULL, 10) * 0x9e3779b97f4a7c15ull : 0)};
-    bool inexact = shader_inexact(sh), vs = sh->version.type == ST_VS, muladd = shader_muladd(sh);
+    bool inexact = st_tol_shader_inexact(sh), vs = sh->version.type == ST_VS, muladd = st_tol_shader_muladd(sh);
     unsigned nb = batches(is_sample ? SAMPLE_BATCHES : CORPUS_BATCHES);
     bool mism = false;
     for (unsigned run = 0; run < 2 * nb; run++) {

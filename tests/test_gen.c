@@ -22,7 +22,6 @@
 #include "emit.h"
 #include "translator.h"
 #include "test_util.h"
-#include "tolerance.h"
 
 struct gen_out {
     bool ok;
@@ -665,7 +664,7 @@ static void test_loop_exit_phis_share_registers(void **state)
  * runs through the Gen engine (emit/gen/run.c: the payload of
  * docs/gen-abi.md, the Gen simulator, the outputs back) at SIMD8, 16 and
  * 32 and must match the reference interpreter by the rule of
- * docs/gensim.md (tests/tolerance.h): bit for bit under one of the two
+ * docs/gensim.md (translator/run/tolerance.c): bit for bit under one of the two
  * readings of the multiply-adds, within the math tolerance for shaders
  * using exp/log/pow/sin/cos.  tests/test_diff_gen.c does the same on
  * random inputs.
@@ -707,7 +706,7 @@ static int run_sample(const char *path, unsigned simd, unsigned *compared)
     if (!test_gen_execute(ctx, sh, simd, &in, ST_FLOAT_IEEE, gen, NULL)) {
         bad = -1;
     } else {
-        bool inexact = shader_inexact(sh);
+        bool inexact = st_tol_shader_inexact(sh);
         for (unsigned v = 0; v < in.num_invocations; v++) {
             if (ref[v].discarded != gen[v].discarded || ref[v].count != gen[v].count) {
                 printf("%s SIMD%u inv %u: discarded/outputs differ\n", path, simd, v);
@@ -723,7 +722,7 @@ static int run_sample(const char *path, unsigned simd, unsigned *compared)
                                            ? want
                                            : fused[v].reg[r].v[c];
                     (*compared)++;
-                    if (!within_either(want, want_fused, have, inexact)) {
+                    if (!st_tol_within_either(want, want_fused, have, inexact)) {
                         printf("%s SIMD%u inv %u output %u.%u: interpreter %g, Gen %g\n", path, simd, v, r,
                                c, (double)want, (double)have);
                         bad++;

@@ -118,11 +118,16 @@ static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, const 
         st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
         ok = false;
     }
-    if (!ok)
+    /* the compile budget: the clean-ups are linear in the Gen program,
+     * the allocation about instructions x values (charged its size once
+     * more); a budget spent or a cancel is reported by st_poll */
+    if (!ok || !st_poll(ctx, p->ninst))
         return false;
     gen_cleanup(p, contract == ST_FP_CONTRACT_FAST);
     gen_dce(p);
     gen_sink(p);
+    if (!st_poll(ctx, p->ninst))
+        return false;
     if (!gen_allocate(p)) {
         if (p->oom) {
             st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");

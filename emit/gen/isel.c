@@ -1459,6 +1459,10 @@ bool gen_isel(struct gen_kernel_info *ki, enum st_float_rules rules, enum gen_co
         analyze_outputs(&I);
         prologue(&I);
         for (unsigned i = next_live(&I, (unsigned)-1); i < I.m->n && !I.b->failed && !I.p->oom;) {
+            if (!st_poll(ki->ctx, 1)) { /* compile budget, cancel (reported there) */
+                I.b->failed = true;
+                break;
+            }
             I.cur = i;
             if (mir_is_flow(I.m->ins[i].op)) {
                 i = emit_flow(&I, i);

@@ -186,7 +186,8 @@ struct loop_range {
     int32_t s, e;
 };
 
-static unsigned find_loops(const struct gen_program *p, struct loop_range **out)
+/* The loops' ranges; false when memory ran out (then none). */
+static bool find_loops(const struct gen_program *p, struct loop_range **out, unsigned *count)
 {
     unsigned n = 0, cap = 0, sp = 0;
     struct loop_range *l = NULL;
@@ -198,8 +199,14 @@ static unsigned find_loops(const struct gen_program *p, struct loop_range **out)
             if (n == cap) {
                 cap = cap ? cap * 2 : 16;
                 struct loop_range *nl = realloc(l, cap * sizeof(*l));
-                if (!nl)
-                    break;
+                if (!nl) {
+                    /* intervals not stretched over a loop would let a value
+                     * be overwritten before the next iteration reads it */
+                    free(l);
+                    *out = NULL;
+                    *count = 0;
+                    return false;
+                }
                 l = nl;
             }
             l[n].s = stack[--sp];
@@ -208,7 +215,8 @@ static unsigned find_loops(const struct gen_program *p, struct loop_range **out)
         }
     }
     *out = l;
-    return n;
+    *count = n;
+    return true;
 }
 
 static void extend_loops(struct interval *iv, const struct loop_range *loops, unsigned nloops)
@@ -247,7 +255,7 @@ static void touch(struct interval *iv, int32_t k)
 }
 
 /* Intervals of every vreg and of every payload GRF (fixed[g]). */
-static void compute_intervals(const struct gen_program *p, struct interval *iv,
+static bool compute_intervals(const struct gen_program *p, struct interval *iv,
                               struct interval fixed[GEN_NUM_GRFS])
 {
     for (unsigned v = 0; v < p->nvreg; v++)
@@ -273,7 +281,9 @@ static void compute_intervals(const struct gen_program *p, struct interval *iv,
         }
     }
     struct loop_range *loops = NULL;
-    unsigned nloops = find_loops(p, &loops);
+    unsigned nloops;
+    if (!find_loops(p, &loops, &nloops))
+        return false;
     for (unsigned v = 0; v < p->nvreg; v++)
         extend_loops(&iv[v], loops, nloops);
     for (unsigned g = 0; g < GEN_NUM_GRFS; g++)
@@ -281,6 +291,7 @@ static void compute_intervals(const struct gen_program *p, struct interval *iv,
     free(loops);
     /* r0 (thread header: scratch and message headers copy it) lives throughout */
     fixed[0] = (struct interval){0, (int32_t)p->ninst};
+    return true;
 }
 
 /* ------------------------------------------------------------------ */
@@ -387,11 +398,11 @@ static unsigned coalesce(struct gen_program *p)
 {
     struct interval *iv = calloc(p->nvreg + 1, sizeof(*iv));
     struct interval fixed[GEN_NUM_GRFS];
-    if (!iv) {
+    if (!iv || !compute_intervals(p, iv, fixed)) {
+        free(iv);
         p->oom = true;
         return 0;
     }
-    compute_intervals(p, iv, fixed);
     unsigned merged = 0;
     for (unsigned k = 0; k < p->ninst; k++) {
         struct gen_inst *i = &p->inst[k];
@@ -507,7 +518,8 @@ static bool edge_mov(const struct gen_inst *i, uint8_t pred, uint8_t flag)
            i->dst.kind == GO_VREG && !i->nomask;
 }
 
-static bool build_cfg(const struct gen_program *p, struct live *L)
+/* False when the flow does not nest (or, *oom set, memory ran out). */
+static bool build_cfg(const struct gen_program *p, struct live *L, bool *oom)
 {
     unsigned n = p->ninst;
     int32_t *match = malloc((n + 1) * sizeof(*match)); /* IF->ELSE/ENDIF, ELSE->ENDIF, WHILE->LABEL, LABEL->WHILE */
@@ -517,6 +529,7 @@ static bool build_cfg(const struct gen_program *p, struct live *L)
         free(match);
         free(encl);
         free(stack);
+        *oom = true;
         return false;
     }
     unsigned sp = 0;
@@ -725,8 +738,11 @@ static unsigned coalesce_live(struct gen_program *p)
         p->oom = true;
         goto out;
     }
-    if (!build_cfg(p, &L))
+    bool oom = false;
+    if (!build_cfg(p, &L, &oom)) {
+        p->oom |= oom; /* (not nesting: no coalescing, which is no error) */
         goto out;
+    }
     if (!solve_liveness(p, &L)) {
         p->oom = true;
         goto out;
@@ -1042,12 +1058,11 @@ static uint32_t scan_once(struct gen_program *p, bool *impossible)
     struct scan *sc = malloc(sizeof(*sc));
     struct interval fixed[GEN_NUM_GRFS];
     uint32_t result = UINT32_MAX;
-    if (!iv || !order || !sc) {
+    if (!iv || !order || !sc || !compute_intervals(p, iv, fixed)) {
         p->oom = true;
         *impossible = true;
         goto out;
     }
-    compute_intervals(p, iv, fixed);
     for (unsigned d = 0; d < GEN_FILE_BYTES / 4; d++) {
         sc->busy[d] = -1;
         sc->owner[d] = 0;
@@ -1125,7 +1140,7 @@ bool gen_allocate(struct gen_program *p)
             return false;
         if (v == UINT32_MAX) {
             p->layout.scratch_bytes = scratch;
-            return true;
+            return !p->oom; /* (a step before may have run short and given up) */
         }
         spill_vreg(p, v, &scratch);
     }

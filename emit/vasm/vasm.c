@@ -23,11 +23,19 @@ struct build {
     struct vasm *V;
     struct st_shader *sh;
     uint32_t orig_params; /* ARB: parameter slots of the input program */
+    struct st_instr scratch; /* handed out once memory ran out */
 };
 
 static struct st_instr *add(struct build *B, enum st_opcode op)
 {
     struct st_instr *in = st_arena_alloc(B->sh->arena, sizeof(*in));
+    if (!in) {
+        /* out of memory (st_arena_failed, reported before printing): the
+         * caller fills a scratch instruction that is not in the program */
+        memset(&B->scratch, 0, sizeof(B->scratch));
+        B->scratch.op = op;
+        return &B->scratch;
+    }
     in->op = op;
     if (B->sh->last)
         B->sh->last->next = in;
@@ -64,6 +72,8 @@ static struct st_reg reg_of_vreg(const struct vasm *V, uint32_t v)
 static struct st_reladdr *reladdr(struct build *B, uint32_t rel_vreg, uint8_t lane)
 {
     struct st_reladdr *ra = st_arena_alloc(B->sh->arena, sizeof(*ra));
+    if (!ra)
+        return NULL; /* out of memory: st_arena_failed, reported before printing */
     if (B->V->pin[rel_vreg].file == ST_REG_LOOP) {
         ra->file = ST_REG_LOOP;
     } else {
@@ -623,6 +633,10 @@ static bool recheck(struct st_ctx *ctx, bool quiet, const struct st_shader *orig
 {
     struct st_ctx *c2 = st_ctx_create("vasm", text, len, 5);
     struct st_arena *a2 = st_arena_create();
+    if (a2 && c2)
+        st_arena_report_to(a2, c2);
+    if (c2)
+        st_ctx_set_limits(c2, st_ctx_limits(ctx)); /* its work counts too */
     if (!c2 || !a2) {
         st_ctx_destroy(c2);
         st_arena_destroy(a2);
@@ -632,7 +646,11 @@ static bool recheck(struct st_ctx *ctx, bool quiet, const struct st_shader *orig
     bool arb = orig->dialect == ST_ARB;
     struct st_shader *sh2 = arb ? st_parse_arb(c2, a2) : st_parse_d3d9(c2, a2);
     bool ok = sh2 && st_error_count(c2) == 0 && (arb ? st_check_arb(c2, sh2) : st_check(c2, sh2));
-    if (quiet) {
+    if (!ok && st_ctx_out_of_memory(c2)) {
+        st_error(ctx, orig->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+    } else if (!ok && !st_poll(ctx, 0)) {
+        /* a budget or cancel stop, reported as such */
+    } else if (quiet) {
         ok = ok && st_warning_count(c2) <= input_warnings;
     } else if (!ok) {
         struct st_loc where = {0, 0};
@@ -738,7 +756,9 @@ static bool build_and_print(struct vasm *V, struct st_buf *out, unsigned input_w
     if (sh->dialect == ST_ARB) {
         const char *why = "out of memory";
         ok = build_arb_tables(&B, sh) && build_code_arb(&B, &why);
-        if (!ok && !V->quiet)
+        if (st_arena_failed(nsh.arena))
+            ok = false; /* reported below */
+        else if (!ok && !V->quiet)
             st_error(V->ctx, sh->version.loc, ST_E_NOT_SUPPORTED,
                      "the vector back end cannot print this as an ARB program: %s", why);
     } else {
@@ -770,6 +790,10 @@ static bool build_and_print(struct vasm *V, struct st_buf *out, unsigned input_w
         tidy_flow(&nsh);
     }
     struct st_buf text = {0};
+    if (st_arena_failed(nsh.arena)) {
+        st_error(V->ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+        ok = false;
+    }
     if (ok) {
         V->stats->instrs_out = count_code(&nsh);
         V->stats->temps_out = count_temps(&nsh);
@@ -848,7 +872,11 @@ static bool attempt(struct st_ctx *ctx, const struct st_shader *sh, const struct
     bool ok = copy_prog(V, mir);
     if (ok) {
         scan_input(V);
-        ok = !V->p.oom && vasm_legalize(V) && vasm_allocate(V);
+        /* compile budget, cancel: legalization is linear in the program,
+         * the allocation's interference graph about vregs per instruction */
+        ok = st_poll(ctx, V->p.n) && !V->p.oom && vasm_legalize(V) &&
+             st_poll(ctx, (uint64_t)V->p.n * (V->p.nvregs ? V->p.nvregs : 1)) &&
+             vasm_allocate(V);
         if (V->p.oom && !V->failed)
             st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
     } else {
