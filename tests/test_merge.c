@@ -134,6 +134,7 @@ static uint8_t live_out(const struct mir_prog *p, unsigned i, uint32_t v)
         mir_walk_step(&w, j);
     uint8_t r = w.live[v];
     mir_walk_free(&w);
+    mir_live_free(&lv);
     return r;
 }
 
@@ -146,6 +147,7 @@ static uint8_t clash(const struct mir_prog *p, uint32_t a, uint32_t b)
     assert_true(mir_ig_build(&g, p, &lv));
     uint8_t r = mir_ig_lanes(&g, a, b);
     mir_ig_free(&g);
+    mir_live_free(&lv);
     return r;
 }
 
