@@ -11,6 +11,7 @@
 
 #include "cleanup.h"
 #include "isel.h"
+#include "verify.h"
 
 static void print_header(const struct gen_program *p, struct st_buf *out)
 {
@@ -83,6 +84,22 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
                   L->scratch_bytes);
 }
 
+/* After each step, in debug builds: the Gen IR's rules (gen/verify.c). */
+static bool checked(struct st_ctx *ctx, const struct st_shader *sh, const struct gen_program *p,
+                    const char *after, bool allocated)
+{
+#ifdef ST_DEBUG
+    return gen_verify(ctx, sh->version.loc, p, after, allocated);
+#else
+    (void)ctx;
+    (void)sh;
+    (void)p;
+    (void)after;
+    (void)allocated;
+    return true;
+#endif
+}
+
 static enum gen_contract contract_of(enum st_fp_contract c)
 {
     return c == ST_FP_CONTRACT_FAST ? GEN_CONTRACT_FAST
@@ -121,12 +138,12 @@ static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, const 
     /* the compile budget: the clean-ups are linear in the Gen program,
      * the allocation about instructions x values (charged its size once
      * more); a budget spent or a cancel is reported by st_poll */
-    if (!ok || !st_poll(ctx, p->ninst))
+    if (!ok || !st_poll(ctx, p->ninst) || !checked(ctx, sh, p, "selection", false))
         return false;
     gen_cleanup(p, contract == ST_FP_CONTRACT_FAST);
     gen_dce(p);
     gen_sink(p);
-    if (!st_poll(ctx, p->ninst))
+    if (!st_poll(ctx, p->ninst) || !checked(ctx, sh, p, "the clean-ups", false))
         return false;
     if (!gen_allocate(p)) {
         if (p->oom) {
@@ -137,7 +154,7 @@ static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, const 
         return false;
     }
     gen_resolve_flow(p);
-    return true;
+    return checked(ctx, sh, p, "register allocation", true);
 }
 
 bool st_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,

@@ -102,7 +102,7 @@ struct gen_inst {
     uint8_t op;     /* enum gen_op */
     uint8_t math;   /* enum gen_math for GOP_MATH */
     uint8_t exec;   /* 1, 8, 16 or 32 */
-    uint8_t group;  /* channel group offset: 0 or 16 (M16) */
+    uint8_t group;  /* first channel: 0, or 16 for a SIMD32 half (M16), or a multiple of 4 for a subspan (M4..M28) */
     bool nomask;    /* (W) */
     bool sat;
     uint8_t cmod;   /* enum gen_cmod, writing `flag` */
