@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "emit/gen/gen_ir.h"
+#include "emit/gen/verify.h"
 
 static void prog_init(struct gen_program *p, unsigned simd)
 {
@@ -785,6 +786,62 @@ static void test_dce_removes_unused(void **state)
     gen_program_free(&p);
 }
 
+/* gen_verify: a well-formed allocated program passes; each broken copy
+ * of it is caught, with one error naming the step. */
+static void test_verifier(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t a = gen_new_vreg(&p, 32, false), b = gen_new_vreg(&p, 32, false);
+    uint32_t s = gen_new_vreg(&p, 32, false);
+    def_imm(&p, a, 0);
+    def_imm(&p, b, 0);
+    use2(&p, s, a, b);
+    eot(&p, s);
+    struct st_ctx *ctx = st_ctx_create("v.asm", "", 0, 10);
+    struct st_loc at = {1, 1};
+    assert_true(gen_verify(ctx, at, &p, "selection", false));
+    assert_false(gen_verify(ctx, at, &p, "allocation", true)); /* nothing placed yet */
+    assert_true(gen_allocate(&p));
+    assert_true(gen_verify(ctx, at, &p, "allocation", true));
+    unsigned errors = st_error_count(ctx);
+    struct gen_inst keep = p.inst[2];
+    p.inst[2].src[1].vreg = p.nvreg; /* a vreg that does not exist */
+    assert_false(gen_verify(ctx, at, &p, "a test", false));
+    p.inst[2] = keep;
+    p.inst[2].src[0].off = 32; /* past the end of a 32-byte vreg */
+    assert_false(gen_verify(ctx, at, &p, "a test", false));
+    p.inst[2] = keep;
+    p.inst[2].exec = 12;
+    assert_false(gen_verify(ctx, at, &p, "a test", false));
+    p.inst[2] = keep;
+    p.inst[2].dst = gen_imm(0, GT_F);
+    assert_false(gen_verify(ctx, at, &p, "a test", false));
+    p.inst[2] = keep;
+    p.inst[2].op = GOP_AND; /* takes no source modifier */
+    p.inst[2].src[0].neg = true;
+    assert_false(gen_verify(ctx, at, &p, "a test", false));
+    p.inst[2] = keep;
+    p.vreg[s].loc = GEN_FILE_BYTES - 16; /* runs past the file */
+    assert_false(gen_verify(ctx, at, &p, "a test", true));
+    assert_int_equal(st_error_count(ctx), errors + 6);
+    gen_program_free(&p);
+
+    /* flow: an endif without its if, a while without its loop start */
+    prog_init(&p, 8);
+    op(&p, GOP_ENDIF, 8);
+    assert_false(gen_verify(ctx, at, &p, "a test", false));
+    gen_program_free(&p);
+    prog_init(&p, 8);
+    op(&p, GOP_LABEL, 8);
+    op(&p, GOP_IF, 8);
+    op(&p, GOP_WHILE, 8);
+    assert_false(gen_verify(ctx, at, &p, "a test", false));
+    gen_program_free(&p);
+    st_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -806,6 +863,7 @@ int main(void)
         cmocka_unit_test(test_spill_and_fill_placement),
         cmocka_unit_test(test_spilled_whole_defs_need_no_fill),
         cmocka_unit_test(test_dce_removes_unused),
+        cmocka_unit_test(test_verifier),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
