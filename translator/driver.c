@@ -210,7 +210,8 @@ void st_result_free(struct st_result *res)
     free(res->stats);
     if (res->diagnostics) {
         struct st_diagnostic *d = (struct st_diagnostic *)res->diagnostics;
-        /* All diagnostics share one copy of the file name. */
+        /* The file names are one block, starting with the first
+         * diagnostic's (st_ctx_export). */
         free((char *)d[0].file);
         for (size_t i = 0; i < res->num_diagnostics; i++) {
             free((char *)d[i].message);

@@ -45,6 +45,11 @@ struct st_buf {
 void st_buf_printf(struct st_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void st_buf_vprintf(struct st_buf *b, const char *fmt, va_list ap);
 void st_buf_putc(struct st_buf *b, char c);
+/* The shortest "%g" text of a finite float that reads back as the same
+ * float, with '.' for the decimal point whatever the locale. */
+void st_float_text(float f, char buf[48]);
+/* Appends n bytes (binary data too; a NUL still follows them). */
+void st_buf_append(struct st_buf *b, const void *data, size_t n);
 void st_buf_free(struct st_buf *b);
 
 /* ------------------------------------------------------------------ */
@@ -135,6 +140,43 @@ const char *st_ctx_source(const struct st_ctx *ctx, size_t *len);
 const char *st_ctx_filename(const struct st_ctx *ctx);
 /* Moves the diagnostics into a result (malloc'd, freed by st_result_free). */
 bool st_ctx_export(struct st_ctx *ctx, struct st_result *res);
+
+/*
+ * Where a location is in what the user wrote.  Parsers locate everything
+ * in the text they read (st_ctx_source).  When that text is not the one the
+ * user gave (the Direct3D 9 preprocessor's output; the AST built from
+ * bytecode), the stage that made it installs a locator, and every
+ * diagnostic is translated when it is exported (and when a message names
+ * another place, st_ctx_where).  A place:
+ */
+struct st_place {
+    const char *file;      /* the name to report; NULL: the context's file name */
+    uint32_t line, column; /* as reported; line 0 with a column: bytecode, column = byte offset + 1 */
+    const char *text;      /* the source line to show (not NUL-terminated), or NULL */
+    size_t text_len;
+    const char *note;      /* places after the first: the note's message */
+};
+/*
+ * Fills out[0] with where `loc` is and out[1..] with notes about it
+ * (the #include sites, innermost first; the macro it was expanded from);
+ * returns how many places it filled, 1 .. max.
+ */
+typedef unsigned (*st_locate_fn)(const void *map, struct st_loc loc, struct st_place *out,
+                                 unsigned max);
+/* From now on parsers read `text` (st_ctx_source), and diagnostics are
+ * translated by locate(map, ...).  text and map must outlive the export. */
+void st_ctx_set_text(struct st_ctx *ctx, const char *text, size_t len, st_locate_fn locate,
+                     const void *map);
+/* The source the context was created with (st_ctx_source is the text the
+ * parsers read, which a preprocessor may have replaced). */
+const char *st_ctx_original(const struct st_ctx *ctx, size_t *len);
+/*
+ * `there` as a message written at `here` names it, into buf: "line 5" when
+ * both are in the same file, "b.inc:5" when not, "offset 0x1c" in bytecode.
+ * Returns buf.
+ */
+const char *st_ctx_where(const struct st_ctx *ctx, struct st_loc here, struct st_loc there,
+                         char *buf, size_t size);
 
 /* ------------------------------------------------------------------ */
 /* The AST.                                                            */
@@ -348,6 +390,7 @@ struct st_shader *st_parse_d3d9(struct st_ctx *ctx, struct st_arena *arena);
 
 /* Checks the shader against its shader model; returns false on errors. */
 bool st_check(struct st_ctx *ctx, struct st_shader *sh);
+
 
 /* Prints canonical assembly; parse(print(x)) prints the same again. */
 void st_print_asm(const struct st_shader *sh, struct st_buf *out);
