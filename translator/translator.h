@@ -80,6 +80,7 @@ enum st_diag_code {
     ST_E_TOO_MANY_ERRORS = 1013,
     ST_E_BAD_RELADDR = 1014,     /* malformed relative address */
     ST_E_DUP_VERSION = 1015,
+    ST_E_INDEX_EXPR = 1016,      /* a register index expression that has no value */
     /* 2xxx: semantic checks against the shader model */
     ST_E_OPCODE_VERSION = 2001,  /* instruction not in this version */
     ST_E_OPERAND_COUNT = 2002,
@@ -270,6 +271,13 @@ struct st_reladdr {
     uint32_t index;       /* a0: 0 */
     uint8_t component;    /* the lane of a0 used; 0 for aL */
     bool has_component;   /* written "a0.x" rather than "a0" */
+    /*
+     * The swizzle as written when it had more than one letter ("a0.xyww":
+     * component x, swizzle_len 4): the bytecode's address token keeps all
+     * four lanes, so the text must too.  swizzle_len 0: the token's swizzle
+     * is the component replicated, or .xyzw without one.
+     */
+    uint8_t swizzle, swizzle_len;
 };
 
 struct st_reg {

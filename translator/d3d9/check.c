@@ -1215,10 +1215,22 @@ static void check_dcl(struct chk *c, const struct st_instr *in)
         }
         break;
     case ST_REG_TEXTURE:
-        if (has_usage)
-            st_error(c->ctx, in->loc, ST_E_DCL_RULE,
-                     "%s declares texture coordinates without a usage: write dcl %s", c->vname,
-                     regname(&d->reg, nb));
+        /* Disassemblers print "dcl_texcoord t0"; the token's usage means
+         * nothing for a ps_2_x t#, which is texture coordinate set # in any
+         * case.  Accepted (and kept, so its bytecode is the same again). */
+        if (has_usage && (unsigned)in->usage < ST_USAGE_COUNT) {
+            char ub[32];
+            if (in->usage_index_written)
+                snprintf(ub, sizeof(ub), "%s%u", st_usage_names[in->usage],
+                         (unsigned)in->usage_index);
+            else
+                snprintf(ub, sizeof(ub), "%s", st_usage_names[in->usage]);
+            st_warning(c->ctx, in->loc, ST_E_DCL_RULE,
+                       "%s ignores the usage of a t# declaration: 'dcl_%s %s' declares texture "
+                       "coordinate set %u, as 'dcl %s' does",
+                       c->vname, ub, regname(&d->reg, nb), (unsigned)d->reg.index,
+                       regname(&d->reg, nb));
+        }
         break;
     case ST_REG_OUTPUT:
         if (!has_usage)

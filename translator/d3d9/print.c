@@ -42,8 +42,14 @@ static void print_reladdr(const struct st_reladdr *rel, struct st_buf *out)
         st_buf_printf(out, "aL");
     else
         st_buf_printf(out, "a%u", rel->index);
-    if (rel->has_component)
+    if (rel->swizzle_len > 1) {
+        /* "a0.xyww": the bytecode keeps every lane, so the text does. */
+        st_buf_putc(out, '.');
+        for (unsigned i = 0; i < rel->swizzle_len && i < 4; i++)
+            st_buf_putc(out, "xyzw"[ST_SWZ_LANE(rel->swizzle, i)]);
+    } else if (rel->has_component) {
         st_buf_printf(out, ".%c", "xyzw"[rel->component & 3]);
+    }
 }
 
 static void print_reg(const struct st_reg *r, struct st_buf *out)
