@@ -48,3 +48,14 @@ check "--emit=vasm of an ARB fragment program: exit 0, an ARBfp1.0 program, the 
 check "--emit=vasm --stats of an ARB program reports the merge" bash -c "'$bin' --emit=vasm --stats '$tmp/seed.fp' 2>&1 >/dev/null | grep -q 'merges in 1, eliminated 1'"
 printf '{"invocations": [{}]}' > "$tmp/empty.in.json"
 check "--emit=vasm of a non-finite constant: an ARB program with the same outputs (+inf from RCP of 0)" bash -c "'$bin' --emit=vasm -o '$tmp/inf.vasm.fp' '$tmp/inf.fp' && a=\$('$bin' run '$tmp/inf.fp' --inputs '$tmp/empty.in.json') && b=\$('$bin' run '$tmp/inf.vasm.fp' --inputs '$tmp/empty.in.json') && [ \"\$a\" = \"\$b\" ] && echo \"\$b\" | grep -q '\"inf\", \"inf\", \"inf\", \"inf\"'"
+
+# Issue 15: the preprocessor's -D and -I.
+mkdir -p "$tmp/inc1" "$tmp/inc2"
+printf '#define BASE 4\n' > "$tmp/inc1/base.inc"
+printf '#define ROWS(n) c[BASE + n]\n' > "$tmp/inc2/rows.inc"
+printf '#include "base.inc"\n#include <rows.inc>\nvs_2_0\nmov r0, ROWS(OFF)\nmov oPos, r0\n' > "$tmp/pp.vs.asm"
+check "-I DIR, -IDIR and -D NAME=VALUE reach the preprocessor" bash -c "'$bin' --emit=asm -I '$tmp/inc1' '-I$tmp/inc2' -D OFF=3 '$tmp/pp.vs.asm' | grep -qx 'mov r0, c7'"
+check "-DNAME defines NAME as 1" bash -c "'$bin' --emit=asm -I '$tmp/inc1' -I '$tmp/inc2' -DOFF '$tmp/pp.vs.asm' | grep -qx 'mov r0, c5'"
+check "-D and -I need a value (exit 2)" bash -c "'$bin' '$tmp/good.vs.asm' -D 2>/dev/null; a=\$?; '$bin' '$tmp/good.vs.asm' -I 2>/dev/null; b=\$?; [ \$a -eq 2 ] && [ \$b -eq 2 ]"
+check "an error in an included file names that file, then the #include" bash -c "printf 'mov r0, q0\n' > '$tmp/inc1/bad.inc'; printf 'vs_2_0\n#include \"bad.inc\"\n' > '$tmp/inc.asm'; '$bin' -I '$tmp/inc1' '$tmp/inc.asm' 2>&1 | head -4 > '$tmp/e'; grep -q '^$tmp/inc1/bad.inc:1:9: error: unknown register' '$tmp/e' && grep -q '^$tmp/inc.asm:2:10: note: included from here' '$tmp/e'"
+

@@ -56,7 +56,7 @@ static struct st_shader *front_end(struct st_ctx *ctx, const struct st_options *
                                    struct st_arena *arena)
 {
     bool arb = dialect_is_arb(o);
-    struct st_shader *sh = arb ? st_parse_arb(ctx, arena) : st_parse_d3d9(ctx, arena);
+    struct st_shader *sh = arb ? st_parse_arb(ctx, arena) : st_front_d3d9(ctx, arena, o);
     if (!sh || st_error_count(ctx))
         return NULL;
     if (!(arb ? st_check_arb(ctx, sh) : st_check(ctx, sh)))

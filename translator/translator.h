@@ -81,6 +81,14 @@ enum st_diag_code {
     ST_E_BAD_RELADDR = 1014,     /* malformed relative address */
     ST_E_DUP_VERSION = 1015,
     ST_E_INDEX_EXPR = 1016,      /* a register index expression that has no value */
+    /* 11xx: the Direct3D 9 preprocessor */
+    ST_E_PP_DIRECTIVE = 1101,    /* unknown or malformed directive or macro definition */
+    ST_E_PP_CONDITIONAL = 1102,  /* #if/#elif/#else/#endif that do not pair */
+    ST_E_PP_EXPRESSION = 1103,   /* an #if expression without a value */
+    ST_E_PP_INCLUDE = 1104,      /* #include not found, unreadable or nested too deep */
+    ST_E_PP_MACRO = 1105,        /* a macro invocation that cannot expand */
+    ST_E_PP_ERROR = 1106,        /* #error */
+    ST_E_PP_COMMENT = 1107,      /* a comment without its end */
     /* 2xxx: semantic checks against the shader model */
     ST_E_OPCODE_VERSION = 2001,  /* instruction not in this version */
     ST_E_OPERAND_COUNT = 2002,
@@ -121,6 +129,9 @@ enum st_diag_code {
     ST_W_IGNORED = 5002,
     ST_W_RELADDR_RANGE = 5003,   /* relative address out of range at run time: reads 0 */
     ST_W_UNUSED_INPUT = 5004,
+    ST_W_PP_REDEFINED = 5005,    /* a macro defined again differently */
+    ST_W_PP_WARNING = 5006,      /* #warning */
+    ST_W_PP_EXTRA_TOKENS = 5007, /* text after a directive that takes none */
 };
 
 struct st_ctx; /* the message context: one per st_compile call */
@@ -395,6 +406,34 @@ struct st_shader {
 /* Parses the whole source; on syntax errors returns what it could build
  * (possibly NULL) and the errors are in ctx.  Never prints. */
 struct st_shader *st_parse_d3d9(struct st_ctx *ctx, struct st_arena *arena);
+
+/*
+ * The Direct3D 9 preprocessor (d3d9/preproc/, docs/d3d9-front-end.md): C's
+ * #define/#undef/#include/#if.../#line/#error/#pragma, \ continuation and
+ * comments.  When the source needs it (a '#', a comment, a continuation or
+ * a -D), replaces the context's text with the preprocessed text and
+ * installs the locator that maps every location back to the file, line
+ * and column written (with the #include chain as notes).  Problems are
+ * reported through ctx; returns false when the text is not worth parsing
+ * (memory ran out, #include nested too deep).
+ */
+struct st_pp_options {
+    const char *const *defines; /* "NAME" or "NAME=VALUE" */
+    unsigned num_defines;
+    const char *const *include_dirs;
+    unsigned num_include_dirs;
+    st_include_fn include; /* NULL: read files */
+    st_include_release_fn release;
+    void *user;
+};
+bool st_preprocess_d3d9(struct st_ctx *ctx, struct st_arena *arena, const struct st_pp_options *o);
+
+/*
+ * The Direct3D 9 front end as st_compile runs it (d3d9/front.c): the text
+ * is preprocessed with the options' -D/-I/include callback and parsed.
+ */
+struct st_shader *st_front_d3d9(struct st_ctx *ctx, struct st_arena *arena,
+                                const struct st_options *o);
 
 /* Checks the shader against its shader model; returns false on errors. */
 bool st_check(struct st_ctx *ctx, struct st_shader *sh);

@@ -21,9 +21,10 @@ static const char usage_text[] =
     "usage: shadertrans [options] FILE\n"
     "       shadertrans run [options] FILE --inputs IN.json\n"
     "\n"
-    "Translates Direct3D 9 shader assembly (vs_1_1..vs_3_0, ps_1_1..ps_3_0) and\n"
-    "ARB vertex/fragment programs; by default into an Intel Gen9 kernel (IGA\n"
-    "assembly text).  FILE may be '-' for standard input.\n"
+    "Translates Direct3D 9 shader assembly (vs_1_1..vs_3_0, ps_1_1..ps_3_0, run\n"
+    "through the C preprocessor) and ARB vertex/fragment programs; by default\n"
+    "into an Intel Gen9 kernel (IGA assembly text).  FILE may be '-' for\n"
+    "standard input.\n"
     "\n"
     "options:\n"
     "  -o FILE             write the output to FILE instead of standard output\n"
@@ -39,6 +40,9 @@ static const char usage_text[] =
     "                      spill (vertex shaders are SIMD8)\n"
     "  --stats             print counts to standard error (instructions, merges)\n"
     "  -x d3d9|arb         the input dialect (default: from the header)\n"
+    "  -D NAME[=VALUE]     define a preprocessor macro (Direct3D 9 text)\n"
+    "  -I DIR              search DIR for #include files (after the including\n"
+    "                      file's directory for \"name\"; in order given)\n"
     "  --max-errors=N      stop after N errors (default 50)\n"
     "  --help              print this help\n"
     "  --version           print the version and the LLVM version linked\n"
@@ -149,12 +153,14 @@ static bool opt_value(const char *arg, const char *name, const char **val)
     return false;
 }
 
-int main(int argc, char **argv)
+/* The command; defines and include_dirs have room for argc entries each. */
+static int cli_main(int argc, char **argv, const char **defines, const char **include_dirs)
 {
     struct st_options opts = {.struct_version = ST_OPTIONS_VERSION};
     struct st_run_options ropts = {.struct_version = ST_RUN_OPTIONS_VERSION};
     const char *input = NULL, *output = NULL, *inputs = NULL, *val;
     bool run = false;
+    unsigned ndefines = 0, ndirs = 0;
 
     int i = 1;
     if (argc > 1 && strcmp(argv[1], "run") == 0) {
@@ -185,6 +191,21 @@ int main(int argc, char **argv)
                 opts.dialect = ST_DIALECT_ARB;
             else
                 return usage_error("unknown dialect '%s' (d3d9 or arb)", val);
+        } else if (strncmp(a, "-D", 2) == 0 || strncmp(a, "-I", 2) == 0) {
+            bool def = a[1] == 'D';
+            if (a[2] == '\0') {
+                if (++i == argc)
+                    return usage_error(def ? "%s needs NAME[=VALUE]" : "%s needs a directory", a);
+                val = argv[i];
+            } else {
+                val = a + 2;
+            }
+            if (!*val)
+                return usage_error(def ? "%s needs NAME[=VALUE]" : "%s needs a directory", a);
+            if (def)
+                defines[ndefines++] = val;
+            else
+                include_dirs[ndirs++] = val;
         } else if (opt_value(a, "--emit", &val)) {
             if (strcmp(val, "asm") == 0)
                 opts.emit = ST_EMIT_ASM;
@@ -258,6 +279,10 @@ int main(int argc, char **argv)
         return 2;
     }
     opts.filename = strcmp(input, "-") == 0 ? "<stdin>" : input;
+    opts.defines = defines;
+    opts.num_defines = ndefines;
+    opts.include_dirs = include_dirs;
+    opts.num_include_dirs = ndirs;
     opts.source = src;
     opts.source_len = len;
 
@@ -297,4 +322,17 @@ int main(int argc, char **argv)
         status = write_output(output, res->output, res->output_len);
     st_result_free(res);
     return status;
+}
+
+int main(int argc, char **argv)
+{
+    /* Each argument is at most one -D or -I. */
+    const char **lists = calloc(2 * (size_t)argc + 2, sizeof(*lists));
+    if (!lists) {
+        fprintf(stderr, "shadertrans: out of memory\n");
+        return 2;
+    }
+    int rc = cli_main(argc, argv, lists, lists + argc + 1);
+    free(lists);
+    return rc;
 }

@@ -90,6 +90,7 @@ struct parse_state {
      * (the Direct3D 8 spelling of the leading '+'). */
     bool coissue_next;
     struct st_loc coissue_next_loc;
+    bool preprocessed; /* the text is the preprocessor's output */
 
     /* Lexer position (1-based) and bookkeeping. */
     uint32_t line, col;
