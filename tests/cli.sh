@@ -49,7 +49,7 @@ check "--emit=vasm --stats of an ARB program reports the merge" bash -c "'$bin' 
 printf '{"invocations": [{}]}' > "$tmp/empty.in.json"
 check "--emit=vasm of a non-finite constant: an ARB program with the same outputs (+inf from RCP of 0)" bash -c "'$bin' --emit=vasm -o '$tmp/inf.vasm.fp' '$tmp/inf.fp' && a=\$('$bin' run '$tmp/inf.fp' --inputs '$tmp/empty.in.json') && b=\$('$bin' run '$tmp/inf.vasm.fp' --inputs '$tmp/empty.in.json') && [ \"\$a\" = \"\$b\" ] && echo \"\$b\" | grep -q '\"inf\", \"inf\", \"inf\", \"inf\"'"
 
-# Issue 15: the preprocessor's -D and -I.
+# Issue 15: the preprocessor's -D and -I, bytecode in and out, reflection.
 mkdir -p "$tmp/inc1" "$tmp/inc2"
 printf '#define BASE 4\n' > "$tmp/inc1/base.inc"
 printf '#define ROWS(n) c[BASE + n]\n' > "$tmp/inc2/rows.inc"
@@ -58,4 +58,10 @@ check "-I DIR, -IDIR and -D NAME=VALUE reach the preprocessor" bash -c "'$bin' -
 check "-DNAME defines NAME as 1" bash -c "'$bin' --emit=asm -I '$tmp/inc1' -I '$tmp/inc2' -DOFF '$tmp/pp.vs.asm' | grep -qx 'mov r0, c5'"
 check "-D and -I need a value (exit 2)" bash -c "'$bin' '$tmp/good.vs.asm' -D 2>/dev/null; a=\$?; '$bin' '$tmp/good.vs.asm' -I 2>/dev/null; b=\$?; [ \$a -eq 2 ] && [ \$b -eq 2 ]"
 check "an error in an included file names that file, then the #include" bash -c "printf 'mov r0, q0\n' > '$tmp/inc1/bad.inc'; printf 'vs_2_0\n#include \"bad.inc\"\n' > '$tmp/inc.asm'; '$bin' -I '$tmp/inc1' '$tmp/inc.asm' 2>&1 | head -4 > '$tmp/e'; grep -q '^$tmp/inc1/bad.inc:1:9: error: unknown register' '$tmp/e' && grep -q '^$tmp/inc.asm:2:10: note: included from here' '$tmp/e'"
-
+check "--emit=d3d9-bytecode -o writes the tokens (binary)" bash -c "'$bin' --emit=d3d9-bytecode -o '$tmp/good.vso' '$tmp/good.vs.asm' && [ \"\$(od -An -tx4 '$tmp/good.vso' | tr -s ' \n' ' ')\" = ' fffe0101 00000001 c00f0000 90e40000 0000ffff ' ]"
+check "a blob is recognised by its version token; --emit=asm disassembles it" bash -c "[ \"\$('$bin' --emit=asm '$tmp/good.vso')\" = \"\$(printf 'vs_1_1\nmov oPos, v0')\" ]"
+check "-x d3d9-bytecode reads a blob from standard input" bash -c "'$bin' -x d3d9-bytecode --emit=asm - < '$tmp/good.vso' | grep -qx 'mov oPos, v0'"
+check "a malformed blob: file:0xOFFSET: error, exit 1" bash -c "head -c 12 '$tmp/good.vso' > '$tmp/cut.vso'; '$bin' '$tmp/cut.vso' 2>&1 | grep -q '^$tmp/cut.vso:0x4: error: instruction token 0x00000001: its 2 parameter tokens run past the end of the blob \\[ST1202\\]'; '$bin' '$tmp/cut.vso' 2>/dev/null; [ \$? -eq 1 ]"
+check "run: a blob gives the outputs of its text" bash -c "'$bin' --emit=d3d9-bytecode -o '$tmp/seed.vso' '$tmp/seed.vs.asm' && [ \"\$('$bin' run '$tmp/seed.vso' --inputs '$tmp/seed.in.json')\" = \"\$('$bin' run '$tmp/seed.vs.asm' --inputs '$tmp/seed.in.json')\" ]"
+check "--emit=reflect prints JSON naming inputs, outputs and constants" bash -c "'$bin' --emit=reflect '$tmp/seed.vs.asm' | python3 -c 'import json,sys; j=json.load(sys.stdin); assert j[\"shader\"]==\"vs_2_0\"; assert j[\"inputs\"][0][\"usage\"]==\"position\"; assert j[\"outputs\"][0][\"register\"]==\"oPos\"; assert j[\"float_constants\"][\"read\"]==[{\"first\":0,\"count\":3}]'"
+check "--emit=d3d9-bytecode of an ARB program is not supported (exit 1)" bash -c "'$bin' --emit=d3d9-bytecode '$tmp/seed.fp' 2>&1 | grep -q 'ST3001'; '$bin' --emit=d3d9-bytecode '$tmp/seed.fp' 2>/dev/null; [ \$? -eq 1 ]"

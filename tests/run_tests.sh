@@ -3,7 +3,8 @@
 #   1. every cmocka program build*/tests/test_*   (unit tests, corpus, samples)
 #   2. tests/bad/*.asm: the CLI must print exactly the diagnostics each file's
 #      "; expect:" lines state, exit 1, and write no output file; the same
-#      for the preprocessor cases tests/preproc/*/
+#      for the bytecode blobs tests/bad/*.hex and the preprocessor cases
+#      tests/preproc/*/
 #   3. tests/gen_iga.sh: every Gen9 kernel accepted by iga64
 #   4. tests/cli.sh: usage errors, --help, --version, -o behaviour
 #   5. tests/check_layering.py: stage doors and call circles
@@ -62,6 +63,35 @@ for bad in tests/bad/*.asm tests/bad/*.vp tests/bad/*.fp; do
     fi
 done
 count "bad-inputs" $p $f
+
+# 2b. bad bytecode: tests/bad/*.hex are blobs written as hex (8 digits: a
+#     little-endian dword, 2 digits: a byte) with "# expect: 0xOFFSET: ..."
+#     lines; the same rules as section 2
+p=0; f=0
+for hex in tests/bad/*.hex; do
+    [ -f "$hex" ] || continue
+    vso=$tmp/$(basename "$hex" .hex).vso
+    grep -v '^#' "$hex" | python3 -c '
+import sys
+out = bytearray()
+for t in sys.stdin.read().split():
+    out += int(t, 16).to_bytes(len(t) // 2, "little")
+sys.stdout.buffer.write(out)' > "$vso"
+    want=$(sed -n 's/^# *expect: //p' "$hex" | sed "s|^|$vso:|")
+    out=$tmp/out.txt
+    rm -f "$out"
+    "$bin" -x d3d9-bytecode --emit=asm -o "$out" "$vso" 2>"$tmp/err" >/dev/null
+    rc=$?
+    got=$(grep -E "^$vso:0x[0-9a-f]+: (error|warning)" "$tmp/err")
+    if [ $rc -eq 1 ] && [ "$got" = "$want" ] && [ ! -e "$out" ]; then
+        p=$((p + 1))
+    else
+        f=$((f + 1))
+        echo "FAILED: $hex (exit $rc)"
+        diff <(echo "$want") <(echo "$got") | sed 's/^/    /'
+    fi
+done
+count "bad-bytecode" $p $f
 
 # 2c. the preprocessor on files: tests/preproc/CASE/main.asm, compiled from
 #     its directory with the arguments in CASE/args (-I, -D); expect.asm is

@@ -166,6 +166,12 @@ int st_compile(const struct st_options *o, struct st_result **result)
                 st_merge_stats_format(&ms, &s.stats);
             break;
         }
+        case ST_EMIT_D3D9_BYTECODE:
+            st_write_d3d9_bytecode(s.ctx, sh, &s.out);
+            break;
+        case ST_EMIT_REFLECT:
+            st_reflect_json(s.ctx, sh, &s.out);
+            break;
         }
     }
     return session_end(&s, result);

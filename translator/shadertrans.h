@@ -34,7 +34,8 @@ enum st_severity {
  * A diagnostic in a file the shader #includes is followed by notes (severity
  * ST_SEVERITY_NOTE, the same code) naming each #include that led there,
  * innermost first; one in text a macro produced, by a note naming the
- * macro's definition.
+ * macro's definition.  Bytecode has no lines: line is 0 and column is the
+ * byte offset + 1 (st_diagnostic_format prints "file:0x1c:").
  */
 struct st_diagnostic {
     enum st_severity severity;
@@ -46,9 +47,10 @@ struct st_diagnostic {
 };
 
 enum st_dialect_choice {
-    ST_DIALECT_AUTO = 0, /* from the header: vs_/ps_ or !!ARBvp/!!ARBfp */
+    ST_DIALECT_AUTO = 0, /* from the header: vs_/ps_, !!ARBvp/!!ARBfp or a bytecode version token */
     ST_DIALECT_D3D9 = 1,
     ST_DIALECT_ARB = 2,
+    ST_DIALECT_D3D9_BYTECODE = 3, /* a Direct3D 8/9 shader token stream (docs/d3d9-front-end.md) */
 };
 
 enum st_emit {
@@ -59,6 +61,8 @@ enum st_emit {
     ST_EMIT_LLVM = 4,     /* LLVM IR after the pass pipeline */
     ST_EMIT_VASM = 5,     /* optimized vector assembly of the input's dialect */
     ST_EMIT_GEN = 6,      /* an Intel Gen9 kernel as IGA assembly text (docs/gen-abi.md) */
+    ST_EMIT_D3D9_BYTECODE = 7, /* the Direct3D 9 token stream (binary; output_len bytes) */
+    ST_EMIT_REFLECT = 8,  /* what the shader uses, as JSON (docs/d3d9-front-end.md) */
 };
 
 enum st_float_rules {

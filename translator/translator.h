@@ -89,6 +89,10 @@ enum st_diag_code {
     ST_E_PP_MACRO = 1105,        /* a macro invocation that cannot expand */
     ST_E_PP_ERROR = 1106,        /* #error */
     ST_E_PP_COMMENT = 1107,      /* a comment without its end */
+    /* 12xx: Direct3D 8/9 bytecode */
+    ST_E_BC_FORMAT = 1201,       /* size, version token, end token, comment blocks */
+    ST_E_BC_INSTRUCTION = 1202,  /* an instruction token that means nothing */
+    ST_E_BC_OPERAND = 1203,      /* a parameter token that means nothing */
     /* 2xxx: semantic checks against the shader model */
     ST_E_OPCODE_VERSION = 2001,  /* instruction not in this version */
     ST_E_OPERAND_COUNT = 2002,
@@ -132,6 +136,7 @@ enum st_diag_code {
     ST_W_PP_REDEFINED = 5005,    /* a macro defined again differently */
     ST_W_PP_WARNING = 5006,      /* #warning */
     ST_W_PP_EXTRA_TOKENS = 5007, /* text after a directive that takes none */
+    ST_W_BC_CTAB = 5008,         /* a malformed constant table (ignored) */
 };
 
 struct st_ctx; /* the message context: one per st_compile call */
@@ -391,6 +396,30 @@ struct st_instr {
     struct st_arb_instr *arb; /* ARB programs only (see "ARB programs" below) */
 };
 
+/* A comment block of a Direct3D 9 token stream, kept where it was. */
+struct st_d3d9_comment {
+    const uint32_t *data; /* the block's dwords (after the comment token) */
+    uint32_t ndwords;
+    unsigned before;      /* the number of instructions in front of it */
+    struct st_loc loc;
+};
+
+/* The constant table (a "CTAB" comment block): what each register is called
+ * in the source the compiler read. */
+struct st_ctab_constant {
+    const char *name;
+    enum st_regfile file;   /* ST_REG_CONSTBOOL, _CONSTINT, _CONST or _SAMPLER */
+    uint32_t index, count;  /* registers index .. index + count - 1 */
+    uint16_t klass, type;   /* D3DXPARAMETER_CLASS, D3DXPARAMETER_TYPE */
+    uint16_t rows, columns, elements;
+};
+struct st_ctab {
+    const char *creator, *target; /* "" when absent */
+    uint32_t version, flags;
+    struct st_ctab_constant *constants;
+    unsigned num_constants;
+};
+
 struct st_shader {
     enum st_dialect dialect;
     struct st_version version;
@@ -398,6 +427,11 @@ struct st_shader {
     unsigned num_instrs;
     struct st_arena *arena;
     struct st_arb_program *arb; /* ARB programs only (see "ARB programs" below) */
+    /* Read from bytecode (d3d9/bytecode/): its comment blocks, and the first
+     * well-formed constant table among them (NULL: none). */
+    struct st_d3d9_comment *comments;
+    unsigned num_comments;
+    const struct st_ctab *ctab;
 };
 
 /* ------------------------------------------------------------------ */
@@ -429,15 +463,43 @@ struct st_pp_options {
 bool st_preprocess_d3d9(struct st_ctx *ctx, struct st_arena *arena, const struct st_pp_options *o);
 
 /*
- * The Direct3D 9 front end as st_compile runs it (d3d9/front.c): the text
- * is preprocessed with the options' -D/-I/include callback and parsed.
+ * The Direct3D 9 front end as st_compile runs it (d3d9/front.c): a token
+ * stream (ST_DIALECT_D3D9_BYTECODE, or a version token at the start when
+ * the dialect is automatic) is read by st_read_d3d9_bytecode; text is
+ * preprocessed with the options' -D/-I/include callback and parsed.
  */
 struct st_shader *st_front_d3d9(struct st_ctx *ctx, struct st_arena *arena,
                                 const struct st_options *o);
+/* Whether bytes start with a Direct3D 8/9 version token (0xFFFEmmnn vertex,
+ * 0xFFFFmmnn pixel, little-endian). */
+bool st_d3d9_is_bytecode(const char *data, size_t len);
 
 /* Checks the shader against its shader model; returns false on errors. */
 bool st_check(struct st_ctx *ctx, struct st_shader *sh);
 
+/*
+ * Direct3D 8/9 bytecode (d3d9/bytecode/, docs/d3d9-front-end.md).
+ * st_read_d3d9_bytecode reads the context's source as a token stream into
+ * the AST the parser would have built for its disassembly (plus the
+ * comment blocks and constant table); every problem is a located
+ * diagnostic whose location is {1, byte offset + 1} (the locator it
+ * installs reports line 0, column byte offset + 1).  It never reads
+ * outside the blob.  st_write_d3d9_bytecode appends the token stream of a
+ * checked shader to out (little-endian dwords); false (reported) when the
+ * shader has something the format cannot hold.
+ */
+struct st_shader *st_read_d3d9_bytecode(struct st_ctx *ctx, struct st_arena *arena);
+bool st_write_d3d9_bytecode(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf *out);
+/*
+ * What a checked Direct3D 9 shader uses (d3d9/reflect/, --emit=reflect):
+ * appends the JSON docs/d3d9-front-end.md describes.  ARB programs are
+ * ST_E_NOT_SUPPORTED.
+ */
+bool st_reflect_json(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf *out);
+/* Parses a comment block as a constant table; NULL when it is none
+ * ("CTAB" missing) and, with *why set, when it is malformed. */
+const struct st_ctab *st_d3d9_parse_ctab(const uint32_t *data, uint32_t ndwords,
+                                         struct st_arena *arena, const char **why);
 
 /* Prints canonical assembly; parse(print(x)) prints the same again. */
 void st_print_asm(const struct st_shader *sh, struct st_buf *out);

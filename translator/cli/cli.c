@@ -22,9 +22,9 @@ static const char usage_text[] =
     "       shadertrans run [options] FILE --inputs IN.json\n"
     "\n"
     "Translates Direct3D 9 shader assembly (vs_1_1..vs_3_0, ps_1_1..ps_3_0, run\n"
-    "through the C preprocessor) and ARB vertex/fragment programs; by default\n"
-    "into an Intel Gen9 kernel (IGA assembly text).  FILE may be '-' for\n"
-    "standard input.\n"
+    "through the C preprocessor), Direct3D 8/9 bytecode and ARB vertex/fragment\n"
+    "programs; by default into an Intel Gen9 kernel (IGA assembly text).  FILE\n"
+    "may be '-' for standard input.\n"
     "\n"
     "options:\n"
     "  -o FILE             write the output to FILE instead of standard output\n"
@@ -33,13 +33,15 @@ static const char usage_text[] =
     "                      partial write a shufflevector merge), llvm (after the\n"
     "                      pass pipeline), vasm (optimized assembly of the\n"
     "                      input's dialect, merges back in writemasks),\n"
-    "                      none (check only)\n"
+    "                      d3d9-bytecode (the Direct3D 9 token stream, binary),\n"
+    "                      reflect (what the shader uses, as JSON), none (check only)\n"
     "  --float-rules=ieee|d3d9\n"
     "                      d3d9: 0 * anything = 0 (docs/float-rules.md)\n"
     "  --simd=auto|8|16|32 Gen SIMD width; auto keeps the widest that does not\n"
     "                      spill (vertex shaders are SIMD8)\n"
     "  --stats             print counts to standard error (instructions, merges)\n"
-    "  -x d3d9|arb         the input dialect (default: from the header)\n"
+    "  -x d3d9|d3d9-bytecode|arb\n"
+    "                      the input (default: from the header or version token)\n"
     "  -D NAME[=VALUE]     define a preprocessor macro (Direct3D 9 text)\n"
     "  -I DIR              search DIR for #include files (after the including\n"
     "                      file's directory for \"name\"; in order given)\n"
@@ -182,15 +184,17 @@ static int cli_main(int argc, char **argv, const char **defines, const char **in
         } else if (strcmp(a, "-x") == 0 || opt_value(a, "-x", &val)) {
             if (strcmp(a, "-x") == 0) {
                 if (++i == argc)
-                    return usage_error("%s needs d3d9 or arb", a);
+                    return usage_error("%s needs d3d9, d3d9-bytecode or arb", a);
                 val = argv[i];
             }
             if (strcmp(val, "d3d9") == 0)
                 opts.dialect = ST_DIALECT_D3D9;
+            else if (strcmp(val, "d3d9-bytecode") == 0)
+                opts.dialect = ST_DIALECT_D3D9_BYTECODE;
             else if (strcmp(val, "arb") == 0)
                 opts.dialect = ST_DIALECT_ARB;
             else
-                return usage_error("unknown dialect '%s' (d3d9 or arb)", val);
+                return usage_error("unknown dialect '%s' (d3d9, d3d9-bytecode or arb)", val);
         } else if (strncmp(a, "-D", 2) == 0 || strncmp(a, "-I", 2) == 0) {
             bool def = a[1] == 'D';
             if (a[2] == '\0') {
@@ -219,6 +223,10 @@ static int cli_main(int argc, char **argv, const char **defines, const char **in
                 opts.emit = ST_EMIT_VASM;
             else if (strcmp(val, "gen") == 0)
                 opts.emit = ST_EMIT_GEN;
+            else if (strcmp(val, "d3d9-bytecode") == 0)
+                opts.emit = ST_EMIT_D3D9_BYTECODE;
+            else if (strcmp(val, "reflect") == 0)
+                opts.emit = ST_EMIT_REFLECT;
             else
                 return usage_error("unknown --emit kind '%s'", val);
         } else if (opt_value(a, "--max-errors", &val)) {
