@@ -3,7 +3,8 @@
 #   1. every cmocka program build*/tests/test_*   (unit tests, corpus, samples)
 #   2. tests/bad/*.asm: the CLI must print exactly the diagnostics each file's
 #      "; expect:" lines state, exit 1, and write no output file (with the
-#      options of its "; args:" line, if any)
+#      options of its "; args:" line, if any); the same for the bytecode
+#      blobs tests/bad/*.hex and the preprocessor cases tests/preproc/*/
 #   3. tests/gen_iga.sh: every Gen9 kernel accepted by iga64
 #   4. tests/cli.sh: usage errors, --help, --version, -o behaviour, batch
 #   5. tests/embed.sh, tests/scons_tool.sh: the installed library, pkg-config,
@@ -72,6 +73,62 @@ for bad in tests/bad/*.asm tests/bad/*.vp tests/bad/*.fp; do
     fi
 done
 count "bad-inputs" $p $f
+
+# 2b. bad bytecode: tests/bad/*.hex are blobs written as hex (8 digits: a
+#     little-endian dword, 2 digits: a byte) with "# expect: 0xOFFSET: ..."
+#     lines; the same rules as section 2
+p=0; f=0
+for hex in tests/bad/*.hex; do
+    [ -f "$hex" ] || continue
+    vso=$tmp/$(basename "$hex" .hex).vso
+    grep -v '^#' "$hex" | python3 -c '
+import sys
+out = bytearray()
+for t in sys.stdin.read().split():
+    out += int(t, 16).to_bytes(len(t) // 2, "little")
+sys.stdout.buffer.write(out)' > "$vso"
+    want=$(sed -n 's/^# *expect: //p' "$hex" | sed "s|^|$vso:|")
+    out=$tmp/out.txt
+    rm -f "$out"
+    "$bin" -x d3d9-bytecode --emit=asm -o "$out" "$vso" 2>"$tmp/err" >/dev/null
+    rc=$?
+    got=$(grep -E "^$vso:0x[0-9a-f]+: (error|warning)" "$tmp/err")
+    if [ $rc -eq 1 ] && [ "$got" = "$want" ] && [ ! -e "$out" ]; then
+        p=$((p + 1))
+    else
+        f=$((f + 1))
+        echo "FAILED: $hex (exit $rc)"
+        diff <(echo "$want") <(echo "$got") | sed 's/^/    /'
+    fi
+done
+count "bad-bytecode" $p $f
+
+# 2c. the preprocessor on files: tests/preproc/CASE/main.asm, compiled from
+#     its directory with the arguments in CASE/args (-I, -D); expect.asm is
+#     the output and expect.diag every error, warning and note line (none
+#     when absent); exit status 1 exactly when expect.diag has an error
+p=0; f=0
+for case in tests/preproc/*/; do
+    [ -f "$case/main.asm" ] || continue
+    (cd "$case" && "$bin" --emit=asm $(cat args 2>/dev/null) main.asm >"$tmp/pp.out" 2>"$tmp/pp.err")
+    rc=$?
+    want_rc=0
+    if [ -f "$case/expect.diag" ] && grep -q ': error: ' "$case/expect.diag"; then want_rc=1; fi
+    got=$(grep -E ': (error|warning|note): ' "$tmp/pp.err")
+    want=$(cat "$case/expect.diag" 2>/dev/null)
+    ok=1
+    [ "$rc" -eq "$want_rc" ] && [ "$got" = "$want" ] || ok=0
+    if [ -f "$case/expect.asm" ] && ! cmp -s "$case/expect.asm" "$tmp/pp.out"; then ok=0; fi
+    if [ $ok -eq 1 ]; then
+        p=$((p + 1))
+    else
+        f=$((f + 1))
+        echo "FAILED: $case (exit $rc)"
+        diff <(echo "$want") <(echo "$got") | sed 's/^/    /'
+        [ -f "$case/expect.asm" ] && diff "$case/expect.asm" "$tmp/pp.out" | sed 's/^/    /'
+    fi
+done
+count "preprocessor-files" $p $f
 
 # 3. Gen9 kernels of every sample and valid corpus shader at SIMD8/16/32,
 #    judged by Intel's assembler

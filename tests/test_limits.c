@@ -132,14 +132,14 @@ static void test_enum_out_of_range(void **state)
     (void)state;
     const char *src = "vs_1_1\nmov oPos, v0\n";
     struct st_options o = opts_for("e.asm", src, ST_EMIT_ASM);
-    /* the middle value is each enum's first past its last member */
+    /* -1, one past the last value of each enum, a large value */
     int bad[] = {-1, 0, 1000};
     for (unsigned k = 0; k < 3; k++) {
         o = opts_for("e.asm", src, ST_EMIT_ASM);
         o.emit = (enum st_emit)(k == 1 ? ST_EMIT_MIR + 1 : bad[k]);
         expect_refused(&o);
         o = opts_for("e.asm", src, ST_EMIT_ASM);
-        o.dialect = (enum st_dialect_choice)(k == 1 ? ST_DIALECT_ARB + 1 : bad[k]);
+        o.dialect = (enum st_dialect_choice)(k == 1 ? ST_DIALECT_D3D9_BYTECODE + 1 : bad[k]);
         expect_refused(&o);
         o = opts_for("e.asm", src, ST_EMIT_ASM);
         o.float_rules = (enum st_float_rules)(k == 1 ? ST_FLOAT_D3D9 + 1 : bad[k]);
@@ -163,6 +163,16 @@ static void test_enum_out_of_range(void **state)
     struct st_result *res = NULL;
     assert_int_equal(st_compile(&o, &res), 0);
     assert_true(res->ok);
+    st_result_free(res);
+    o = opts_for("e.asm", src, ST_EMIT_REFLECT);
+    assert_int_equal(st_compile(&o, &res), 0);
+    assert_true(res->ok);
+    st_result_free(res);
+    /* text read as bytecode: a call like any other, its result an error */
+    o = opts_for("e.asm", src, ST_EMIT_ASM);
+    o.dialect = ST_DIALECT_D3D9_BYTECODE;
+    assert_int_equal(st_compile(&o, &res), 0);
+    assert_false(res->ok);
     st_result_free(res);
 
     const char *json = "{\"invocations\": [{}]}";

@@ -910,6 +910,71 @@ static void test_lexical(void **state)
     done(p);
 }
 
+
+/* ------------------------------------------------------------------ */
+/* Issue 15: the syntax real files use                                 */
+
+static void test_wild_syntax(void **state)
+{
+    (void)state;
+    /* Direct3D 8's co-issue: '+' at the end of the first line. */
+    struct parsed *p = parse_ok("ps_1_1\ntex t0\nmul r0.rgb, t0, v0 +\nmov r0.a, v0\n");
+    assert_false(nth(p, 1)->coissue);
+    assert_true(nth(p, 2)->coissue);
+    done(p);
+    expect_print("ps_1_1\ntex t0\nmul r0.rgb, t0, v0 +\nmov r0.a, v0\n",
+                 "ps_1_1\ntex t0\nmul r0.xyz, t0, v0\n+mov r0.w, v0\n");
+    expect_print("ps_1_4\nadd r0.rgb, r1, r2 +\n+add r0.a, r1, r2\n",
+                 "ps_1_4\nadd r0.xyz, r1, r2\n+add r0.w, r1, r2\n");
+    expect_only_diag("ps_1_1\nmov r0, v0 +\n", ST_E_COISSUE_RULE, 2, 12);
+    /* Integer expressions in an index (Wine: "c[ 2 + 10 + 12 ]" is c24). */
+    static const struct {
+        const char *text;
+        uint32_t index;
+        bool rel;
+    } idx[] = {
+        {"c[2 + 10 + 12]", 24, false}, {"c4[ 2 ]", 6, false}, {"c[(2 + 3) * 4 - 1]", 19, false},
+        {"c[10 / 3]", 3, false},       {"c[10 % 4]", 2, false}, {"c[-2 + 5]", 3, false},
+        {"c[+7]", 7, false},           {"c1[2 * (3 + 1)]", 9, false},
+        {"c[a0.x + 2 * 3]", 6, true},  {"c2[a0.x + (4 - 1)]", 5, true},
+        {"c[ 2 + a0.x + 12 ]", 14, true}, {"c[(1 + 1) + a0.x]", 2, true}, {"c[(a0.x)]", 0, true},
+    };
+    for (size_t k = 0; k < sizeof(idx) / sizeof(idx[0]); k++) {
+        char src[96];
+        snprintf(src, sizeof(src), "vs_2_0\nmov r0, %s\n", idx[k].text);
+        p = parse_ok(src);
+        assert_int_equal(only(p)->src[0].reg.index, idx[k].index);
+        assert_int_equal(only(p)->src[0].reg.rel != NULL, idx[k].rel);
+        done(p);
+    }
+    expect_only_diag("vs_2_0\nmov r0, c[4 / 0]\n", ST_E_INDEX_EXPR, 2, 13);
+    expect_only_diag("vs_2_0\nmov r0, c[2 - 5]\n", ST_E_INDEX_EXPR, 2, 10);
+    expect_only_diag("vs_2_0\nmov r0, c[a0.x - 1]\n", ST_E_BAD_RELADDR, 2, 16);
+    expect_only_diag("vs_2_0\nmov r0, c[2 * a0.x]\n", ST_E_BAD_RELADDR, 2, 13);
+    expect_only_diag("vs_2_0\nmov r0, c[1 / 2.0]\n", ST_E_BAD_RELADDR, 2, 15);
+    expect_only_diag("vs_2_0\nmov r0, c[4294967295 + 1]\n", ST_E_INDEX_EXPR, 2, 10);
+    /* '*', '/' and '%' are operators inside brackets only. */
+    expect_only_diag("vs_2_0\nmov r0, r1 * r2\n", ST_E_BAD_CHAR, 2, 12);
+    /* Nesting is bounded, with a located message. */
+    char deep[1200];
+    char *q = deep + sprintf(deep, "vs_2_0\nmov r0, c[");
+    for (int i = 0; i < 300; i++)
+        *q++ = '(';
+    sprintf(q, "1]\n");
+    expect_diag(deep, ST_E_INDEX_EXPR, 2, 10 + 257);
+    /* A UTF-8 byte order mark is skipped and takes no column. */
+    p = parse_ok("\xef\xbb\xbfvs_2_0\nmov r0, c0\n");
+    assert_int_equal(p->sh->version.loc.column, 1);
+    done(p);
+    expect_only_diag("\xef\xbb\xbfvs_2_0 q\n", ST_E_SYNTAX, 1, 8);
+    /* The address swizzle, all of it. */
+    p = parse_ok("vs_2_0\nmov r0, c0[a0.xyww]\n");
+    assert_int_equal(only(p)->src[0].reg.rel->swizzle_len, 4);
+    assert_int_equal(only(p)->src[0].reg.rel->swizzle, SWZ(X, Y, W, W));
+    assert_int_equal(only(p)->src[0].reg.rel->component, X);
+    done(p);
+}
+
 /* ------------------------------------------------------------------ */
 /* Error codes, each with its position                                 */
 
@@ -998,7 +1063,8 @@ static void test_errors(void **state)
     expect_only_diag("vs_3_0\nmov r2, c[aL + 3.4]\n", ST_E_BAD_RELADDR, 2, 16);
     expect_only_diag("vs.3.0\nadd r0, v0[aL - 3 + 5], r2\n", ST_E_BAD_RELADDR, 2, 15);
     expect_only_diag("ps_2_0\nadd r0, v[ r0 ], r1\n", ST_E_BAD_RELADDR, 2, 12);
-    expect_only_diag("vs_2_0\nmov r0, c[5]\n", ST_E_BAD_RELADDR, 2, 10);
+    /* "c[5]" is c5 now (issue 15: Wine's assembler reads "c[2 + 10 + 12]"
+     * as c24); the rules of index expressions are tested in test_syntax. */
     expect_only_diag("vs_2_0\nmov r0, c[a0.x + aL]\n", ST_E_BAD_RELADDR, 2, 18);
     /* 1015 */
     expect_only_diag("vs_1_1\nvs_1_1\n", ST_E_DUP_VERSION, 2, 1);
@@ -1121,7 +1187,9 @@ static void test_printer(void **state)
     expect_print("vs.1.0\nMOV oD0, V1\n", "vs_1_0\nmov oD0, v1\n");
     expect_print("vs_2_0\nmov r0, c[5 + a0.x]\n", "vs_2_0\nmov r0, c[a0.x + 5]\n");
     expect_print("vs_2_0\nmov r0, -c0[a0.w+5].x\n", "vs_2_0\nmov r0, -c5[a0.w].x\n");
-    expect_print("vs_2_0\nmov r0, c0[a0.xyww]\n", "vs_2_0\nmov r0, c0[a0.x]\n");
+    /* The whole address swizzle: the token keeps it (Wine: 0xb0f40000). */
+    expect_print("vs_2_0\nmov r0, c0[a0.xyww]\n", "vs_2_0\nmov r0, c0[a0.xyww]\n");
+    expect_print("vs_2_0\nmov r0, c0[a0.xxxx]\n", "vs_2_0\nmov r0, c0[a0.xxxx]\n");
     expect_print("vs.3.0\nadd r0, v0[aL + 1 + 3], r2\n", "vs_3_0\nadd r0, v4[aL], r2\n");
     expect_print("ps_3_0\nmov r0, v[ a0 + 12 ]\n", "ps_3_0\nmov r0, v[a0 + 12]\n");
     expect_print("ps_3_0\nmov r0, v[aL]\n", "ps_3_0\nmov r0, v[aL]\n");
@@ -1527,6 +1595,7 @@ int main(void)
         cmocka_unit_test(test_dcl),
         cmocka_unit_test(test_flow_and_tex),
         cmocka_unit_test(test_lexical),
+        cmocka_unit_test(test_wild_syntax),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_error_recovery),
         cmocka_unit_test(test_too_many_errors),

@@ -74,7 +74,7 @@ struct st_shader *st_front_end(struct st_ctx *ctx, const struct st_options *o,
                                struct st_arena *arena)
 {
     bool arb = dialect_is_arb(o);
-    struct st_shader *sh = arb ? st_parse_arb(ctx, arena) : st_parse_d3d9(ctx, arena);
+    struct st_shader *sh = arb ? st_parse_arb(ctx, arena) : st_front_d3d9(ctx, arena, o);
     if (!sh || st_error_count(ctx))
         return NULL;
     st_ctx_set_anchor(ctx, sh->version.loc);
@@ -101,7 +101,7 @@ static bool options_copy(const struct st_options *in, struct st_options *o)
     memcpy(o, in, n);
     /* Enums are compared as unsigned: a negative value is out of range too. */
     return (o->source || o->source_len == 0) &&
-           (unsigned)o->dialect <= ST_DIALECT_ARB && (unsigned)o->emit <= ST_EMIT_MIR &&
+           (unsigned)o->dialect <= ST_DIALECT_D3D9_BYTECODE && (unsigned)o->emit <= ST_EMIT_MIR &&
            (unsigned)o->float_rules <= ST_FLOAT_D3D9 &&
            (o->simd_width == 0 || o->simd_width == 8 || o->simd_width == 16 ||
             o->simd_width == 32) &&
@@ -263,6 +263,12 @@ static void compile(struct session *s, const struct st_options *o, const struct 
         else
             st_print_asm(sh, &s->out);
         return;
+    case ST_EMIT_D3D9_BYTECODE:
+        st_write_d3d9_bytecode(s->ctx, sh, &s->out);
+        return;
+    case ST_EMIT_REFLECT:
+        st_reflect_json(s->ctx, sh, &s->out);
+        return;
     case ST_EMIT_LLVM_RAW: case ST_EMIT_LLVM:
         if (st_pipeline_mir(s->ctx, sh, o->emit, &s->out, NULL, &ps))
             st_llvm_stats_format(&ps.llvm, &s->stats);
@@ -372,7 +378,8 @@ void st_result_free(struct st_result *res)
     free(res->stats);
     if (res->diagnostics) {
         struct st_diagnostic *d = (struct st_diagnostic *)res->diagnostics;
-        /* All diagnostics share one copy of the file name. */
+        /* The file names are one block, starting with the first
+         * diagnostic's (st_ctx_export). */
         free((char *)d[0].file);
         for (size_t i = 0; i < res->num_diagnostics; i++) {
             free((char *)d[i].message);

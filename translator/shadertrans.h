@@ -30,20 +30,28 @@ enum st_severity {
     ST_SEVERITY_NOTE = 2,
 };
 
-/* One located message.  Codes are stable numbers (docs/diagnostics.md). */
+/*
+ * One located message.  Codes are stable numbers (docs/diagnostics.md).
+ * A diagnostic in a file the shader #includes is followed by notes (severity
+ * ST_SEVERITY_NOTE, the same code) naming each #include that led there,
+ * innermost first; one in text a macro produced, by a note naming the
+ * macro's definition.  Bytecode has no lines: line is 0 and column is the
+ * byte offset + 1 (st_diagnostic_format prints "file:0x1c:").
+ */
 struct st_diagnostic {
     enum st_severity severity;
     unsigned code;
-    const char *file;        /* as given in st_options.filename */
+    const char *file;        /* st_options.filename, or the file it #includes */
     unsigned line, column;   /* 1-based; 0 when the message has no location */
     const char *message;     /* without file, severity or code */
     const char *source_line; /* the text of that line, no newline, or NULL */
 };
 
 enum st_dialect_choice {
-    ST_DIALECT_AUTO = 0, /* from the header: vs_/ps_ or !!ARBvp/!!ARBfp */
+    ST_DIALECT_AUTO = 0, /* from the header: vs_/ps_, !!ARBvp/!!ARBfp or a bytecode version token */
     ST_DIALECT_D3D9 = 1,
     ST_DIALECT_ARB = 2,
+    ST_DIALECT_D3D9_BYTECODE = 3, /* a Direct3D 8/9 shader token stream (docs/d3d9-front-end.md) */
 };
 
 enum st_emit {
@@ -54,7 +62,9 @@ enum st_emit {
     ST_EMIT_LLVM = 4,     /* LLVM IR after the pass pipeline */
     ST_EMIT_VASM = 5,     /* optimized vector assembly of the input's dialect */
     ST_EMIT_GEN = 6,      /* an Intel Gen9 kernel as IGA assembly text (docs/gen-abi.md) */
-    ST_EMIT_MIR = 7,      /* the vector machine IR every target receives (docs/merge.md) */
+    ST_EMIT_D3D9_BYTECODE = 7, /* the Direct3D 9 token stream (binary; output_len bytes) */
+    ST_EMIT_REFLECT = 8,  /* what the shader uses, as JSON (docs/d3d9-front-end.md) */
+    ST_EMIT_MIR = 9,      /* the vector machine IR every target receives (docs/merge.md) */
 };
 
 enum st_float_rules {
@@ -70,6 +80,27 @@ enum st_fp_contract {
     ST_FP_CONTRACT_FAST = 1, /* also a separate mul whose result only an add reads */
     ST_FP_CONTRACT_OFF = 2,  /* every product rounded before it is added */
 };
+
+/*
+ * #include for the Direct3D 9 preprocessor.  An embedder that serves
+ * include files itself (from memory) sets st_options.include: it is called
+ * for every #include with the name as written, system = 1 for <name> and 0
+ * for "name", and the path of the file that includes (st_options.filename
+ * for the shader itself).  It returns 0 and fills *out, or nonzero when
+ * there is no such file.  The library copies the data at once and then
+ * calls include_release (when set) with the same *out.  Without a callback
+ * the library reads files: "name" from the including file's directory,
+ * then from include_dirs in order; <name> from include_dirs only.
+ */
+struct st_include_file {
+    const char *data;    /* the file's bytes; need not be NUL-terminated */
+    size_t len;
+    const char *path;    /* the name diagnostics use; NULL: the name as written */
+    void *handle;        /* the embedder's own, handed back to include_release */
+};
+typedef int (*st_include_fn)(void *user, const char *name, int system, const char *includer,
+                             struct st_include_file *out);
+typedef void (*st_include_release_fn)(void *user, struct st_include_file *file);
 
 struct st_options {
     unsigned struct_version; /* ST_OPTIONS_VERSION */
@@ -97,6 +128,14 @@ struct st_options {
      * cancelled. */
     int (*cancel)(void *user);
     void *cancel_user;
+    /* ---- version 2: the Direct3D 9 preprocessor (docs/d3d9-front-end.md) ---- */
+    const char *const *defines;      /* "NAME" or "NAME=VALUE", as -D gives them */
+    unsigned num_defines;
+    const char *const *include_dirs; /* searched for #include, in order */
+    unsigned num_include_dirs;
+    st_include_fn include;           /* NULL: include files are read from the file system */
+    st_include_release_fn include_release;
+    void *include_user;
     enum st_fp_contract fp_contract; /* ST_EMIT_GEN and the Gen engine (docs/gen-backend.md) */
 };
 

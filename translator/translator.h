@@ -65,6 +65,11 @@ struct st_buf {
 void st_buf_printf(struct st_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void st_buf_vprintf(struct st_buf *b, const char *fmt, va_list ap);
 void st_buf_putc(struct st_buf *b, char c);
+/* The shortest "%g" text of a finite float that reads back as the same
+ * float, with '.' for the decimal point whatever the locale. */
+void st_float_text(float f, char buf[48]);
+/* Appends n bytes (binary data too; a NUL still follows them). */
+void st_buf_append(struct st_buf *b, const void *data, size_t n);
 void st_buf_free(struct st_buf *b);
 
 /* ------------------------------------------------------------------ */
@@ -95,6 +100,19 @@ enum st_diag_code {
     ST_E_TOO_MANY_ERRORS = 1013,
     ST_E_BAD_RELADDR = 1014,     /* malformed relative address */
     ST_E_DUP_VERSION = 1015,
+    ST_E_INDEX_EXPR = 1016,      /* a register index expression that has no value */
+    /* 11xx: the Direct3D 9 preprocessor */
+    ST_E_PP_DIRECTIVE = 1101,    /* unknown or malformed directive or macro definition */
+    ST_E_PP_CONDITIONAL = 1102,  /* #if/#elif/#else/#endif that do not pair */
+    ST_E_PP_EXPRESSION = 1103,   /* an #if expression without a value */
+    ST_E_PP_INCLUDE = 1104,      /* #include not found, unreadable or nested too deep */
+    ST_E_PP_MACRO = 1105,        /* a macro invocation that cannot expand */
+    ST_E_PP_ERROR = 1106,        /* #error */
+    ST_E_PP_COMMENT = 1107,      /* a comment without its end */
+    /* 12xx: Direct3D 8/9 bytecode */
+    ST_E_BC_FORMAT = 1201,       /* size, version token, end token, comment blocks */
+    ST_E_BC_INSTRUCTION = 1202,  /* an instruction token that means nothing */
+    ST_E_BC_OPERAND = 1203,      /* a parameter token that means nothing */
     /* 2xxx: semantic checks against the shader model */
     ST_E_OPCODE_VERSION = 2001,  /* instruction not in this version */
     ST_E_OPERAND_COUNT = 2002,
@@ -138,6 +156,10 @@ enum st_diag_code {
     ST_W_IGNORED = 5002,
     ST_W_RELADDR_RANGE = 5003,   /* relative address out of range at run time: reads 0 */
     ST_W_UNUSED_INPUT = 5004,
+    ST_W_PP_REDEFINED = 5005,    /* a macro defined again differently */
+    ST_W_PP_WARNING = 5006,      /* #warning */
+    ST_W_PP_EXTRA_TOKENS = 5007, /* text after a directive that takes none */
+    ST_W_BC_CTAB = 5008,         /* a malformed constant table (ignored) */
 };
 
 struct st_ctx; /* the message context: one per st_compile call */
@@ -165,6 +187,43 @@ const char *st_ctx_source(const struct st_ctx *ctx, size_t *len);
 const char *st_ctx_filename(const struct st_ctx *ctx);
 /* Moves the diagnostics into a result (malloc'd, freed by st_result_free). */
 bool st_ctx_export(struct st_ctx *ctx, struct st_result *res);
+
+/*
+ * Where a location is in what the user wrote.  Parsers locate everything
+ * in the text they read (st_ctx_source).  When that text is not the one the
+ * user gave (the Direct3D 9 preprocessor's output; the AST built from
+ * bytecode), the stage that made it installs a locator, and every
+ * diagnostic is translated when it is exported (and when a message names
+ * another place, st_ctx_where).  A place:
+ */
+struct st_place {
+    const char *file;      /* the name to report; NULL: the context's file name */
+    uint32_t line, column; /* as reported; line 0 with a column: bytecode, column = byte offset + 1 */
+    const char *text;      /* the source line to show (not NUL-terminated), or NULL */
+    size_t text_len;
+    const char *note;      /* places after the first: the note's message */
+};
+/*
+ * Fills out[0] with where `loc` is and out[1..] with notes about it
+ * (the #include sites, innermost first; the macro it was expanded from);
+ * returns how many places it filled, 1 .. max.
+ */
+typedef unsigned (*st_locate_fn)(const void *map, struct st_loc loc, struct st_place *out,
+                                 unsigned max);
+/* From now on parsers read `text` (st_ctx_source), and diagnostics are
+ * translated by locate(map, ...).  text and map must outlive the export. */
+void st_ctx_set_text(struct st_ctx *ctx, const char *text, size_t len, st_locate_fn locate,
+                     const void *map);
+/* The source the context was created with (st_ctx_source is the text the
+ * parsers read, which a preprocessor may have replaced). */
+const char *st_ctx_original(const struct st_ctx *ctx, size_t *len);
+/*
+ * `there` as a message written at `here` names it, into buf: "line 5" when
+ * both are in the same file, "b.inc:5" when not, "offset 0x1c" in bytecode.
+ * Returns buf.
+ */
+const char *st_ctx_where(const struct st_ctx *ctx, struct st_loc here, struct st_loc there,
+                         char *buf, size_t size);
 
 /* ------------------------------------------------------------------ */
 /* Limits: the compile budget and the caller's cancel callback.        */
@@ -291,6 +350,13 @@ struct st_reladdr {
     uint32_t index;       /* a0: 0 */
     uint8_t component;    /* the lane of a0 used; 0 for aL */
     bool has_component;   /* written "a0.x" rather than "a0" */
+    /*
+     * The swizzle as written when it had more than one letter ("a0.xyww":
+     * component x, swizzle_len 4): the bytecode's address token keeps all
+     * four lanes, so the text must too.  swizzle_len 0: the token's swizzle
+     * is the component replicated, or .xyzw without one.
+     */
+    uint8_t swizzle, swizzle_len;
 };
 
 struct st_reg {
@@ -393,6 +459,30 @@ struct st_instr {
     struct st_arb_instr *arb; /* ARB programs only (see "ARB programs" below) */
 };
 
+/* A comment block of a Direct3D 9 token stream, kept where it was. */
+struct st_d3d9_comment {
+    const uint32_t *data; /* the block's dwords (after the comment token) */
+    uint32_t ndwords;
+    unsigned before;      /* the number of instructions in front of it */
+    struct st_loc loc;
+};
+
+/* The constant table (a "CTAB" comment block): what each register is called
+ * in the source the compiler read. */
+struct st_ctab_constant {
+    const char *name;
+    enum st_regfile file;   /* ST_REG_CONSTBOOL, _CONSTINT, _CONST or _SAMPLER */
+    uint32_t index, count;  /* registers index .. index + count - 1 */
+    uint16_t klass, type;   /* D3DXPARAMETER_CLASS, D3DXPARAMETER_TYPE */
+    uint16_t rows, columns, elements;
+};
+struct st_ctab {
+    const char *creator, *target; /* "" when absent */
+    uint32_t version, flags;
+    struct st_ctab_constant *constants;
+    unsigned num_constants;
+};
+
 struct st_shader {
     enum st_dialect dialect;
     struct st_version version;
@@ -400,6 +490,11 @@ struct st_shader {
     unsigned num_instrs;
     struct st_arena *arena;
     struct st_arb_program *arb; /* ARB programs only (see "ARB programs" below) */
+    /* Read from bytecode (d3d9/bytecode/): its comment blocks, and the first
+     * well-formed constant table among them (NULL: none). */
+    struct st_d3d9_comment *comments;
+    unsigned num_comments;
+    const struct st_ctab *ctab;
 };
 
 /* ------------------------------------------------------------------ */
@@ -417,8 +512,65 @@ struct st_shader *st_front_end(struct st_ctx *ctx, const struct st_options *o,
  * (possibly NULL) and the errors are in ctx.  Never prints. */
 struct st_shader *st_parse_d3d9(struct st_ctx *ctx, struct st_arena *arena);
 
+/*
+ * The Direct3D 9 preprocessor (d3d9/preproc/, docs/d3d9-front-end.md): C's
+ * #define/#undef/#include/#if.../#line/#error/#pragma, \ continuation and
+ * comments.  When the source needs it (a '#', a comment, a continuation or
+ * a -D), replaces the context's text with the preprocessed text and
+ * installs the locator that maps every location back to the file, line
+ * and column written (with the #include chain as notes).  Problems are
+ * reported through ctx; returns false when the text is not worth parsing
+ * (memory ran out, #include nested too deep).
+ */
+struct st_pp_options {
+    const char *const *defines; /* "NAME" or "NAME=VALUE" */
+    unsigned num_defines;
+    const char *const *include_dirs;
+    unsigned num_include_dirs;
+    st_include_fn include; /* NULL: read files */
+    st_include_release_fn release;
+    void *user;
+};
+bool st_preprocess_d3d9(struct st_ctx *ctx, struct st_arena *arena, const struct st_pp_options *o);
+
+/*
+ * The Direct3D 9 front end as st_compile runs it (d3d9/front.c): a token
+ * stream (ST_DIALECT_D3D9_BYTECODE, or a version token at the start when
+ * the dialect is automatic) is read by st_read_d3d9_bytecode; text is
+ * preprocessed with the options' -D/-I/include callback and parsed.
+ */
+struct st_shader *st_front_d3d9(struct st_ctx *ctx, struct st_arena *arena,
+                                const struct st_options *o);
+/* Whether bytes start with a Direct3D 8/9 version token (0xFFFEmmnn vertex,
+ * 0xFFFFmmnn pixel, little-endian). */
+bool st_d3d9_is_bytecode(const char *data, size_t len);
+
 /* Checks the shader against its shader model; returns false on errors. */
 bool st_check(struct st_ctx *ctx, struct st_shader *sh);
+
+/*
+ * Direct3D 8/9 bytecode (d3d9/bytecode/, docs/d3d9-front-end.md).
+ * st_read_d3d9_bytecode reads the context's source as a token stream into
+ * the AST the parser would have built for its disassembly (plus the
+ * comment blocks and constant table); every problem is a located
+ * diagnostic whose location is {1, byte offset + 1} (the locator it
+ * installs reports line 0, column byte offset + 1).  It never reads
+ * outside the blob.  st_write_d3d9_bytecode appends the token stream of a
+ * checked shader to out (little-endian dwords); false (reported) when the
+ * shader has something the format cannot hold.
+ */
+struct st_shader *st_read_d3d9_bytecode(struct st_ctx *ctx, struct st_arena *arena);
+bool st_write_d3d9_bytecode(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf *out);
+/*
+ * What a checked Direct3D 9 shader uses (d3d9/reflect/, --emit=reflect):
+ * appends the JSON docs/d3d9-front-end.md describes.  ARB programs are
+ * ST_E_NOT_SUPPORTED.
+ */
+bool st_reflect_json(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf *out);
+/* Parses a comment block as a constant table; NULL when it is none
+ * ("CTAB" missing) and, with *why set, when it is malformed. */
+const struct st_ctab *st_d3d9_parse_ctab(const uint32_t *data, uint32_t ndwords,
+                                         struct st_arena *arena, const char **why);
 
 /* Prints canonical assembly; parse(print(x)) prints the same again. */
 void st_print_asm(const struct st_shader *sh, struct st_buf *out);

@@ -58,7 +58,7 @@ static const char batch_usage[] =
     "  --progress, --no-progress\n"
     "                      the progress line on standard error (default: when it\n"
     "                      is a terminal)\n"
-    "  --emit, --float-rules, -x, -I, --max-errors, --max-instructions,\n"
+    "  --emit, --float-rules, -x, -D, -I, --max-errors, --max-instructions,\n"
     "  --max-work, --timeout\n"
     "                      as for a single shader (shadertrans --help)\n"
     "\n"
@@ -305,8 +305,7 @@ static void note(char **dst, const char *fmt, ...)
 }
 
 /* Records the errors of a compile that failed and classifies the shader. */
-static void record_errors(struct batch_shader *s, const struct st_result *res,
-                          const struct cli_source *src)
+static void record_errors(struct batch_shader *s, const struct st_result *res)
 {
     bool mistake = false;
     for (size_t k = 0; k < res->num_diagnostics; k++) {
@@ -320,10 +319,6 @@ static void record_errors(struct batch_shader *s, const struct st_result *res,
         if (!seen && s->ncodes < BATCH_MAX_CODES)
             s->codes[s->ncodes++] = d.code;
         if (!s->first_error) {
-            if (src && src->lines && d.line >= 1 && d.line <= src->nlines) {
-                d.file = src->lines[d.line - 1].file;
-                d.line = src->lines[d.line - 1].line;
-            }
             char line[600];
             st_diagnostic_format(&d, line, sizeof(line));
             s->first_error = strdup(line);
@@ -513,10 +508,9 @@ static bool same_outputs(const char *a, const char *alt, const char *b, bool ine
 /* The interpreter's outputs JSON under the fused reading of the
  * multiply-adds; NULL when it cannot say (then only the first reading
  * judges). */
-static char *run_fused(const struct st_options *o, const struct cli_source *src,
-                       const struct st_shader *sh, const char *json)
+static char *run_fused(const struct st_options *o, const struct st_shader *sh, const char *json)
 {
-    struct st_ctx *ctx = st_ctx_create(o->filename, src->text, src->len, 1);
+    struct st_ctx *ctx = st_ctx_create(o->filename, o->source, o->source_len, 1);
     struct st_buf out = {0};
     bool ok = ctx && st_interp_run_fused(ctx, sh, "inputs", json, strlen(json), o->float_rules,
                                          &out) && !out.oom;
@@ -528,11 +522,10 @@ static char *run_fused(const struct st_options *o, const struct cli_source *src,
     return out.data; /* (malloc'd, NUL-terminated) */
 }
 
-static void compare_engines(const struct batch *B, struct batch_shader *s, struct st_options *o,
-                            const struct cli_source *src)
+static void compare_engines(const struct batch *B, struct batch_shader *s, struct st_options *o)
 {
     /* the shader itself, for the made-up inputs and the tolerance rule */
-    struct st_ctx *ctx = st_ctx_create(o->filename, src->text, src->len, 0);
+    struct st_ctx *ctx = st_ctx_create(o->filename, o->source, o->source_len, 0);
     struct st_arena *arena = st_arena_create();
     struct st_shader *sh = ctx && arena ? st_front_end(ctx, o, arena) : NULL;
     char *json = sh ? engine_inputs(B, s, sh) : NULL;
@@ -557,7 +550,7 @@ static void compare_engines(const struct batch *B, struct batch_shader *s, struc
         }
         /* the kernels' multiply-adds are fused: the interpreter's reading
          * with each rounded once is a right answer too (docs/gensim.md) */
-        char *fused = ref && st_tol_shader_muladd(sh) ? run_fused(o, src, sh, json) : NULL;
+        char *fused = ref && st_tol_shader_muladd(sh) ? run_fused(o, sh, json) : NULL;
         for (unsigned k = 0; ref && k < nw; k++) {
             char name[40];
             snprintf(name, sizeof(name), "the Gen engine (SIMD%u)", widths[k]);
@@ -588,23 +581,24 @@ static void compare_engines(const struct batch *B, struct batch_shader *s, struc
 static void process(const struct batch *B, struct batch_shader *s)
 {
     double t0 = cli_now();
-    struct cli_includes inc = {B->c.dirs, B->c.ndirs};
-    struct cli_source src;
-    char err[1024];
-    if (!cli_source_read(&src, s->path, &inc, err, sizeof(err))) {
+    size_t len = 0;
+    char *text = cli_read_file(s->path, &len);
+    if (!text) {
+        char err[1024];
+        snprintf(err, sizeof(err), "cannot read '%s': %s", s->path, strerror(errno));
         s->status = BATCH_UNREADABLE;
         s->first_error = strdup(err);
         s->seconds = cli_now() - t0;
         return;
     }
     char stage[4] = "";
-    sniff_stage(src.text, src.len, stage);
+    sniff_stage(text, len, stage);
     if (stage[0])
         memcpy(s->stage, stage, sizeof(stage));
     struct st_options o = B->c.o;
     o.filename = s->path;
-    o.source = src.text;
-    o.source_len = src.len;
+    o.source = text;
+    o.source_len = len;
     if (o.dialect == ST_DIALECT_AUTO)
         o.dialect = s->dialect;
     bool gen = o.emit == ST_EMIT_GEN || o.emit == ST_EMIT_DEFAULT;
@@ -632,7 +626,7 @@ static void process(const struct batch *B, struct batch_shader *s)
             break;
         }
         if (!res->ok) {
-            record_errors(s, res, &src);
+            record_errors(s, res);
             st_result_free(res);
             break;
         }
@@ -644,9 +638,9 @@ static void process(const struct batch *B, struct batch_shader *s)
     if (s->status == BATCH_ACCEPTED && B->compare) {
         o.simd_width = B->c.o.simd_width;
         o.cancel = NULL; /* the engines get all the time they need */
-        compare_engines(B, s, &o, &src);
+        compare_engines(B, s, &o);
     }
-    cli_source_free(&src);
+    free(text);
     s->seconds = cli_now() - t0;
 }
 

@@ -25,9 +25,10 @@ static const char usage_text[] =
     "       shadertrans batch [batch options] PATH...\n"
     "       shadertrans compare OLD.report NEW.report\n"
     "\n"
-    "Translates Direct3D 9 shader assembly (vs_1_1..vs_3_0, ps_1_1..ps_3_0) and\n"
-    "ARB vertex/fragment programs; by default into an Intel Gen9 kernel (IGA\n"
-    "assembly text).  FILE may be '-' for standard input.\n"
+    "Translates Direct3D 9 shader assembly (vs_1_1..vs_3_0, ps_1_1..ps_3_0, run\n"
+    "through the C preprocessor), Direct3D 8/9 bytecode and ARB vertex/fragment\n"
+    "programs; by default into an Intel Gen9 kernel (IGA assembly text).  FILE\n"
+    "may be '-' for standard input.\n"
     "\n"
     "options:\n"
     "  -o FILE             write the output to FILE instead of standard output\n"
@@ -37,7 +38,8 @@ static const char usage_text[] =
     "                      pass pipeline), vasm (optimized assembly of the\n"
     "                      input's dialect, merges back in writemasks),\n"
     "                      mir (the vector IR every target compiles),\n"
-    "                      none (check only)\n"
+    "                      d3d9-bytecode (the Direct3D 9 token stream, binary),\n"
+    "                      reflect (what the shader uses, as JSON), none (check only)\n"
     "  --float-rules=ieee|d3d9\n"
     "                      d3d9: 0 * anything = 0 (docs/float-rules.md)\n"
     "  --simd=auto|8|16|32 Gen SIMD width; auto keeps the widest that does not\n"
@@ -48,8 +50,11 @@ static const char usage_text[] =
     "                      crs, nrm, the matrices) into mad; fast also a separate\n"
     "                      mul then add; off rounds every product\n"
     "  --stats             print counts to standard error (instructions, merges)\n"
-    "  -x d3d9|arb         the input dialect (default: from the header)\n"
-    "  -I DIR              search DIR for #include files (Direct3D 9 sources)\n"
+    "  -x d3d9|d3d9-bytecode|arb\n"
+    "                      the input (default: from the header or version token)\n"
+    "  -D NAME[=VALUE]     define a preprocessor macro (Direct3D 9 text)\n"
+    "  -I DIR              search DIR for #include files (after the including\n"
+    "                      file's directory for \"name\"; in order given)\n"
     "  --max-errors=N      stop after N errors (default 50)\n"
     "  --max-instructions=N  refuse shaders with more than N instructions\n"
     "  --max-work=N        the compile budget in work units (docs/limits.md)\n"
@@ -112,26 +117,42 @@ int cli_compile_option(int argc, char **argv, int *i, struct cli_compile_opts *c
     if (strcmp(a, "-x") == 0 || cli_opt_value(a, "-x", &val)) {
         if (strcmp(a, "-x") == 0) {
             if (++*i == argc)
-                return cli_usage_error("%s needs d3d9 or arb", a) + 10;
+                return cli_usage_error("%s needs d3d9, d3d9-bytecode or arb", a) + 10;
             val = argv[*i];
         }
         if (strcmp(val, "d3d9") == 0)
             c->o.dialect = ST_DIALECT_D3D9;
+        else if (strcmp(val, "d3d9-bytecode") == 0)
+            c->o.dialect = ST_DIALECT_D3D9_BYTECODE;
         else if (strcmp(val, "arb") == 0)
             c->o.dialect = ST_DIALECT_ARB;
         else
-            return cli_usage_error("unknown dialect '%s' (d3d9 or arb)", val) + 10;
-    } else if (strcmp(a, "-I") == 0 || strncmp(a, "-I", 2) == 0) {
-        if (strcmp(a, "-I") == 0) {
+            return cli_usage_error("unknown dialect '%s' (d3d9, d3d9-bytecode or arb)", val) + 10;
+    } else if (strncmp(a, "-D", 2) == 0 || strncmp(a, "-I", 2) == 0) {
+        bool def = a[1] == 'D';
+        if (a[2] == '\0') {
             if (++*i == argc)
-                return cli_usage_error("%s needs a directory", a) + 10;
+                return cli_usage_error(def ? "%s needs NAME[=VALUE]" : "%s needs a directory", a) +
+                       10;
             val = argv[*i];
         } else {
             val = a + 2;
         }
-        if (c->ndirs == CLI_MAX_INCLUDE_DIRS)
+        if (!*val)
+            return cli_usage_error(def ? "%s needs NAME[=VALUE]" : "%s needs a directory", a) + 10;
+        if (def && c->ndefines == CLI_MAX_DEFINES)
+            return cli_usage_error("more than %s -D definitions", "256") + 10;
+        if (!def && c->ndirs == CLI_MAX_INCLUDE_DIRS)
             return cli_usage_error("more than %s -I directories", "64") + 10;
-        c->dirs[c->ndirs++] = val;
+        if (def)
+            c->defines[c->ndefines++] = val;
+        else
+            c->dirs[c->ndirs++] = val;
+        /* the library's preprocessor reads them (and #include files) */
+        c->o.defines = c->defines;
+        c->o.num_defines = c->ndefines;
+        c->o.include_dirs = c->dirs;
+        c->o.num_include_dirs = c->ndirs;
     } else if (cli_opt_value(a, "--emit", &val)) {
         if (strcmp(val, "asm") == 0)
             c->o.emit = ST_EMIT_ASM;
@@ -147,6 +168,10 @@ int cli_compile_option(int argc, char **argv, int *i, struct cli_compile_opts *c
             c->o.emit = ST_EMIT_MIR;
         else if (strcmp(val, "gen") == 0)
             c->o.emit = ST_EMIT_GEN;
+        else if (strcmp(val, "d3d9-bytecode") == 0)
+            c->o.emit = ST_EMIT_D3D9_BYTECODE;
+        else if (strcmp(val, "reflect") == 0)
+            c->o.emit = ST_EMIT_REFLECT;
         else
             return cli_usage_error("unknown --emit kind '%s'", val) + 10;
     } else if (cli_opt_value(a, "--max-errors", &val)) {
@@ -278,17 +303,16 @@ int main(int argc, char **argv)
     if (run && strcmp(inputs, "-") == 0 && strcmp(input, "-") == 0)
         return cli_usage_error("%s", "the shader and the inputs cannot both be standard input");
 
-    struct cli_includes inc = {c.dirs, c.ndirs};
-    struct cli_source src;
-    char err[1024];
-    if (!cli_source_read(&src, input, &inc, err, sizeof(err))) {
-        fprintf(stderr, "shadertrans: %s\n", err);
+    size_t len = 0;
+    char *src = cli_read_file(input, &len);
+    if (!src) {
+        fprintf(stderr, "shadertrans: cannot read '%s': %s\n", input, strerror(errno));
         return EXIT_USAGE;
     }
     struct st_options *opts = &c.o;
     opts->filename = strcmp(input, "-") == 0 ? "<stdin>" : input;
-    opts->source = src.text;
-    opts->source_len = src.len;
+    opts->source = src;
+    opts->source_len = len;
     struct cli_deadline deadline = {0};
     if (c.has_timeout) {
         deadline.at = cli_now() + c.timeout;
@@ -302,7 +326,7 @@ int main(int argc, char **argv)
         in_json = cli_read_file(inputs, &in_len);
         if (!in_json) {
             fprintf(stderr, "shadertrans: cannot read '%s': %s\n", inputs, strerror(errno));
-            cli_source_free(&src);
+            free(src);
             return EXIT_USAGE;
         }
         ropts.compile = opts;
@@ -316,13 +340,12 @@ int main(int argc, char **argv)
     struct st_result *res = NULL;
     int rc = run ? st_run(&ropts, &res) : st_compile(opts, &res);
     free(in_json);
+    free(src);
     if (rc != 0 || !res) {
-        cli_source_free(&src);
         fprintf(stderr, "shadertrans: internal error (out of memory?)\n");
         return EXIT_USAGE;
     }
-    cli_print_diagnostics(res, &src);
-    cli_source_free(&src);
+    cli_print_diagnostics(res);
     if (res->stats) {
         fputs(res->stats, stderr);
         size_t n = strlen(res->stats);

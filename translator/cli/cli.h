@@ -2,8 +2,7 @@
  * cli.h — what the parts of the shadertrans command share (translator/cli/).
  *
  * cli.c parses the command line and runs one shader; output.c writes
- * output files safely; source.c reads shader files and expands #include
- * lines; batch.c runs corpora in threads; report.c writes and compares
+ * output files safely; source.c reads shader files and prints diagnostics; batch.c runs corpora in threads; report.c writes and compares
  * shader-db reports; engines.c compares the three engines.
  */
 #ifndef ST_CLI_H
@@ -34,40 +33,12 @@ bool cli_broken_pipe(void);
 bool cli_fwrite(const void *p, size_t n, void *stream);
 
 /* ---- source.c ---- */
-/*
- * A shader file as the library gets it: its text with every `#include
- * "file"` line (Direct3D 9 files only; searched next to the including
- * file, then in the -I directories) replaced by that file's text, and a
- * map from the lines of that text back to the file and line they came
- * from, so diagnostics name the file the user wrote.
- */
-struct cli_line_origin {
-    const char *file; /* one of cli_source.files */
-    unsigned line;
-};
-struct cli_source {
-    char *text;
-    size_t len;
-    char **files;     /* every file read, the main one first */
-    unsigned nfiles;
-    struct cli_line_origin *lines; /* lines[i]: line i + 1 of text; NULL without includes */
-    unsigned nlines;
-};
-struct cli_includes {
-    const char *const *dirs;
-    unsigned ndirs;
-};
-/* Reads path ("-": standard input).  False after an error, with the
- * message (e.g. "cannot read 'x': No such file") in err. */
-bool cli_source_read(struct cli_source *s, const char *path, const struct cli_includes *inc,
-                     char *err, size_t errlen);
-void cli_source_free(struct cli_source *s);
-/* A whole file into a malloc'd NUL-terminated buffer ("-": stdin). */
+/* A whole file into a malloc'd NUL-terminated buffer ("-": stdin); NULL
+ * with errno set when it cannot be read. */
 char *cli_read_file(const char *path, size_t *len);
 
-/* Prints the diagnostics (with source line and caret), with locations
- * mapped back through src's includes (src may be NULL). */
-void cli_print_diagnostics(const struct st_result *res, const struct cli_source *src);
+/* Prints the diagnostics (with source line and caret). */
+void cli_print_diagnostics(const struct st_result *res);
 
 /* ---- limits shared by the modes ---- */
 /* The cancel callback of --timeout: user points at a struct cli_deadline. */
@@ -78,11 +49,14 @@ double cli_now(void);
 int cli_deadline_passed(void *user);
 
 /* ---- cli.c: options every mode takes ---- */
-enum { CLI_MAX_INCLUDE_DIRS = 64 };
+enum { CLI_MAX_INCLUDE_DIRS = 64, CLI_MAX_DEFINES = 256 };
 struct cli_compile_opts {
-    struct st_options o; /* struct_version set by the caller */
+    struct st_options o; /* struct_version set by the caller; defines and
+                          * include_dirs point at the arrays below */
     const char *dirs[CLI_MAX_INCLUDE_DIRS]; /* -I */
     unsigned ndirs;
+    const char *defines[CLI_MAX_DEFINES]; /* -D */
+    unsigned ndefines;
     double timeout; /* --timeout, seconds */
     bool has_timeout;
 };

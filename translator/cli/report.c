@@ -85,7 +85,11 @@ static void text_report(const struct batch *B, struct st_buf *b)
 
 static json_t *json_report(const struct batch *B)
 {
-    static const char *const emits[] = {"gen", "asm", "none", "llvm-raw", "llvm", "vasm", "gen", "mir"};
+    static const char *const emits[] = {
+        [ST_EMIT_DEFAULT] = "gen", [ST_EMIT_ASM] = "asm", [ST_EMIT_NONE] = "none",
+        [ST_EMIT_LLVM_RAW] = "llvm-raw", [ST_EMIT_LLVM] = "llvm", [ST_EMIT_VASM] = "vasm",
+        [ST_EMIT_GEN] = "gen", [ST_EMIT_D3D9_BYTECODE] = "d3d9-bytecode",
+        [ST_EMIT_REFLECT] = "reflect", [ST_EMIT_MIR] = "mir"};
     json_t *root = json_object(), *shaders = json_array(), *codes = json_object();
     size_t count[BATCH_NSTATUS] = {0}, engines[4] = {0}, valid = 0, invalid = 0, valid_bad = 0,
            invalid_ok = 0;

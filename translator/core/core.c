@@ -4,6 +4,8 @@
  *
  * No global state: everything hangs off objects the caller owns.
  */
+#include <locale.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -239,6 +241,36 @@ void st_buf_putc(struct st_buf *b, char c)
     b->data[b->len] = '\0';
 }
 
+void st_buf_append(struct st_buf *b, const void *data, size_t n)
+{
+    if (!buf_reserve(b, n))
+        return;
+    if (n)
+        memcpy(b->data + b->len, data, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+void st_float_text(float f, char buf[48])
+{
+    for (int prec = 6; prec <= 9; prec++) {
+        snprintf(buf, 48, "%.*g", prec, (double)f);
+        float back = strtof(buf, NULL);
+        if (back == f && signbit(back) == signbit(f))
+            break;
+    }
+    /* snprintf writes the locale's decimal point; our texts want '.'. */
+    const char *dp = localeconv()->decimal_point;
+    if (dp && dp[0] && strcmp(dp, ".") != 0) {
+        char *at = strstr(buf, dp);
+        if (at) {
+            size_t dl = strlen(dp);
+            *at = '.';
+            memmove(at + 1, at + dl, strlen(at + dl) + 1);
+        }
+    }
+}
+
 void st_buf_free(struct st_buf *b)
 {
     free(b->data);
@@ -257,8 +289,12 @@ struct diag {
 
 struct st_ctx {
     const char *filename;
-    const char *source;
+    const char *source; /* as given */
     size_t source_len;
+    const char *text;   /* what the parsers read: the source, or a preprocessor's output */
+    size_t text_len;
+    st_locate_fn locate; /* NULL: locations are in the source itself */
+    const void *map;
     unsigned max_errors;
     unsigned errors, warnings;
     bool limit_reported, oom;
@@ -279,6 +315,8 @@ struct st_ctx *st_ctx_create(const char *filename, const char *source, size_t le
     ctx->filename = filename ? filename : "<input>";
     ctx->source = source;
     ctx->source_len = len;
+    ctx->text = source;
+    ctx->text_len = len;
     ctx->max_errors = max_errors ? max_errors : 50;
     ctx->anchor = (struct st_loc){1, 1};
     return ctx;
@@ -296,8 +334,23 @@ void st_ctx_destroy(struct st_ctx *ctx)
 
 const char *st_ctx_source(const struct st_ctx *ctx, size_t *len)
 {
+    *len = ctx->text_len;
+    return ctx->text;
+}
+
+const char *st_ctx_original(const struct st_ctx *ctx, size_t *len)
+{
     *len = ctx->source_len;
     return ctx->source;
+}
+
+void st_ctx_set_text(struct st_ctx *ctx, const char *text, size_t len, st_locate_fn locate,
+                     const void *map)
+{
+    ctx->text = text;
+    ctx->text_len = len;
+    ctx->locate = locate;
+    ctx->map = map;
 }
 
 const char *st_ctx_filename(const struct st_ctx *ctx)
@@ -527,47 +580,155 @@ static int cmp_diag(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Notes one diagnostic may carry: its include chain (the preprocessor
+ * allows 200 nested files) and a macro. */
+enum { MAX_PLACES = 256 };
+
+/* Where loc is: through the locator, or a line of the source itself. */
+static unsigned place_of(const struct st_ctx *ctx, struct st_loc loc, struct st_place *out,
+                         unsigned max)
+{
+    if (ctx->locate && loc.line) {
+        unsigned n = ctx->locate(ctx->map, loc, out, max);
+        if (n >= 1 && n <= max)
+            return n;
+    }
+    memset(out, 0, sizeof(*out));
+    out->line = loc.line;
+    out->column = loc.column;
+    if (loc.line)
+        out->text = find_line(ctx->source, ctx->source_len, loc.line, &out->text_len);
+    return 1;
+}
+
+const char *st_ctx_where(const struct st_ctx *ctx, struct st_loc here, struct st_loc there,
+                         char *buf, size_t size)
+{
+    struct st_place h, t;
+    place_of(ctx, here, &h, 1);
+    place_of(ctx, there, &t, 1);
+    const char *hf = h.file ? h.file : ctx->filename;
+    const char *tf = t.file ? t.file : ctx->filename;
+    if (t.line == 0 && t.column)
+        snprintf(buf, size, "offset 0x%x", (unsigned)(t.column - 1));
+    else if (strcmp(hf, tf) == 0)
+        snprintf(buf, size, "line %u", (unsigned)t.line);
+    else
+        snprintf(buf, size, "%s:%u", tf, (unsigned)t.line);
+    return buf;
+}
+
+/* One exported diagnostic before its strings are copied. */
+struct out_item {
+    struct diag *d;       /* the diagnostic, or NULL for a note */
+    struct st_place place;
+    enum st_severity severity;
+    unsigned code;
+};
+
 bool st_ctx_export(struct st_ctx *ctx, struct st_result *res)
 {
-    size_t n = ctx->ndiags + (ctx->oom ? 1 : 0);
     res->num_errors = st_error_count(ctx);
     res->num_warnings = ctx->warnings;
-    if (n == 0)
+    if (ctx->ndiags == 0 && !ctx->oom)
         return true;
     struct diag **order = malloc(ctx->ndiags * sizeof(*order) + 1);
-    struct st_diagnostic *out = calloc(n, sizeof(*out));
-    char *fname = strdup(ctx->filename);
-    if (!order || !out || !fname) {
+    struct st_place *places = malloc(MAX_PLACES * sizeof(*places));
+    struct out_item *items = NULL;
+    size_t nitems = 0, cap = 0;
+    bool ok = order && places;
+    for (size_t i = 0; ok && i < ctx->ndiags; i++)
+        order[i] = &ctx->diags[i];
+    if (ok)
+        qsort(order, ctx->ndiags, sizeof(*order), cmp_diag);
+    /* Each diagnostic, then its notes. */
+    for (size_t i = 0; ok && i <= ctx->ndiags; i++) {
+        unsigned np = 1;
+        if (i < ctx->ndiags) {
+            np = place_of(ctx, order[i]->loc, places, MAX_PLACES);
+        } else if (ctx->oom) {
+            memset(places, 0, sizeof(*places));
+        } else {
+            break;
+        }
+        if (nitems + np > cap) {
+            size_t nc = (cap ? cap * 2 : 16) + np;
+            struct out_item *ni = realloc(items, nc * sizeof(*ni));
+            if (!ni) {
+                ok = false;
+                break;
+            }
+            items = ni;
+            cap = nc;
+        }
+        for (unsigned k = 0; k < np; k++) {
+            struct out_item *it = &items[nitems++];
+            it->d = k == 0 && i < ctx->ndiags ? order[i] : NULL;
+            it->place = places[k];
+            it->severity = k ? ST_SEVERITY_NOTE
+                             : i < ctx->ndiags ? order[i]->severity : ST_SEVERITY_ERROR;
+            it->code = i < ctx->ndiags ? (unsigned)order[i]->code : ST_E_OUT_OF_MEMORY;
+        }
+    }
+    /* The file names, each once, in one block that starts with the first
+     * diagnostic's: st_result_free frees diagnostics[0].file only. */
+    size_t names_len = 0;
+    char *names = NULL;
+    if (ok) {
+        for (size_t i = 0; i < nitems; i++) {
+            if (!items[i].place.file)
+                items[i].place.file = ctx->filename;
+            bool seen = false;
+            for (size_t j = 0; j < i && !seen; j++)
+                seen = strcmp(items[j].place.file, items[i].place.file) == 0;
+            if (!seen)
+                names_len += strlen(items[i].place.file) + 1;
+        }
+        names = malloc(names_len ? names_len : 1);
+        ok = names != NULL;
+    }
+    struct st_diagnostic *out = ok ? calloc(nitems, sizeof(*out)) : NULL;
+    if (!out) {
         free(order);
-        free(out);
-        free(fname);
+        free(places);
+        free(items);
+        free(names);
         return false;
     }
-    for (size_t i = 0; i < ctx->ndiags; i++)
-        order[i] = &ctx->diags[i];
-    qsort(order, ctx->ndiags, sizeof(*order), cmp_diag);
-    for (size_t i = 0; i < ctx->ndiags; i++) {
-        struct diag *d = order[i];
-        out[i].severity = d->severity;
-        out[i].code = d->code;
+    size_t used = 0;
+    for (size_t i = 0; i < nitems; i++) {
+        const struct st_place *p = &items[i].place;
+        const char *fname = NULL;
+        for (size_t j = 0; j < i && !fname; j++)
+            if (strcmp(items[j].place.file, p->file) == 0)
+                fname = out[j].file;
+        if (!fname) {
+            size_t l = strlen(p->file) + 1;
+            memcpy(names + used, p->file, l);
+            fname = names + used;
+            used += l;
+        }
+        out[i].severity = items[i].severity;
+        out[i].code = items[i].code;
         out[i].file = fname;
-        out[i].line = d->loc.line;
-        out[i].column = d->loc.column;
-        out[i].message = d->message;
-        d->message = NULL; /* moved */
-        size_t llen;
-        const char *l = d->loc.line ? find_line(ctx->source, ctx->source_len, d->loc.line, &llen) : NULL;
-        out[i].source_line = l ? line_copy(l, llen) : NULL;
-    }
-    if (ctx->oom) {
-        out[n - 1].severity = ST_SEVERITY_ERROR;
-        out[n - 1].code = ST_E_OUT_OF_MEMORY;
-        out[n - 1].file = fname;
-        out[n - 1].message = strdup("out of memory");
+        out[i].line = p->line;
+        out[i].column = p->column;
+        if (items[i].d) {
+            out[i].message = items[i].d->message;
+            items[i].d->message = NULL; /* moved */
+        } else {
+            out[i].message = strdup(p->note ? p->note : "out of memory");
+        }
+        size_t tl = p->text_len;
+        if (p->text && tl && p->text[tl - 1] == '\r')
+            tl--;
+        out[i].source_line = p->text ? line_copy(p->text, tl) : NULL;
     }
     free(order);
+    free(places);
+    free(items);
     res->diagnostics = out;
-    res->num_diagnostics = n;
+    res->num_diagnostics = nitems;
     return true;
 }
 
@@ -577,6 +738,9 @@ size_t st_diagnostic_format(const struct st_diagnostic *d, char *buf, size_t siz
     int n;
     if (d->line)
         n = snprintf(buf, size, "%s:%u:%u: %s: %s [ST%04u]", d->file, d->line, d->column,
+                     sev[d->severity], d->message ? d->message : "", d->code);
+    else if (d->column) /* bytecode: the column is the byte offset + 1 */
+        n = snprintf(buf, size, "%s:0x%x: %s: %s [ST%04u]", d->file, d->column - 1,
                      sev[d->severity], d->message ? d->message : "", d->code);
     else
         n = snprintf(buf, size, "%s: %s: %s [ST%04u]", d->file, sev[d->severity],

@@ -41,6 +41,7 @@ struct blk {
 #define MAX_LABELS CHK_ENCODABLE
 
 struct chk {
+    char wbuf[320]; /* where(): the text of a place a message names */
     struct st_ctx *ctx;
     enum st_shader_type type;
     uint16_t ver; /* normalised: vs_1_0 -> 1_1, ps_1_0 -> 1_1 */
@@ -123,6 +124,12 @@ static const char *opname(enum st_opcode op)
 }
 
 /* "v17", "oPos", "aL", "c[a0.x + 3]" is printed as "c3" (the base). */
+/* "line 5" (or "b.inc:5", "offset 0x1c") for a message at `here` naming `there`. */
+static const char *where(struct chk *c, struct st_loc here, struct st_loc there)
+{
+    return st_ctx_where(c->ctx, here, there, c->wbuf, sizeof(c->wbuf));
+}
+
 static const char *regname(const struct st_reg *r, char buf[24])
 {
     switch (r->file) {
@@ -1224,10 +1231,22 @@ static void check_dcl(struct chk *c, const struct st_instr *in)
         }
         break;
     case ST_REG_TEXTURE:
-        if (has_usage)
-            st_error(c->ctx, in->loc, ST_E_DCL_RULE,
-                     "%s declares texture coordinates without a usage: write dcl %s", c->vname,
-                     regname(&d->reg, nb));
+        /* Disassemblers print "dcl_texcoord t0"; the token's usage means
+         * nothing for a ps_2_x t#, which is texture coordinate set # in any
+         * case.  Accepted (and kept, so its bytecode is the same again). */
+        if (has_usage && (unsigned)in->usage < ST_USAGE_COUNT) {
+            char ub[32];
+            if (in->usage_index_written)
+                snprintf(ub, sizeof(ub), "%s%u", st_usage_names[in->usage],
+                         (unsigned)in->usage_index);
+            else
+                snprintf(ub, sizeof(ub), "%s", st_usage_names[in->usage]);
+            st_warning(c->ctx, in->loc, ST_E_DCL_RULE,
+                       "%s ignores the usage of a t# declaration: 'dcl_%s %s' declares texture "
+                       "coordinate set %u, as 'dcl %s' does",
+                       c->vname, ub, regname(&d->reg, nb), (unsigned)d->reg.index,
+                       regname(&d->reg, nb));
+        }
         break;
     case ST_REG_OUTPUT:
         if (!has_usage)
@@ -1295,8 +1314,8 @@ static void check_def(struct chk *c, const struct st_instr *in, enum st_opcode o
     if (first->line) {
         /* Wine's tests define c0 twice (test_fetch4); runtimes keep the last. */
         st_warning(c->ctx, loc, ST_E_DUP_DEF,
-                   "%s is defined again (first at line %u); the later value replaces it",
-                   regname(&d->reg, nb), (unsigned)first->line);
+                   "%s is defined again (first at %s); the later value replaces it",
+                   regname(&d->reg, nb), where(c, loc, *first));
     } else {
         *first = loc.line ? loc : (struct st_loc){1, 1};
     }
@@ -1368,8 +1387,8 @@ static void close_block(struct chk *c, const struct st_instr *in, enum blk_kind 
     }
     if (b->kind != k) {
         st_error(c->ctx, in->loc, ST_E_FLOW_NESTING,
-                 "%s closes the %s opened at line %u; it needs %s first", blk_end(k),
-                 blk_name(b->kind), (unsigned)b->loc.line, blk_end(b->kind));
+                 "%s closes the %s opened at %s; it needs %s first", blk_end(k),
+                 blk_name(b->kind), where(c, in->loc, b->loc), blk_end(b->kind));
         /* Recover: if a matching block is further out, close down to it. */
         unsigned n = c->nblocks < MAX_BLOCKS ? c->nblocks : MAX_BLOCKS;
         bool found = false;
@@ -1424,7 +1443,7 @@ static void check_flow(struct chk *c, const struct st_instr *in, enum st_opcode 
                      b ? " (inside a loop or rep block)" : "");
         else if (b->seen_else)
             st_error(c->ctx, in->loc, ST_E_FLOW_NESTING,
-                     "second else for the if at line %u", (unsigned)b->loc.line);
+                     "second else for the if at %s", where(c, in->loc, b->loc));
         else
             b->seen_else = true;
         break;
@@ -1451,8 +1470,8 @@ static void check_flow(struct chk *c, const struct st_instr *in, enum st_opcode 
             report_open_blocks(c, " before the label");
         if (c->in_sub)
             st_error(c->ctx, in->loc, ST_E_LABEL_RULE,
-                     "subroutine l%u (line %u) must end with ret before the next label",
-                     (unsigned)c->sub_label, (unsigned)c->sub_loc.line);
+                     "subroutine l%u (%s) must end with ret before the next label",
+                     (unsigned)c->sub_label, where(c, in->loc, c->sub_loc));
         else if (!c->main_ended)
             st_error(c->ctx, in->loc, ST_E_LABEL_RULE,
                      "label before the end of the main program: subroutines follow the main "
@@ -1467,8 +1486,8 @@ static void check_flow(struct chk *c, const struct st_instr *in, enum st_opcode 
             if (n < MAX_LABELS) {
                 if (c->label_def[n].line)
                     st_error(c->ctx, src_loc(&in->src[0], in), ST_E_LABEL_RULE,
-                             "label l%u is defined twice (first at line %u)", (unsigned)n,
-                             (unsigned)c->label_def[n].line);
+                             "label l%u is defined twice (first at %s)", (unsigned)n,
+                             where(c, src_loc(&in->src[0], in), c->label_def[n]));
                 else
                     c->label_def[n] = in->src[0].loc.line ? in->src[0].loc : in->loc;
             }
@@ -1535,8 +1554,8 @@ static void check_tex1x(struct chk *c, const struct st_instr *in, enum st_opcode
         if (is_neutral_op(op))
             return;
         if (!pad_continues(c->pad_kind, c->pad_count, op)) {
-            st_error(c->ctx, in->loc, ST_E_TEX_RULE, "%s at line %u must be followed by %s",
-                     opname(c->pad_first->op), (unsigned)c->pad_first->loc.line,
+            st_error(c->ctx, in->loc, ST_E_TEX_RULE, "%s at %s must be followed by %s",
+                     opname(c->pad_first->op), where(c, in->loc, c->pad_first->loc),
                      pad_expect(c->pad_kind, c->pad_count));
             c->pad_kind = 0;
         } else {
@@ -1579,8 +1598,9 @@ static void check_tex1x(struct chk *c, const struct st_instr *in, enum st_opcode
         if (dreg < 8 && op != ST_OP_TEXKILL) {
             if (c->tex_written[dreg].line)
                 st_error(c->ctx, dst_loc(&in->dst, in), ST_E_TEX_RULE,
-                         "t%u is written by a second texture instruction (first at line %u)",
-                         (unsigned)dreg, (unsigned)c->tex_written[dreg].line);
+                         "t%u is written by a second texture instruction (first at %s)",
+                         (unsigned)dreg,
+                         where(c, dst_loc(&in->dst, in), c->tex_written[dreg]));
             else
                 c->tex_written[dreg] = in->loc.line ? in->loc : (struct st_loc){1, 1};
         }
@@ -1769,9 +1789,10 @@ static void check_special(struct chk *c, const struct st_instr *in, enum st_opco
             struct st_loc *other = abs ? &c->const_noabs_loc : &c->const_abs_loc;
             if (other->line)
                 st_error(c->ctx, src_loc(s, in), ST_E_SRCMOD_VERSION,
-                         "%s is read %s _abs, but line %u reads c# %s it: a vs_3_0 shader "
+                         "%s is read %s _abs, but %s reads c# %s it: a vs_3_0 shader "
                          "reads all c# with _abs or none",
-                         regname(&s->reg, nb), abs ? "with" : "without", (unsigned)other->line,
+                         regname(&s->reg, nb), abs ? "with" : "without",
+                         where(c, src_loc(s, in), *other),
                          abs ? "without" : "with");
             else if (!mine->line)
                 *mine = src_loc(s, in);
@@ -1801,8 +1822,8 @@ static void check_dup_dcl(struct chk *c, const struct st_instr *in)
         return;
     bool clash = masks ? (masks[r->index] & m) != 0 : locs[r->index].line != 0;
     if (clash)
-        st_error(c->ctx, here, ST_E_DCL_RULE, "%s is declared twice (first at line %u)",
-                 regname(r, nb), (unsigned)locs[r->index].line);
+        st_error(c->ctx, here, ST_E_DCL_RULE, "%s is declared twice (first at %s)",
+                 regname(r, nb), where(c, here, locs[r->index]));
     if (!locs[r->index].line)
         locs[r->index] = here.line ? here : (struct st_loc){1, 1};
     if (masks)

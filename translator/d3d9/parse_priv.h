@@ -22,15 +22,21 @@ struct p_tok {
     struct st_loc loc;
 };
 
-/* The inside of "[...]": at most one address register plus constants. */
+/*
+ * The inside of "[...]", evaluated as it is parsed: an integer expression
+ * (+ - * / % and parentheses) that computes an index ("c[2 + 10 + 12]" is
+ * c24, "c4[2]" is c6), or a relative address: one address register added
+ * to such an expression (Wine's assembler rejects "v0[aL - 3 + 5]").
+ */
 struct p_rel {
     bool has_reg;
     struct p_tok reg;
     bool has_swz;
     struct p_tok swz;
-    uint64_t offset;      /* sum of the integer terms */
+    int64_t offset;       /* the value of the integer part */
+    const struct p_tok *float_term; /* the first number that is no integer */
     bool bad;             /* error already reported */
-    struct st_loc loc;    /* of "[" */
+    struct st_loc loc;    /* of "[" (of the term, while parsing) */
 };
 
 enum p_opkind { P_REG, P_NUM };
@@ -80,12 +86,19 @@ struct parse_state {
 
     bool have_version;
     bool no_version_reported;
+    /* A '+' ended the last instruction's line: the next one is co-issued
+     * (the Direct3D 8 spelling of the leading '+'). */
+    bool coissue_next;
+    struct st_loc coissue_next_loc;
+    bool preprocessed; /* the text is the preprocessor's output */
 
     /* Lexer position (1-based) and bookkeeping. */
     uint32_t line, col;
     bool line_has_tokens; /* a NEWLINE is owed before EOF */
     bool eof_sent;
     bool bad_char_on_line; /* one BAD_CHAR per line is enough */
+    bool in_brackets;      /* between '[' and ']': '*', '/', '%' are operators */
+    unsigned paren_depth;  /* '(' open inside the brackets */
     char last_text[40];    /* text of the last token, for syntax errors */
 
     /* Error limit handling: stop at the first error after the limit. */

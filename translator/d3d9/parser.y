@@ -48,8 +48,12 @@ static void build_instr(struct parse_state *ps, const struct p_prefix *pre,
                         const struct p_list *ops);
 static struct p_operand *new_operand(struct parse_state *ps, enum p_opkind kind,
                                      struct st_loc loc);
-static struct p_rel *new_rel(struct parse_state *ps, struct st_loc loc);
-static void rel_add(struct parse_state *ps, struct p_rel *rel, const struct p_operand *term);
+static struct p_rel *rel_num(struct parse_state *ps, const struct p_tok *t, bool is_float);
+static struct p_rel *rel_reg(struct parse_state *ps, const struct p_tok *t, const struct p_tok *swz);
+static struct p_rel *rel_bin(struct parse_state *ps, int op, struct p_rel *a, struct p_rel *b,
+                             struct st_loc op_loc);
+static struct p_rel *rel_neg(struct parse_state *ps, struct p_rel *a, struct st_loc op_loc);
+static void trailing_plus(struct parse_state *ps, const struct p_tok *plus);
 }
 
 %union {
@@ -65,12 +69,18 @@ static void rel_add(struct parse_state *ps, struct p_rel *rel, const struct p_op
 %token NEWLINE "end of line"
 %token ',' "','" '+' "'+'" '-' "'-'" '(' "'('" ')' "')'" '[' "'['" ']' "']'"
 %token '!' "'!'" '=' "'='" '.' "'.'"
+%token '*' "'*'" '/' "'/'" '%' "'%'"
+
+/* Index expressions inside "[...]" only. */
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UMINUS
 
 %type <prefix> prefix pred
-%type <tok> lead_comma swz_opt suffix_opt
+%type <tok> lead_comma swz_opt suffix_opt trail
 %type <list> operands oplist
-%type <op> operand src_reg relterm
-%type <rel> relterms
+%type <op> operand src_reg
+%type <rel> iexpr
 
 %%
 
@@ -82,13 +92,19 @@ input:
 line:
     NEWLINE                 { if (end_of_line(ps)) YYACCEPT; }
   | statement NEWLINE       { if (end_of_line(ps)) YYACCEPT; }
-  | error NEWLINE           { yyerrok; if (end_of_line(ps)) YYACCEPT; }
+  | error NEWLINE           { yyerrok; ps->coissue_next = false; if (end_of_line(ps)) YYACCEPT; }
   ;
 
 statement:
     VERSION                 { do_version(ps, &$1); }
-  | prefix IDENT lead_comma operands
-                            { build_instr(ps, &$1, &$2, &$3, &$4); }
+  | prefix IDENT lead_comma operands trail
+                            { build_instr(ps, &$1, &$2, &$3, &$4); trailing_plus(ps, &$5); }
+  ;
+
+/* "mul r0.rgb, r1, t1 +": the next instruction is co-issued (Direct3D 8). */
+trail:
+    %empty                  { memset(&$$, 0, sizeof($$)); }
+  | '+'                     { $$.s = "+"; $$.len = 1; $$.loc = yloc(&@1); }
   ;
 
 prefix:
@@ -193,7 +209,7 @@ src_reg:
             $$->has_swz = $2.s != NULL;
             $$->swz = $2;
         }
-  | IDENT '[' relterms ']' suffix_opt swz_opt
+  | IDENT '[' iexpr ']' suffix_opt swz_opt
         {
             $$ = new_operand(ps, P_REG, yloc(&@1));
             $$->reg = $1;
@@ -206,34 +222,18 @@ src_reg:
         }
   ;
 
-relterms:
-    relterm                 { $$ = new_rel(ps, yloc(&@$)); rel_add(ps, $$, $1); }
-  | relterms '+' relterm    { $$ = $1; rel_add(ps, $$, $3); }
-  | relterms '-' relterm
-        {
-            $$ = $1;
-            if (!$$->bad)
-                st_error(ps->ctx, yloc(&@2), ST_E_BAD_RELADDR,
-                         "'-' is not allowed in a relative address; only '+' offsets exist");
-            $$->bad = true;
-        }
-  ;
-
-relterm:
-    INTEGER                 { $$ = new_operand(ps, P_NUM, yloc(&@1)); $$->num = $1; }
-  | FLOAT
-        {
-            $$ = new_operand(ps, P_NUM, yloc(&@1));
-            $$->num = $1;
-            $$->num_is_float = true;
-        }
-  | IDENT swz_opt
-        {
-            $$ = new_operand(ps, P_REG, yloc(&@1));
-            $$->reg = $1;
-            $$->has_swz = $2.s != NULL;
-            $$->swz = $2;
-        }
+iexpr:
+    INTEGER                 { $$ = rel_num(ps, &$1, false); }
+  | FLOAT                   { $$ = rel_num(ps, &$1, true); }
+  | IDENT swz_opt           { $$ = rel_reg(ps, &$1, &$2); }
+  | '(' iexpr ')'           { $$ = $2; }
+  | '-' iexpr %prec UMINUS  { $$ = rel_neg(ps, $2, yloc(&@1)); }
+  | '+' iexpr %prec UMINUS  { $$ = $2; }
+  | iexpr '+' iexpr         { $$ = rel_bin(ps, '+', $1, $3, yloc(&@2)); }
+  | iexpr '-' iexpr         { $$ = rel_bin(ps, '-', $1, $3, yloc(&@2)); }
+  | iexpr '*' iexpr         { $$ = rel_bin(ps, '*', $1, $3, yloc(&@2)); }
+  | iexpr '/' iexpr         { $$ = rel_bin(ps, '/', $1, $3, yloc(&@2)); }
+  | iexpr '%' iexpr         { $$ = rel_bin(ps, '%', $1, $3, yloc(&@2)); }
   ;
 
 suffix_opt:
@@ -354,13 +354,6 @@ static struct p_operand *new_operand(struct parse_state *ps, enum p_opkind kind,
     return op;
 }
 
-static struct p_rel *new_rel(struct parse_state *ps, struct st_loc loc)
-{
-    struct p_rel *rel = st_arena_alloc(ps->arena, sizeof(*rel));
-    rel->loc = loc;
-    return rel;
-}
-
 static struct st_loc loc_plus(struct st_loc loc, size_t cols)
 {
     loc.column += (uint32_t)cols;
@@ -384,37 +377,122 @@ static bool parse_u32(const char *s, size_t n, uint32_t *out)
     return true;
 }
 
-static void rel_add(struct parse_state *ps, struct p_rel *rel, const struct p_operand *term)
+/* Index expressions keep their values within this range (an index is 32
+ * bits; the bound leaves room to add the base register number). */
+#define REL_LIMIT ((int64_t)1 << 33)
+
+static struct p_rel *new_rel(struct parse_state *ps, struct st_loc loc)
 {
-    if (term->kind == P_REG) {
-        if (rel->has_reg && !rel->bad) {
-            st_error(ps->ctx, term->loc, ST_E_BAD_RELADDR,
-                     "a relative address has one address register; found '%s' after '%s'",
-                     term->reg.s, rel->reg.s);
-            rel->bad = true;
-        }
-        rel->has_reg = true;
-        rel->reg = term->reg;
-        rel->has_swz = term->has_swz;
-        rel->swz = term->swz;
-        return;
-    }
-    if (term->num_is_float) {
-        if (!rel->bad)
-            st_error(ps->ctx, term->loc, ST_E_BAD_RELADDR,
-                     "relative address offset must be an integer, found '%s'", term->num.s);
-        rel->bad = true;
-        return;
-    }
+    struct p_rel *rel = st_arena_alloc(ps->arena, sizeof(*rel));
+    rel->loc = loc;
+    return rel;
+}
+
+static struct p_rel *rel_num(struct parse_state *ps, const struct p_tok *t, bool is_float)
+{
+    struct p_rel *r = new_rel(ps, t->loc);
     uint32_t v;
-    if (!parse_u32(term->num.s, term->num.len, &v) || rel->offset + v > UINT32_MAX) {
-        if (!rel->bad)
-            st_error(ps->ctx, term->loc, ST_E_BAD_RELADDR,
-                     "relative address offset '%s' is too large", term->num.s);
-        rel->bad = true;
-        return;
+    if (is_float) {
+        /* Reported when the whole expression is known (decode_rel). */
+        struct p_tok *copy = st_arena_alloc(ps->arena, sizeof(*copy));
+        *copy = *t;
+        r->float_term = copy;
+    } else if (!parse_u32(t->s, t->len, &v)) {
+        st_error(ps->ctx, t->loc, ST_E_BAD_RELADDR, "index '%s' inside [...] is too large", t->s);
+        r->bad = true;
+    } else {
+        r->offset = v;
     }
-    rel->offset += v;
+    return r;
+}
+
+static struct p_rel *rel_reg(struct parse_state *ps, const struct p_tok *t, const struct p_tok *swz)
+{
+    struct p_rel *r = new_rel(ps, t->loc);
+    r->has_reg = true;
+    r->reg = *t;
+    r->has_swz = swz->s != NULL;
+    r->swz = *swz;
+    return r;
+}
+
+/* a OP b, with the address register (when there is one) only added. */
+static struct p_rel *rel_bin(struct parse_state *ps, int op, struct p_rel *a, struct p_rel *b,
+                             struct st_loc op_loc)
+{
+    if (a->bad || b->bad) {
+        a->bad = true;
+        return a;
+    }
+    if (a->has_reg && b->has_reg) {
+        st_error(ps->ctx, b->reg.loc, ST_E_BAD_RELADDR,
+                 "a relative address has one address register; found '%s' after '%s'", b->reg.s,
+                 a->reg.s);
+        a->bad = true;
+        return a;
+    }
+    if (op != '+' && (a->has_reg || b->has_reg)) {
+        /* The address register is only ever added (Wine's assembler
+         * rejects "v0[aL - 3 + 5]"); constants around it may be computed. */
+        st_error(ps->ctx, op_loc, ST_E_BAD_RELADDR,
+                 "'%c' is not allowed in a relative address; only '+' offsets exist", op);
+        a->bad = true;
+        return a;
+    }
+    if (!a->float_term)
+        a->float_term = b->float_term;
+    int64_t x = a->offset, y = b->offset, v = 0;
+    switch (op) {
+    case '+': v = x + y; break;
+    case '-': v = x - y; break;
+    case '*':
+        v = x > -REL_LIMIT && x < REL_LIMIT && y > -REL_LIMIT && y < REL_LIMIT ? x * y : REL_LIMIT;
+        break;
+    case '/': case '%':
+        if (y == 0 && b->float_term) {
+            v = 0; /* "c[1 / 0.5]": the number is what is wrong */
+            break;
+        }
+        if (y == 0) {
+            st_error(ps->ctx, op_loc, ST_E_INDEX_EXPR, "division by zero in a register index");
+            a->bad = true;
+            return a;
+        }
+        v = op == '/' ? x / y : x % y;
+        break;
+    }
+    if (v <= -REL_LIMIT || v >= REL_LIMIT) {
+        st_error(ps->ctx, op_loc, ST_E_INDEX_EXPR, "register index expression out of range");
+        a->bad = true;
+        return a;
+    }
+    if (b->has_reg) {
+        a->has_reg = true;
+        a->reg = b->reg;
+        a->has_swz = b->has_swz;
+        a->swz = b->swz;
+    }
+    a->offset = v;
+    return a;
+}
+
+static struct p_rel *rel_neg(struct parse_state *ps, struct p_rel *a, struct st_loc op_loc)
+{
+    if (!a->bad && a->has_reg) {
+        st_error(ps->ctx, op_loc, ST_E_BAD_RELADDR,
+                 "'-' is not allowed in a relative address; only '+' offsets exist");
+        a->bad = true;
+    }
+    a->offset = -a->offset;
+    return a;
+}
+
+static void trailing_plus(struct parse_state *ps, const struct p_tok *plus)
+{
+    if (plus->s) {
+        ps->coissue_next = true;
+        ps->coissue_next_loc = plus->loc;
+    }
 }
 
 /* xyzw / rgba -> lane, or -1. */
@@ -440,6 +518,11 @@ static bool eq_ci(const char *s, size_t n, const char *lit)
 static void do_version(struct parse_state *ps, const struct p_tok *t)
 {
     struct st_version *v = &ps->sh->version;
+    if (ps->coissue_next) {
+        st_error(ps->ctx, ps->coissue_next_loc, ST_E_COISSUE_RULE,
+                 "'+' at the end of a line co-issues the next instruction, but a version follows");
+        ps->coissue_next = false;
+    }
     if (ps->have_version) {
         st_error(ps->ctx, t->loc, ST_E_DUP_VERSION,
                  "second version statement '%s'; the version is given once, first", t->s);
@@ -604,10 +687,23 @@ static bool decode_rel(struct parse_state *ps, struct p_rel *prel, struct st_reg
 {
     if (prel->bad)
         return false;
-    if (!prel->has_reg) {
-        st_error(ps->ctx, prel->loc, ST_E_BAD_RELADDR,
-                 "relative address without an address register (a0 or aL)");
+    int64_t index = (int64_t)reg->index + prel->offset;
+    if (prel->float_term) {
+        st_error(ps->ctx, prel->float_term->loc, ST_E_BAD_RELADDR,
+                 prel->has_reg ? "relative address offset must be an integer, found '%s'"
+                               : "a register index must be an integer, found '%s'",
+                 prel->float_term->s);
         return false;
+    }
+    if (!prel->has_reg) {
+        /* No address register: "c[2 + 10 + 12]" is c24, "c4[2]" is c6. */
+        if (index < 0 || index > UINT32_MAX) {
+            st_error(ps->ctx, prel->loc, ST_E_INDEX_EXPR, "register index %lld is %s",
+                     (long long)index, index < 0 ? "negative" : "too large");
+            return false;
+        }
+        reg->index = (uint32_t)index;
+        return true;
     }
     const struct p_tok *w = &prel->reg;
     struct st_reladdr *rel = st_arena_alloc(ps->arena, sizeof(*rel));
@@ -642,12 +738,27 @@ static bool decode_rel(struct parse_state *ps, struct p_rel *prel, struct st_reg
         }
         rel->component = (uint8_t)lane_of(prel->swz.s[1]);
         rel->has_component = true;
+        size_t n = prel->swz.len - 1;
+        if (n > 1) {
+            int lanes[4];
+            for (size_t i = 0; i < 4; i++)
+                lanes[i] = lane_of(prel->swz.s[1 + (i < n ? i : n - 1)]);
+            rel->swizzle = (uint8_t)ST_SWIZZLE(lanes[0], lanes[1], lanes[2], lanes[3]);
+            rel->swizzle_len = (uint8_t)n;
+        }
     }
-    if ((uint64_t)reg->index + prel->offset > UINT32_MAX) {
+    if (index < 0) {
+        st_error(ps->ctx, prel->loc, ST_E_BAD_RELADDR,
+                 "relative address offset %lld is negative: the index added to %s must be 0 or "
+                 "more",
+                 (long long)index, w->s);
+        return false;
+    }
+    if (index > UINT32_MAX) {
         st_error(ps->ctx, prel->loc, ST_E_BAD_RELADDR, "relative address offset too large");
         return false;
     }
-    reg->index += (uint32_t)prel->offset;
+    reg->index = (uint32_t)index;
     reg->rel = rel;
     return true;
 }
@@ -1043,6 +1154,8 @@ static void build_instr(struct parse_state *ps, const struct p_prefix *pre,
 {
     /* The statement starts at "+", "(" or the opcode word. */
     struct st_loc stmt_loc = pre->coissue || pre->pred ? pre->loc : word->loc;
+    bool coissue_before = ps->coissue_next; /* a '+' ended the line before */
+    ps->coissue_next = false;
     unsigned errors_before = st_error_count(ps->ctx);
     if (!ps->have_version && !ps->no_version_reported) {
         st_error(ps->ctx, stmt_loc, ST_E_NO_VERSION,
@@ -1063,7 +1176,7 @@ static void build_instr(struct parse_state *ps, const struct p_prefix *pre,
                      "unexpected ',' after the instruction name '%s'", word->s);
     }
 
-    ins->coissue = pre->coissue;
+    ins->coissue = pre->coissue || coissue_before;
     if (pre->pred) {
         struct p_operand p;
         memset(&p, 0, sizeof(p));

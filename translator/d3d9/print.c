@@ -42,8 +42,14 @@ static void print_reladdr(const struct st_reladdr *rel, struct st_buf *out)
         st_buf_printf(out, "aL");
     else
         st_buf_printf(out, "a%u", rel->index);
-    if (rel->has_component)
+    if (rel->swizzle_len > 1) {
+        /* "a0.xyww": the bytecode keeps every lane, so the text does. */
+        st_buf_putc(out, '.');
+        for (unsigned i = 0; i < rel->swizzle_len && i < 4; i++)
+            st_buf_putc(out, "xyzw"[ST_SWZ_LANE(rel->swizzle, i)]);
+    } else if (rel->has_component) {
         st_buf_printf(out, ".%c", "xyzw"[rel->component & 3]);
+    }
 }
 
 static void print_reg(const struct st_reg *r, struct st_buf *out)
@@ -120,14 +126,7 @@ static void print_float(float f, struct st_buf *out)
         st_buf_printf(out, "%s", buf);
         return;
     }
-    for (int prec = 6; prec <= 9; prec++) {
-        snprintf(buf, sizeof(buf), "%.*g", prec, (double)f);
-        float back = strtof(buf, NULL);
-        if (back == f && signbit(back) == signbit(f))
-            break;
-    }
-    /* ('.', not the host's decimal point: st_compile and st_run run in the
-     * C locale, driver.c) */
+    st_float_text(f, buf);
     if (!strpbrk(buf, ".e"))
         strcat(buf, ".0");
     st_buf_printf(out, "%s", buf);
@@ -187,6 +186,17 @@ static void print_instr(const struct st_instr *ins, struct st_buf *out)
             print_float(ins->imm.f[i], out);
             sep = ", ";
         }
+        /* Only bytecode holds infinities and NaNs; say so where the text
+         * has to print something else. */
+        for (int i = 0; i < 4; i++)
+            if (!isfinite(ins->imm.f[i])) {
+                uint32_t bits;
+                memcpy(&bits, &ins->imm.f[i], 4);
+                st_buf_printf(out, " ; .%c is %s (0x%08x) in the bytecode: assembly cannot spell it",
+                              "xyzw"[i], isnan(ins->imm.f[i]) ? "NaN" : signbit(ins->imm.f[i]) ? "-inf" : "+inf",
+                              (unsigned)bits);
+                break;
+            }
         break;
     case ST_OP_DEFI:
         for (int i = 0; i < 4; i++) {
@@ -208,11 +218,53 @@ static void print_instr(const struct st_instr *ins, struct st_buf *out)
     st_buf_putc(out, '\n');
 }
 
+static const char *const ctab_sets[] = {"bool", "int4", "float4", "sampler"};
+
+/* A comment block of bytecode, as comments: a constant table as a table,
+ * anything else as its dwords. */
+static void print_comment(const struct st_shader *sh, const struct st_d3d9_comment *c,
+                          struct st_buf *out)
+{
+    if (c->ndwords && c->data[0] == 0x42415443u && sh->ctab) {
+        const struct st_ctab *t = sh->ctab;
+        st_buf_printf(out, "// constant table (CTAB): %u constant%s", t->num_constants,
+                      t->num_constants == 1 ? "" : "s");
+        if (t->target[0])
+            st_buf_printf(out, ", target %s", t->target);
+        if (t->creator[0])
+            st_buf_printf(out, ", creator \"%s\"", t->creator);
+        st_buf_putc(out, '\n');
+        for (unsigned i = 0; i < t->num_constants; i++) {
+            const struct st_ctab_constant *k = &t->constants[i];
+            unsigned set = k->file == ST_REG_CONSTBOOL ? 0 : k->file == ST_REG_CONSTINT ? 1
+                           : k->file == ST_REG_CONST ? 2 : 3;
+            st_buf_printf(out, "//   %-24s %s%u", k->name, st_regfile_name(k->file, k->index),
+                          (unsigned)k->index);
+            if (k->count > 1)
+                st_buf_printf(out, "..%s%u", st_regfile_name(k->file, k->index),
+                              (unsigned)(k->index + k->count - 1));
+            st_buf_printf(out, " (%s)\n", ctab_sets[set]);
+        }
+        return;
+    }
+    st_buf_printf(out, "// comment block, %u dword%s", (unsigned)c->ndwords,
+                  c->ndwords == 1 ? "" : "s");
+    for (uint32_t i = 0; i < c->ndwords; i++)
+        st_buf_printf(out, "%s 0x%08x", i % 8 ? "" : "\n//  ", (unsigned)c->data[i]);
+    st_buf_putc(out, '\n');
+}
+
 void st_print_asm(const struct st_shader *sh, struct st_buf *out)
 {
     if (!sh)
         return;
     print_version(&sh->version, out);
-    for (const struct st_instr *ins = sh->first; ins; ins = ins->next)
+    unsigned k = 0, next = 0;
+    for (const struct st_instr *ins = sh->first; ins; ins = ins->next, k++) {
+        while (next < sh->num_comments && sh->comments[next].before <= k)
+            print_comment(sh, &sh->comments[next++], out);
         print_instr(ins, out);
+    }
+    while (next < sh->num_comments)
+        print_comment(sh, &sh->comments[next++], out);
 }

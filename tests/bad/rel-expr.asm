@@ -1,0 +1,10 @@
+; expect: 7:16: error: '*' is not allowed in a relative address; only '+' offsets exist [ST1014]
+; expect: 8:11: error: '-' is not allowed in a relative address; only '+' offsets exist [ST1014]
+; expect: 9:16: error: a relative address has one address register; found 'aL' after 'a0' [ST1014]
+; expect: 10:11: error: relative address offset -1 is negative: the index added to a0 must be 0 or more [ST1014]
+vs_3_0
+mov r0, c[a0.x + 2 * 3 + (1 - 1)]
+mov r0, c[a0.x * 2]
+mov r0, c[-a0.x + 4]
+mov r0, c[a0.x+aL]
+mov r0, c0[a0.x + -1]
