@@ -26,7 +26,8 @@ trap 'rm -rf "$tmp"' EXIT
 # a private copy: a concurrent rebuild must not swap the binary under the loop
 cp "$tool" "$tmp/shadertrans" || exit 1
 tool=$tmp/shadertrans
-files=("$root"/samples/*.asm "$root"/samples/arb/*.vp "$root"/samples/arb/*.fp)
+files=("$root"/samples/*.asm "$root"/samples/arb/*.vp "$root"/samples/arb/*.fp
+       "$root"/tests/gen_const/*.asm "$root"/tests/gen_const/*.vp)
 if [ -f "$corpus/manifest.tsv" ]; then
     defects=$(cut -f1 "$root/tests/corpus-defects.tsv" | grep -v '^#' | grep -v '^path$')
     while IFS=$'\t' read -r path dialect stage expect source mojo notes; do

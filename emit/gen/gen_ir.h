@@ -30,12 +30,27 @@ enum { GEN_GRF_SIZE = 32, GEN_NUM_GRFS = 128, GEN_FILE_BYTES = GEN_GRF_SIZE * GE
        GEN_EOT_FIRST_GRF = 112,
        /* payload + pushed constants + inputs stay below this GRF (room for
         * the kernel's own values); constants past it are pulled */
-       GEN_PUSH_LIMIT = 100 };
+       GEN_PUSH_LIMIT = 100,
+       /* zero vectors before and after the constants in the constant
+        * buffer (docs/gen-abi.md): c[i] is at byte 16 * (GEN_CBUF_PAD + i), so a
+        * block read a little outside the constants reads zeros */
+       GEN_CBUF_PAD = 8 };
 
 /* Binding table (docs/gen-abi.md): render target n at BTI n (0-7, as Mesa
  * binds them), then the constant buffer, then textures 0-15. */
 enum { GEN_BTI_RT0 = 0, GEN_BTI_CONSTANTS = ST_GEN_MAX_RT, GEN_BTI_TEXTURE0 = ST_GEN_MAX_RT + 1,
-       GEN_BTI_SCRATCH = 253 };
+       /* the constant buffer again, as R32G32B32A32_FLOAT elements for the sampler's ld */
+       GEN_BTI_CONSTANTS_TYPED = ST_GEN_MAX_RT + 17, GEN_BTI_SCRATCH = 253 };
+
+/* How a group of relative constant reads is done (gen/isel_const.c). */
+enum gen_rel_strategy {
+    GEN_REL_VX1,       /* uniform index, pushed constants: a0 + one mov per two vectors */
+    GEN_REL_VXH,       /* an index per channel, pushed constants: a0.0-a0.15, a mov per component */
+    GEN_REL_BLOCK,     /* uniform index, pulled: one OWord block read */
+    GEN_REL_GATHER,    /* an index per channel, pulled: a sampler ld per vector */
+    GEN_REL_WATERFALL, /* an index per channel, pulled, few distinct values: a loop of block reads */
+    GEN_REL_STRATEGIES
+};
 
 enum gen_type { GT_F, GT_D, GT_UD, GT_UW, GT_W, GT_V };
 
@@ -75,6 +90,21 @@ enum gen_op {
     GOP_MATH, GOP_SEND, GOP_SENDC, GOP_SENDS,
     GOP_IF, GOP_ELSE, GOP_ENDIF, GOP_WHILE, GOP_BREAK, GOP_CONT,
     GOP_LABEL, /* pseudo: the start of a loop body (WHILE's target); prints nothing */
+    /* Register-indirect reads (gen/indirect.c prints each as the native
+     * instructions it stands for, setting a0 itself, so that no other step
+     * ever sees the address register):
+     * GOP_MOVI: vectors of 16 bytes from the pushed constants.  src[0] is
+     *   the vector number (a dword, never negative), src[1] a GO_FIXED
+     *   whose `off` and `imm` are the first byte and the length of the
+     *   registers the read may reach (the allocator keeps them live), src[2]
+     *   an immediate: gen_movi_imm(base, span, comps).  exec 1 (uniform
+     *   index, Vx1): dst is a uniform block of 16 * span bytes, the whole
+     *   vectors base + 16 * (src0 + v), v < span.  exec = the kernel's width
+     *   (an index per channel, VxH): dst is a block of one divergent dword
+     *   per (vector v, component c in comps), in that order.
+     * GOP_BCAST: dst (a uniform dword) = src[0] (a divergent dword) in the
+     *   first channel that runs it (the waterfall loop's next index). */
+    GOP_MOVI, GOP_BCAST,
     GOP_COUNT
 };
 
@@ -145,6 +175,10 @@ struct gen_program {
     /* filled by the allocator */
     unsigned spills, fills;
     unsigned grfs_used;
+    /* relative constant reads (gen/isel_const.c): one comment line each for
+     * the kernel's header, and how many groups took each strategy */
+    struct st_buf rel_notes;
+    unsigned rel_strategy[GEN_REL_STRATEGIES];
 };
 
 /* ---- gen/ra.c ---- */
@@ -165,6 +199,27 @@ static inline uint32_t gen_dsize(const struct gen_program *p)
 bool gen_allocate(struct gen_program *p);
 /* Removes instructions whose results nobody reads. */
 void gen_dce(struct gen_program *p);
+
+/* ---- gen/indirect.c: the register-indirect pseudo-instructions ---- */
+static inline uint32_t gen_movi_imm(uint32_t base, unsigned span, unsigned comps)
+{
+    return (base & 0xffffu) | ((uint32_t)(span - 1) & 7u) << 16 | ((uint32_t)comps & 15u) << 20;
+}
+static inline uint32_t gen_movi_base(const struct gen_inst *i)
+{
+    return i->src[2].imm & 0xffffu;
+}
+static inline unsigned gen_movi_span(const struct gen_inst *i)
+{
+    return ((i->src[2].imm >> 16) & 7u) + 1;
+}
+static inline unsigned gen_movi_comps(const struct gen_inst *i)
+{
+    return (i->src[2].imm >> 20) & 15u;
+}
+/* Native instructions a pseudo-instruction prints as (after allocation). */
+unsigned gen_indirect_count(const struct gen_program *p, const struct gen_inst *i);
+void gen_indirect_print(const struct gen_program *p, const struct gen_inst *i, struct st_buf *out);
 
 /* ---- gen/print.c ---- */
 /* Fills jip/uip of the control-flow instructions from the nesting. */

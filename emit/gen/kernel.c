@@ -137,23 +137,33 @@ static int in_slot(const struct gen_kernel_info *ki, enum st_regfile f, int32_t 
     return idx < 0 ? -1 : st_run_in_slot(f, (uint32_t)idx);
 }
 
-bool gen_kernel_rel_reach(const struct gen_kernel_info *ki, uint32_t rel_vreg, int32_t index,
-                          unsigned n, bool *reach, bool *oob)
+int gen_kernel_rel_aL(const struct gen_kernel_info *ki, uint32_t rel_vreg, uint32_t vals[256])
 {
     const struct mir_prog *m = ki->mir;
     if (!ki->aloop || rel_vreg >= m->nvregs || ki->aloop[rel_vreg] < 0)
-        return false;
+        return -1;
     const struct mir_instr *lp = &m->ins[ki->aloop[rel_vreg]];
     if (lp->src[0].kind != MIR_IMM || lp->src[0].vreg >= m->nimm)
-        return false;
+        return -1;
     const uint32_t *v = m->imm[lp->src[0].vreg].bits;
     int32_t cnt = (int32_t)v[0] < 0 ? 0 : (int32_t)v[0] > 255 ? 255 : (int32_t)v[0];
+    for (int32_t j = 0; j < cnt; j++)
+        vals[j] = v[1] + (uint32_t)j * v[2]; /* the interpreter's aL arithmetic: uint32 wrap */
+    return cnt;
+}
+
+bool gen_kernel_rel_reach(const struct gen_kernel_info *ki, uint32_t rel_vreg, int32_t index,
+                          unsigned n, bool *reach, bool *oob)
+{
+    uint32_t vals[256];
+    int cnt = gen_kernel_rel_aL(ki, rel_vreg, vals);
+    if (cnt < 0)
+        return false;
     for (unsigned k = 0; k < n; k++)
         reach[k] = false;
     *oob = false;
-    for (int32_t j = 0; j < cnt; j++) {
-        /* the interpreter's aL arithmetic: uint32 wrap */
-        uint32_t idx = v[1] + (uint32_t)j * v[2] + (uint32_t)index;
+    for (int j = 0; j < cnt; j++) {
+        uint32_t idx = vals[j] + (uint32_t)index;
         if (idx < n)
             reach[idx] = true;
         else
@@ -190,13 +200,67 @@ void gen_kernel_free(struct gen_kernel_info *ki)
     ki->aloop = NULL;
 }
 
+/* A range read through a run-time index the layout cannot bound: pushed
+ * whole (CURBE block 6) when it fits, with pad zero vectors around it. */
+struct rel_cand {
+    uint32_t vreg;
+    uint8_t lane;
+    int first;
+    uint32_t count;
+    int32_t kmin, kmax; /* the offsets read through this address */
+};
+enum { MAX_REL_CANDS = 64 };
+
 /* The reads of one fixed MIR source: what must be pushed. */
 struct scan {
     bool in_read[ST_LL_IN_SLOTS];
     bool pos_comp[4];
     bool *c_read;
     unsigned nc;
+    struct rel_cand cand[MAX_REL_CANDS];
+    unsigned ncand;
 };
+
+/*
+ * c[aL + k] of a loop over literal counts reads known vectors: those are
+ * pushed like the ones read directly, when every one is inside the range
+ * (an index outside it reads 0, which the pushed block cannot give).
+ * Other relative reads name a range, which may be pushed whole.
+ */
+static void scan_rel_const(struct gen_kernel_info *ki, struct scan *sc, struct st_gen_layout *L,
+                           const struct mir_src *s)
+{
+    uint32_t vals[256];
+    int n = gen_kernel_rel_aL(ki, s->rel_vreg, vals);
+    bool inside = n >= 0;
+    for (int j = 0; j < n && inside; j++)
+        if ((uint32_t)(vals[j] + (uint32_t)s->index - (uint32_t)s->rel_first) >= s->rel_count)
+            inside = false;
+    if (inside) {
+        for (int j = 0; j < n; j++) {
+            uint32_t idx = vals[j] + (uint32_t)s->index;
+            if (idx >= sc->nc)
+                continue;
+            widen(&L->c_lo, &L->c_hi, (int)idx);
+            sc->c_read[idx] = true;
+        }
+        return;
+    }
+    for (unsigned k = 0; k < sc->ncand; k++) {
+        struct rel_cand *c = &sc->cand[k];
+        if (c->vreg == s->rel_vreg && c->lane == s->rel_lane && c->first == s->rel_first &&
+            c->count == s->rel_count) {
+            if (s->index < c->kmin)
+                c->kmin = s->index;
+            if (s->index > c->kmax)
+                c->kmax = s->index;
+            return;
+        }
+    }
+    if (sc->ncand < MAX_REL_CANDS)
+        sc->cand[sc->ncand++] = (struct rel_cand){s->rel_vreg, s->rel_lane, s->rel_first,
+                                                  s->rel_count, s->index, s->index};
+}
 
 static void scan_fixed(struct gen_kernel_info *ki, struct scan *sc, struct st_gen_layout *L,
                        const struct mir_src *s, uint8_t lanes)
@@ -205,7 +269,9 @@ static void scan_fixed(struct gen_kernel_info *ki, struct scan *sc, struct st_ge
         return;
     switch (s->file) {
     case ST_REG_CONST:
-        if (!s->rel && s->index >= 0) {
+        if (s->rel) {
+            scan_rel_const(ki, sc, L, s);
+        } else if (s->index >= 0) {
             widen(&L->c_lo, &L->c_hi, s->index);
             if ((unsigned)s->index < sc->nc)
                 sc->c_read[s->index] = true;
@@ -320,6 +386,39 @@ static void ps_payload(struct st_gen_layout *L, unsigned simd, const bool pos_co
     L->payload_grfs = g;
 }
 
+/*
+ * The relatively addressed ranges pushed whole (CURBE block 6), from
+ * GRF g on, while the push budget holds `rest` more GRFs: in the order
+ * they were met, each padded by as many zero vectors as its reads span
+ * (up to 8), so that a clamped index reads zeros.  Returns the GRF after.
+ */
+static unsigned place_rel_blocks(struct st_gen_layout *L, const struct scan *sc, unsigned g,
+                                 unsigned rest)
+{
+    for (unsigned k = 0; k < sc->ncand && L->num_rel_blocks < ST_GEN_MAX_REL_BLOCKS; k++) {
+        const struct rel_cand *c = &sc->cand[k];
+        bool seen = false;
+        for (unsigned j = 0; j < L->num_rel_blocks; j++)
+            seen = seen || (L->rel_block[j].first == c->first && L->rel_block[j].count == c->count);
+        if (seen || c->count > 2 * GEN_PUSH_LIMIT)
+            continue;
+        unsigned pad = 1;
+        for (unsigned j = k; j < sc->ncand; j++) {
+            const struct rel_cand *d = &sc->cand[j];
+            unsigned span = (unsigned)(d->kmax - d->kmin) + 1;
+            if (d->first == c->first && d->count == c->count && span > pad)
+                pad = span > 8 ? 8 : span;
+        }
+        unsigned grfs = (c->count + 2 * pad + 1) / 2;
+        if (grfs > rest)
+            continue;
+        L->rel_block[L->num_rel_blocks++] = (struct st_gen_rel_block){c->first, c->count, pad, g};
+        g += grfs;
+        rest -= grfs;
+    }
+    return g;
+}
+
 /* CURBE blocks and attributes after the thread payload. */
 static bool place_blocks(struct gen_kernel_info *ki, struct st_gen_layout *L, const struct scan *sc)
 {
@@ -327,15 +426,15 @@ static bool place_blocks(struct gen_kernel_info *ki, struct st_gen_layout *L, co
     for (unsigned s = 0; s < ST_LL_IN_SLOTS; s++)
         if (sc->in_read[s])
             L->in_slot[L->num_inputs++] = (int)s;
+    unsigned other = g + (L->i_hi >= L->i_lo ? (unsigned)(L->i_hi - L->i_lo) / 2 + 1 : 0) +
+                     (L->has_b ? 2 : 0) +
+                     (L->bump_hi >= L->bump_lo ? (unsigned)(L->bump_hi - L->bump_lo) + 1 : 0) +
+                     (sc->pos_comp[1] && !L->upper_left ? 1 : 0) +
+                     L->num_inputs * (L->stage == ST_VS ? 4 : 2);
     if (L->c_hi >= L->c_lo) {
         /* What does not fit the push budget is pulled from the constant
          * buffer (gen_kernel_pull): the window of the budget's size
          * holding the most vectors read stays pushed. */
-        unsigned other = g + (L->i_hi >= L->i_lo ? (unsigned)(L->i_hi - L->i_lo) / 2 + 1 : 0) +
-                         (L->has_b ? 2 : 0) +
-                         (L->bump_hi >= L->bump_lo ? (unsigned)(L->bump_hi - L->bump_lo) + 1 : 0) +
-                         (sc->pos_comp[1] && !L->upper_left ? 1 : 0) +
-                         L->num_inputs * (L->stage == ST_VS ? 4 : 2);
         unsigned full = (unsigned)(L->c_hi - L->c_lo) / 2 + 1;
         if (other + full > GEN_PUSH_LIMIT && other < GEN_PUSH_LIMIT)
             push_window(L, sc->c_read, sc->nc, 2 * (GEN_PUSH_LIMIT - other));
@@ -362,6 +461,8 @@ static bool place_blocks(struct gen_kernel_info *ki, struct st_gen_layout *L, co
         L->window_grf = g;
         g += 1;
     }
+    unsigned used = g + L->num_inputs * (L->stage == ST_VS ? 4 : 2);
+    g = place_rel_blocks(L, sc, g, used < GEN_PUSH_LIMIT ? GEN_PUSH_LIMIT - used : 0);
     L->curbe_grfs = g - L->curbe_grf;
     L->input_grf = g;
     g += L->num_inputs * (L->stage == ST_VS ? 4 : 2);
@@ -398,6 +499,7 @@ bool gen_kernel_layout(struct gen_kernel_info *ki)
         if (ki->arb_slots.num_c > sc.nc)
             sc.nc = ki->arb_slots.num_c;
     }
+    L->cbuf_vectors = sc.nc;
     sc.c_read = calloc(sc.nc, sizeof(bool));
     if (!sc.c_read || !find_aloops(ki)) {
         free(sc.c_read);
@@ -583,7 +685,7 @@ bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t 
         /* a constant index (a vector past the pushed ones): one mov */
         i = add(p, GOP_MOV, p->simd, 0);
         i->dst = gen_vr(a, 0, GT_D);
-        i->src[0] = gen_imm((index.imm << 4) + 4 * c0, GT_D);
+        i->src[0] = gen_imm(((index.imm + GEN_CBUF_PAD) << 4) + 4 * c0, GT_D);
     } else {
         i = add(p, GOP_SHL, p->simd, 0);
         i->dst = gen_vr(a, 0, GT_D);
@@ -622,6 +724,87 @@ bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t 
     for (unsigned c = 0; c < 4; c++)
         out[c] = c >= c0 && c < c0 + nch ? got[c - c0] : gen_imm(0, GT_F);
     return true;
+}
+
+void gen_kernel_ld(struct gen_kernel_info *ki, struct gen_opnd index, struct gen_opnd out[4])
+{
+    struct gen_program *p = ki->p;
+    for (unsigned c = 0; c < 4; c++)
+        out[c] = gen_imm(0, GT_F);
+    index = gb_as_type(ki->b, index, GT_D);
+    if (p->oom)
+        return; /* (the kernel is abandoned) */
+    /* the payload is the index itself when it is a whole per-channel vreg */
+    if (index.kind != GO_VREG || index.off || index.region != GR_AUTO || gb_is_uniform(p, &index) ||
+        p->vreg[index.vreg].size != gen_dsize(p)) {
+        uint32_t t = gen_new_vreg(p, gen_dsize(p), false);
+        struct gen_inst *m = add(p, GOP_MOV, p->simd, 0);
+        m->dst = gen_vr(t, 0, GT_D);
+        m->src[0] = index;
+        index = gen_vr(t, 0, GT_D);
+    }
+    unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
+    uint32_t resp[2];
+    for (unsigned h = 0; h < halves; h++) {
+        resp[h] = block(p, 16 * exec, false);
+        struct gen_inst *i = add(p, GOP_SEND, exec, 16 * h);
+        i->dst = gen_vr(resp[h], 0, GT_UD);
+        i->src[0] = gen_vr(index.vreg, 64 * h, GT_UD);
+        i->sfid = 2;
+        i->exdesc = 2;
+        i->mlen = (uint8_t)(exec / 8);
+        i->rlen = (uint8_t)(4 * exec / 8);
+        /* ld (type 7), sampler 0, u only: a buffer's element index */
+        i->desc = gen_desc(exec / 8, 4 * exec / 8, false,
+                           GEN_BTI_CONSTANTS_TYPED | (7u << 12) | ((exec == 8 ? 1u : 2u) << 17));
+    }
+    if (halves == 2) {
+        gather_halves(p, resp, 4, out);
+    } else {
+        for (unsigned c = 0; c < 4; c++)
+            out[c] = gen_vr(resp[0], c * gen_dsize(p), GT_F);
+    }
+}
+
+uint32_t gen_kernel_block_read(struct gen_kernel_info *ki, struct gen_opnd off, unsigned nvec)
+{
+    struct gen_program *p = ki->p;
+    unsigned grfs = nvec <= 2 ? 1 : nvec <= 4 ? 2 : 4;
+    /* header: r0, dword 2 = the offset in OWords (gen9-target.md section 5) */
+    uint32_t h = block(p, GEN_GRF_SIZE, false);
+    struct gen_inst *i = add(p, GOP_MOV, 8, 0);
+    i->nomask = true;
+    i->dst = gen_vr(h, 0, GT_UD);
+    i->src[0] = gen_fixed(0, GT_UD, GR_VEC);
+    i = add(p, GOP_MOV, 1, 0);
+    i->dst = gen_vr(h, 8, GT_UD);
+    i->src[0] = gb_as_type(ki->b, off, GT_UD);
+    /* the response: one value for the thread, read with scalar regions */
+    uint32_t r = gen_new_vreg(p, grfs * GEN_GRF_SIZE, true);
+    if (!p->oom)
+        p->vreg[r].no_spill = true;
+    i = add(p, GOP_SEND, 8, 0);
+    i->nomask = true;
+    i->dst = gen_vr(r, 0, GT_UD);
+    i->src[0] = gen_vr(h, 0, GT_UD);
+    i->sfid = 9;
+    i->exdesc = 9;
+    i->mlen = 1;
+    i->rlen = (uint8_t)grfs;
+    /* constant cache OWord block read (type 0), 2/4/8 OWords = message control 2/3/4 */
+    i->desc = gen_desc(1, grfs, true, ((grfs == 1 ? 2u : grfs == 2 ? 3u : 4u) << 8) |
+                                          GEN_BTI_CONSTANTS);
+    return r;
+}
+
+const struct st_gen_rel_block *gen_kernel_rel_block(const struct gen_kernel_info *ki, int first,
+                                                    uint32_t count)
+{
+    const struct st_gen_layout *L = &ki->p->layout;
+    for (unsigned k = 0; k < L->num_rel_blocks; k++)
+        if (L->rel_block[k].first == first && L->rel_block[k].count == count)
+            return &L->rel_block[k];
+    return NULL;
 }
 
 bool gen_kernel_const_pushed(const struct gen_kernel_info *ki, uint32_t idx)

@@ -67,8 +67,9 @@ bool gen_kernel_input_rel(struct gen_kernel_info *ki, struct gen_opnd index, int
 bool gen_kernel_const_pushed(const struct gen_kernel_info *ki, uint32_t idx);
 struct gen_opnd gen_kernel_const(struct gen_kernel_info *ki, uint32_t idx, unsigned c);
 /* c[index] from the constant buffer, the components in `comps` (an index
- * past the buffer reads 0): one untyped read (two at SIMD32).  index is a
- * dword (per channel or uniform) or an immediate. */
+ * past the buffer reads 0): one untyped read (two at SIMD32).  index is an
+ * immediate (the vector number), or a dword (per channel or uniform)
+ * holding the vector number plus GEN_CBUF_PAD (the buffer's leading zeros). */
 bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t comps,
                      struct gen_opnd out[4]);
 struct gen_opnd gen_kernel_int(struct gen_kernel_info *ki, uint32_t idx, unsigned c);
@@ -86,6 +87,24 @@ void gen_kernel_sample(struct gen_kernel_info *ki, unsigned stage, unsigned arb_
 /* The URB write (vertex shaders) or render target writes (pixel shaders),
  * with the ARB options' fixed-function steps first. */
 void gen_kernel_epilogue(struct gen_kernel_info *ki);
+
+/* The values the aL in rel_vreg takes (a loop over literal counts) into
+ * vals, their number; -1 when unknown (an address register, a loop over
+ * an i# register). */
+int gen_kernel_rel_aL(const struct gen_kernel_info *ki, uint32_t rel_vreg, uint32_t vals[256]);
+/* The pushed block of c[first .. first + count - 1] (CURBE block 6), or NULL. */
+const struct st_gen_rel_block *gen_kernel_rel_block(const struct gen_kernel_info *ki, int first,
+                                                    uint32_t count);
+/* Vector `index` of the constant buffer's typed view (a per-channel dword
+ * vreg: the vector number plus GEN_CBUF_PAD; any other value reads zeros,
+ * the sampler's bounds checking) into out[0..3]: one ld message (two at
+ * SIMD32), Mesa's varying pull constant load. */
+void gen_kernel_ld(struct gen_kernel_info *ki, struct gen_opnd index, struct gen_opnd out[4]);
+/* One OWord block read of `nvec` (1-8) vectors of the constant buffer from
+ * OWord `off` (a uniform dword or an immediate: the vector number plus
+ * GEN_CBUF_PAD) into a uniform block (vector v at byte 16 * v); the
+ * caller keeps off + nvec inside the buffer and its pads. */
+uint32_t gen_kernel_block_read(struct gen_kernel_info *ki, struct gen_opnd off, unsigned nvec);
 
 /* Registers relative addressing of a file may reach (the interpreter's limits). */
 unsigned gen_kernel_rel_limit(const struct st_shader *sh, enum st_regfile file);

@@ -44,6 +44,8 @@ const struct gen_op_info gen_op_info[GOP_COUNT] = {
     [GOP_BREAK] = {"break", 0, false, true, false, false, false},
     [GOP_CONT] = {"cont", 0, false, true, false, false, false},
     [GOP_LABEL] = {"", 0, false, false, false, false, false},
+    [GOP_MOVI] = {"movi", 3, true, false, false, false, false},
+    [GOP_BCAST] = {"bcast", 1, true, false, false, false, false},
 };
 
 const char *const gen_math_name[] = {"inv", "log", "exp", "sqt", "rsqt", "sin", "cos", "pow", "fdiv"};
@@ -337,6 +339,10 @@ void gen_print(const struct gen_program *p, struct st_buf *out)
             st_buf_printf(out, "L%u:\n", k);
         if (i->op == GOP_LABEL)
             continue;
+        if (i->op == GOP_MOVI || i->op == GOP_BCAST) {
+            gen_indirect_print(p, i, out);
+            continue;
+        }
         bool split = i->exec == 32 && !gen_op_info[i->op].flow && !gen_op_info[i->op].send;
         if (split) {
             print_one(out, p, i, 16, 0, 0);
@@ -367,6 +373,14 @@ void gen_count(const struct gen_program *p, unsigned *insts, unsigned *sends, un
         const struct gen_inst *i = &p->inst[k];
         if (i->op == GOP_LABEL)
             continue;
+        if (i->op == GOP_MOVI || i->op == GOP_BCAST) {
+            /* scalar setup of a0 and moves of the kernel's width (halves at SIMD32) */
+            unsigned m = gen_indirect_count(p, i);
+            unsigned e = i->exec == 32 ? 16 : i->exec;
+            n += m;
+            c += m * (e <= 4 ? 1 : e / 4);
+            continue;
+        }
         bool split = i->exec == 32 && !gen_op_info[i->op].flow && !gen_op_info[i->op].send;
         unsigned copies = split ? 2 : 1;
         n += copies;

@@ -96,6 +96,7 @@ void gen_program_free(struct gen_program *p)
 {
     free(p->inst);
     free(p->vreg);
+    st_buf_free(&p->rel_notes);
     memset(p, 0, sizeof(*p));
 }
 
@@ -174,6 +175,8 @@ static uint32_t fixed_extent(const struct gen_program *p, const struct gen_inst 
                              const struct gen_opnd *o)
 {
     (void)p;
+    if (i->op == GOP_MOVI && srcno == 1)
+        return o->imm; /* every register the indirect read may reach */
     if (o->region == GR_SCALAR)
         return 4;
     unsigned exec = i->exec ? i->exec : 8;
