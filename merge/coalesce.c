@@ -454,16 +454,21 @@ unsigned mir_fold_copies(struct mir_prog *p)
     unsigned folded = 0;
     struct uses u;
     struct track t;
+    /* (out of memory: p->oom, which the stage reports) */
     uint8_t *inflow = flow_depths(p);
-    if (!inflow)
+    if (!inflow) {
+        p->oom = true;
         return 0;
+    }
     if (!uses_init(&u, p)) {
         free(inflow);
+        p->oom = true;
         return 0;
     }
     if (!track_init(&t, p)) {
         uses_free(&u);
         free(inflow);
+        p->oom = true;
         return 0;
     }
     for (unsigned i = 0; i < p->n; i++) {
@@ -546,10 +551,13 @@ unsigned mir_sink_predicated(struct mir_prog *p)
     unsigned folded = 0;
     struct uses u;
     struct track t;
-    if (!uses_init(&u, p))
+    if (!uses_init(&u, p)) {
+        p->oom = true; /* (reported by the stage) */
         return 0;
+    }
     if (!track_init(&t, p)) {
         uses_free(&u);
+        p->oom = true;
         return 0;
     }
     for (unsigned i = 0; i < p->n; i++) {
@@ -718,8 +726,10 @@ unsigned mir_fold_outputs(struct mir_prog *p)
     unsigned *pdefs = calloc(nv, sizeof(unsigned));
     uint8_t *inflow = flow_depths(p);
     bool ready = first && next && pdefs && inflow && uses_init(&u, p);
-    if (!ready || !track_init(&t, p))
+    if (!ready || !track_init(&t, p)) {
+        p->oom = true; /* (reported by the stage) */
         goto done;
+    }
     /* every vreg's definitions, in order */
     for (unsigned v = 0; v < nv; v++)
         first[v] = MIR_NONE;

@@ -13,6 +13,10 @@
  * program: charged its instructions) and, in debug builds, the verifier. */
 static bool checked(struct st_ctx *ctx, const struct mir_prog *p, const char *after)
 {
+    if (p->oom) { /* a step ran out of memory: its result may be incomplete */
+        st_error(ctx, p->loc, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
     if (!st_poll(ctx, p->n))
         return false;
 #ifdef ST_DEBUG

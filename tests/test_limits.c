@@ -132,16 +132,20 @@ static void test_enum_out_of_range(void **state)
     (void)state;
     const char *src = "vs_1_1\nmov oPos, v0\n";
     struct st_options o = opts_for("e.asm", src, ST_EMIT_ASM);
-    int bad[] = {-1, 7, 1000};
+    /* the middle value is each enum's first past its last member */
+    int bad[] = {-1, 0, 1000};
     for (unsigned k = 0; k < 3; k++) {
         o = opts_for("e.asm", src, ST_EMIT_ASM);
-        o.emit = (enum st_emit)bad[k];
+        o.emit = (enum st_emit)(k == 1 ? ST_EMIT_MIR + 1 : bad[k]);
         expect_refused(&o);
         o = opts_for("e.asm", src, ST_EMIT_ASM);
-        o.dialect = (enum st_dialect_choice)(bad[k] == 7 ? 3 : bad[k]);
+        o.dialect = (enum st_dialect_choice)(k == 1 ? ST_DIALECT_ARB + 1 : bad[k]);
         expect_refused(&o);
         o = opts_for("e.asm", src, ST_EMIT_ASM);
-        o.float_rules = (enum st_float_rules)(bad[k] == 7 ? 2 : bad[k]);
+        o.float_rules = (enum st_float_rules)(k == 1 ? ST_FLOAT_D3D9 + 1 : bad[k]);
+        expect_refused(&o);
+        o = opts_for("e.asm", src, ST_EMIT_ASM);
+        o.fp_contract = (enum st_fp_contract)(k == 1 ? ST_FP_CONTRACT_OFF + 1 : bad[k]);
         expect_refused(&o);
     }
     o = opts_for("e.asm", src, ST_EMIT_ASM);
@@ -152,9 +156,10 @@ static void test_enum_out_of_range(void **state)
     expect_refused(&o);
 
     /* the largest valid values still work */
-    o = opts_for("e.asm", src, ST_EMIT_GEN);
+    o = opts_for("e.asm", src, ST_EMIT_MIR);
     o.dialect = ST_DIALECT_D3D9;
     o.float_rules = ST_FLOAT_D3D9;
+    o.fp_contract = ST_FP_CONTRACT_OFF;
     struct st_result *res = NULL;
     assert_int_equal(st_compile(&o, &res), 0);
     assert_true(res->ok);

@@ -80,7 +80,9 @@ bool gb_is_uniform(const struct gen_program *p, const struct gen_opnd *o)
     case GO_IMM: return true;
     case GO_FIXED: return o->region == GR_SCALAR;
     case GO_VREG:
-        return (o->region == GR_AUTO || o->region == GR_SCALAR) && p->vreg[o->vreg].uniform;
+        /* (a vreg past the table: memory ran out making it, p->oom) */
+        return (o->region == GR_AUTO || o->region == GR_SCALAR) && o->vreg < p->nvreg &&
+               p->vreg[o->vreg].uniform;
     default: return false;
     }
 }

@@ -56,7 +56,7 @@ bool gb_is_uniform(const struct gen_program *p, const struct gen_opnd *o);
 /* Whether the destination operand is a uniform vreg. */
 static inline bool gb_dst_uniform(const struct gen_program *p, const struct gen_opnd *d)
 {
-    return d->kind == GO_VREG && p->vreg[d->vreg].uniform;
+    return d->kind == GO_VREG && d->vreg < p->nvreg && p->vreg[d->vreg].uniform; /* (past: p->oom) */
 }
 
 static inline struct gen_opnd gb_imm_f(float f)

@@ -683,6 +683,8 @@ static void fetch_rel(struct isel *I, const struct mir_src *s, uint8_t elems, st
     } else if (s->file == ST_REG_CONST) {
         unsigned nbuf = ki->arb ? ki->arb_slots.num_c : ST_LL_NUM_CONSTS;
         bool *reach = calloc(nbuf + 1, sizeof(bool)), oob = true;
+        if (!reach)
+            B->p->oom = true; /* (selection stops; a weaker bounds check is no answer) */
         bool known = reach && gen_kernel_rel_reach(ki, s->rel_vreg, s->index, nbuf, reach, &oob);
         bool inside = known && !oob;
         for (unsigned k = 0; inside && k < nbuf; k++)

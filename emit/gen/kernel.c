@@ -480,6 +480,8 @@ static void to_block(struct gen_kernel_info *ki, uint32_t b, uint32_t boff, stru
 static uint32_t block(struct gen_program *p, uint32_t bytes, bool eot)
 {
     uint32_t b = gen_new_vreg(p, bytes, false);
+    if (p->oom)
+        return b; /* (not in the table; the kernel is abandoned) */
     p->vreg[b].no_spill = true;
     if (eot)
         p->vreg[b].grf_lo = GEN_EOT_FIRST_GRF;
@@ -498,6 +500,8 @@ static void to_payload(struct gen_kernel_info *ki, uint32_t b, uint32_t boff, st
                        bool eot)
 {
     struct gen_program *p = ki->p;
+    if (p->oom)
+        return; /* (the kernel is abandoned) */
     while (o.kind == GO_VREG && p->vreg[o.vreg].alias_of) {
         o.off += p->vreg[o.vreg].alias_off;
         o.vreg = p->vreg[o.vreg].alias_of - 1;
