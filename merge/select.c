@@ -795,6 +795,10 @@ static struct mir_instr *def_instr(struct sel *S, LLVMValueRef v, unsigned op, u
     struct mir_instr *in = emit(S, op);
     if (!in)
         return NULL;
+    /* a value no reader demands a lane of (its readers' lanes died in the
+     * passes) is still defined, in one lane: the folds drop it as dead */
+    if (!mask)
+        mask = 0x1;
     in->has_dst = true;
     in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = mask, .vreg = d};
     in->uniform = uniform(S, v);
