@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every sample (samples/*.asm, samples/arb/*) and every valid corpus shader (D3D9
-# and ARB), compiled by
+# Every sample (samples/*.asm, samples/arb/*), the relative-read shaders of
+# tests/gen_const/ and every valid corpus shader (D3D9 and ARB), compiled by
 # the Gen9 back end at SIMD8, SIMD16 and SIMD32, must be accepted by Intel's
 # assembler: iga64 -p=9 -a (Debian package libigc-tools).  Kernels come from
 # the CLI (shadertrans --emit=gen --simd=N).  Shaders the back end reports as

@@ -294,6 +294,26 @@ static void test_index_per_channel_pushed(void **state)
 }
 
 /*
+ * c[aL + 1] in a loop inside a branch: aL per channel, c1 + c2 added where
+ * v0.x > 0 (c1 = (1, 2, 3, 4), c2 = (10, 20, 30, 40)), else 0.
+ */
+static void test_index_per_channel_known_range(void **state)
+{
+    (void)state;
+    char *k = kernel("divergent-loop.vs.asm", 8, NULL);
+    assert_non_null(strstr(k, "// c[aL+1] (add, 1 read): index per channel, constants pushed: "
+                              "per-channel register-indirect movs (VxH)"));
+    assert_int_equal(count(k, "<1,0>:f"), 4);
+    assert_int_equal(count(k, "sel"), 0); /* the loop's counts bound the index */
+    free(k);
+    const char *in = "{\"constants\": {\"c1\": [1, 2, 3, 4], \"c2\": [10, 20, 30, 40]}, "
+                     "\"invocations\": [{\"v0\": [1, 0, 0, 0]}, {\"v0\": [-1, 0, 0, 0]}, "
+                     "{\"v0\": [2, 0, 0, 0]}, {\"v0\": [0, 5, 0, 0]}]}";
+    const double want[] = {11, 22, 33, 44, 0, 0, 0, 0, 11, 22, 33, 44, 0, 0, 0, 0};
+    check("divergent-loop.vs.asm", in, want, 16);
+}
+
+/*
  * c[a0.x + 2] and c[a0.x + 250], a0.x = v1.x per vertex; c_n = (n, 2n,
  * 0.5, 100 - n) for the n given, every other constant 0 (c247 too).
  */
@@ -340,6 +360,63 @@ static void test_index_per_channel_gather(void **state)
         gen_sends("divergent-pulled.vs.asm", in, &st);
         assert_int_equal(st.sends_by_sfid[2], 2);
     }
+}
+
+/*
+ * An array of 300 vectors (too many to push) between two other parameters:
+ * big[i] = program.local[i] (local[0] = (5, 6, 7, 8), local[1] = (11, 12,
+ * 13, 14), local[298] = (20, 21, 22, 23), local[299] = (9, 9, 9, 9), the
+ * rest 0); position = big[A0.x], color = big[A0.x + 1], 0 outside the
+ * array whatever the buffer holds next to it; texcoord[0] = env[0] +
+ * env[1] = (3, 3, 3, 3).  A0 uniform (env[2].x: a block read with each
+ * vector checked) and per vertex (attrib[1].x: a gather).
+ */
+static void array_want(int a0, double *w)
+{
+    static const double local[4][4] = {{5, 6, 7, 8}, {11, 12, 13, 14}, {20, 21, 22, 23}, {9, 9, 9, 9}};
+    for (int v = 0; v < 2; v++) {
+        int i = a0 + v, row = i == 0 ? 0 : i == 1 ? 1 : i == 298 ? 2 : i == 299 ? 3 : -1;
+        for (unsigned c = 0; c < 4; c++)
+            w[4 * v + c] = row < 0 ? 0 : local[row][c];
+    }
+    for (unsigned c = 0; c < 4; c++)
+        w[8 + c] = 3;
+}
+
+static void test_pulled_array(void **state)
+{
+    (void)state;
+    char *k = kernel("pulled-array.vp", 8, NULL);
+    assert_non_null(strstr(k, "(mov, 2 reads): index uniform, constants pulled: one OWord block read"));
+    assert_int_equal(count(k, "(W&f0.0)  mov (4|M0)"), 2); /* each vector zeroed outside the array */
+    free(k);
+    k = kernel("pulled-array-gather.vp", 8, NULL);
+    assert_non_null(strstr(k, "(mov, 2 reads): index per channel, constants pulled: a sampler ld per "
+                              "vector (gather)"));
+    free(k);
+    const char *params = "\"program.env[0]\": [1, 1, 1, 1], \"program.env[1]\": [2, 2, 2, 2], "
+                         "\"program.local[0]\": [5, 6, 7, 8], \"program.local[1]\": [11, 12, 13, 14], "
+                         "\"program.local[298]\": [20, 21, 22, 23], "
+                         "\"program.local[299]\": [9, 9, 9, 9]";
+    const int a0[8] = {0, 298, 299, -1, 1000, -1000, 1, 297};
+    const char *xs[8] = {"0.5", "298", "299.75", "-1", "1000", "-1000", "1", "297"};
+    char in[2048];
+    double want[8 * 12];
+    for (unsigned r = 0; r < 6; r++) {
+        snprintf(in, sizeof(in), "{\"constants\": {%s, \"program.env[2]\": [%d, 0, 0, 0]}, "
+                                 "\"invocations\": [{}, {}]}", params, a0[r]);
+        array_want(a0[r], want);
+        array_want(a0[r], want + 12);
+        check("pulled-array.vp", in, want, 24);
+    }
+    int n = snprintf(in, sizeof(in), "{\"constants\": {%s}, \"invocations\": [", params);
+    for (unsigned i = 0; i < 8; i++) {
+        n += snprintf(in + n, sizeof(in) - (size_t)n, "%s{\"vertex.attrib[1]\": [%s]}", i ? ", " : "",
+                      xs[i]);
+        array_want(a0[i], want + 12 * i);
+    }
+    snprintf(in + n, sizeof(in) - (size_t)n, "]}");
+    check("pulled-array-gather.vp", in, want, 96);
 }
 
 /*
@@ -461,7 +538,7 @@ static void test_pseudo_instructions_at_each_width(void **state)
         i->src[0] = gen_vr(idx, 0, GT_D);
         i->src[1] = gen_fixed(2 * GEN_GRF_SIZE, GT_UD, GR_SCALAR);
         i->src[1].imm = 4 * GEN_GRF_SIZE;
-        i->src[2] = gen_imm(gen_movi_imm(2 * GEN_GRF_SIZE + 16, 2, 0x4), GT_UD);
+        i->src[2] = gen_imm(gen_movi_imm(2 * GEN_GRF_SIZE + 16, 2, 0x4, 0x3), GT_UD);
         for (unsigned k = 0; k < 2; k++) {
             i = inst(&p, GOP_MOV, simd);
             i->dst = gen_vr(out, k * ds, GT_F);
@@ -479,7 +556,7 @@ static void test_pseudo_instructions_at_each_width(void **state)
         /* a base past the address immediate's reach: a0 gets it added */
         i->src[1] = gen_fixed(2 * GEN_GRF_SIZE, GT_UD, GR_SCALAR);
         i->src[1].imm = 4 * GEN_GRF_SIZE;
-        i->src[2] = gen_imm(gen_movi_imm(2 * GEN_GRF_SIZE + 16, 2, 0), GT_UD);
+        i->src[2] = gen_imm(gen_movi_imm(2 * GEN_GRF_SIZE + 16, 2, 0, 0x3), GT_UD);
         i = inst(&p, GOP_MOV, 8);
         i->nomask = true;
         i->dst = gen_vr(out, 2 * ds, GT_UD);
@@ -559,7 +636,9 @@ int main(void)
         cmocka_unit_test(test_uniform_index_pushed),
         cmocka_unit_test(test_uniform_index_pulled),
         cmocka_unit_test(test_index_per_channel_pushed),
+        cmocka_unit_test(test_index_per_channel_known_range),
         cmocka_unit_test(test_index_per_channel_gather),
+        cmocka_unit_test(test_pulled_array),
         cmocka_unit_test(test_waterfall),
         cmocka_unit_test(test_pseudo_instructions_at_each_width),
     };

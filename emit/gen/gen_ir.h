@@ -97,11 +97,12 @@ enum gen_op {
      *   the vector number (a dword, never negative), src[1] a GO_FIXED
      *   whose `off` and `imm` are the first byte and the length of the
      *   registers the read may reach (the allocator keeps them live), src[2]
-     *   an immediate: gen_movi_imm(base, span, comps).  exec 1 (uniform
-     *   index, Vx1): dst is a uniform block of 16 * span bytes, the whole
-     *   vectors base + 16 * (src0 + v), v < span.  exec = the kernel's width
+     *   an immediate: gen_movi_imm(base, span, comps, vecs).  exec 1
+     *   (uniform index, Vx1): dst is a uniform block of 16 * span bytes,
+     *   the whole vectors base + 16 * (src0 + v), v < span (those of vecs;
+     *   the rest of the block is not written).  exec = the kernel's width
      *   (an index per channel, VxH): dst is a block of one divergent dword
-     *   per (vector v, component c in comps), in that order.
+     *   per (vector v in vecs, component c in comps), in that order.
      * GOP_BCAST: dst (a uniform dword) = src[0] (a divergent dword) in the
      *   first channel that runs it (the waterfall loop's next index). */
     GOP_MOVI, GOP_BCAST,
@@ -201,9 +202,10 @@ bool gen_allocate(struct gen_program *p);
 void gen_dce(struct gen_program *p);
 
 /* ---- gen/indirect.c: the register-indirect pseudo-instructions ---- */
-static inline uint32_t gen_movi_imm(uint32_t base, unsigned span, unsigned comps)
+static inline uint32_t gen_movi_imm(uint32_t base, unsigned span, unsigned comps, unsigned vecs)
 {
-    return (base & 0xffffu) | ((uint32_t)(span - 1) & 7u) << 16 | ((uint32_t)comps & 15u) << 20;
+    return (base & 0xffffu) | ((uint32_t)(span - 1) & 7u) << 16 | ((uint32_t)comps & 15u) << 20 |
+           ((uint32_t)vecs & 0xffu) << 24;
 }
 static inline uint32_t gen_movi_base(const struct gen_inst *i)
 {
@@ -216,6 +218,11 @@ static inline unsigned gen_movi_span(const struct gen_inst *i)
 static inline unsigned gen_movi_comps(const struct gen_inst *i)
 {
     return (i->src[2].imm >> 20) & 15u;
+}
+/* The vectors of the span read (bit v): the others are skipped. */
+static inline unsigned gen_movi_vecs(const struct gen_inst *i)
+{
+    return (i->src[2].imm >> 24) & 0xffu;
 }
 /* Native instructions a pseudo-instruction prints as (after allocation). */
 unsigned gen_indirect_count(const struct gen_program *p, const struct gen_inst *i);

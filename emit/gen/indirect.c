@@ -45,11 +45,17 @@ unsigned gen_indirect_count(const struct gen_program *p, const struct gen_inst *
 {
     if (i->op == GOP_BCAST)
         return addr_of(p, &i->src[0]) > IMM_MAX ? 6 : 5;
-    unsigned setup = imm_fits(i) ? 1 : 2, span = gen_movi_span(i);
-    if (i->exec == 1)
-        return setup + (span + 1) / 2;
-    unsigned halves = i->exec == 32 ? 2 : 1;
-    return halves * (setup + span * popcount4(gen_movi_comps(i)));
+    unsigned setup = imm_fits(i) ? 1 : 2, span = gen_movi_span(i), vecs = gen_movi_vecs(i);
+    if (i->exec == 1) {
+        unsigned movs = 0;
+        for (unsigned v = 0; v < span; v += 2)
+            movs += (vecs >> v & 3) != 0;
+        return setup + movs;
+    }
+    unsigned halves = i->exec == 32 ? 2 : 1, n = 0;
+    for (unsigned v = 0; v < span; v++)
+        n += vecs >> v & 1;
+    return halves * (setup + n * popcount4(gen_movi_comps(i)));
 }
 
 /* One native instruction: the (W) column, then the text. */
@@ -75,7 +81,7 @@ static void print_movi(const struct gen_program *p, const struct gen_inst *i, st
 {
     char idx[24], dst[24];
     uint32_t base = gen_movi_base(i), imm = imm_fits(i) ? base : 0;
-    unsigned span = gen_movi_span(i), comps = gen_movi_comps(i);
+    unsigned span = gen_movi_span(i), comps = gen_movi_comps(i), vecs = gen_movi_vecs(i);
     uint32_t d = addr_of(p, &i->dst);
     if (i->exec == 1) {
         /* a0.0 = index * 16 (+ base); two vectors per mov as rows of four dwords */
@@ -84,6 +90,8 @@ static void print_movi(const struct gen_program *p, const struct gen_inst *i, st
         if (!imm_fits(i))
             line(out, true, "add (1|M0)      a0.0<1>:uw a0.0<0;1,0>:uw 0x%X:uw", base);
         for (unsigned v = 0; v < span; v += 2) {
+            if (!(vecs >> v & 3))
+                continue;
             unsigned n = span - v >= 2 ? 8 : 4;
             reg_name(dst, sizeof(dst), d + 16 * v, 4);
             line(out, true, "mov (%u|M0)      %s<1>:ud r[a0.0,%u]<4;4,1>:ud", n, dst, imm + 16 * v);
@@ -103,7 +111,7 @@ static void print_movi(const struct gen_program *p, const struct gen_inst *i, st
         unsigned slot = 0;
         for (unsigned v = 0; v < span; v++)
             for (unsigned c = 0; c < 4; c++) {
-                if (!(comps >> c & 1))
+                if (!(vecs >> v & 1) || !(comps >> c & 1))
                     continue;
                 reg_name(dst, sizeof(dst), d + slot * dsize + 64 * h, 4);
                 line(out, false, "mov %-11s %s<1>:f r[a0.0,%u]<1,0>:f", es, dst,

@@ -395,6 +395,11 @@ static unsigned popcount4(unsigned x)
     return (x & 1) + (x >> 1 & 1) + (x >> 2 & 1) + (x >> 3 & 1);
 }
 
+static unsigned popcount8(unsigned x)
+{
+    return popcount4(x & 15) + popcount4(x >> 4 & 15);
+}
+
 static unsigned alu_cycles(unsigned exec)
 {
     return exec <= 4 ? 1 : exec / 4;
@@ -419,7 +424,8 @@ static struct gen_opnd clamp_ud(struct gen_build *B, bool u, struct gen_opnd t, 
 
 /* The pseudo-instruction reading vectors base + 16 * (idx + v) (gen_ir.h, GOP_MOVI). */
 static uint32_t emit_movi(struct gen_relc *R, struct gen_opnd idx, bool u, uint32_t base,
-                          unsigned span, unsigned comps, uint32_t range_lo, uint32_t range_len)
+                          unsigned span, unsigned comps, unsigned vecs, uint32_t range_lo,
+                          uint32_t range_len)
 {
     struct gen_build *B = R->ki->b;
     struct gen_program *p = R->ki->p;
@@ -429,7 +435,7 @@ static uint32_t emit_movi(struct gen_relc *R, struct gen_opnd idx, bool u, uint3
         if (!p->oom && span == 1)
             p->vreg[dst].align = 16;
     } else {
-        dst = gen_new_vreg(p, span * popcount4(comps) * gen_dsize(p), false);
+        dst = gen_new_vreg(p, popcount8(vecs) * popcount4(comps) * gen_dsize(p), false);
     }
     if (!p->oom)
         p->vreg[dst].no_spill = true;
@@ -441,19 +447,20 @@ static uint32_t emit_movi(struct gen_relc *R, struct gen_opnd idx, bool u, uint3
     i->src[0] = idx;
     i->src[1] = gen_fixed(range_lo, GT_UD, GR_SCALAR);
     i->src[1].imm = range_len;
-    i->src[2] = gen_imm(gen_movi_imm(base, span, comps), GT_UD);
+    i->src[2] = gen_imm(gen_movi_imm(base, span, comps, vecs), GT_UD);
     return dst;
 }
 
 /* Values of a group read into `blk`: uniform whole vectors (16 bytes each),
- * or per channel (vector, component) slots of the union of comps. */
+ * or per channel (vector of vecs, component of comps) slots. */
 static struct gen_opnd slot_of(const struct gen_program *p, uint32_t blk, bool u, unsigned v,
-                               unsigned c, unsigned comps)
+                               unsigned c, unsigned comps, unsigned vecs)
 {
     if (u)
         return gen_vr(blk, 16 * v + 4 * c, GT_F);
     unsigned rank = popcount4(comps & ((1u << c) - 1));
-    return gen_vr(blk, (v * popcount4(comps) + rank) * gen_dsize(p), GT_F);
+    unsigned vrank = popcount8(vecs & ((1u << v) - 1));
+    return gen_vr(blk, (vrank * popcount4(comps) + rank) * gen_dsize(p), GT_F);
 }
 
 /* Uniform index: the OWord offset of vector kmin + index, kept inside the
@@ -474,7 +481,6 @@ static uint32_t block_read(struct gen_relc *R, struct gen_opnd u_idx, const stru
         return blk;
     /* vector v is outside first..first+count-1: zeros (a SIMD4 compare, so
      * the four flag bits the predicated move reads are set alike) */
-    struct gen_program *p = ki->p;
     struct gen_opnd x = add_d(B, true, u_idx, (int64_t)g->kmin - s->rel_first);
     for (unsigned v = 0; v < g->span; v++) {
         if (!g->comps[v])
@@ -494,7 +500,6 @@ static uint32_t block_read(struct gen_relc *R, struct gen_opnd u_idx, const stru
         z->pred = GP_NORMAL;
         z->dst = gen_vr(blk, 16 * v, GT_UD);
         z->src[0] = gen_imm(0, GT_UD);
-        (void)p;
     }
     return blk;
 }
@@ -536,7 +541,6 @@ static void waterfall(struct gen_relc *R, struct gen_opnd a, const struct mir_sr
 {
     struct gen_kernel_info *ki = R->ki;
     struct gen_build *B = ki->b;
-    struct gen_program *p = ki->p;
     for (unsigned v = 0; v < g->span; v++)
         for (unsigned c = 0; c < 4; c++)
             if (g->comps[v] >> c & 1)
@@ -556,7 +560,6 @@ static void waterfall(struct gen_relc *R, struct gen_opnd a, const struct mir_sr
     struct gen_inst *br = gb_inst(B, GOP_BREAK, false);
     br->pred = GP_NORMAL;
     gb_inst(B, GOP_WHILE, false);
-    (void)p;
 }
 
 /* ------------------------------------------------------------------ */
@@ -636,13 +639,94 @@ static void remember(struct gen_relc *R, const struct mir_src *s, uint32_t seg, 
     memcpy(e->v, v, sizeof(e->v));
 }
 
+/* The group's vectors from the pushed constants: the vector number, never
+ * negative, through a0 (one address, or one per channel). */
+static void read_pushed(struct gen_relc *R, struct gen_opnd a, bool u, const struct mir_src *s,
+                        const struct group *g, enum storage st, int64_t min_index, bool inside,
+                        struct gen_opnd out[MAX_SPAN][4])
+{
+    struct gen_kernel_info *ki = R->ki;
+    struct gen_build *B = ki->b;
+    const struct st_gen_layout *L = &ki->p->layout;
+    unsigned all = 0, vecs = 0;
+    for (unsigned v = 0; v < g->span; v++) {
+        all |= g->comps[v];
+        vecs |= g->comps[v] ? 1u << v : 0u;
+    }
+    uint32_t range_lo, range_len, base;
+    struct gen_opnd idx = a;
+    if (st == IN_MAIN) {
+        /* vector aL + kmin - c_lo of the block: base folds kmin - c_lo in
+         * when neither it nor the index can be negative */
+        range_lo = L->c_grf * GEN_GRF_SIZE;
+        range_len = ((uint32_t)(L->c_hi - L->c_lo) / 2 + 1) * GEN_GRF_SIZE;
+        int64_t off = (int64_t)g->kmin - L->c_lo;
+        base = range_lo + (uint32_t)(off * 16);
+        if (min_index < 0 || off < 0) {
+            idx = add_d(B, u, a, off);
+            base = range_lo;
+        }
+    } else {
+        /* vector x of the range is vector pad + x of its block; an index
+         * out of the range goes to the zeros after it */
+        const struct st_gen_rel_block *rb = gen_kernel_rel_block(ki, s->rel_first, s->rel_count);
+        range_lo = base = rb->grf * GEN_GRF_SIZE;
+        range_len = (rb->count + 2 * rb->pad + 1) / 2 * GEN_GRF_SIZE;
+        idx = add_d(B, u, a, (int64_t)g->kmin - rb->first + rb->pad);
+        if (!inside)
+            idx = clamp_ud(B, u, idx, rb->count + rb->pad);
+    }
+    uint32_t blk = emit_movi(R, idx, u, base, g->span, all, vecs, range_lo, range_len);
+    for (unsigned v = 0; v < g->span; v++)
+        for (unsigned c = 0; c < 4; c++)
+            if (g->comps[v] && (u || (all >> c & 1)))
+                out[v][c] = slot_of(ki->p, blk, u, v, c, all, vecs);
+}
+
+/*
+ * An index per channel into pulled constants: the estimated cycles of a
+ * gather (an ALU instruction or few and a message per vector) against a
+ * waterfall (one round per distinct index: the broadcast, a block read of
+ * every vector, a compare and a move per component read); the cheaper is
+ * done.  The costs go into the kernel's comment.
+ */
+static enum gen_rel_strategy read_pulled_per_channel(struct gen_relc *R, struct gen_opnd a,
+                                                     const struct mir_src *s, const struct group *g,
+                                                     bool inside, unsigned dn, char *costs,
+                                                     size_t ncosts, struct gen_opnd out[MAX_SPAN][4])
+{
+    unsigned simd = R->ki->p->simd, a_c = alu_cycles(simd);
+    bool whole = s->rel_first == 0 && s->rel_count == buffer_vectors(R->ki);
+    unsigned bounds = inside || whole ? 0 : 3, nvec = 0, nmov = 0;
+    uint64_t cost_g = 0;
+    for (unsigned v = 0; v < g->span; v++) {
+        if (!g->comps[v])
+            continue;
+        nvec++;
+        nmov += popcount4(g->comps[v]);
+        cost_g += (uint64_t)(1 + bounds) * a_c + (simd == 32 ? 2u : 1u) * COST_MSG;
+    }
+    uint64_t round = 5 + 3 + (inside || whole ? 0 : 3 * nvec) + a_c * (1 + nmov) + 4 + COST_MSG;
+    uint64_t cost_w = dn >= UNKNOWN ? UINT64_MAX : dn * round;
+    if (cost_w == UINT64_MAX)
+        snprintf(costs, ncosts, "; estimated cycles: gather %llu", (unsigned long long)cost_g);
+    else
+        snprintf(costs, ncosts, "; estimated cycles: gather %llu, waterfall %llu",
+                 (unsigned long long)cost_g, (unsigned long long)cost_w);
+    if (cost_w < cost_g) {
+        waterfall(R, a, s, g, inside, out);
+        return GEN_REL_WATERFALL;
+    }
+    gather(R, a, s, g, inside, out);
+    return GEN_REL_GATHER;
+}
+
 void gen_relc_read(struct gen_relc *R, unsigned cur, uint32_t seg, const struct mir_src *s,
                    uint8_t elems, struct gen_opnd vec[4])
 {
     struct gen_kernel_info *ki = R->ki;
     struct gen_build *B = ki->b;
     struct gen_program *p = ki->p;
-    const struct st_gen_layout *L = &p->layout;
     for (unsigned c = 0; c < 4; c++)
         vec[c] = gen_imm(0, GT_F);
     struct relc_ent *hit = lookup(R, s, seg, elems);
@@ -650,6 +734,7 @@ void gen_relc_read(struct gen_relc *R, unsigned cur, uint32_t seg, const struct 
         memcpy(vec, hit->v, sizeof(hit->v));
         return;
     }
+    /* where the vectors are, which reads go with this one */
     struct gen_opnd a = gb_as_type(B, R->h.lane(R->h.u, s->rel_vreg, s->rel_lane), GT_D);
     bool u = gb_is_uniform(p, &a);
     uint32_t vals[256];
@@ -662,9 +747,7 @@ void gen_relc_read(struct gen_relc *R, unsigned cur, uint32_t seg, const struct 
     struct group g;
     gather_group(R, cur, s, elems, st, st == IN_BLOCK ? rb->pad : MAX_SPAN, vals, nvals, &g);
     bool inside = known_inside(s, &g, vals, nvals);
-    unsigned all = 0;
-    for (unsigned v = 0; v < g.span; v++)
-        all |= g.comps[v];
+    /* how they are read */
     struct gen_opnd out[MAX_SPAN][4];
     for (unsigned v = 0; v < MAX_SPAN; v++)
         for (unsigned c = 0; c < 4; c++)
@@ -672,37 +755,13 @@ void gen_relc_read(struct gen_relc *R, unsigned cur, uint32_t seg, const struct 
     enum gen_rel_strategy how;
     unsigned dn = u ? 1 : UNKNOWN;
     char costs[96] = "";
-    if (st == IN_MAIN) {
-        /* the vector number from c_lo, never negative */
-        uint32_t range_lo = L->c_grf * GEN_GRF_SIZE;
-        uint32_t range_len = ((uint32_t)(L->c_hi - L->c_lo) / 2 + 1) * GEN_GRF_SIZE;
-        int64_t off = (int64_t)g.kmin - L->c_lo;
-        struct gen_opnd idx = a;
-        uint32_t base = range_lo + (uint32_t)(off * 16);
-        if (min_index < 0 || off < 0) {
-            idx = add_d(B, u, a, off);
-            base = range_lo;
-        }
-        uint32_t blk = emit_movi(R, idx, u, base, g.span, all, range_lo, range_len);
-        for (unsigned v = 0; v < g.span; v++)
-            for (unsigned c = 0; c < 4; c++)
-                if (u || (all >> c & 1))
-                    out[v][c] = slot_of(p, blk, u, v, c, all);
+    uint8_t read_elems = 0xf;
+    if (st != PULLED) {
+        read_pushed(R, a, u, s, &g, st, min_index, inside, out);
         how = u ? GEN_REL_VX1 : GEN_REL_VXH;
-    } else if (st == IN_BLOCK) {
-        /* vector x of the range is block vector pad + x; an index out of
-         * range goes to the pad after it */
-        uint32_t range_lo = rb->grf * GEN_GRF_SIZE;
-        uint32_t range_len = (rb->count + 2 * rb->pad + 1) / 2 * GEN_GRF_SIZE;
-        struct gen_opnd t = add_d(B, u, a, (int64_t)g.kmin - rb->first + rb->pad);
-        if (!inside)
-            t = clamp_ud(B, u, t, rb->count + rb->pad);
-        uint32_t blk = emit_movi(R, t, u, range_lo, g.span, all, range_lo, range_len);
-        for (unsigned v = 0; v < g.span; v++)
-            for (unsigned c = 0; c < 4; c++)
-                if (u || (all >> c & 1))
-                    out[v][c] = slot_of(p, blk, u, v, c, all);
-        how = u ? GEN_REL_VX1 : GEN_REL_VXH;
+        if (!u)
+            for (unsigned v = 0; v < g.span; v++)
+                read_elems = (uint8_t)(v ? read_elems | g.comps[v] : g.comps[v]);
     } else if (u) {
         uint32_t blk = block_read(R, a, s, &g, inside);
         for (unsigned v = 0; v < g.span; v++)
@@ -710,46 +769,18 @@ void gen_relc_read(struct gen_relc *R, unsigned cur, uint32_t seg, const struct 
                 out[v][c] = gen_vr(blk, 16 * v + 4 * c, GT_F);
         how = GEN_REL_BLOCK;
     } else {
-        /* estimated cycles: a gather's messages against one block read per
-         * distinct index among the channels */
         unsigned visits = 0;
         dn = distinct(R, s->rel_vreg, s->rel_lane, 0, &visits);
-        unsigned simd = p->simd, a_c = alu_cycles(simd);
-        bool whole = s->rel_first == 0 && s->rel_count == buffer_vectors(ki);
-        unsigned bounds = inside || whole ? 0 : 3, nvec = 0, nmov = 0;
-        uint64_t cost_g = 0;
-        for (unsigned v = 0; v < g.span; v++) {
-            if (!g.comps[v])
-                continue;
-            nvec++;
-            nmov += popcount4(g.comps[v]);
-            cost_g += (uint64_t)(1 + bounds) * a_c + (simd == 32 ? 2u : 1u) * COST_MSG;
-        }
-        uint64_t round = 5 + 3 + (inside || whole ? 0 : 3 * nvec) + a_c * (1 + nmov) + 4 + COST_MSG;
-        uint64_t cost_w = dn >= UNKNOWN ? UINT64_MAX : dn * round;
-        if (cost_w < cost_g) {
-            waterfall(R, a, s, &g, inside, out);
-            how = GEN_REL_WATERFALL;
-        } else {
-            gather(R, a, s, &g, inside, out);
-            how = GEN_REL_GATHER;
-        }
-        if (cost_w == UINT64_MAX)
-            snprintf(costs, sizeof(costs), "; estimated cycles: gather %llu",
-                     (unsigned long long)cost_g);
-        else
-            snprintf(costs, sizeof(costs), "; estimated cycles: gather %llu, waterfall %llu",
-                     (unsigned long long)cost_g, (unsigned long long)cost_w);
+        how = read_pulled_per_channel(R, a, s, &g, inside, dn, costs, sizeof(costs), out);
+        read_elems = 0;
     }
     note(R, s, cur, &g, u, dn, st, how, costs);
     for (unsigned v = 0; v < g.span; v++)
         if (g.comps[v])
-            remember(R, s, seg, g.kmin + (int32_t)v, g.comps[v] | (u || st != PULLED ? 0xf : 0),
-                     out[v]);
+            remember(R, s, seg, g.kmin + (int32_t)v, read_elems ? read_elems : g.comps[v], out[v]);
     struct relc_ent *e = lookup(R, s, seg, elems);
-    if (e) {
+    if (e)
         memcpy(vec, e->v, sizeof(e->v));
-    } else if (!p->oom && !B->failed) {
+    else if (!p->oom && !B->failed)
         gb_fail(B, "internal error: a relative read its group did not cover");
-    }
 }
