@@ -431,7 +431,8 @@ static uint32_t emit_movi(struct gen_relc *R, struct gen_opnd idx, bool u, uint3
     struct gen_program *p = R->ki->p;
     uint32_t dst;
     if (u) {
-        dst = gen_new_vreg(p, 16 * span, true);
+        /* whole GRFs past one vector (an odd count of vectors leaves 16 bytes unused) */
+        dst = gen_new_vreg(p, span == 1 ? 16 : (span + 1) / 2 * GEN_GRF_SIZE, true);
         if (!p->oom && span == 1)
             p->vreg[dst].align = 16;
     } else {

@@ -967,7 +967,8 @@ struct scan {
 static bool fits(const struct scan *sc, uint32_t loc, uint32_t size, int32_t start)
 {
     if (size >= GEN_GRF_SIZE && loc % GEN_GRF_SIZE == 0) {
-        for (uint32_t g = loc / GEN_GRF_SIZE; g < (loc + size) / GEN_GRF_SIZE; g++)
+        /* every GRF the bytes touch (a block need not be whole GRFs) */
+        for (uint32_t g = loc / GEN_GRF_SIZE; g < (loc + size + GEN_GRF_SIZE - 1) / GEN_GRF_SIZE; g++)
             if (sc->grf_max[g] >= start)
                 return false;
         return true;
