@@ -491,6 +491,55 @@ static void test_waterfall(void **state)
     }
 }
 
+/*
+ * v[aL + k] with aL uniform and the registers it reaches pushed one after
+ * the other: through a0 too (gen/kernel.c), a GRF per component of a
+ * vertex attribute, a setup group per component (then pln) in a pixel
+ * shader, instead of a compare and a predicated read per register.  The
+ * values are the samples' goldens (tests/test_samples.c) and the random
+ * plane inputs of tests/test_diff_gen.c at every width.
+ */
+static void test_input_relative_through_a0(void **state)
+{
+    (void)state;
+    const char *root = getenv("ST_ROOT");
+    char path[1024];
+    const char *files[2] = {"10-input-array.vs.asm", "29-multi-light.ps.asm"};
+    for (unsigned f = 0; f < 2; f++) {
+        snprintf(path, sizeof(path), "%s/samples/%s", root ? root : ".", files[f]);
+        char *src = slurp(path, NULL);
+        assert_non_null(src);
+        for (unsigned simd = 8; simd <= (f ? 32u : 8u); simd *= 2) {
+            struct st_options o;
+            memset(&o, 0, sizeof(o));
+            o.struct_version = ST_OPTIONS_VERSION;
+            o.filename = files[f];
+            o.source = src;
+            o.source_len = strlen(src);
+            o.emit = ST_EMIT_GEN;
+            o.simd_width = simd;
+            struct st_result *res = NULL;
+            assert_int_equal(st_compile(&o, &res), 0);
+            assert_true(res->ok);
+            if (f == 0) {
+                /* v1[aL] and v[aL + 1]: 4 + 3 components, a0 = aL * 128 (and c[aL + 10]);
+                 * the compares left: the loop's and o[aL + 1]'s four registers */
+                assert_int_equal(count(res->output, "]<8;8,1>:f"), 7);
+                assert_int_equal(count(res->output, "0x7:uw"), 2);
+                assert_int_equal(count(res->output, "cmp ("), 5);
+            } else {
+                /* v[aL].xyz and v0[aL].w: the setup groups, a0 = aL * 64, then pln;
+                 * the compare left: the loop's (a SIMD32 one prints as two halves) */
+                assert_int_equal(count(res->output, "0x6:uw"), 2);
+                assert_int_equal(count(res->output, "]<4;4,1>:f"), 4);
+                assert_int_equal(count(res->output, "cmp ("), simd == 32 ? 2 : 1);
+            }
+            st_result_free(res);
+        }
+        free(src);
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* The pseudo-instructions at every width, as printed (gen/indirect.c).  */
 
@@ -640,6 +689,7 @@ int main(void)
         cmocka_unit_test(test_index_per_channel_gather),
         cmocka_unit_test(test_pulled_array),
         cmocka_unit_test(test_waterfall),
+        cmocka_unit_test(test_input_relative_through_a0),
         cmocka_unit_test(test_pseudo_instructions_at_each_width),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -103,6 +103,7 @@ enum gen_op {
      *   the rest of the block is not written).  exec = the kernel's width
      *   (an index per channel, VxH): dst is a block of one divergent dword
      *   per (vector v in vecs, component c in comps), in that order.
+     *   With GEN_MOVI_INPUT, one input register (gen_ir.h, below).
      * GOP_BCAST: dst (a uniform dword) = src[0] (a divergent dword) in the
      *   first channel that runs it (the waterfall loop's next index). */
     GOP_MOVI, GOP_BCAST,
@@ -207,6 +208,12 @@ static inline uint32_t gen_movi_imm(uint32_t base, unsigned span, unsigned comps
     return (base & 0xffffu) | ((uint32_t)(span - 1) & 7u) << 16 | ((uint32_t)comps & 15u) << 20 |
            ((uint32_t)vecs & 0xffu) << 24;
 }
+/* The input form (gen_movi_imm | GEN_MOVI_INPUT): one input register
+ * through a uniform index, each component of comps into its slot: a vertex
+ * shader's attribute (4 GRFs, the index * 128; exec 8, one GRF per
+ * component), a pixel shader's setup data (2 GRFs, the index * 64; exec 1,
+ * the 4-dword group of each component, for pln). */
+enum { GEN_MOVI_INPUT = 1u << 19 };
 static inline uint32_t gen_movi_base(const struct gen_inst *i)
 {
     return i->src[2].imm & 0xffffu;
@@ -218,6 +225,10 @@ static inline unsigned gen_movi_span(const struct gen_inst *i)
 static inline unsigned gen_movi_comps(const struct gen_inst *i)
 {
     return (i->src[2].imm >> 20) & 15u;
+}
+static inline bool gen_movi_input(const struct gen_inst *i)
+{
+    return (i->src[2].imm & GEN_MOVI_INPUT) != 0;
 }
 /* The vectors of the span read (bit v): the others are skipped. */
 static inline unsigned gen_movi_vecs(const struct gen_inst *i)

@@ -41,10 +41,19 @@ static bool imm_fits(const struct gen_inst *i)
     return gen_movi_base(i) + 16u * (gen_movi_span(i) - 1) + 12u <= IMM_MAX;
 }
 
+/* Byte offset of component c in an input register (gen_ir.h, GEN_MOVI_INPUT). */
+static uint32_t input_comp_off(const struct gen_program *p, unsigned c)
+{
+    return p->layout.stage == ST_VS ? 32u * c : 32u * (c >> 1) + 16u * (c & 1);
+}
+
 unsigned gen_indirect_count(const struct gen_program *p, const struct gen_inst *i)
 {
     if (i->op == GOP_BCAST)
         return addr_of(p, &i->src[0]) > IMM_MAX ? 6 : 5;
+    if (gen_movi_input(i))
+        return (gen_movi_base(i) + input_comp_off(p, 3) <= IMM_MAX ? 1 : 2) +
+               popcount4(gen_movi_comps(i));
     unsigned setup = imm_fits(i) ? 1 : 2, span = gen_movi_span(i), vecs = gen_movi_vecs(i);
     if (i->exec == 1) {
         unsigned movs = 0;
@@ -77,12 +86,46 @@ static void reg_name(char *buf, size_t n, uint32_t byte, unsigned size)
     snprintf(buf, n, "r%u.%u", byte / GEN_GRF_SIZE, (byte % GEN_GRF_SIZE) / size);
 }
 
+/* An input register through a uniform index: a0.0 = index * 128 (a vertex
+ * attribute's 4 GRFs) or * 64 (a pixel shader's 2 setup GRFs), then one
+ * mov per component: the component's GRF (vertices), or its 4-dword setup
+ * group into a 16-byte slot (pln reads it there). */
+static void print_input(const struct gen_program *p, const struct gen_inst *i, struct st_buf *out)
+{
+    char idx[24], dst[24];
+    bool vs = p->layout.stage == ST_VS;
+    uint32_t base = gen_movi_base(i), d = addr_of(p, &i->dst);
+    bool fits = base + input_comp_off(p, 3) <= IMM_MAX;
+    reg_name(idx, sizeof(idx), addr_of(p, &i->src[0]), 2);
+    line(out, true, "shl (1|M0)      a0.0<1>:uw %s<0;1,0>:uw 0x%X:uw", idx, vs ? 7u : 6u);
+    if (!fits)
+        line(out, true, "add (1|M0)      a0.0<1>:uw a0.0<0;1,0>:uw 0x%X:uw", base);
+    unsigned slot = 0;
+    for (unsigned c = 0; c < 4; c++) {
+        if (!(gen_movi_comps(i) >> c & 1))
+            continue;
+        uint32_t off = (fits ? base : 0) + input_comp_off(p, c);
+        if (vs) {
+            reg_name(dst, sizeof(dst), d + slot * 4u * p->simd, 4);
+            line(out, false, "mov (%u|M0)      %s<1>:f r[a0.0,%u]<8;8,1>:f", p->simd, dst, off);
+        } else {
+            reg_name(dst, sizeof(dst), d + 16 * slot, 4);
+            line(out, true, "mov (4|M0)      %s<1>:f r[a0.0,%u]<4;4,1>:f", dst, off);
+        }
+        slot++;
+    }
+}
+
 static void print_movi(const struct gen_program *p, const struct gen_inst *i, struct st_buf *out)
 {
     char idx[24], dst[24];
     uint32_t base = gen_movi_base(i), imm = imm_fits(i) ? base : 0;
     unsigned span = gen_movi_span(i), comps = gen_movi_comps(i), vecs = gen_movi_vecs(i);
     uint32_t d = addr_of(p, &i->dst);
+    if (gen_movi_input(i)) {
+        print_input(p, i, out);
+        return;
+    }
     if (i->exec == 1) {
         /* a0.0 = index * 16 (+ base); two vectors per mov as rows of four dwords */
         reg_name(idx, sizeof(idx), addr_of(p, &i->src[0]), 2);

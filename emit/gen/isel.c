@@ -687,7 +687,7 @@ static void fetch_rel(struct isel *I, const struct mir_src *s, uint8_t elems, st
     unsigned n = gen_kernel_rel_limit(ki->sh, ST_REG_INPUT);
     bool reach[16], oob;
     bool known = gen_kernel_rel_reach(ki, s->rel_vreg, s->index, n, reach, &oob);
-    gen_kernel_input_rel(ki, a, s->index, known ? reach : NULL, elems, vec);
+    gen_kernel_input_rel(ki, a, s->index, known ? reach : NULL, known && oob, elems, vec);
     c = cache_add(I, key, false);
     if (c)
         memcpy(c->v, vec, sizeof(c->v));

@@ -1009,19 +1009,83 @@ struct gen_opnd gen_kernel_input(struct gen_kernel_info *ki, int slot, unsigned 
  * of compares and predicated reads over every register it may reach;
  * outside v0..v(limit-1) the read gives 0, as in the interpreter.
  */
+/*
+ * v[index + k] through the address register: the index is one value for
+ * the thread and names only registers rmin..rmax, whose attributes follow
+ * each other in the payload from a_min on (4 GRFs each in a vertex
+ * shader, 2 setup GRFs in a pixel shader), so register index + k is at
+ * base + stride * index (gen_ir.h, GEN_MOVI_INPUT); pixel shaders then
+ * interpolate the setup groups read.  False: not so (a chain instead).
+ */
+static bool input_rel_indirect(struct gen_kernel_info *ki, struct gen_opnd index, int32_t k,
+                               unsigned rmin, unsigned rmax, uint8_t comps, struct gen_opnd out[4])
+{
+    struct gen_program *p = ki->p;
+    const struct st_gen_layout *L = &p->layout;
+    bool vs = L->stage == ST_VS;
+    int a_min = attr_index(L, ST_LL_IN_V + (int)rmin);
+    if (!gb_is_uniform(p, &index) || index.kind != GO_VREG || a_min < 0 ||
+        (int64_t)rmin - k < 0 || (vs && p->simd != 8))
+        return false;
+    for (unsigned r = rmin; r <= rmax; r++)
+        if (attr_index(L, ST_LL_IN_V + (int)r) != a_min + (int)(r - rmin))
+            return false;
+    uint32_t stride = vs ? 4 * GEN_GRF_SIZE : 2 * GEN_GRF_SIZE;
+    uint32_t lo = (L->input_grf * GEN_GRF_SIZE) + stride * (uint32_t)a_min;
+    /* index >= rmin - k, so base + stride * index >= lo */
+    uint32_t base = lo - stride * (rmin - (uint32_t)k);
+    unsigned n = 0;
+    for (unsigned c = 0; c < 4; c++)
+        n += comps >> c & 1;
+    uint32_t dst = gen_new_vreg(p, vs ? n * gen_dsize(p) : n == 1 ? 16 : (n + 1) / 2 * GEN_GRF_SIZE,
+                                !vs);
+    if (p->oom)
+        return true; /* (the kernel is abandoned) */
+    p->vreg[dst].no_spill = true;
+    if (!vs && n == 1)
+        p->vreg[dst].align = 16;
+    struct gen_inst *i = add(p, GOP_MOVI, vs ? p->simd : 1, 0);
+    i->dst = gen_vr(dst, 0, GT_F);
+    i->src[0] = index;
+    i->src[1] = gen_fixed(lo, GT_UD, GR_SCALAR);
+    i->src[1].imm = stride * (rmax - rmin + 1);
+    i->src[2] = gen_imm(gen_movi_imm(base, 1, comps, 1) | GEN_MOVI_INPUT, GT_UD);
+    unsigned slot = 0;
+    for (unsigned c = 0; c < 4; c++) {
+        if (!(comps >> c & 1))
+            continue;
+        if (vs) {
+            out[c] = gen_vr(dst, slot * gen_dsize(p), GT_F);
+        } else {
+            uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+            unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
+            for (unsigned h = 0; h < halves; h++) {
+                struct gen_inst *pl = add(p, GOP_PLN, exec, 16 * h);
+                pl->dst = gen_vr(v, 64 * h, GT_F);
+                pl->src[0] = gen_vr(dst, 16 * slot, GT_F);
+                pl->src[1] = gen_fixed(L->bary_grf[h] * GEN_GRF_SIZE, GT_F, GR_VEC);
+            }
+            out[c] = gen_vr(v, 0, GT_F);
+        }
+        slot++;
+    }
+    return true;
+}
+
 bool gen_kernel_input_rel(struct gen_kernel_info *ki, struct gen_opnd index, int32_t k,
-                          const bool *reach, uint8_t comps, struct gen_opnd out[4])
+                          const bool *reach, bool oob, uint8_t comps, struct gen_opnd out[4])
 {
     struct gen_program *p = ki->p;
     const struct st_gen_layout *L = &p->layout;
     unsigned limit = gen_kernel_rel_limit(ki->sh, ST_REG_INPUT);
     index = gb_reg(ki->b, gb_as_type(ki->b, index, GT_D));
     uint32_t res[4] = {0, 0, 0, 0};
-    unsigned nreach = 0, only = 0;
+    unsigned nreach = 0, only = 0, first = limit;
     for (unsigned r = 0; r < limit; r++)
         if (!reach || reach[r]) {
             nreach++;
             only = r;
+            first = r < first ? r : first;
         }
     for (unsigned c = 0; c < 4; c++)
         out[c] = gen_imm(0, GT_F);
@@ -1032,6 +1096,8 @@ bool gen_kernel_input_rel(struct gen_kernel_info *ki, struct gen_opnd index, int
                 out[c] = gen_kernel_input(ki, ST_LL_IN_V + (int)only, c);
         return !ki->b->failed;
     }
+    if (reach && !oob && nreach > 1 && input_rel_indirect(ki, index, k, first, only, comps, out))
+        return !ki->b->failed;
     for (unsigned c = 0; c < 4; c++)
         if (comps >> c & 1) {
             res[c] = gen_new_vreg(p, gen_dsize(p), false);

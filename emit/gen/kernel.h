@@ -59,10 +59,12 @@ bool gen_kernel_layout(struct gen_kernel_info *ki);
  * payload).  GO_NONE after a located error. */
 struct gen_opnd gen_kernel_input(struct gen_kernel_info *ki, int slot, unsigned c);
 /* v[index + k] component c for lanes c in `comps`: 0 outside v0..v(limit-1);
- * reach (NULL: every register) limits the chain to the registers index + k
- * can name.  `uniform_index`: the index is one value for all channels. */
+ * reach (NULL: every register) limits the registers index + k can name,
+ * oob that it may also fall outside them all.  A uniform index whose
+ * registers are all inside and pushed one after the other reads through
+ * a0; otherwise a chain of compares and predicated reads. */
 bool gen_kernel_input_rel(struct gen_kernel_info *ki, struct gen_opnd index, int32_t k,
-                          const bool *reach, uint8_t comps, struct gen_opnd out[4]);
+                          const bool *reach, bool oob, uint8_t comps, struct gen_opnd out[4]);
 /* Is c[idx] pushed?  Then gen_kernel_const reads it in place. */
 bool gen_kernel_const_pushed(const struct gen_kernel_info *ki, uint32_t idx);
 struct gen_opnd gen_kernel_const(struct gen_kernel_info *ki, uint32_t idx, unsigned c);

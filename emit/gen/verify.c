@@ -106,8 +106,10 @@ static void instruction(struct vfy *V, unsigned i, const struct gen_inst *in)
         (in->src[1].kind != GO_FIXED || in->src[2].kind != GO_IMM || in->pred != GP_NONE ||
          (in->exec != 1 && in->exec != V->p->simd) || in->dst.kind != GO_VREG ||
          (in->src[0].kind != GO_VREG && in->src[0].kind != GO_FIXED) ||
-         gen_movi_base(in) + 16u * gen_movi_span(in) > in->src[1].off + in->src[1].imm ||
-         gen_movi_base(in) < in->src[1].off || !gen_movi_vecs(in) ||
+         (!gen_movi_input(in) &&
+          (gen_movi_base(in) + 16u * gen_movi_span(in) > in->src[1].off + in->src[1].imm ||
+           gen_movi_base(in) < in->src[1].off)) ||
+         !gen_movi_vecs(in) ||
          (in->exec != 1 && !gen_movi_comps(in))))
         bad(V, i, "an indirect read without its index, its registers or its layout");
     if (in->op == GOP_BCAST && (in->exec != 1 || !in->nomask || in->src[0].kind != GO_VREG ||
