@@ -45,6 +45,8 @@ struct st_buf {
 void st_buf_printf(struct st_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void st_buf_vprintf(struct st_buf *b, const char *fmt, va_list ap);
 void st_buf_putc(struct st_buf *b, char c);
+/* Appends n bytes (no formatting: for printers that build their own text). */
+void st_buf_write(struct st_buf *b, const char *s, size_t n);
 void st_buf_free(struct st_buf *b);
 
 /* ------------------------------------------------------------------ */
