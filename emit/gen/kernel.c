@@ -948,10 +948,15 @@ static void arb_position_invariant(struct gen_kernel_info *ki, struct gen_progra
     if (S->pos_out < 0 || S->pos_out >= ST_LL_OUT_SLOTS || S->mvp_c < 0 || S->pos_in < 0)
         return;
     for (unsigned r = 0; r < 4; r++) {
-        struct gen_opnd d = alu2(p, GOP_MUL, input_value(p, S->pos_in, 0), const_comp(ki, p, S->mvp_c + (int)r, 0), false);
+        /* one operand at a time: both may emit instructions, and the order
+         * of a call's arguments is the compiler's choice */
+        struct gen_opnd x = input_value(p, S->pos_in, 0);
+        struct gen_opnd c = const_comp(ki, p, S->mvp_c + (int)r, 0);
+        struct gen_opnd d = alu2(p, GOP_MUL, x, c, false);
         for (unsigned k = 1; k < 4; k++) {
-            struct gen_opnd t = alu2(p, GOP_MUL, input_value(p, S->pos_in, k),
-                                     const_comp(ki, p, S->mvp_c + (int)r, k), false);
+            x = input_value(p, S->pos_in, k);
+            c = const_comp(ki, p, S->mvp_c + (int)r, k);
+            struct gen_opnd t = alu2(p, GOP_MUL, x, c, false);
             d = alu2(p, GOP_ADD, d, t, false);
         }
         ki->out[S->pos_out][r] = d;
@@ -1264,9 +1269,10 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
                   L->scratch_bytes);
 }
 
-/* One compile at one width; false on errors (reported) or allocation failure (*ra_failed). */
+/* One compile at one width, through allocation unless select_only; false on errors
+ * (reported) or allocation failure (*ra_failed). */
 static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
-                          unsigned simd, struct gen_program *p, bool *ra_failed)
+                          unsigned simd, struct gen_program *p, bool *ra_failed, bool select_only)
 {
     memset(p, 0, sizeof(*p));
     p->simd = simd;
@@ -1280,8 +1286,8 @@ static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, LLVMMo
     ki->sh = sh;
     bool ok = gen_kernel_layout(ki, m, p) && gen_isel(ctx, sh, m, ki, p);
     free(ki);
-    if (!ok)
-        return false;
+    if (!ok || select_only)
+        return ok;
     gen_dce(p);
     if (!gen_allocate(p)) {
         if (p->oom) {
@@ -1292,6 +1298,10 @@ static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, LLVMMo
         return false;
     }
     gen_resolve_flow(p);
+    if (p->oom) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
     return true;
 }
 
@@ -1306,7 +1316,7 @@ static bool structured(struct st_ctx *ctx, const struct st_shader *sh, LLVMModul
         return true;
     struct gen_program p;
     bool ra_failed;
-    bool ok = compile_width(probe, sh, m, 8, &p, &ra_failed) || ra_failed;
+    bool ok = compile_width(probe, sh, m, 8, &p, &ra_failed, true);
     gen_program_free(&p);
     st_ctx_destroy(probe);
     return ok;
@@ -1361,7 +1371,7 @@ bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned 
             struct gen_program p;
             bool ra_failed;
             bool last = k + 1 == nw;
-            if (!compile_width(ctx, sh, m, widths[k], &p, &ra_failed)) {
+            if (!compile_width(ctx, sh, m, widths[k], &p, &ra_failed, false)) {
                 gen_program_free(&p);
                 if (ra_failed && !last)
                     continue;
