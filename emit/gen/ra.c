@@ -864,29 +864,55 @@ static bool build_cfg(const struct gen_program *p, struct live *L)
     return ok;
 }
 
-/* Sorts a[0..n) ascending (bottom-up merge sort: no recursion, stable). */
-static bool sort_u32(uint32_t *a, size_t n)
+/*
+ * Sorts a[0..n) ascending with tmp[0..n) as room: a natural merge sort (no
+ * recursion).  The backward walks of live_runs list instructions in long
+ * descending stretches, so this is close to linear in practice.
+ */
+static void sort_u32(uint32_t *a, size_t n, uint32_t *tmp)
 {
     if (n < 2)
-        return true;
-    uint32_t *tmp = malloc(n * sizeof(*tmp));
-    if (!tmp)
-        return false;
-    for (size_t w = 1; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                tmp[k++] = a[i] <= a[j] ? a[i++] : a[j++];
-            while (i < mid)
-                tmp[k++] = a[i++];
-            while (j < hi)
-                tmp[k++] = a[j++];
+        return;
+    /* turn descending stretches around, so that the input is ascending runs */
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && a[j] < a[j - 1])
+            j++;
+        for (size_t x = i, y = j - 1; x < y; x++, y--) {
+            uint32_t t = a[x];
+            a[x] = a[y];
+            a[y] = t;
+        }
+        i = j;
+    }
+    for (;;) {
+        /* merge neighbouring ascending runs pairwise into tmp, then back */
+        size_t i = 0, k = 0;
+        bool merged = false;
+        while (i < n) {
+            size_t mid = i + 1;
+            while (mid < n && a[mid] >= a[mid - 1])
+                mid++;
+            size_t hi = mid;
+            if (hi < n) {
+                hi++;
+                while (hi < n && a[hi] >= a[hi - 1])
+                    hi++;
+                merged = true;
+            }
+            size_t x = i, y = mid;
+            while (x < mid && y < hi)
+                tmp[k++] = a[x] <= a[y] ? a[x++] : a[y++];
+            while (x < mid)
+                tmp[k++] = a[x++];
+            while (y < hi)
+                tmp[k++] = a[y++];
+            i = hi;
         }
         memcpy(a, tmp, n * sizeof(*a));
+        if (!merged)
+            return;
     }
-    free(tmp);
-    return true;
 }
 
 /* Runs [lo, hi] of instructions where a class is live on entry, per class. */
@@ -928,7 +954,7 @@ static bool runs_has(const struct runs *r, uint32_t v, uint32_t k)
 /* Liveness of v (live on entry to each instruction) into runs of r. */
 static bool live_runs(const struct gen_program *p, const struct live *L, const struct csr *refs,
                       const uint32_t *pfirst, const uint32_t *pred, uint32_t *stamp, uint32_t *work,
-                      uint32_t *seen, struct runs *r, uint32_t v)
+                      uint32_t *seen, uint32_t *tmp, struct runs *r, uint32_t v)
 {
     unsigned top = 0, nseen = 0;
     uint32_t tag = v + 1;
@@ -954,8 +980,7 @@ static bool live_runs(const struct gen_program *p, const struct live *L, const s
             seen[nseen++] = pk;
         }
     }
-    if (!sort_u32(seen, nseen))
-        return false;
+    sort_u32(seen, nseen, tmp);
     r->off[v] = (uint32_t)r->len;
     r->cnt[v] = 0;
     for (unsigned x = 0; x < nseen;) {
@@ -1051,16 +1076,17 @@ static unsigned coalesce_live(struct gen_program *p)
     L.skip = malloc(n * sizeof(*L.skip));
     L.kill = malloc(n * sizeof(*L.kill));
     bool *ok = malloc(nv * sizeof(*ok)), *cand = calloc(nv, sizeof(*cand));
-    uint32_t *rep = malloc(nv * sizeof(*rep));
+    uint32_t *rep = malloc(nv * sizeof(*rep)), *members = malloc(nv * sizeof(*members));
     int32_t *def_head = malloc(nv * sizeof(*def_head)), *def_tail = malloc(nv * sizeof(*def_tail));
     int32_t *def_next = malloc(n * sizeof(*def_next)), *def_inst = malloc(n * sizeof(*def_inst));
     uint32_t *pfirst = calloc(n + 2, sizeof(*pfirst)), *pred = malloc(3 * n * sizeof(*pred) + 4);
     uint32_t *stamp = calloc(n, sizeof(*stamp)), *work = malloc(n * sizeof(*work));
-    uint32_t *seen = malloc(n * sizeof(*seen));
+    uint32_t *seen = malloc(n * sizeof(*seen)), *tmp = malloc(n * sizeof(*tmp));
     R.off = calloc(nv, sizeof(*R.off));
     R.cnt = calloc(nv, sizeof(*R.cnt));
-    if (!L.succ || !L.skip || !L.kill || !ok || !cand || !rep || !def_head || !def_tail ||
-        !def_next || !def_inst || !pfirst || !pred || !stamp || !work || !seen || !R.off || !R.cnt) {
+    if (!L.succ || !L.skip || !L.kill || !ok || !cand || !rep || !members || !def_head || !def_tail ||
+        !def_next || !def_inst || !pfirst || !pred || !stamp || !work || !seen || !tmp || !R.off ||
+        !R.cnt) {
         p->oom = true;
         goto out;
     }
@@ -1095,12 +1121,13 @@ static unsigned coalesce_live(struct gen_program *p)
             pred[pfirst[L.skip[k] + 1]++] = (uint32_t)k << 1 | 1;
     }
     for (uint32_t v = 0; v < nv; v++)
-        if (cand[v] && !live_runs(p, &L, &refs, pfirst, pred, stamp, work, seen, &R, v)) {
+        if (cand[v] && !live_runs(p, &L, &refs, pfirst, pred, stamp, work, seen, tmp, &R, v)) {
             p->oom = true;
             goto out;
         }
     for (uint32_t v = 0; v < nv; v++) {
         rep[v] = v;
+        members[v] = 1;
         def_head[v] = def_tail[v] = -1;
     }
     unsigned nd = 0;
@@ -1123,7 +1150,10 @@ static unsigned coalesce_live(struct gen_program *p)
         if (!channel_copy(p, i, ok))
             continue;
         uint32_t a = uf_find(rep, i->src[0].vreg), b = uf_find(rep, i->dst.vreg);
-        if (a == b)
+        /* a class grows by a copy at a time and every test walks its
+         * definitions: classes stay small (a copy every 64 values of a
+         * phi chain through many loops costs a mov), so the pass stays linear */
+        if (a == b || members[a] + members[b] > 64)
             continue;
         if (defs_meet(p, &L, &R, rep, def_head, def_next, def_inst, a, b) ||
             defs_meet(p, &L, &R, rep, def_head, def_next, def_inst, b, a))
@@ -1134,6 +1164,7 @@ static unsigned coalesce_live(struct gen_program *p)
             goto out;
         }
         rep[b] = a;
+        members[a] += members[b];
         if (def_head[b] >= 0) {
             if (def_tail[a] >= 0)
                 def_next[def_tail[a]] = def_head[b];
@@ -1152,6 +1183,7 @@ out:
     free(ok);
     free(cand);
     free(rep);
+    free(members);
     free(def_head);
     free(def_tail);
     free(def_next);
@@ -1161,6 +1193,7 @@ out:
     free(stamp);
     free(work);
     free(seen);
+    free(tmp);
     free(R.pool);
     free(R.off);
     free(R.cnt);
