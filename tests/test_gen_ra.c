@@ -1247,6 +1247,62 @@ static void test_many_spills_at_once(void **state)
     gen_program_free(&p);
 }
 
+/*
+ * Scratch slots are shared by spilled values that are never alive
+ * together: two phases of 140 values each, summed one phase after the
+ * other.  Values of one phase overlap and get distinct slots; the second
+ * phase reuses the first one's, so the scratch space is that of one phase.
+ */
+static void test_spill_slots_shared(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    enum { N = 140 };
+    uint32_t v[2][N], s[2];
+    uint32_t x = gen_new_vreg(&p, 32, false);
+    def_imm(&p, x, 0);
+    for (unsigned ph = 0; ph < 2; ph++) {
+        for (unsigned k = 0; k < N; k++) {
+            v[ph][k] = gen_new_vreg(&p, 32, false);
+            def_from(&p, v[ph][k], k ? v[ph][k - 1] : x);
+        }
+        s[ph] = gen_new_vreg(&p, 32, false);
+        def_imm(&p, s[ph], 0);
+        for (unsigned k = N; k-- > 0;)
+            use2(&p, s[ph], s[ph], v[ph][k]);
+        if (ph == 0) {
+            uint32_t y = gen_new_vreg(&p, 32, false);
+            use2(&p, y, s[0], x); /* x carries on into the second phase */
+            x = y;
+        }
+    }
+    uint32_t r = gen_new_vreg(&p, 32, false);
+    use2(&p, r, s[0], s[1]);
+    eot(&p, r);
+    assert_true(gen_allocate(&p));
+    unsigned spilled[2] = {0, 0};
+    bool shared = false;
+    for (unsigned ph = 0; ph < 2; ph++)
+        for (unsigned k = 0; k < N; k++) {
+            int32_t slot = p.vreg[v[ph][k]].spill_slot;
+            if (slot < 0)
+                continue;
+            spilled[ph]++;
+            for (unsigned j = 0; j < k; j++)
+                assert_true(p.vreg[v[ph][j]].spill_slot != slot);
+            if (ph == 1)
+                for (unsigned j = 0; j < N; j++)
+                    shared |= p.vreg[v[0][j]].spill_slot == slot;
+        }
+    assert_true(spilled[0] > 0 && spilled[1] > 0);
+    assert_true(shared);
+    unsigned most = spilled[0] > spilled[1] ? spilled[0] : spilled[1];
+    assert_true(p.layout.scratch_bytes <= (most + 2) * 32);
+    assert_no_conflicts(&p);
+    gen_program_free(&p);
+}
+
 /* A value carried round a loop that only feeds itself is dead code. */
 static void test_dce_removes_dead_cycle(void **state)
 {
@@ -1319,6 +1375,7 @@ int main(void)
         cmocka_unit_test(test_nomask_write_in_then_block_spares_else_value),
         cmocka_unit_test(test_values_across_eot_payload_stay_below),
         cmocka_unit_test(test_many_spills_at_once),
+        cmocka_unit_test(test_spill_slots_shared),
         cmocka_unit_test(test_dce_removes_dead_cycle),
         cmocka_unit_test(test_dce_removes_unused),
     };

@@ -915,31 +915,35 @@ static void sort_u32(uint32_t *a, size_t n, uint32_t *tmp)
     }
 }
 
-/* Runs [lo, hi] of instructions where a class is live on entry, per class. */
+/*
+ * Runs [lo, hi] of instructions where a class is live on entry, per class
+ * (sorted, disjoint), each class in an array of its own, and how many
+ * instructions they cover.
+ */
 struct runs {
-    uint32_t *pool; /* pairs */
-    size_t len, cap;
-    uint32_t *off, *cnt; /* per vreg: first pair, pairs */
+    uint32_t **arr; /* pairs */
+    uint32_t *cnt, *cap;
+    uint64_t *len;
 };
 
-static bool runs_push(struct runs *r, uint32_t lo, uint32_t hi)
+static bool runs_reserve(struct runs *r, uint32_t v, uint32_t pairs)
 {
-    if (r->len + 2 > r->cap) {
-        size_t nc = r->cap ? r->cap * 2 : 256;
-        uint32_t *np = realloc(r->pool, nc * sizeof(*np));
-        if (!np)
-            return false;
-        r->pool = np;
-        r->cap = nc;
-    }
-    r->pool[r->len++] = lo;
-    r->pool[r->len++] = hi;
+    if (pairs <= r->cap[v])
+        return true;
+    uint32_t nc = r->cap[v] ? r->cap[v] : 4;
+    while (nc < pairs)
+        nc *= 2;
+    uint32_t *na = realloc(r->arr[v], (size_t)nc * 2 * sizeof(*na));
+    if (!na)
+        return false;
+    r->arr[v] = na;
+    r->cap[v] = nc;
     return true;
 }
 
 static bool runs_has(const struct runs *r, uint32_t v, uint32_t k)
 {
-    const uint32_t *q = r->pool + r->off[v];
+    const uint32_t *q = r->arr[v];
     uint32_t a = 0, b = r->cnt[v];
     while (a < b) { /* first run with hi >= k */
         uint32_t mid = a + (b - a) / 2;
@@ -951,7 +955,7 @@ static bool runs_has(const struct runs *r, uint32_t v, uint32_t k)
     return a < r->cnt[v] && q[2 * a] <= k;
 }
 
-/* Liveness of v (live on entry to each instruction) into runs of r. */
+/* Liveness of v (live on entry to each instruction) into its runs. */
 static bool live_runs(const struct gen_program *p, const struct live *L, const struct csr *refs,
                       const uint32_t *pfirst, const uint32_t *pred, uint32_t *stamp, uint32_t *work,
                       uint32_t *seen, uint32_t *tmp, struct runs *r, uint32_t v)
@@ -981,29 +985,47 @@ static bool live_runs(const struct gen_program *p, const struct live *L, const s
         }
     }
     sort_u32(seen, nseen, tmp);
-    r->off[v] = (uint32_t)r->len;
     r->cnt[v] = 0;
+    r->len[v] = nseen;
     for (unsigned x = 0; x < nseen;) {
         unsigned y = x;
         while (y + 1 < nseen && seen[y + 1] == seen[y] + 1)
             y++;
-        if (!runs_push(r, seen[x], seen[y]))
+        if (!runs_reserve(r, v, r->cnt[v] + 1))
             return false;
+        r->arr[v][2 * r->cnt[v]] = seen[x];
+        r->arr[v][2 * r->cnt[v] + 1] = seen[y];
         r->cnt[v]++;
         x = y + 1;
     }
     return true;
 }
 
-/* The union of the runs of a and b becomes a's. */
-static bool runs_union(struct runs *r, uint32_t a, uint32_t b)
+/*
+ * The union of the runs of a and b becomes a's.  Only the part of a from
+ * b's first run on is rewritten: a class grows along a chain of copies
+ * through the program, so that part is short and a union costs about the
+ * size of b, not of a.
+ */
+static bool runs_union(struct runs *r, uint32_t a, uint32_t b, uint32_t *tmp)
 {
-    uint32_t ia = 0, ib = 0, na = r->cnt[a], nb = r->cnt[b];
-    size_t start = r->len;
-    uint32_t cnt = 0;
+    uint32_t nb = r->cnt[b];
+    if (!nb)
+        return true;
+    const uint32_t *qb = r->arr[b];
+    uint32_t *qa = r->arr[a];
+    /* the first run of a that may touch b's first: hi + 1 >= lo */
+    uint32_t i0 = 0, hi0 = r->cnt[a];
+    while (i0 < hi0) {
+        uint32_t mid = i0 + (hi0 - i0) / 2;
+        if (qa[2 * mid + 1] + 1 < qb[0])
+            i0 = mid + 1;
+        else
+            hi0 = mid;
+    }
+    uint32_t ia = i0, ib = 0, na = r->cnt[a], n = 0;
     while (ia < na || ib < nb) {
         uint32_t lo, hi;
-        const uint32_t *qa = r->pool + r->off[a], *qb = r->pool + r->off[b];
         if (ib >= nb || (ia < na && qa[2 * ia] <= qb[2 * ib])) {
             lo = qa[2 * ia];
             hi = qa[2 * ia + 1];
@@ -1013,17 +1035,20 @@ static bool runs_union(struct runs *r, uint32_t a, uint32_t b)
             hi = qb[2 * ib + 1];
             ib++;
         }
-        if (cnt && r->pool[r->len - 1] + 1 >= lo) {
-            if (hi > r->pool[r->len - 1])
-                r->pool[r->len - 1] = hi;
+        if (n && tmp[2 * n - 1] + 1 >= lo) {
+            if (hi > tmp[2 * n - 1])
+                tmp[2 * n - 1] = hi;
             continue;
         }
-        if (!runs_push(r, lo, hi))
-            return false;
-        cnt++;
+        tmp[2 * n] = lo;
+        tmp[2 * n + 1] = hi;
+        n++;
     }
-    r->off[a] = (uint32_t)start;
-    r->cnt[a] = cnt;
+    if (!runs_reserve(r, a, i0 + n))
+        return false;
+    memcpy(r->arr[a] + 2 * i0, tmp, (size_t)n * 2 * sizeof(*tmp));
+    r->cnt[a] = i0 + n;
+    r->len[a] += r->len[b]; /* an upper bound is enough: it only picks a way to test */
     return true;
 }
 
@@ -1035,22 +1060,45 @@ static bool live_after(const struct live *L, const struct runs *r, unsigned k, u
     return false;
 }
 
-/* Does a definition of a member of class a meet class b alive (copies from b excepted)? */
+/* A copy into a from (a member of) class b: both then hold the same value. */
+static bool copy_from(const struct gen_inst *i, uint32_t *rep, uint32_t b)
+{
+    return i->op == GOP_MOV && i->src[0].kind == GO_VREG && !i->src[0].neg && !i->src[0].abs &&
+           !i->sat && !i->src[0].off && i->dst.type == i->src[0].type &&
+           (i->src[0].region == GR_AUTO || i->src[0].region == GR_VEC) &&
+           uf_find(rep, i->src[0].vreg) == b;
+}
+
+/*
+ * Does a definition of a member of class a meet class b alive (copies from
+ * b excepted)?  Either a's definitions are walked, or the instructions
+ * where b is alive and the instructions that lead to them, whichever is
+ * fewer: a class that grew along a long chain of copies has many
+ * definitions, the value it meets is alive in a few places.
+ */
 static bool defs_meet(const struct gen_program *p, const struct live *L, const struct runs *r,
                       uint32_t *rep, const int32_t *def_head, const int32_t *def_next,
-                      const int32_t *def_inst, uint32_t a, uint32_t b)
+                      const int32_t *def_inst, const uint32_t *ndefs, const uint32_t *pfirst,
+                      const uint32_t *pred, uint32_t a, uint32_t b)
 {
-    for (int32_t d = def_head[a]; d >= 0; d = def_next[d]) {
-        unsigned k = (unsigned)def_inst[d];
-        const struct gen_inst *i = &p->inst[k];
-        if (i->op == GOP_MOV && i->src[0].kind == GO_VREG && !i->src[0].neg && !i->src[0].abs &&
-            !i->sat && !i->src[0].off && i->dst.type == i->src[0].type &&
-            (i->src[0].region == GR_AUTO || i->src[0].region == GR_VEC) &&
-            uf_find(rep, i->src[0].vreg) == b)
-            continue;
-        if (live_after(L, r, k, b))
-            return true;
+    if (ndefs[a] <= r->len[b]) {
+        for (int32_t d = def_head[a]; d >= 0; d = def_next[d]) {
+            unsigned k = (unsigned)def_inst[d];
+            const struct gen_inst *i = &p->inst[k];
+            if (!copy_from(i, rep, b) && live_after(L, r, k, b))
+                return true;
+        }
+        return false;
     }
+    for (uint32_t x = 0; x < r->cnt[b]; x++)
+        for (uint32_t j = r->arr[b][2 * x]; j <= r->arr[b][2 * x + 1]; j++)
+            for (uint32_t q = pfirst[j]; q < pfirst[j + 1]; q++) {
+                if (pred[q] & 1)
+                    continue; /* a skip edge: live_after follows successors only */
+                const struct gen_inst *i = &p->inst[pred[q] >> 1];
+                if (i->dst.kind == GO_VREG && uf_find(rep, i->dst.vreg) == a && !copy_from(i, rep, b))
+                    return true;
+            }
     return false;
 }
 
@@ -1070,23 +1118,25 @@ static unsigned coalesce_live(struct gen_program *p)
     if (!n || !nv)
         return 0;
     struct live L = {n, NULL, NULL, NULL};
-    struct runs R = {NULL, 0, 0, NULL, NULL};
+    struct runs R = {NULL, NULL, NULL, NULL};
     struct csr refs = {NULL, NULL};
     L.succ = malloc(n * sizeof(*L.succ));
     L.skip = malloc(n * sizeof(*L.skip));
     L.kill = malloc(n * sizeof(*L.kill));
     bool *ok = malloc(nv * sizeof(*ok)), *cand = calloc(nv, sizeof(*cand));
-    uint32_t *rep = malloc(nv * sizeof(*rep)), *members = malloc(nv * sizeof(*members));
+    uint32_t *rep = malloc(nv * sizeof(*rep)), *ndefs = calloc(nv, sizeof(*ndefs));
     int32_t *def_head = malloc(nv * sizeof(*def_head)), *def_tail = malloc(nv * sizeof(*def_tail));
     int32_t *def_next = malloc(n * sizeof(*def_next)), *def_inst = malloc(n * sizeof(*def_inst));
     uint32_t *pfirst = calloc(n + 2, sizeof(*pfirst)), *pred = malloc(3 * n * sizeof(*pred) + 4);
     uint32_t *stamp = calloc(n, sizeof(*stamp)), *work = malloc(n * sizeof(*work));
-    uint32_t *seen = malloc(n * sizeof(*seen)), *tmp = malloc(n * sizeof(*tmp));
-    R.off = calloc(nv, sizeof(*R.off));
+    uint32_t *seen = malloc(n * sizeof(*seen)), *tmp = malloc((2 * (size_t)n + 4) * sizeof(*tmp));
+    R.arr = calloc(nv, sizeof(*R.arr));
     R.cnt = calloc(nv, sizeof(*R.cnt));
-    if (!L.succ || !L.skip || !L.kill || !ok || !cand || !rep || !members || !def_head || !def_tail ||
-        !def_next || !def_inst || !pfirst || !pred || !stamp || !work || !seen || !tmp || !R.off ||
-        !R.cnt) {
+    R.cap = calloc(nv, sizeof(*R.cap));
+    R.len = calloc(nv, sizeof(*R.len));
+    if (!L.succ || !L.skip || !L.kill || !ok || !cand || !rep || !ndefs || !def_head || !def_tail ||
+        !def_next || !def_inst || !pfirst || !pred || !stamp || !work || !seen || !tmp || !R.arr ||
+        !R.cnt || !R.cap || !R.len) {
         p->oom = true;
         goto out;
     }
@@ -1127,7 +1177,6 @@ static unsigned coalesce_live(struct gen_program *p)
         }
     for (uint32_t v = 0; v < nv; v++) {
         rep[v] = v;
-        members[v] = 1;
         def_head[v] = def_tail[v] = -1;
     }
     unsigned nd = 0;
@@ -1143,6 +1192,7 @@ static unsigned coalesce_live(struct gen_program *p)
         else
             def_head[v] = (int32_t)nd;
         def_tail[v] = (int32_t)nd;
+        ndefs[v]++;
         nd++;
     }
     for (unsigned k = 0; k < n; k++) {
@@ -1150,21 +1200,31 @@ static unsigned coalesce_live(struct gen_program *p)
         if (!channel_copy(p, i, ok))
             continue;
         uint32_t a = uf_find(rep, i->src[0].vreg), b = uf_find(rep, i->dst.vreg);
-        /* a class grows by a copy at a time and every test walks its
-         * definitions: classes stay small (a copy every 64 values of a
-         * phi chain through many loops costs a mov), so the pass stays linear */
-        if (a == b || members[a] + members[b] > 64)
+        if (a == b)
             continue;
-        if (defs_meet(p, &L, &R, rep, def_head, def_next, def_inst, a, b) ||
-            defs_meet(p, &L, &R, rep, def_head, def_next, def_inst, b, a))
+        if (defs_meet(p, &L, &R, rep, def_head, def_next, def_inst, ndefs, pfirst, pred, a, b) ||
+            defs_meet(p, &L, &R, rep, def_head, def_next, def_inst, ndefs, pfirst, pred, b, a))
             continue;
-        /* merge b into a: definitions and liveness are the union */
-        if (!runs_union(&R, a, b)) {
+        /* merge b into a: definitions and liveness are the union (the longer
+         * list of runs stays where it is and takes in the shorter one) */
+        if (R.cnt[a] < R.cnt[b]) {
+            uint32_t *t = R.arr[a], c = R.cnt[a], cp = R.cap[a];
+            uint64_t l = R.len[a];
+            R.arr[a] = R.arr[b];
+            R.cnt[a] = R.cnt[b];
+            R.cap[a] = R.cap[b];
+            R.len[a] = R.len[b];
+            R.arr[b] = t;
+            R.cnt[b] = c;
+            R.cap[b] = cp;
+            R.len[b] = l;
+        }
+        if (!runs_union(&R, a, b, tmp)) {
             p->oom = true;
             goto out;
         }
         rep[b] = a;
-        members[a] += members[b];
+        ndefs[a] += ndefs[b];
         if (def_head[b] >= 0) {
             if (def_tail[a] >= 0)
                 def_next[def_tail[a]] = def_head[b];
@@ -1183,7 +1243,7 @@ out:
     free(ok);
     free(cand);
     free(rep);
-    free(members);
+    free(ndefs);
     free(def_head);
     free(def_tail);
     free(def_next);
@@ -1194,9 +1254,12 @@ out:
     free(work);
     free(seen);
     free(tmp);
-    free(R.pool);
-    free(R.off);
+    for (uint32_t v = 0; R.arr && v < nv; v++)
+        free(R.arr[v]);
+    free(R.arr);
     free(R.cnt);
+    free(R.cap);
+    free(R.len);
     csr_free(&refs);
     return merged;
 }
@@ -1704,6 +1767,93 @@ static void emit_spill(struct gen_program *p, struct emitter *em, uint32_t h, ui
 }
 
 /*
+ * Scratch slots: spilled values whose intervals do not overlap share one
+ * (the interval is the physical extent, so no channel still needs the
+ * first when the second is stored).  In start order, a value takes the
+ * slot of its size freed longest ago when that is free, else a new one (a
+ * heap of slots per size, one to four GRFs); *scratch is the end of the
+ * scratch space.
+ */
+struct slot {
+    int32_t free_after; /* last instruction of the current occupant */
+    uint32_t off;
+};
+
+static void slot_push(struct slot *h, unsigned *n, struct slot x)
+{
+    unsigned i = (*n)++;
+    while (i && h[(i - 1) / 2].free_after > x.free_after) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = x;
+}
+
+static struct slot slot_pop(struct slot *h, unsigned *n)
+{
+    struct slot top = h[0], last = h[--*n];
+    unsigned i = 0;
+    for (;;) {
+        unsigned l = 2 * i + 1, r = l + 1, m = i;
+        int32_t best = last.free_after;
+        if (l < *n && h[l].free_after < best) {
+            m = l;
+            best = h[l].free_after;
+        }
+        if (r < *n && h[r].free_after < best)
+            m = r;
+        if (m == i)
+            break;
+        h[i] = h[m];
+        i = m;
+    }
+    if (*n)
+        h[i] = last;
+    return top;
+}
+
+static bool assign_slots(const struct alloc *a, const uint8_t *how, uint32_t *scratch)
+{
+    struct gen_program *p = a->p;
+    unsigned n = p->ninst, nv = p->nvreg, ns = 0;
+    uint32_t *first = calloc(n + 2, sizeof(*first)), *order = malloc((nv + 1) * sizeof(*order));
+    struct slot *heap[4] = {NULL, NULL, NULL, NULL};
+    unsigned hn[4] = {0, 0, 0, 0};
+    bool ok = first && order;
+    for (unsigned c = 0; c < 4; c++)
+        ok &= (heap[c] = malloc((nv + 1) * sizeof(struct slot))) != NULL;
+    for (uint32_t v = 0; ok && v < nv; v++)
+        if (how[v] == SPILL)
+            first[a->s[v] + 2]++;
+    for (unsigned k = 0; ok && k < n; k++)
+        first[k + 2] += first[k + 1];
+    for (uint32_t v = 0; ok && v < nv; v++)
+        if (how[v] == SPILL) {
+            order[first[a->s[v] + 1]++] = v;
+            ns++;
+        }
+    for (unsigned x = 0; ok && x < ns; x++) {
+        uint32_t v = order[x], size = p->vreg[v].size;
+        unsigned c = size / GEN_GRF_SIZE - 1; /* spilled values are 1-4 GRFs */
+        struct slot sl;
+        if (hn[c] && heap[c][0].free_after < a->s[v]) {
+            sl = slot_pop(heap[c], &hn[c]);
+        } else {
+            sl.off = (*scratch + size - 1) / size * size;
+            *scratch = sl.off + size;
+        }
+        sl.free_after = a->e[v];
+        slot_push(heap[c], &hn[c], sl);
+        p->vreg[v].spill_slot = (int32_t)sl.off;
+    }
+    free(first);
+    free(order);
+    for (unsigned c = 0; c < 4; c++)
+        free(heap[c]);
+    return ok;
+}
+
+/*
  * Rewrites the program once: a spilled value lives in scratch and in a
  * fresh temporary at each instruction that references it (filled before a
  * use or a definition that may keep some channels, stored after a
@@ -1719,15 +1869,13 @@ static bool rewrite(struct alloc *a, const uint8_t *how, const int32_t (*rdef)[2
     for (uint32_t v = 0; v < nv; v++)
         any_spill |= how[v] == SPILL;
     uint32_t scratch = p->layout.scratch_bytes;
+    if (!assign_slots(a, how, &scratch)) {
+        p->oom = true;
+        return false;
+    }
     for (uint32_t v = 0; v < nv; v++)
-        if (how[v] == SPILL) {
-            uint32_t size = p->vreg[v].size;
-            uint32_t slot = (scratch + size - 1) / size * size;
-            scratch = slot + size;
-            p->vreg[v].spill_slot = (int32_t)slot;
-        } else if (how[v] == REMAT) {
+        if (how[v] == REMAT)
             p->vreg[v].rematerialized = true;
-        }
     struct emitter em;
     memset(&em, 0, sizeof(em));
     if (!grow((void **)&em.out, &em.cap, n + n / 4 + 16, sizeof(*em.out))) {
