@@ -1509,10 +1509,12 @@ static uint32_t in_grfs(struct pressure x)
     return x.grfs + (x.dwords + 7) / 8;
 }
 
+/* OWord block messages move 2, 4 or 8 OWords: values of 1, 2 or 4 GRFs */
 static bool spillable(const struct gen_vreg *r, bool remat)
 {
-    return remat || (!r->no_spill && !r->uniform && r->size % GEN_GRF_SIZE == 0 &&
-                     r->size <= 4 * GEN_GRF_SIZE);
+    return remat || (!r->no_spill && !r->uniform &&
+                     (r->size == GEN_GRF_SIZE || r->size == 2 * GEN_GRF_SIZE ||
+                      r->size == 4 * GEN_GRF_SIZE));
 }
 
 static bool choose_spills(const struct alloc *a, uint32_t cap, const uint8_t *less, uint8_t *how,
@@ -2070,23 +2072,41 @@ static int32_t place(const struct alloc *a, const struct occupancy *oc, uint32_t
             if (free_at(oc, g * GEN_GRF_SIZE, size, s, e, 0))
                 return (int32_t)(g * GEN_GRF_SIZE);
     }
+    /* which GRFs are free from s on: no occupant alive, no confined block then */
+    uint32_t glo = lo / GEN_GRF_SIZE, ghi = hi / GEN_GRF_SIZE, blo = GEN_NUM_GRFS, bhi = 0;
+    for (unsigned x = 0; x < oc->nresv; x++)
+        if (s <= oc->resv[x].e && oc->resv[x].s <= e) {
+            blo = oc->resv[x].g0 < blo ? oc->resv[x].g0 : blo;
+            bhi = oc->resv[x].g1 > bhi ? oc->resv[x].g1 : bhi;
+        }
+#define GRF_FREE(g) (oc->grf_max[g] < s && ((g) < blo || (g) > bhi || !reserved(oc, g, g, s, e)))
+    if (need == 1) {
+        /* one GRF fragments nothing: the lowest free one that held something, else the lowest */
+        int32_t first = -1;
+        for (uint32_t g = glo; g < ghi; g++)
+            if (GRF_FREE(g)) {
+                if (oc->touched[g] || !(how & PLACE_BEST_FIT))
+                    return (int32_t)(g * GEN_GRF_SIZE);
+                if (first < 0)
+                    first = (int32_t)g;
+            }
+        return first < 0 ? -1 : first * GEN_GRF_SIZE;
+    }
     bool best_used = false;
-    for (uint32_t g = lo / GEN_GRF_SIZE; g < hi / GEN_GRF_SIZE;) {
-        if (!free_at(oc, g * GEN_GRF_SIZE, GEN_GRF_SIZE, s, e, 0)) {
+    for (uint32_t g = glo; g < ghi;) {
+        if (!GRF_FREE(g)) {
             g++;
             continue;
         }
         uint32_t g2 = g + 1;
-        while (g2 < hi / GEN_GRF_SIZE && free_at(oc, g2 * GEN_GRF_SIZE, GEN_GRF_SIZE, s, e, 0))
+        while (g2 < ghi && GRF_FREE(g2))
             g2++;
         uint32_t len = g2 - g;
         if (len >= need) {
             bool used = true;
             for (uint32_t x = g; x < g + need; x++)
                 used &= oc->touched[x];
-            /* one GRF fragments nothing: the lowest one that held something */
-            bool better = need == 1 ? used && !best_used
-                                    : len < best_len || (len == best_len && used && !best_used);
+            bool better = len < best_len || (len == best_len && used && !best_used);
             if (best == UINT32_MAX || (how & PLACE_BEST_FIT && better)) {
                 best = g;
                 best_len = len;
@@ -2095,6 +2115,7 @@ static int32_t place(const struct alloc *a, const struct occupancy *oc, uint32_t
         }
         g = g2;
     }
+#undef GRF_FREE
     return best == UINT32_MAX ? -1 : (int32_t)(best * GEN_GRF_SIZE);
 }
 
