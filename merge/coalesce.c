@@ -135,6 +135,7 @@ unsigned mir_fold_copies(struct mir_prog *p)
         free(uses);
         free(defs);
         free(defat);
+        p->oom = true;
         return 0;
     }
     count_uses(p, uses, defs);
@@ -243,6 +244,7 @@ unsigned mir_sink_predicated(struct mir_prog *p)
     if (!uses || !defs) {
         free(uses);
         free(defs);
+        p->oom = true;
         return 0;
     }
     count_uses(p, uses, defs);
@@ -384,6 +386,10 @@ bool mir_coalesce(struct st_ctx *ctx, struct mir_prog *p, struct st_merge_stats 
         struct mir_instr *in = &p->ins[i];
         if (in->dead || in->op != MIR_OP_MERGE)
             continue;
+        /* compile budget, cancel: a liveness update (a sweep of every vreg
+         * at every instruction) may follow each merge input */
+        if (!st_poll(ctx, (uint64_t)p->n * (p->nvregs ? p->nvregs : 1) * in->nsrc))
+            goto stop;
         for (unsigned k = 0; k < in->nsrc && !in->dead;) {
             struct mir_src *s = &in->src[k];
             uint32_t D = in->dst.vreg;
@@ -434,9 +440,10 @@ bool mir_coalesce(struct st_ctx *ctx, struct mir_prog *p, struct st_merge_stats 
     mir_live_free(&lv);
     return true;
 oom:
+    st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+stop:
     free(why);
     mir_live_free(&lv);
-    st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
     return false;
 }
 
@@ -457,6 +464,7 @@ unsigned mir_fold_outputs(struct mir_prog *p)
     if (!uses || !defs) {
         free(uses);
         free(defs);
+        p->oom = true;
         return 0;
     }
     count_uses(p, uses, defs);

@@ -123,6 +123,9 @@ struct mir_prog {
     unsigned npins;
     uint32_t exit_live[4];
     unsigned nexit_live;
+    /* an allocation failed on the way: the program may be incomplete, and
+     * whoever prints it reports ST9001 instead */
+    bool oom;
 };
 
 /* Building (mir.c lives in select.c). */

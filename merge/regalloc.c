@@ -36,10 +36,12 @@ bool mir_regalloc(struct st_ctx *ctx, struct mir_prog *p, unsigned max_temps)
 #define GET(a, b) ((clash[(size_t)(a) * words + (b) / 64] >> ((b) % 64)) & 1)
     /* One sweep: at each definition, the vregs live in a lane it writes. */
     unsigned norder = 0;
-    for (unsigned i = 0; i < p->n; i++) {
+    bool stopped = false;
+    for (unsigned i = 0; i < p->n && !stopped; i++) {
         const struct mir_instr *in = &p->ins[i];
         if (in->dead)
             continue;
+        stopped = !st_poll(ctx, nv); /* compile budget, cancel: a sweep of the vregs */
         for (unsigned k = 0; k < in->nsrc; k++)
             if (in->src[k].kind == MIR_VREG && !seen[in->src[k].vreg]) {
                 seen[in->src[k].vreg] = true;
@@ -88,7 +90,7 @@ bool mir_regalloc(struct st_ctx *ctx, struct mir_prog *p, unsigned max_temps)
                 SET(b, a);
             }
     uint32_t used = 0;
-    bool ok = true;
+    bool ok = !stopped;
     for (uint32_t v = 0; v < nv; v++)
         p->phys[v] = MIR_NONE;
     /* pinned vregs first: they name their register */
@@ -128,7 +130,7 @@ bool mir_regalloc(struct st_ctx *ctx, struct mir_prog *p, unsigned max_temps)
 #undef SET
 #undef GET
     p->phys_temps = used;
-    if (used > max_temps) {
+    if (ok && used > max_temps) {
         st_error(ctx, p->loc, ST_E_NOT_SUPPORTED,
                  "the vector program needs %u temporary registers; this shader model has %u",
                  (unsigned)used, max_temps);

@@ -36,8 +36,10 @@ struct mir_instr *mir_append(struct mir_prog *p)
     if (p->n == p->cap) {
         unsigned cap = p->cap ? p->cap * 2 : 64;
         struct mir_instr *ni = realloc(p->ins, sizeof(*ni) * cap);
-        if (!ni)
+        if (!ni) {
+            p->oom = true;
             return NULL;
+        }
         p->ins = ni;
         p->cap = cap;
     }
@@ -2606,7 +2608,9 @@ static struct mir_instr *emit(struct sel *S, unsigned op)
 {
     struct mir_instr *in = mir_append(S->p);
     if (!in) {
-        fail(S, "out of memory%s", "");
+        if (!S->failed) /* (out of memory, not "not supported") */
+            st_error(S->ctx, S->sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+        S->failed = true;
         memset(&S->oom_scratch, 0, sizeof(S->oom_scratch));
         return &S->oom_scratch;
     }
@@ -3575,8 +3579,10 @@ static bool compute_pdom(struct sel *S)
     unsigned n = S->nbb, w = (n + 63) / 64;
     S->words = w;
     S->pdom = malloc(sizeof(uint64_t) * w * (n ? n : 1));
-    if (!S->pdom)
+    if (!S->pdom) {
+        S->p->oom = true; /* (no walk: the program would be empty) */
         return false;
+    }
     for (unsigned i = 0; i < n; i++) {
         LLVMBasicBlockRef s[2];
         bool exit = nsucc(S->bbs[i], s) == 0;
@@ -4189,8 +4195,10 @@ static void scan_shader(struct sel *S)
             if (p->ndefs == p->capdefs) {
                 unsigned cap = p->capdefs ? p->capdefs * 2 : 8;
                 struct mir_def *nd = realloc(p->defs, sizeof(*nd) * cap);
-                if (!nd)
+                if (!nd) {
+                    p->oom = true;
                     continue;
+                }
                 p->defs = nd;
                 p->capdefs = cap;
             }
@@ -4431,6 +4439,8 @@ bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleR
             if (opc(I) == LLVMCall && strcmp(callee_name(I), ST_LL_SAMPLE_FN) == 0)
                 S->texel = op_(I, 5);
         }
+    if (!st_poll(ctx, ninst)) /* compile budget, cancel: charged per IR instruction */
+        return false;
     S->cap = 64;
     while (S->cap < ninst * 4 + 64)
         S->cap *= 2;
@@ -4452,7 +4462,10 @@ bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleR
     assign_homes(S);
 
     /* roots */
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(S->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(S->fn); bb && !S->failed;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        if (!st_poll(ctx, 0)) /* the cancel callback, once a block */
+            S->failed = true;
         for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
             unsigned o = opc(I);
             if (o == LLVMStore && out_slot_of_store(S, I) >= 0)
@@ -4488,6 +4501,7 @@ bool st_merge_select(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleR
             else if (o == LLVMSelect && kill_source(I))
                 need(S, I);
         }
+    }
     /* phi registers exist before their copies are emitted */
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(S->fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I && opc(I) == LLVMPHI;

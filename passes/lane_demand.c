@@ -302,7 +302,7 @@ static unsigned run_function(LLVMValueRef fn, unsigned kind)
     }
     if (d.oom) {
         lfree(&d);
-        return 0;
+        return ST_PASS_OUT_OF_MEMORY;
     }
     /* Collect first: rewriting erases instructions. */
     size_t n = 0;
@@ -310,7 +310,7 @@ static unsigned run_function(LLVMValueRef fn, unsigned kind)
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
             n++;
     LLVMValueRef *all = malloc((n ? n : 1) * sizeof(*all));
-    unsigned changes = 0;
+    unsigned changes = all ? 0 : ST_PASS_OUT_OF_MEMORY;
     if (all) {
         size_t k = 0;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -341,8 +341,12 @@ unsigned st_pass_lane_demand(LLVMModuleRef m)
     unsigned kind = LLVMGetMDKindIDInContext(c, ST_MD_LANES, (unsigned)strlen(ST_MD_LANES));
     unsigned n = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-        if (LLVMCountBasicBlocks(f) > 0)
-            n += run_function(f, kind);
+        if (LLVMCountBasicBlocks(f) > 0) {
+            unsigned k = run_function(f, kind);
+            if (k == ST_PASS_OUT_OF_MEMORY)
+                return k;
+            n += k;
+        }
     return n;
 }
 

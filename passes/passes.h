@@ -9,6 +9,7 @@
 #ifndef ST_PASSES_H
 #define ST_PASSES_H
 
+#include <limits.h>
 #include <stdbool.h>
 
 #include "translator.h"
@@ -104,6 +105,10 @@ uint8_t st_llvm_marker_reads(const struct st_marker *m, struct LLVMOpaqueValue *
 /* Metadata kind names. */
 #define ST_MD_UNIFORM "st.uniform" /* !{} on instructions computed only from constants */
 #define ST_MD_LANES "st.lanes"     /* !{i32 mask} on vector instructions: lanes read */
+
+/* What st_pass_uniformity and st_pass_lane_demand return when memory ran
+ * out (then nothing was marked or rewritten; the caller reports ST9001). */
+#define ST_PASS_OUT_OF_MEMORY UINT_MAX
 
 /* Folds marker calls of constants with the interpreter's arithmetic
  * (fold_ops.c); returns how many. */

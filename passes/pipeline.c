@@ -152,6 +152,16 @@ static unsigned instrs_in(LLVMModuleRef m)
     return n;
 }
 
+/* Our passes, out of memory, left the module as it was: not a module to go
+ * on with (the back ends would print a different kernel). */
+static bool pass_memory(struct st_ctx *ctx, unsigned result)
+{
+    if (result != ST_PASS_OUT_OF_MEMORY)
+        return true;
+    st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+    return false;
+}
+
 bool st_llvm_pipeline_for(struct st_ctx *ctx, LLVMModuleRef m, enum st_pipe pipe,
                           struct st_llvm_stats *stats)
 {
@@ -165,7 +175,11 @@ bool st_llvm_pipeline_for(struct st_ctx *ctx, LLVMModuleRef m, enum st_pipe pipe
      * the marker IR has none. */
     bool fence = pipe == ST_PIPE_JIT;
 
-    bool ok = st_llvm_verify(ctx, m, "lowering");
+    /* The compile budget and cancel callback are polled before each step
+     * (LLVM's passes cannot be interrupted), charged per IR instruction
+     * (LLVM's pipeline as eight such steps). */
+    bool ok = st_poll(ctx, s.ir_instrs_raw) && st_llvm_verify(ctx, m, "lowering");
+    ok = ok && st_poll(ctx, (uint64_t)s.ir_instrs_raw * 8);
     if (ok) {
         if (fence)
             st_fence_minmax(m);
@@ -179,11 +193,14 @@ bool st_llvm_pipeline_for(struct st_ctx *ctx, LLVMModuleRef m, enum st_pipe pipe
          * that makes foldable for LLVM (shuffles of constants, branches) */
         s.ops_folded = st_pass_fold_ops(m);
         if (s.ops_folded)
-            ok = run_llvm_passes(ctx, m, main_passes) && st_llvm_verify(ctx, m, "folding");
+            ok = st_poll(ctx, (uint64_t)s.ir_instrs_raw * 8) &&
+                 run_llvm_passes(ctx, m, main_passes) && st_llvm_verify(ctx, m, "folding");
     }
+    ok = ok && st_poll(ctx, s.ir_instrs_raw);
     if (ok) {
         s.lanes_removed = st_pass_lane_demand(m);
-        ok = st_llvm_verify(ctx, m, "lane demand");
+        ok = pass_memory(ctx, s.lanes_removed) && st_llvm_verify(ctx, m, "lane demand") &&
+             st_poll(ctx, s.ir_instrs_raw);
         if (ok) {
             if (fence)
                 st_fence_minmax(m);
@@ -193,12 +210,13 @@ bool st_llvm_pipeline_for(struct st_ctx *ctx, LLVMModuleRef m, enum st_pipe pipe
         }
         /* Again, to record the demand on the instructions the cleanup kept. */
         if (ok)
-            st_pass_lane_demand(m);
+            ok = pass_memory(ctx, st_pass_lane_demand(m));
     }
+    ok = ok && st_poll(ctx, s.ir_instrs_raw);
     if (ok) {
         /* Last, so no later pass drops the marks the back end reads. */
         s.uniform_values = st_pass_uniformity(m);
-        ok = st_llvm_verify(ctx, m, "uniformity");
+        ok = pass_memory(ctx, s.uniform_values) && st_llvm_verify(ctx, m, "uniformity");
     }
     count(m, &s.merges_after, &s.ir_instrs_after);
     if (stats)

@@ -165,7 +165,7 @@ static unsigned analyze(LLVMValueRef fn, unsigned mdkind, LLVMValueRef mark)
                     mark_divergent(&divblocks, i);
             }
     }
-    unsigned marked = 0;
+    unsigned marked = vary.oom || divblocks.oom ? ST_PASS_OUT_OF_MEMORY : 0;
     if (!vary.oom && !divblocks.oom)
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -188,8 +188,12 @@ unsigned st_pass_uniformity(LLVMModuleRef m)
     LLVMValueRef mark = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0));
     unsigned n = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-        if (LLVMCountBasicBlocks(f) > 0)
-            n += analyze(f, kind, mark);
+        if (LLVMCountBasicBlocks(f) > 0) {
+            unsigned k = analyze(f, kind, mark);
+            if (k == ST_PASS_OUT_OF_MEMORY)
+                return k;
+            n += k;
+        }
     return n;
 }
 

@@ -1669,11 +1669,13 @@ static void inputs_json(struct gen *g, struct gen_buf *b)
     gen_printf(b, "]\n}\n");
 }
 
-int ag_generate(uint64_t seed, int kind, struct ag_program *out)
+static int generate(uint64_t seed, const uint8_t *bytes, size_t nbytes, int kind, struct ag_program *out)
 {
     struct gen *g = calloc(1, sizeof(*g));
     if (!g)
         return -1;
+    g->r.bytes = bytes;
+    g->r.nbytes = bytes ? nbytes : 0;
     /* splitmix64 of the seed: nearby seeds give unrelated streams */
     uint64_t z = seed + 0x9e3779b97f4a7c15ull;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -1767,4 +1769,14 @@ void ag_program_free(struct ag_program *p)
     free(p->text);
     free(p->inputs);
     p->text = p->inputs = NULL;
+}
+
+int ag_generate(uint64_t seed, int kind, struct ag_program *out)
+{
+    return generate(seed, NULL, 0, kind, out);
+}
+
+int ag_generate_bytes(const uint8_t *bytes, size_t nbytes, int kind, struct ag_program *out)
+{
+    return generate(rng_bytes_hash(bytes, nbytes), bytes, nbytes, kind, out);
 }

@@ -105,6 +105,9 @@ const char *ag_option_name(unsigned bit);
  * *out holds nothing to free).
  */
 int ag_generate(uint64_t seed, int kind, struct ag_program *out);
+/* The same, with the generator's choices taken from `bytes` first
+ * (sg_generate_bytes in shadergen.h). */
+int ag_generate_bytes(const uint8_t *bytes, size_t nbytes, int kind, struct ag_program *out);
 void ag_program_free(struct ag_program *p);
 
 #endif

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CLI behaviour tests (TAP-like: "ok N" / "not ok N").  $1: the shadertrans binary.
 set -u
-bin=$1
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: some checks cd
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
@@ -48,3 +49,89 @@ check "--emit=vasm of an ARB fragment program: exit 0, an ARBfp1.0 program, the 
 check "--emit=vasm --stats of an ARB program reports the merge" bash -c "'$bin' --emit=vasm --stats '$tmp/seed.fp' 2>&1 >/dev/null | grep -q 'merges in 1, eliminated 1'"
 printf '{"invocations": [{}]}' > "$tmp/empty.in.json"
 check "--emit=vasm of a non-finite constant: an ARB program with the same outputs (+inf from RCP of 0)" bash -c "'$bin' --emit=vasm -o '$tmp/inf.vasm.fp' '$tmp/inf.fp' && a=\$('$bin' run '$tmp/inf.fp' --inputs '$tmp/empty.in.json') && b=\$('$bin' run '$tmp/inf.vasm.fp' --inputs '$tmp/empty.in.json') && [ \"\$a\" = \"\$b\" ] && echo \"\$b\" | grep -q '\"inf\", \"inf\", \"inf\", \"inf\"'"
+
+# ---- -o: safe output files (translator/cli/output.c) ----
+check "-o: a new file gets 0666 minus the umask (022: 644)" bash -c "cd '$tmp' && (umask 022 && '$bin' --emit=asm -o new644.asm good.vs.asm) && [ \$(stat -c %a new644.asm) = 644 ]"
+check "-o: a new file gets 0666 minus the umask (002: 664, 077: 600)" bash -c "cd '$tmp' && (umask 002 && '$bin' --emit=asm -o new664.asm good.vs.asm) && (umask 077 && '$bin' --emit=asm -o new600.asm good.vs.asm) && [ \$(stat -c %a new664.asm) = 664 ] && [ \$(stat -c %a new600.asm) = 600 ]"
+check "-o: an existing file is replaced with the mode it had (640, 604)" bash -c "cd '$tmp' && echo old > m640 && chmod 640 m640 && echo old > m604 && chmod 604 m604 && (umask 077 && '$bin' --emit=asm -o m640 good.vs.asm && '$bin' --emit=asm -o m604 good.vs.asm) && [ \$(stat -c %a m640) = 640 ] && [ \$(stat -c %a m604) = 604 ] && grep -qx 'mov oPos, v0' m640"
+check "-o: a symbolic link to a file stays a link; the file it names gets the output" bash -c "cd '$tmp' && echo old > target.asm && ln -s target.asm link.asm && '$bin' --emit=asm -o link.asm good.vs.asm && [ -L link.asm ] && grep -qx 'mov oPos, v0' target.asm"
+check "-o: the replacement is atomic: no temporary file is left beside it" bash -c "cd '$tmp' && mkdir atom && '$bin' --emit=asm -o atom/out.asm good.vs.asm && [ \"\$(ls -A atom)\" = out.asm ]"
+check "-o: a FIFO is written in place and stays a FIFO" bash -c "cd '$tmp' && mkfifo fifo && { timeout 20 cat fifo > fifo.out & } && '$bin' --emit=asm -o fifo good.vs.asm && wait && [ -p fifo ] && grep -qx 'mov oPos, v0' fifo.out"
+# The device: as root a node of our own with /dev/null's numbers, so that a
+# regression replaces ours, not the machine's (and other programs on the
+# machine cannot make this fail); otherwise /dev/null, which a user cannot
+# replace anyway.
+dev=/dev/null
+if [ "$(id -u)" = 0 ] && mknod "$tmp/nulldev" c 1 3 2>/dev/null; then
+    dev=$tmp/nulldev
+fi
+check "-o: a character device is written in place and stays a device" bash -c "'$bin' --emit=asm -o '$dev' '$tmp/good.vs.asm' && [ -c '$dev' ] && [ ! -s '$dev' ]"
+check "-o: a symbolic link to a device stays a link to it" bash -c "cd '$tmp' && ln -s '$dev' devlink && '$bin' --emit=asm -o devlink good.vs.asm && [ -L devlink ] && [ \"\$(readlink devlink)\" = '$dev' ] && [ -c '$dev' ]"
+check "-o: a device that refuses the write is an I/O error (exit 2, message)" bash -c "'$bin' --emit=asm -o /dev/full '$tmp/good.vs.asm' 2>'$tmp/full.err'; [ \$? -eq 2 ] && grep -q 'No space left' '$tmp/full.err'"
+check "-o: a shader with errors writes nothing to a device (exit 1, no I/O error)" bash -c "'$bin' --emit=asm -o /dev/full '$tmp/bad.vs.asm' 2>'$tmp/full2.err'; [ \$? -eq 1 ] && ! grep -q 'No space' '$tmp/full2.err'"
+
+# ---- broken pipes ----
+# an output far larger than a pipe's buffer: the outputs JSON of 4000 invocations
+{ printf '{"invocations": ['; for i in $(seq 3999); do printf '{"v0": [%d, 1, 2, 3]}, ' "$i"; done; printf '{}]}'; } > "$tmp/many.in.json"
+check "a reader that stops early: quiet, non-zero status (SIGPIPE default)" bash -c "'$bin' run '$tmp/seed.vs.asm' --inputs '$tmp/many.in.json' 2>'$tmp/pipe.err' | head -c 10 >/dev/null; s=\${PIPESTATUS[0]}; [ \$s -ne 0 ] && [ ! -s '$tmp/pipe.err' ]"
+check "a reader that stops early: quiet, non-zero status (SIGPIPE ignored by the parent)" bash -c "trap '' PIPE; '$bin' run '$tmp/seed.vs.asm' --inputs '$tmp/many.in.json' 2>'$tmp/pipe2.err' | head -c 10 >/dev/null; s=\${PIPESTATUS[0]}; [ \$s -eq 2 ] && [ ! -s '$tmp/pipe2.err' ]"
+
+# ---- limits ----
+check "--max-instructions, --max-work, --timeout need numbers (exit 2)" bash -c "'$bin' --max-work=x '$tmp/good.vs.asm' 2>/dev/null; a=\$?; '$bin' --timeout=-1 '$tmp/good.vs.asm' 2>/dev/null; b=\$?; '$bin' --max-instructions=0 '$tmp/good.vs.asm' 2>/dev/null; c=\$?; [ \$a -eq 2 ] && [ \$b -eq 2 ] && [ \$c -eq 2 ]"
+check "a generous --timeout and budget change nothing" bash -c "[ \"\$('$bin' --timeout=100 --max-work=100000000 --max-instructions=5 '$tmp/seed.vs.asm')\" = \"\$('$bin' '$tmp/seed.vs.asm')\" ]"
+
+# ---- #include in Direct3D 9 sources ----
+mkdir -p "$tmp/inc/sub" "$tmp/incdir"
+printf 'vs_2_0\ndcl_position v0\n#include "sub/consts.inc"\n#include "far.inc"\nmov oPos, r0\n' > "$tmp/inc/main.vs.asm"
+printf 'def c0, 2, 2, 2, 2\n' > "$tmp/inc/sub/consts.inc"
+printf 'mul r0, v0, c0\n' > "$tmp/incdir/far.inc"
+printf 'vs_2_0\ndcl_position v0\n#include "broken.inc"\nmov oPos, v0\n' > "$tmp/inc/err.vs.asm"
+printf 'mov r0, v0\nfoo r1, r0\n' > "$tmp/inc/broken.inc"
+check "#include: beside the file, then -I; the included lines are compiled" bash -c "'$bin' --emit=asm -I '$tmp/incdir' '$tmp/inc/main.vs.asm' > '$tmp/inc.out' && grep -qx 'def c0, 2.0, 2.0, 2.0, 2.0' '$tmp/inc.out' && grep -qx 'mul r0, v0, c0' '$tmp/inc.out'"
+check "#include: a missing file is named with where it was included (exit 2)" bash -c "'$bin' '$tmp/inc/main.vs.asm' 2>'$tmp/inc.err'; [ \$? -eq 2 ] && grep -q 'main.vs.asm:4: cannot find include file .far.inc.' '$tmp/inc.err'"
+check "#include: an error inside an included file names that file and its line" bash -c "'$bin' '$tmp/inc/err.vs.asm' 2>'$tmp/inc2.err'; [ \$? -eq 1 ] && grep -q '^$tmp/inc/broken.inc:2:1: error: .*\\[ST1006\\]' '$tmp/inc2.err' && grep -qx '  foo r1, r0' '$tmp/inc2.err'"
+printf '!!ARBvp1.0\n#include "nothing.inc"\nMOV result.position, vertex.position;\nEND\n' > "$tmp/inc/arb.vp"
+check "#include: an ARB program's '#' lines are comments, never includes" bash -c "'$bin' --emit=asm '$tmp/inc/arb.vp' | grep -q 'MOV result.position'"
+
+# ---- batch ----
+b=$tmp/batch
+mkdir -p "$b/set/deeper" "$b/cmp"
+cp "$tmp/seed.vs.asm" "$b/set/a.vs.asm"
+cp "$tmp/bad.vs.asm" "$b/set/b.vs.asm"
+printf '!!ARBfp1.0\nOPTION NV_fragment_program;\nMOV result.color, fragment.color;\nEND\n' > "$b/set/deeper/c.fp"
+printf 'ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmul r0, r0, c0\nmov oC0, r0\n' > "$b/set/deeper/d.ps.asm"
+echo "not a shader" > "$b/set/notes.txt"
+printf 'path\tdialect\tstage\texpect\tsource\tmojo\tnotes\nset/a.vs.asm\td3d9\tvs\tvalid\tx\tna\t\nset/b.vs.asm\td3d9\tvs\tvalid\tx\tna\t\nset/deeper/c.fp\tarb\tfp\tvalid\tx\tna\t\n' > "$b/manifest.tsv"
+check "batch: every shader of a directory tree, one report line each, in sorted order" bash -c "cd '$b' && '$bin' batch -j2 set > rep 2>sum && [ \$(grep -vc '^#' rep) -eq 4 ] && sed -n 2p rep | grep -q '^set/a.vs.asm - VS SIMD8 shader: ' && sed -n 3p rep | grep -qx 'set/b.vs.asm - VS rejected: ST1006' && sed -n 4p rep | grep -qx 'set/deeper/c.fp - FS refused: ST3001' && sed -n 5p rep | grep -q '^set/deeper/d.ps.asm - FS SIMD.. shader: '"
+check "batch: the summary counts accepted, rejected, refused and shaders per error code" bash -c "cd '$b' && grep -q '^batch: 4 shaders in .* 2 accepted, 1 rejected, 1 refused\$' sum && grep -q '^batch: shaders per error code: ST1006 1, ST3001 1\$' sum"
+check "batch: kernel lines in shader-db's form (report.py's pattern and fields)" bash -c "cd '$b' && grep 'shader:' rep | grep -Eqx '[^ ]+ - (VS|FS) SIMD(8|16|32) shader: [0-9]+ inst, [0-9]+ loops, [0-9]+ cycles, [0-9]+:[0-9]+ spills:fills, [0-9]+ sends'"
+check "batch: a kernel line carries the numbers of the compiler's own stats line" bash -c "cd '$b' && s=\$('$bin' set/a.vs.asm | tail -1 | sed 's/^\\/\\/ SIMD8 shader: \\([0-9]*\\) instructions\\. \\([0-9]*\\) loops\\. \\([0-9]*\\) cycles\\. \\([0-9:]*\\) spills:fills, \\([0-9]*\\) sends/\\1 inst, \\2 loops, \\3 cycles, \\4 spills:fills, \\5 sends/') && grep -qx \"set/a.vs.asm - VS SIMD8 shader: \$s\" rep"
+check "batch: the same reports with -j1 and -j4 (text and JSON)" bash -c "cd '$b' && '$bin' batch -j1 --json j1.json set > r1 2>/dev/null && '$bin' batch -j4 --json j4.json set > r4 2>/dev/null && cmp r1 r4 && cmp j1.json j4.json && cmp r1 rep"
+check "batch: the JSON report: every shader, its verdict, codes and kernels" bash -c "cd '$b' && python3 -c \"
+import json; d = json.load(open('j1.json')); s = d['shaders']
+assert [x['file'] for x in s] == ['set/a.vs.asm', 'set/b.vs.asm', 'set/deeper/c.fp', 'set/deeper/d.ps.asm'], s
+assert [x['status'] for x in s] == ['accepted', 'rejected', 'refused', 'accepted']
+assert s[1]['errors'] == ['ST1006'] and s[1]['first_error'].startswith('set/b.vs.asm:3:1: error:')
+assert s[0]['kernels'][0]['simd'] == 8 and s[0]['kernels'][0]['instructions'] > 0
+assert d['summary']['accepted'] == 2 and d['summary']['codes'] == {'ST1006': 1, 'ST3001': 1}
+\""
+check "batch: a manifest names files relative to itself and what they should do" bash -c "cd / && '$bin' batch --json '$tmp/m.json' '$b/manifest.tsv' > '$tmp/m.rep' 2>'$tmp/m.sum' && [ \$(grep -vc '^#' '$tmp/m.rep') -eq 3 ] && grep -q '^$b/set/a.vs.asm - VS SIMD8' '$tmp/m.rep' && grep -q 'against the manifests: 2 of 3 valid shaders not accepted, 0 of 0 invalid shaders accepted' '$tmp/m.sum' && python3 -c \"import json; assert json.load(open('$tmp/m.json'))['shaders'][0]['expect'] == 'valid'\""
+check "batch: --simd=all gives a pixel shader a line per kernel (8, 16, 32), a vertex shader one" bash -c "cd '$b' && '$bin' batch --simd=all set > all 2>/dev/null && [ \$(grep -c '^set/deeper/d.ps.asm - FS SIMD\\(8\\|16\\|32\\) shader:' all) -eq 3 ] && [ \$(grep -c '^set/a.vs.asm - VS SIMD8 shader:' all) -eq 1 ]"
+check "batch: a progress line when asked (--progress), none on a pipe by default" bash -c "cd '$b' && '$bin' batch --progress set 2>&1 >/dev/null | grep -q \$'\\r\\\\[ *4/4\\\\] 2 accepted' && ! '$bin' batch set 2>&1 >/dev/null | grep -q \$'\\r'"
+check "batch: a shader file, a directory and a manifest together; a missing file is unreadable (exit 2)" bash -c "cd '$b' && '$bin' batch set/a.vs.asm set/deeper manifest.tsv nope.asm > mix 2>/dev/null; [ \$? -eq 2 ] && [ \$(grep -vc '^#' mix) -eq 7 ] && grep -qx 'nope.asm - ?? unreadable' mix"
+check "batch: a reader gone before the report: quiet, non-zero status" bash -c "cd '$b' && '$bin' batch set 2>'$b/pipe.err' | true; s=\${PIPESTATUS[0]}; [ \$s -eq 2 ] && ! grep -q '^shadertrans:' '$b/pipe.err'"
+# the JIT agrees with the interpreter and the Gen engine within the
+# tolerance of docs/gensim.md; FRC of a large POW is beyond it (a 1-ulp
+# difference of the power is a different fraction): a real disagreement
+cp "$tmp/seed.vs.asm" "$b/cmp/" && cp "$tmp/seed.in.json" "$b/cmp/seed.vs.in.json"
+printf '!!ARBfp1.0\nPARAM p = program.local[0];\nTEMP t;\nPOW t.x, p.x, p.y;\nFRC result.color, t.x;\nEND\n' > "$b/frc.fp"
+printf '{"constants": {"program.local[0]": [3.7, 10.3, 0, 0]}, "invocations": [{}]}' > "$b/frc.in.json"
+check "batch --compare-engines: the inputs beside a shader; all three engines agree (exit 0)" bash -c "cd '$b' && '$bin' batch --compare-engines --json ce.json cmp > ce 2>ce.sum && grep -q 'engines on the same inputs: 1 agree, 0 disagree, 0 could not run' ce.sum && python3 -c \"import json; e = json.load(open('ce.json'))['shaders'][0]['engines']; assert e == {'result': 'agree', 'inputs': 'beside'}, e\""
+check "batch --compare-engines: made-up inputs when there are none (D3D9 and ARB)" bash -c "cd '$b' && cp '$root/samples/arb/13-trig.fp' . && '$bin' batch --compare-engines --json made.json set/deeper/d.ps.asm 13-trig.fp > /dev/null 2>made.sum && grep -q '2 agree, 0 disagree' made.sum && python3 -c \"import json; assert all(x['engines']['inputs'] == 'made' for x in json.load(open('made.json'))['shaders'])\""
+check "batch --compare-engines: a disagreement beyond the tolerance is reported (exit 1)" bash -c "cd '$b' && '$bin' batch --compare-engines frc.fp > dis 2>dis.sum; [ \$? -eq 1 ] && grep -q '^frc.fp - FS engines disagree: the Gen engine (SIMD32) differs from the interpreter beyond the tolerance: invocation 0, \"result.color\"\\[0\\] is 0.75 (the interpreter: 0.625)\$' dis && grep -q '0 agree, 1 disagree' dis.sum"
+check "batch --compare-engines --inputs: one inputs file for every shader" bash -c "cd '$b' && '$bin' batch --compare-engines --inputs cmp/seed.vs.in.json --json gi.json cmp/seed.vs.asm > /dev/null 2>&1 && python3 -c \"import json; assert json.load(open('gi.json'))['shaders'][0]['engines']['inputs'] == 'given'\""
+
+# ---- compare ----
+check "compare: a report against itself, text or JSON: no change, nothing lost" bash -c "cd '$b' && '$bin' compare rep j1.json > same && grep -qx 'total instructions in shared programs: [0-9]* -> [0-9]* (+0.00%)' same && grep -qx 'helped: 0' same && grep -qx 'LOST:   0' same && grep -qx 'GAINED: 0' same && grep -qx 'verdicts changed: 0' same"
+check "compare: per-kernel deltas and totals, verdict changes, kernels lost and gained" bash -c "cd '$b' && n=\$(sed -n 's/^set\\/a.vs.asm - VS SIMD8 shader: \\([0-9]*\\) inst.*/\\1/p' rep) && sed -e \"s/^\\(set\\/a.vs.asm - VS SIMD8 shader: \\)\$n inst/\\1\$((n - 3)) inst/\" -e 's/^set\\/b.vs.asm - VS rejected: ST1006/set\\/b.vs.asm - VS SIMD8 shader: 5 inst, 0 loops, 9 cycles, 0:0 spills:fills, 1 sends/' -e '/^set\\/deeper\\/d.ps.asm/d' rep > new && '$bin' compare rep new > delta && grep -q \"^instructions helped: set/a.vs.asm VS SIMD8 *\$n -> \$((n - 3)) (\" delta && grep -q '^total instructions in shared programs: ' delta && grep -qx 'helped: 1' delta && grep -q '^VERDICT: set/b.vs.asm: VS rejected: ST1006 -> VS accepted\$' delta && grep -q '^LOST: *set/deeper/d.ps.asm FS SIMD' delta && grep -q '^GAINED: set/b.vs.asm VS SIMD8' delta"
+check "compare: wrong usage is exit 2" bash -c "'$bin' compare '$b/rep' 2>/dev/null; [ \$? -eq 2 ]"

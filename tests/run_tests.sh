@@ -2,14 +2,21 @@
 # Runs every test suite against one build variant (build/ or build-asan/):
 #   1. every cmocka program build*/tests/test_*   (unit tests, corpus, samples)
 #   2. tests/bad/*.asm: the CLI must print exactly the diagnostics each file's
-#      "; expect:" lines state, exit 1, and write no output file
+#      "; expect:" lines state, exit 1, and write no output file (with the
+#      options of its "; args:" line, if any)
 #   3. tests/gen_iga.sh: every Gen9 kernel accepted by iga64
-#   4. tests/cli.sh: usage errors, --help, --version, -o behaviour
-#   5. tests/check_layering.py: stage doors and call circles
+#   4. tests/cli.sh: usage errors, --help, --version, -o behaviour, batch
+#   5. tests/embed.sh, tests/scons_tool.sh: the installed library, pkg-config,
+#      exported symbols, build flags; the SCons tool
+#   6. tests/check_layering.py: stage doors and call circles
+#   7. with a second argument "fuzz" (scons test, when clang is installed):
+#      tests/fuzz/smoke.sh, a fixed short run of every libFuzzer target of
+#      build-fuzz/ and the cmocka tests built with clang's sanitizers
 # Prints one "N passed, N failed" line per suite and a total; exits non-zero
 # on any failure.  Run from the repository root (scons test does).
 set -u
 variant=${1:-build}
+fuzz=${2:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export ST_CORPUS_DIR=${ST_CORPUS_DIR:-$root/../shared/corpus}
@@ -47,9 +54,13 @@ trap 'rm -rf "$tmp"' EXIT
 for bad in tests/bad/*.asm tests/bad/*.vp tests/bad/*.fp; do
     [ -f "$bad" ] || continue
     want=$(sed -n 's/^[;#] *expect: //p' "$bad" | sed "s|^|$bad:|")
+    # "; args: ..." adds options (the limits); "; args: run ..." runs the
+    # shader instead of compiling it
+    read -r -a args <<< "$(sed -n 's/^[;#] *args: //p' "$bad")"
+    [ "${args[0]:-}" = run ] || args=(--emit=asm "${args[@]}")
     out=$tmp/out.txt
     rm -f "$out"
-    "$bin" --emit=asm -o "$out" "$bad" 2>"$tmp/err" >/dev/null
+    "$bin" "${args[@]}" -o "$out" "$bad" 2>"$tmp/err" >/dev/null
     rc=$?
     got=$(grep -E "^$bad(:[0-9]+:[0-9]+)?: (error|warning)" "$tmp/err")
     if [ $rc -eq 1 ] && [ "$got" = "$want" ] && [ ! -e "$out" ]; then
@@ -83,12 +94,35 @@ if [ -f tests/cli.sh ]; then
     count "cli" "$p" "$f"
 fi
 
-# 5. Doors and rooms: no private cross-stage include, no call circle
+# 5. The library as an embedder gets it: the installs `scons test` made,
+#    pkg-config, the exported symbols, CC/CFLAGS/LDFLAGS; the SCons tool
+#    (plain build only: they install and link the plain build)
+if [ "$variant" = build ]; then
+    for suite in embed scons_tool; do
+        out=$(bash "tests/$suite.sh" 2>&1)
+        echo "$out" | grep -v '^ok ' || true
+        p=$(echo "$out" | grep -c '^ok ')
+        f=$(echo "$out" | grep -c '^not ok ')
+        [ "$p" -gt 0 ] || f=$((f + 1)) # a suite that could not start fails
+        count "$suite" "$p" "$f"
+    done
+fi
+
+# 6. Doors and rooms: no private cross-stage include, no call circle
 #    between files of two stages (read from the objects' symbol tables)
 if python3 tests/check_layering.py "$root" "$root/$variant"; then
     count "layering" 1 0
 else
     count "layering" 0 1
+fi
+
+# 7. Fuzz smoke run (tests/fuzz/README.md)
+if [ "$fuzz" = fuzz ]; then
+    out=$(bash tests/fuzz/smoke.sh 2>&1)
+    echo "$out"
+    p=$(echo "$out" | grep -c '^ok ')
+    f=$(echo "$out" | grep -c '^not ok ')
+    count "fuzz-smoke" "$p" "$f"
 fi
 
 echo "total: $total_pass passed, $total_fail failed"

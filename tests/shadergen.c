@@ -1423,11 +1423,13 @@ static void inputs_json(struct gen *g, struct gen_buf *b)
     gen_printf(b, "]\n}\n");
 }
 
-int sg_generate(uint64_t seed, int version, struct sg_shader *out)
+static int generate(uint64_t seed, const uint8_t *bytes, size_t nbytes, int version, struct sg_shader *out)
 {
     struct gen *g = calloc(1, sizeof(*g));
     if (!g)
         return -1;
+    g->r.bytes = bytes;
+    g->r.nbytes = bytes ? nbytes : 0;
     /* splitmix64 of the seed: nearby seeds give unrelated streams */
     uint64_t z = seed + 0x9e3779b97f4a7c15ull;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -1482,4 +1484,14 @@ void sg_shader_free(struct sg_shader *s)
     free(s->text);
     free(s->inputs);
     s->text = s->inputs = NULL;
+}
+
+int sg_generate(uint64_t seed, int version, struct sg_shader *out)
+{
+    return generate(seed, NULL, 0, version, out);
+}
+
+int sg_generate_bytes(const uint8_t *bytes, size_t nbytes, int version, struct sg_shader *out)
+{
+    return generate(rng_bytes_hash(bytes, nbytes), bytes, nbytes, version, out);
 }

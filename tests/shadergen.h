@@ -50,6 +50,10 @@ const char *sg_version_name(enum sg_version v);
  * memory ran out (then *out holds nothing to free).
  */
 int sg_generate(uint64_t seed, int version, struct sg_shader *out);
+/* The same, with the generator's choices taken from `bytes` (4 bytes a
+ * choice) before the seeded sequence (a hash of the bytes) goes on: the
+ * libFuzzer differential target (tests/fuzz/fuzz_diff.c). */
+int sg_generate_bytes(const uint8_t *bytes, size_t nbytes, int version, struct sg_shader *out);
 void sg_shader_free(struct sg_shader *s);
 
 #endif

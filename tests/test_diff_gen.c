@@ -36,7 +36,6 @@
 #include "translator.h"
 #include "test_rng.h"
 #include "test_util.h"
-#include "tolerance.h"
 
 enum { INVOCATIONS = 70 /* two SIMD32 blocks, a partial thread, a partial quad */ };
 enum { SAMPLE_BATCHES = 6, CORPUS_BATCHES = 2 };
@@ -195,7 +194,8 @@ static void make_inputs(struct rng *r, const struct st_shader *sh, struct st_run
     }
 }
 
-/* Tolerances: tests/tolerance.h (shared with test_fuzz.c). */
+/* Tolerances: st_tol_within (translator/run/tolerance.c), shared with test_fuzz.c,
+ * test_fuzz_arb.c and shadertrans batch --compare-engines. */
 
 /* ------------------------------------------------------------------ */
 
@@ -247,9 +247,9 @@ static unsigned compare(const char *name, const struct st_shader *sh, unsigned s
             for (unsigned c = 0; c < a->reg[r].ncomp; c++) {
                 float w = a->reg[r].v[c], g = b->reg[r].v[c];
                 t->components++;
-                if (within(w, g, false))
+                if (st_tol_within(w, g, false))
                     continue;
-                if (within(w, g, inexact)) {
+                if (st_tol_within(w, g, inexact)) {
                     t->tolerated++;
                     if (verbose())
                         fprintf(stderr, "tolerated %s SIMD%u inv %u: interp %.9g, gen %.9g (%.3g ulps)\n",
@@ -275,9 +275,9 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
     static struct st_run_inputs in;
     static struct st_run_outputs o_ref[INVOCATIONS], o_gen[INVOCATIONS];
     const char *seed = getenv("ST_DIFF_SEED");
-    struct rng r = {0x6e0000u + (uint64_t)len * 2654435761u +
+    struct rng r = {.s = 0x6e0000u + (uint64_t)len * 2654435761u +
                     (seed ? strtoull(seed, NULL, 10) * 0x9e3779b97f4a7c15ull : 0)};
-    bool inexact = shader_inexact(sh), vs = sh->version.type == ST_VS;
+    bool inexact = st_tol_shader_inexact(sh), vs = sh->version.type == ST_VS;
     unsigned nb = batches(is_sample ? SAMPLE_BATCHES : CORPUS_BATCHES);
     bool mism = false;
     for (unsigned batch = 0; batch < nb; batch++) {

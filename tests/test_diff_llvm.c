@@ -255,7 +255,7 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
     static struct st_run_outputs o_ref[INVOCATIONS], o_jit[INVOCATIONS];
     /* fixed per shader; $ST_DIFF_SEED explores other inputs */
     const char *seed = getenv("ST_DIFF_SEED");
-    struct rng r = {0x5eed0000u + (uint64_t)len * 2654435761u +
+    struct rng r = {.s = 0x5eed0000u + (uint64_t)len * 2654435761u +
                     (seed ? strtoull(seed, NULL, 10) * 0x9e3779b97f4a7c15ull : 0)};
     unsigned nb = batches(must_lower ? SAMPLE_BATCHES : CORPUS_BATCHES);
     for (unsigned batch = 0; batch < nb; batch++) {

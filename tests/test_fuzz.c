@@ -16,7 +16,7 @@
  * - the Gen9 kernel run in the Gen simulator (st_gen_execute) gives the
  *   interpreter's outputs (IEEE rules) at SIMD8, and for pixel shaders also
  *   at SIMD16 and SIMD32, within the tolerance of docs/gensim.md
- *   (tests/tolerance.h, the rule test_diff_gen applies).  Shaders the back
+ *   (st_tol_within, translator/run/tolerance.c: the rule every judge applies).  Shaders the back
  *   end does not support, and pixel shaders with derivatives whose random
  *   inputs are not one rasterised quad (the Gen engine cannot form such a
  *   thread; docs/gen-abi.md "Gen engine") or whose vPos is not an integer
@@ -47,7 +47,6 @@
 #include "shadertrans.h"
 #include "emit.h"
 #include "translator.h"
-#include "tolerance.h"
 #include "fuzz_util.h"
 
 #include "shadergen.c"
@@ -100,7 +99,7 @@ static void gen_compare(struct totals *t, uint64_t seed, const struct sg_shader 
         goto done; /* the checks above already count these */
     gen = calloc(in->num_invocations + 1, sizeof(*gen));
     assert_non_null(gen);
-    bool inexact = shader_inexact(sh), vs = sh->version.type == ST_VS;
+    bool inexact = st_tol_shader_inexact(sh), vs = sh->version.type == ST_VS;
     for (unsigned simd = 8; simd <= 32 && !(vs && simd > 8); simd *= 2) {
         struct st_ctx *c2 = st_ctx_create("fuzz.asm", gs->text, len, 1000);
         struct st_gen_run_stats stats;
@@ -136,9 +135,9 @@ static void gen_compare(struct totals *t, uint64_t seed, const struct sg_shader 
             for (unsigned r = 0; same && !a->discarded && r < a->count; r++)
                 for (unsigned c = 0; c < a->reg[r].ncomp; c++) {
                     float w = a->reg[r].v[c], g = b->reg[r].v[c];
-                    if (within(w, g, false))
+                    if (st_tol_within(w, g, false))
                         continue;
-                    if (within(w, g, inexact)) {
+                    if (st_tol_within(w, g, inexact)) {
                         t->gen_tolerated++;
                         continue;
                     }

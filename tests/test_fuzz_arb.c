@@ -17,7 +17,7 @@
  * - the Gen9 kernel run in the Gen simulator (st_gen_execute) gives the
  *   interpreter's outputs (IEEE rules) at SIMD8, and for fragment programs
  *   also at SIMD16 and SIMD32, within the tolerance of docs/gensim.md
- *   (tests/tolerance.h, the rule test_diff_gen and test_fuzz apply).
+ *   (st_tol_within, translator/run/tolerance.c: the rule every judge applies).
  *   Programs the back end refuses by design (ST3001 naming what it does not
  *   support, e.g. fragment.position) are counted apart, not failed.
  *
@@ -46,7 +46,6 @@
 #include "shadertrans.h"
 #include "emit.h"
 #include "translator.h"
-#include "tolerance.h"
 #include "fuzz_util.h"
 
 #include "arbgen.c"
@@ -160,7 +159,7 @@ static void gen_compare(struct totals *t, uint64_t seed, const struct ag_program
         goto done; /* the checks of fuzz_one already count these */
     gen = calloc(in->num_invocations + 1, sizeof(*gen));
     assert_non_null(gen);
-    bool inexact = shader_inexact(sh), vp = sh->version.type == ST_VS;
+    bool inexact = st_tol_shader_inexact(sh), vp = sh->version.type == ST_VS;
     for (unsigned simd = 8; simd <= 32 && !(vp && simd > 8); simd *= 2) {
         struct st_ctx *c2 = st_ctx_create(file_name(gp), gp->text, len, 1000);
         struct st_gen_run_stats stats;
@@ -199,14 +198,14 @@ static void gen_compare(struct totals *t, uint64_t seed, const struct ag_program
             for (unsigned r = 0; same && !a->discarded && r < a->count; r++)
                 for (unsigned c = 0; c < a->reg[r].ncomp; c++) {
                     float w = a->reg[r].v[c], g = b->reg[r].v[c];
-                    if (within(w, g, false))
+                    if (st_tol_within(w, g, false))
                         continue;
                     char nb[64];
                     if (unjudged(gp, st_run_output_label(sh, &a->reg[r], nb), a->reg[r].ncomp, c)) {
                         t->gen_unjudged++;
                         continue;
                     }
-                    if (within(w, g, inexact)) {
+                    if (st_tol_within(w, g, inexact)) {
                         t->gen_tolerated++;
                         continue;
                     }

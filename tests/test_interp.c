@@ -1364,7 +1364,8 @@ static void test_loop_zero_and_negative_count(void **state)
 static void test_step_limit(void **state)
 {
     (void)state;
-    /* 255^4 iterations exceed the 2^26-instruction budget: ST4002 */
+    /* 255^4 iterations exceed the default run budget of 2^26 instructions
+     * per invocation: refused before it runs (ST4003, at the outer rep) */
     const char *src = "vs_2_x\n"
                       "defi i0, 255, 0, 0, 0\n"
                       "def c1, 1, 1, 1, 1\n"
@@ -1390,7 +1391,12 @@ static void test_step_limit(void **state)
     const char *json = "{\"invocations\": [{}]}";
     assert_false(st_interp_run(ctx, sh, NULL, json, strlen(json), ST_FLOAT_IEEE, &out));
     assert_null(out.data); /* nothing printed */
-    assert_int_equal(count_code(ctx, ST_E_RUNTIME), 1);
+    struct st_loc loc;
+    assert_non_null(st_ctx_first_error(ctx, &loc));
+    assert_int_equal(loc.line, 4);
+    assert_int_equal(loc.column, 1);
+    assert_int_equal(count_code(ctx, ST_E_RUN_BUDGET), 1);
+    assert_int_equal(count_code(ctx, ST_E_RUNTIME), 0);
     st_arena_destroy(a);
     st_ctx_destroy(ctx);
 }
@@ -1902,6 +1908,12 @@ static void test_arb_json(void **state)
                  "constants.c0: not a parameter binding of an ARB program");
     expect_error(fp, "{\"constants\": {\"program.env[256]\": [1]}, \"invocations\": []}",
                  "constants.program.env[256]: not a parameter binding");
+    /* keys cut short before their member (found by tests/fuzz/fuzz_run_inputs:
+     * the default-state lookup read past a missing '.') */
+    expect_error(fp, "{\"constants\": {\"state.texgen[0]\": [1]}, \"invocations\": []}",
+                 "constants.state.texgen[0]: not a parameter binding");
+    expect_error(fp, "{\"constants\": {\"state.lightprod[0]\": [1]}, \"invocations\": []}",
+                 "constants.state.lightprod[0]: not a parameter binding");
     expect_error(fp, "{\"textures\": {\"s2\": {}}, \"invocations\": []}",
                  "textures.s2: not a texture image unit");
     expect_error(fp, "{\"textures\": {\"texture[2]\": {\"type\": \"2d\", \"width\": 1,"

@@ -1061,6 +1061,23 @@ static void test_error_recovery(void **state)
     done(p);
 }
 
+/* A NUL byte inside a line (found by tests/fuzz/fuzz_parse_d3d9): the
+ * diagnostics' source line keeps the whole line, the NUL shown as a space,
+ * so a column after it still points into the text. */
+static void test_nul_byte_source_line(void **state)
+{
+    (void)state;
+    static const char src[] = "vs_2_0\nmov r0, r1 \0 ?\n";
+    struct parsed *p = parse_n(src, sizeof(src) - 1, 0);
+    assert_int_equal(p->res.num_errors, 1);
+    const struct st_diagnostic *d = &p->res.diagnostics[0];
+    assert_int_equal(d->code, ST_E_BAD_CHAR);
+    assert_int_equal(d->line, 2);
+    assert_int_equal(d->column, 12);
+    assert_string_equal(d->source_line, "mov r0, r1   ?");
+    done(p);
+}
+
 static void test_too_many_errors(void **state)
 {
     (void)state;
@@ -1515,6 +1532,7 @@ int main(void)
         cmocka_unit_test(test_too_many_errors),
         cmocka_unit_test(test_printer),
         cmocka_unit_test(test_corpus_round_trip),
+        cmocka_unit_test(test_nul_byte_source_line),
         cmocka_unit_test(test_random_garbage),
         cmocka_unit_test(test_random_tokens),
         cmocka_unit_test(test_mutated_corpus),

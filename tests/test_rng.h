@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,15 +23,36 @@ static inline unsigned batches(unsigned dflt)
 
 struct rng {
     uint64_t s;
+    /* Optional: bytes to take the numbers from first, 4 a number (the
+     * libFuzzer differential target, tests/fuzz/fuzz_diff.c, so that a
+     * mutation of the input changes one choice of the generator, not all
+     * of them); then the xorshift sequence goes on from s. */
+    const uint8_t *bytes;
+    size_t nbytes, pos;
 };
 
 static inline uint32_t rnd(struct rng *r)
 {
+    if (r->pos < r->nbytes) {
+        uint32_t v = 0;
+        for (int k = 0; k < 4 && r->pos < r->nbytes; k++)
+            v = v << 8 | r->bytes[r->pos++];
+        return v;
+    }
     /* xorshift64*: a fixed, portable sequence */
     r->s ^= r->s >> 12;
     r->s ^= r->s << 25;
     r->s ^= r->s >> 27;
     return (uint32_t)((r->s * 0x2545f4914f6cdd1dull) >> 32);
+}
+
+/* The seed of the sequence that follows a byte source: FNV-1a of the bytes. */
+static inline uint64_t rng_bytes_hash(const uint8_t *bytes, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ bytes[i]) * 0x100000001b3ull;
+    return h;
 }
 
 /* 0 .. n-1 (0 when n is 0) */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <locale.h>
 
 /* The whole file, NUL-terminated, malloc'd; NULL when it cannot be read.
  * *len (when len is not NULL) gets the size without the NUL. */
@@ -157,6 +158,51 @@ static inline bool manifest_needs_vendor(const struct manifest_row *r)
 {
     return strstr(r->notes, "options=NV") || strstr(r->notes, ",NV_") ||
            strstr(r->notes, "requires=GL_NV");
+}
+
+/*
+ * A locale that writes numbers with a decimal comma (de_DE.UTF-8), for the
+ * tests that check our output does not depend on the host's locale.  When
+ * the system has not generated it, it is compiled from the Debian package
+ * `locales` (.ci/install-deps installs it) into a directory of our own, and
+ * LOCPATH points there.  NULL only when neither works: the caller fails.
+ */
+static char test_locale_dir[] = "/tmp/st-locale-XXXXXX";
+
+/* glibc keeps a block of its own (an argz list of the locale path) when it
+ * loads a locale through LOCPATH; LeakSanitizer, in the ASan build, would
+ * put it on our account.  (Every test is one program: one definition.) */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+    return "leak:__argz_add_sep\n";
+}
+
+static inline void test_locale_dir_remove(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", test_locale_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", test_locale_dir);
+}
+
+static inline locale_t test_comma_locale(void)
+{
+    locale_t l = newlocale(LC_ALL_MASK, "de_DE.UTF-8", (locale_t)0);
+    if (l)
+        return l;
+    char *dir = test_locale_dir;
+    if (strchr(dir, 'X')) {
+        if (!mkdtemp(dir))
+            return (locale_t)0;
+        atexit(test_locale_dir_remove);
+    }
+    char cmd[512];
+    snprintf(cmd, sizeof(cmd), "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 >/dev/null 2>&1", dir);
+    if (system(cmd) != 0)
+        return (locale_t)0;
+    setenv("LOCPATH", dir, 1);
+    return newlocale(LC_ALL_MASK, "de_DE.UTF-8", (locale_t)0);
 }
 
 #endif

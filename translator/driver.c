@@ -4,6 +4,8 @@
  * Every stage reports through one message context; the shader's memory is
  * one arena freed at the end.
  */
+#include <locale.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,23 +53,68 @@ static bool dialect_is_arb(const struct st_options *o)
     return o->source_len - i >= 5 && memcmp(o->source + i, "!!ARB", 5) == 0;
 }
 
+/* A shader with more instructions than max_instructions is refused before
+ * any later stage sees it, at the first instruction past the limit. */
+static bool within_size(struct st_ctx *ctx, const struct st_shader *sh, unsigned max)
+{
+    if (!max || sh->num_instrs <= max)
+        return true;
+    const struct st_instr *i = sh->first;
+    for (unsigned k = 0; i && k < max; k++)
+        i = i->next;
+    st_error(ctx, i ? i->loc : sh->version.loc, ST_E_BUDGET,
+             "the shader has %u instructions, more than the limit of %u", sh->num_instrs, max);
+    return false;
+}
+
 /* Parse and check: the front half every output shares. */
-static struct st_shader *front_end(struct st_ctx *ctx, const struct st_options *o,
-                                   struct st_arena *arena)
+struct st_shader *st_front_end(struct st_ctx *ctx, const struct st_options *o,
+                               struct st_arena *arena)
 {
     bool arb = dialect_is_arb(o);
     struct st_shader *sh = arb ? st_parse_arb(ctx, arena) : st_parse_d3d9(ctx, arena);
     if (!sh || st_error_count(ctx))
+        return NULL;
+    st_ctx_set_anchor(ctx, sh->version.loc);
+    if (!within_size(ctx, sh, o->max_instructions) || !st_poll(ctx, 0))
         return NULL;
     if (!(arb ? st_check_arb(ctx, sh) : st_check(ctx, sh)))
         return NULL;
     return sh;
 }
 
-static bool options_ok(const struct st_options *o)
+/*
+ * A copy of the caller's options with every field of this version: a
+ * caller compiled against an older header passed a shorter struct, whose
+ * fields we copy and whose newer fields stay zero (their defaults).  False
+ * for a version we do not know or a value out of range.
+ */
+static bool options_copy(const struct st_options *in, struct st_options *o)
 {
-    return o && o->struct_version >= 1 && o->struct_version <= ST_OPTIONS_VERSION &&
-           (o->source || o->source_len == 0) &&
+    if (!in || in->struct_version < 1 || in->struct_version > ST_OPTIONS_VERSION)
+        return false;
+    size_t n = in->struct_version == 1 ? offsetof(struct st_options, max_instructions)
+                                       : sizeof(*o);
+    memset(o, 0, sizeof(*o));
+    memcpy(o, in, n);
+    /* Enums are compared as unsigned: a negative value is out of range too. */
+    return (o->source || o->source_len == 0) &&
+           (unsigned)o->dialect <= ST_DIALECT_ARB && (unsigned)o->emit <= ST_EMIT_GEN &&
+           (unsigned)o->float_rules <= ST_FLOAT_D3D9 &&
+           (o->simd_width == 0 || o->simd_width == 8 || o->simd_width == 16 ||
+            o->simd_width == 32);
+}
+
+static bool run_options_copy(const struct st_run_options *in, struct st_run_options *o)
+{
+    if (!in || in->struct_version < 1 || in->struct_version > ST_RUN_OPTIONS_VERSION)
+        return false;
+    size_t n = in->struct_version == 1 ? offsetof(struct st_run_options, max_run_instructions)
+                                       : sizeof(*o);
+    memset(o, 0, sizeof(*o));
+    memcpy(o, in, n);
+    return (o->inputs_json || o->inputs_len == 0) && (unsigned)o->engine <= ST_ENGINE_GEN &&
+           (unsigned)o->float_rules <= ST_FLOAT_D3D9 &&
            (o->simd_width == 0 || o->simd_width == 8 || o->simd_width == 16 ||
             o->simd_width == 32);
 }
@@ -79,18 +126,36 @@ struct session {
     struct st_buf out;
     struct st_buf stats; /* "name: value" lines, kept when the caller asks */
     bool want_stats;
+    struct st_limits limits; /* the budget and cancel callback of this call */
+    /* The C locale for this thread while the call runs, and what was there
+     * before: printf and strtod anywhere below (ours, LLVM's) write and read
+     * '.' whatever the host set with setlocale.  uselocale() is per thread,
+     * so concurrent calls disturb neither each other nor the host. */
+    locale_t c_locale, old_locale;
 };
 
 static bool session_begin(struct session *s, const struct st_options *o)
 {
     memset(s, 0, sizeof(*s));
+    s->c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    if (!s->c_locale)
+        return false;
+    s->old_locale = uselocale(s->c_locale);
     s->want_stats = o->want_stats;
+    s->limits.max_work = o->max_work;
+    s->limits.cancel = o->cancel;
+    s->limits.cancel_user = o->cancel_user;
     s->ctx = st_ctx_create(o->filename, o->source, o->source_len, o->max_errors);
     s->arena = st_arena_create();
-    if (s->ctx && s->arena)
+    if (s->ctx && s->arena) {
+        st_ctx_set_limits(s->ctx, &s->limits);
+        st_arena_report_to(s->arena, s->ctx);
         return true;
+    }
     st_ctx_destroy(s->ctx);
     st_arena_destroy(s->arena);
+    uselocale(s->old_locale);
+    freelocale(s->c_locale);
     return false;
 }
 
@@ -105,6 +170,7 @@ static int session_end(struct session *s, struct st_result **result)
     if (res && st_ctx_export(s->ctx, res)) {
         res->struct_version = ST_RESULT_VERSION;
         res->ok = res->num_errors == 0;
+        res->work = s->limits.work;
         if (res->ok) {
             if (!s->out.data)
                 st_buf_printf(&s->out, "%s", "");
@@ -125,19 +191,22 @@ static int session_end(struct session *s, struct st_result **result)
     st_buf_free(&s->stats);
     st_arena_destroy(s->arena);
     st_ctx_destroy(s->ctx);
+    uselocale(s->old_locale);
+    freelocale(s->c_locale);
     return rc;
 }
 
-int st_compile(const struct st_options *o, struct st_result **result)
+int st_compile(const struct st_options *opts, struct st_result **result)
 {
     struct session s;
+    struct st_options oc, *o = &oc;
     if (!result)
         return -1;
     *result = NULL;
-    if (!options_ok(o) || !session_begin(&s, o))
+    if (!options_copy(opts, o) || !session_begin(&s, o))
         return -1;
 
-    struct st_shader *sh = front_end(s.ctx, o, s.arena);
+    struct st_shader *sh = st_front_end(s.ctx, o, s.arena);
     if (sh) {
         switch (o->emit) {
         case ST_EMIT_NONE:
@@ -171,18 +240,20 @@ int st_compile(const struct st_options *o, struct st_result **result)
     return session_end(&s, result);
 }
 
-int st_run(const struct st_run_options *ro, struct st_result **result)
+int st_run(const struct st_run_options *ropts, struct st_result **result)
 {
     struct session s;
+    struct st_run_options rc, *ro = &rc;
+    struct st_options oc;
     if (!result)
         return -1;
     *result = NULL;
-    if (!ro || ro->struct_version < 1 || ro->struct_version > ST_RUN_OPTIONS_VERSION ||
-        !options_ok(ro->compile) || (!ro->inputs_json && ro->inputs_len) ||
-        !session_begin(&s, ro->compile))
+    if (!run_options_copy(ropts, ro) || !options_copy(ro->compile, &oc) ||
+        !session_begin(&s, &oc))
         return -1;
+    s.limits.max_run = ro->max_run_instructions;
 
-    struct st_shader *sh = front_end(s.ctx, ro->compile, s.arena);
+    struct st_shader *sh = st_front_end(s.ctx, &oc, s.arena);
     if (sh) {
         switch (ro->engine) {
         case ST_ENGINE_INTERP:

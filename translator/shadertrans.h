@@ -14,14 +14,15 @@
 #define SHADERTRANS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define ST_API_VERSION 1
-#define ST_OPTIONS_VERSION 1
-#define ST_RESULT_VERSION 1
+#define ST_OPTIONS_VERSION 2
+#define ST_RESULT_VERSION 2
 
 enum st_severity {
     ST_SEVERITY_ERROR = 0,
@@ -71,6 +72,21 @@ struct st_options {
     enum st_float_rules float_rules; /* for outputs that compute (LLVM IR) */
     int want_stats;                  /* fill st_result.stats */
     unsigned simd_width; /* ST_EMIT_GEN: 8, 16 or 32; 0 = the widest that does not spill */
+
+    /* ---- version 2: limits (docs/limits.md) ---- */
+    /* Refuse a shader with more instructions than this (ST9002, at the first
+     * one beyond); 0: no limit. */
+    unsigned max_instructions;
+    /* The compile budget in work units (every stage charges about one unit
+     * per instruction it handles); when it is spent the compile stops with
+     * ST9002.  0: no limit.  The same count every time for the same input. */
+    uint64_t max_work;
+    /* Polled by every stage (and by st_run's engines while they execute);
+     * returning nonzero stops the call with ST9003.  Called on the thread
+     * that called st_compile/st_run, with the C locale in effect; NULL: never
+     * cancelled. */
+    int (*cancel)(void *user);
+    void *cancel_user;
 };
 
 struct st_result {
@@ -82,6 +98,10 @@ struct st_result {
     size_t num_diagnostics;
     unsigned num_errors, num_warnings;
     char *stats; /* with want_stats: counts as "name: value" lines, else NULL */
+
+    /* ---- version 2 (the library allocates results: older callers simply
+     * do not read these) ---- */
+    uint64_t work; /* compile work units this call charged (st_options.max_work) */
 };
 
 
@@ -101,14 +121,32 @@ struct st_run_options {
     enum st_float_rules float_rules;
     enum st_engine engine;
     unsigned simd_width; /* ST_ENGINE_GEN: 8, 16 or 32; 0 = automatic */
+
+    /* ---- version 2 ---- */
+    /*
+     * The run budget: the most shader instructions all invocations together
+     * may execute, counted before anything runs as the worst case the
+     * program allows (every loop running the count its integer constant
+     * gives, the longer side of every branch; docs/limits.md).  A run that
+     * could exceed it is refused with ST4003 by every engine alike.  0: the
+     * default, ST_RUN_DEFAULT_BUDGET per invocation.
+     */
+    uint64_t max_run_instructions;
 };
-#define ST_RUN_OPTIONS_VERSION 1
+#define ST_RUN_OPTIONS_VERSION 2
+/* The run budget when none is given: per invocation (2^26). */
+#define ST_RUN_DEFAULT_BUDGET (UINT64_C(1) << 26)
 
 /*
  * Compile opts->source.  Returns 0 and stores a result (to be freed with
  * st_result_free) even when the shader has errors: those are in the result.
  * Returns -1 only when the call itself is wrong (NULL, unknown struct
- * version) or memory ran out, and then stores NULL.
+ * version, an enum value or SIMD width out of range) or memory ran out,
+ * and then stores NULL.
+ *
+ * Output never depends on the caller's locale: numbers are always printed
+ * and read with '.' (the call switches its own thread to the C locale
+ * with uselocale() and back).  Calls on different threads are independent.
  */
 int st_compile(const struct st_options *opts, struct st_result **result);
 void st_result_free(struct st_result *result);

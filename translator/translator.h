@@ -21,6 +21,7 @@
 /* Arena: everything belonging to one shader, freed in one call.       */
 
 struct st_arena;
+struct st_ctx;
 struct st_arena *st_arena_create(void);
 void st_arena_destroy(struct st_arena *a);
 /*
@@ -35,6 +36,25 @@ char *st_arena_printf(struct st_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* True once an allocation failed; allocations then return a static dummy. */
 bool st_arena_failed(const struct st_arena *a);
+/* The first failed allocation of a is reported in ctx at once (ST9001),
+ * which then records no more messages: what stages say while they wind
+ * down without the memory they asked for is noise. */
+void st_arena_report_to(struct st_arena *a, struct st_ctx *ctx);
+
+/*
+ * Memory a generated scanner (flex) allocates, kept on a list so that all
+ * of it can be freed when the scanner gives up half way: flex's only fatal
+ * error is running out of memory, and it leaves through longjmp with
+ * blocks nobody else knows about.  The parsers route flex's yyalloc,
+ * yyrealloc and yyfree here.  NULL when memory ran out.
+ */
+struct st_block_list {
+    struct st_block *head;
+};
+void *st_blocks_alloc(struct st_block_list *l, size_t n);
+void *st_blocks_realloc(struct st_block_list *l, void *p, size_t n);
+void st_blocks_free(struct st_block_list *l, void *p);
+void st_blocks_free_all(struct st_block_list *l);
 
 /* A growable byte buffer (output text). Allocated with malloc. */
 struct st_buf {
@@ -110,8 +130,11 @@ enum st_diag_code {
     /* 4xxx: inputs of shadertrans run */
     ST_E_INPUTS = 4001,          /* inputs JSON malformed or wrong shape: message names the JSON path */
     ST_E_RUNTIME = 4002,         /* execution cannot continue (e.g. loop limit) */
+    ST_E_RUN_BUDGET = 4003,      /* the run could execute more than its budget */
     /* 9xxx: usage / environment */
     ST_E_OUT_OF_MEMORY = 9001,
+    ST_E_BUDGET = 9002,          /* the compile budget (instructions, work units) is spent */
+    ST_E_CANCELLED = 9003,       /* the caller's cancel callback said stop */
     /* warnings */
     ST_W_STRAY_COMMA = 5001,
     ST_W_IGNORED = 5002,
@@ -131,12 +154,49 @@ void st_warning(struct st_ctx *ctx, struct st_loc loc, enum st_diag_code code,
 unsigned st_error_count(const struct st_ctx *ctx);
 /* The message of the first error reported (NULL: none), and where. */
 const char *st_ctx_first_error(const struct st_ctx *ctx, struct st_loc *loc);
+/* True once memory ran out in this context (ST9001 reported, or a message
+ * could not be recorded): a stage that tried something in a throwaway
+ * context tells "it did not work" from "there was no memory to try". */
+bool st_ctx_out_of_memory(const struct st_ctx *ctx);
 /* True once max_errors were reported; parsers stop then. */
 bool st_error_limit_reached(const struct st_ctx *ctx);
 const char *st_ctx_source(const struct st_ctx *ctx, size_t *len);
 const char *st_ctx_filename(const struct st_ctx *ctx);
 /* Moves the diagnostics into a result (malloc'd, freed by st_result_free). */
 bool st_ctx_export(struct st_ctx *ctx, struct st_result *res);
+
+/* ------------------------------------------------------------------ */
+/* Limits: the compile budget and the caller's cancel callback.        */
+/*
+ * One st_limits belongs to one st_compile/st_run call; every context of the
+ * call (the main one and any probe a stage makes) points at it, so the work
+ * charged anywhere counts against one budget.  Stages call st_poll between
+ * units of work, charging about one unit per instruction (AST, LLVM, MIR or
+ * Gen) they handle; engines poll with 0 units while they execute (only the
+ * cancel callback).  Once it returns false the stage stops and returns
+ * failure: the error (ST9002 or ST9003) is already reported, once in each
+ * context that polls.  docs/limits.md says what costs what.
+ */
+struct st_limits {
+    uint64_t max_work;         /* 0: no limit */
+    int (*cancel)(void *user); /* NULL: never cancelled */
+    void *cancel_user;
+    uint64_t work;             /* charged so far */
+    enum st_diag_code stopped; /* 0, ST_E_BUDGET or ST_E_CANCELLED */
+    /* st_run's budget in instructions over all invocations (see
+     * st_run_budget_check); 0: ST_RUN_DEFAULT_BUDGET per invocation. */
+    uint64_t max_run;
+};
+/* The context reads (and charges) lim from now on; lim outlives it. */
+void st_ctx_set_limits(struct st_ctx *ctx, struct st_limits *lim);
+struct st_limits *st_ctx_limits(const struct st_ctx *ctx);
+/* Where a poll without a location reports (the shader's version line). */
+void st_ctx_set_anchor(struct st_ctx *ctx, struct st_loc loc);
+/* Charges `work` units; false once the budget is spent or the caller
+ * cancelled (and then forever after). */
+bool st_poll(struct st_ctx *ctx, uint64_t work);
+/* The same, reporting at loc (e.g. the instruction being handled). */
+bool st_poll_at(struct st_ctx *ctx, struct st_loc loc, uint64_t work);
 
 /* ------------------------------------------------------------------ */
 /* The AST.                                                            */
@@ -343,6 +403,14 @@ struct st_shader {
 
 /* ------------------------------------------------------------------ */
 /* Entry points.                                                       */
+
+/*
+ * Parse and check o->source as st_compile does (driver.c): the front half
+ * every output shares.  NULL after any error (in ctx).  o must be a
+ * complete struct of this version (tools inside the library and the CLI).
+ */
+struct st_shader *st_front_end(struct st_ctx *ctx, const struct st_options *o,
+                               struct st_arena *arena);
 
 /* Parses the whole source; on syntax errors returns what it could build
  * (possibly NULL) and the errors are in ctx.  Never prints. */
@@ -702,6 +770,34 @@ typedef bool (*st_run_execute_fn)(void *user, struct st_ctx *ctx, const struct s
 bool st_run_engine(struct st_ctx *ctx, const struct st_shader *sh, const char *inputs_name,
                    const char *json, size_t json_len, enum st_float_rules rules,
                    st_run_execute_fn execute, void *user, struct st_buf *out);
+
+/*
+ * The run budget (budget.c, docs/limits.md).  st_run_worst_case: the most
+ * instructions one invocation of sh can execute with the integer constants
+ * of `in` (loops at their full counts, the longer side of each branch,
+ * calls at their subroutine's cost; saturating at UINT64_MAX), which is
+ * never less than the interpreter's step count; *hot gets the top-level
+ * loop or call costing the most (else the version line); *oom is set when
+ * memory ran out.  st_run_budget_check compares it, times the number of
+ * invocations, with the context's st_limits.max_run (or, when that is 0,
+ * ST_RUN_DEFAULT_BUDGET per invocation): ST_E_RUN_BUDGET at *hot and false
+ * when the run could exceed it.  st_run_engine calls it for every engine.
+ */
+uint64_t st_run_worst_case(const struct st_shader *sh, const struct st_run_inputs *in,
+                           struct st_loc *hot, bool *oom);
+bool st_run_budget_check(struct st_ctx *ctx, const struct st_shader *sh,
+                         const struct st_run_inputs *in);
+/*
+ * The tolerance of the Gen engine against the interpreter (tolerance.c;
+ * docs/gensim.md "Tolerances of the Gen engine"), for every judge that
+ * compares them: an instruction whose kernel result may differ, a shader
+ * with one, and whether two output components agree (any NaN matches any
+ * NaN; otherwise bit for bit, or, in an inexact shader, within 2^-14 of
+ * the larger magnitude or 2^-24 absolute).
+ */
+bool st_tol_inexact_op(enum st_opcode op);
+bool st_tol_shader_inexact(const struct st_shader *sh);
+bool st_tol_within(float want, float got, bool inexact);
 /* ---- end of run ---- */
 
 /* ---- ARB programs ---- */

@@ -103,6 +103,15 @@ static void fail(struct isel *I, const char *what)
     I->failed = true;
 }
 
+/* Memory ran out: that, not "not supported" (a caller may try again). */
+static void fail_oom(struct isel *I)
+{
+    if (!I->failed)
+        st_error(I->ctx, I->sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+    I->p->oom = true;
+    I->failed = true;
+}
+
 static size_t hptr(const void *p, size_t cap)
 {
     uintptr_t x = (uintptr_t)p;
@@ -118,7 +127,7 @@ static struct vmap *map_find(struct isel *I, LLVMValueRef v, bool create)
         struct vmap *nm = calloc(ncap, sizeof(*nm));
         if (!nm) {
             I->p->oom = true;
-            fail(I, "memory");
+            fail_oom(I);
             return NULL;
         }
         for (unsigned k = 0; k < I->map_cap; k++)
@@ -1423,7 +1432,7 @@ static bool build_cfg(struct isel *I)
     I->loops = calloc(I->nb, sizeof(*I->loops));
     if (!I->bb || !I->nsucc || !I->succ[0] || !I->succ[1] || !I->loop_of_header || !I->emitted ||
         !I->dom || !I->loops) {
-        fail(I, "memory");
+        fail_oom(I);
         return false;
     }
     LLVMGetBasicBlocks(I->fn, I->bb);
@@ -1460,7 +1469,7 @@ static bool build_cfg(struct isel *I)
     set_bit(&I->dom[0], 0);
     uint64_t *tmp = calloc(I->words, sizeof(uint64_t));
     if (!tmp) {
-        fail(I, "memory");
+        fail_oom(I);
         return false;
     }
     bool changed = true;
@@ -1502,7 +1511,7 @@ static bool build_cfg(struct isel *I)
                 I->loops[li].exit = -1;
                 I->loops[li].blocks = calloc(I->words, sizeof(uint64_t));
                 if (!I->loops[li].blocks) {
-                    fail(I, "memory");
+                    fail_oom(I);
                     return false;
                 }
                 set_bit(I->loops[li].blocks, h);
@@ -1510,7 +1519,7 @@ static bool build_cfg(struct isel *I)
             /* blocks reaching b without passing h */
             unsigned *stack = malloc(I->nb * sizeof(unsigned) * 2 + 8);
             if (!stack) {
-                fail(I, "memory");
+                fail_oom(I);
                 return false;
             }
             unsigned sp = 0;
@@ -1580,7 +1589,7 @@ static void compute_pdom(struct isel *I, const struct ctxf *c)
     free(I->pd);
     I->pd = calloc((size_t)nn * I->pwords, sizeof(uint64_t));
     if (!I->pd) {
-        fail(I, "memory");
+        fail_oom(I);
         return;
     }
     for (unsigned n = 0; n < nn; n++) {
@@ -1596,7 +1605,7 @@ static void compute_pdom(struct isel *I, const struct ctxf *c)
     }
     uint64_t *tmp = calloc(I->pwords, sizeof(uint64_t));
     if (!tmp) {
-        fail(I, "memory");
+        fail_oom(I);
         return;
     }
     bool changed = true;
@@ -1747,8 +1756,13 @@ static void emit_loop(struct isel *I, struct loop *L, int depth)
 static void emit_block_body(struct isel *I, unsigned b)
 {
     for (LLVMValueRef v = LLVMGetFirstInstruction(I->bb[b]); v && !I->failed;
-         v = LLVMGetNextInstruction(v))
+         v = LLVMGetNextInstruction(v)) {
+        if (!st_poll(I->ctx, 1)) { /* compile budget, cancel (reported there) */
+            I->failed = true;
+            return;
+        }
         emit_inst(I, v);
+    }
 }
 
 static void emit_seq(struct isel *I, const struct ctxf *c, unsigned b, unsigned stop, int depth)

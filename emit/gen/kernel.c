@@ -1288,7 +1288,13 @@ static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, LLVMMo
     free(ki);
     if (!ok || select_only)
         return ok;
+    /* the rest is linear in the Gen program (the allocator included):
+     * charged per Gen instruction before each step */
+    if (!st_poll(ctx, p->ninst))
+        return false;
     gen_dce(p);
+    if (!st_poll(ctx, p->ninst))
+        return false;
     if (!gen_allocate(p)) {
         if (p->oom) {
             st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
@@ -1306,20 +1312,28 @@ static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, LLVMMo
 }
 
 /* Whether the selector accepts the module's CFG: a SIMD8 trial whose
- * diagnostics go to a throwaway context. */
-static bool structured(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m)
+ * diagnostics go to a throwaway context.  -1 when the trial could not
+ * tell, memory having run out (then reported in ctx): a different kernel
+ * must not come out of a shortage. */
+static int structured(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m)
 {
     size_t len = 0;
     const char *src = st_ctx_source(ctx, &len);
     struct st_ctx *probe = st_ctx_create(st_ctx_filename(ctx), src, len, 1);
-    if (!probe)
-        return true;
-    struct gen_program p;
-    bool ra_failed;
-    bool ok = compile_width(probe, sh, m, 8, &p, &ra_failed, true);
-    gen_program_free(&p);
-    st_ctx_destroy(probe);
-    return ok;
+    int shaped = -1;
+    if (probe) {
+        st_ctx_set_limits(probe, st_ctx_limits(ctx)); /* its work counts too */
+        struct gen_program p;
+        bool ra_failed;
+        shaped = compile_width(probe, sh, m, 8, &p, &ra_failed, true);
+        if (p.oom || st_ctx_out_of_memory(probe))
+            shaped = -1;
+        gen_program_free(&p);
+        st_ctx_destroy(probe);
+    }
+    if (shaped < 0)
+        st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+    return shaped;
 }
 
 bool st_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
@@ -1344,7 +1358,10 @@ bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned 
     /* derivatives as calls: the hardware computes them across the subspan */
     LLVMModuleRef m = st_lower_llvm_ex(ctx, sh, rules, ST_LOWER_DERIV_CALLS, lc);
     bool ok = m && st_llvm_pipeline(ctx, m, NULL);
-    if (ok && !structured(ctx, sh, m)) {
+    int shaped = ok ? structured(ctx, sh, m) : 1;
+    /* a budget spent or a cancel inside the probe is reported here */
+    ok = ok && shaped >= 0 && st_poll(ctx, 0);
+    if (ok && !shaped) {
         /* what the selector cannot map to if/else/while (a loop left
          * through two blocks, shared tails): LLVM's GPU structurizer first */
         LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();

@@ -744,7 +744,8 @@ static bool edge_mov(const struct gen_inst *i, uint8_t pred, uint8_t flag)
            i->dst.kind == GO_VREG && !i->nomask;
 }
 
-static bool build_cfg(const struct gen_program *p, struct live *L)
+/* False when the flow does not nest (or, *oom set, memory ran out). */
+static bool build_cfg(const struct gen_program *p, struct live *L, bool *oom)
 {
     unsigned n = p->ninst;
     int32_t *match = malloc((n + 1) * sizeof(*match)); /* IF->ELSE/ENDIF, ELSE->ENDIF, WHILE->LABEL, LABEL->WHILE */
@@ -754,6 +755,7 @@ static bool build_cfg(const struct gen_program *p, struct live *L)
         free(match);
         free(encl);
         free(stack);
+        *oom = true;
         return false;
     }
     unsigned sp = 0;
@@ -1147,8 +1149,13 @@ static unsigned coalesce_live(struct gen_program *p)
             cand[p->inst[k].dst.vreg] = cand[p->inst[k].src[0].vreg] = true;
             any = true;
         }
-    if (!any || !build_cfg(p, &L))
+    bool no_memory = false;
+    if (!any)
         goto out;
+    if (!build_cfg(p, &L, &no_memory)) {
+        p->oom |= no_memory; /* (flow that does not nest: no coalescing, which is no error) */
+        goto out;
+    }
     if (!build_refs(p, &refs, false)) {
         p->oom = true;
         goto out;
@@ -1498,7 +1505,8 @@ static struct cand heap_pop(struct cand *h, unsigned *n)
  * leave room for the block (values that die earlier may use them: the
  * colouring puts them there).
  *
- * Returns false when it cannot fit (nothing left to evict there).
+ * Returns false when it cannot fit (nothing left to evict there) or, with
+ * p->oom set, when memory ran out.
  */
 struct pressure {
     uint32_t grfs, dwords;
@@ -1531,6 +1539,7 @@ static bool choose_spills(const struct alloc *a, uint32_t cap, const uint8_t *le
     bool *active = calloc(nv + 1, sizeof(*active));
     uint8_t *fixed_ends = calloc(n + 1, 1); /* payload GRFs last read at k */
     if (!sfirst || !efirst || !byS || !byE || !heap[0] || !heap[1] || !active || !fixed_ends) {
+        a->p->oom = true;
         ok = false;
         goto out;
     }
@@ -2261,7 +2270,7 @@ static bool allocate_within(struct gen_program *p, uint32_t cap, const uint8_t *
         }
     }
     if (!choose_spills(&a, cap, less, how, remat_ok, cs, cr)) {
-        *impossible = true;
+        *impossible = !p->oom;
         goto out;
     }
     bool spilled = false, changed = false;
@@ -2269,7 +2278,7 @@ static bool allocate_within(struct gen_program *p, uint32_t cap, const uint8_t *
         spilled |= how[v] == SPILL;
     /* the scratch header takes a register for the whole kernel: choose again with one less */
     if (spilled && !choose_spills(&a, cap - 1, less, how, remat_ok, cs, cr)) {
-        *impossible = true;
+        *impossible = !p->oom;
         goto out;
     }
     for (uint32_t v = 0; v < nv; v++)

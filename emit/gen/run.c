@@ -26,11 +26,20 @@
 #include "gen_ir.h"
 #include "../gensim/gensim.h"
 
-/* Enough for the loop limits the interpreter enforces in all shapes we run. */
-#define GEN_RUN_MAX_STEPS 50000000u
+/*
+ * A thread that runs longer than this many Gen instructions is a defect of
+ * the back end (the run budget, checked before, bounds the shader's own
+ * work): GEN_RUN_MIN_STEPS, or GEN_RUN_STEPS_PER_INSTR per instruction of
+ * the shader's worst case when that is more.  The caller's cancel callback
+ * is asked every GEN_RUN_POLL_STEPS.
+ */
+#define GEN_RUN_MIN_STEPS 50000000u
+#define GEN_RUN_STEPS_PER_INSTR 1024u
+#define GEN_RUN_POLL_STEPS (1u << 16)
 
 struct gen_run {
     struct st_ctx *ctx;
+    uint64_t max_steps;   /* per thread, see GEN_RUN_MIN_STEPS */
     const struct st_shader *sh;
     const struct st_run_inputs *in;
     const struct st_gen_layout *L;
@@ -454,7 +463,15 @@ static bool thread_run(struct gen_exec *E, gensim_thread *th, unsigned first, un
     memset(E->scratch, 0, E->scratch_size);
     if (E->stats)
         E->stats->threads++;
-    gensim_status st = gensim_run(th, GEN_RUN_MAX_STEPS);
+    gensim_status st;
+    for (;;) {
+        uint64_t left = R->max_steps - th->steps;
+        st = gensim_run(th, left < GEN_RUN_POLL_STEPS ? left : GEN_RUN_POLL_STEPS);
+        if (st != GENSIM_STEP_LIMIT || th->steps >= R->max_steps)
+            break;
+        if (!st_poll(R->ctx, 0))
+            return false;
+    }
     if (st != GENSIM_OK) {
         st_error(R->ctx, (struct st_loc){0, 0}, ST_E_RUNTIME,
                  "Gen engine: invocations %u-%u: %s", first, first + count - 1,
@@ -652,7 +669,12 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
     gensim_program *prog = gensim_parse(text.data, "gen", err, sizeof(err));
     st_buf_free(&text);
     if (!prog) {
-        st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED, "Gen engine: the kernel: %s", err);
+        /* (the simulator says "out of memory" when that is what happened) */
+        if (strstr(err, "out of memory"))
+            st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        else
+            st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED, "Gen engine: the kernel: %s",
+                     err);
         return false;
     }
     struct gen_run *R = calloc(1, sizeof(*R));
@@ -670,6 +692,14 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
         R->sh = sh;
         R->in = in;
         R->L = &L;
+        struct st_loc hot;
+        bool oom;
+        uint64_t worst = st_run_worst_case(sh, in, &hot, &oom);
+        R->max_steps = worst > GEN_RUN_MIN_STEPS / GEN_RUN_STEPS_PER_INSTR
+                           ? (worst > UINT64_MAX / GEN_RUN_STEPS_PER_INSTR
+                                  ? UINT64_MAX
+                                  : worst * GEN_RUN_STEPS_PER_INSTR)
+                           : GEN_RUN_MIN_STEPS;
         R->arb = sh->dialect == ST_ARB && sh->arb;
         R->window_h = window_height(in, &L);
         R->depth_slot = -1;

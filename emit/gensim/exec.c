@@ -1296,6 +1296,10 @@ gensim_status gensim_run(gensim_thread *t, uint64_t max_steps)
 {
     if (!t->prog)
         return GENSIM_ERROR;
+    if (t->paused) {
+        t->paused = 0;
+        t->err[0] = '\0';
+    }
     if (t->err[0])
         return GENSIM_ERROR;
     uint64_t done = 0;
@@ -1308,6 +1312,7 @@ gensim_status gensim_run(gensim_thread *t, uint64_t max_steps)
         if (done >= max_steps) {
             snprintf(t->err, sizeof t->err, "%s:%u: step limit of %llu instructions reached",
                      t->prog->name, t->prog->insts[t->ip].line, (unsigned long long)max_steps);
+            t->paused = 1;
             return GENSIM_STEP_LIMIT;
         }
         const gensim_inst *in = &t->prog->insts[t->ip];

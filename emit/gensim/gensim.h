@@ -262,6 +262,7 @@ typedef struct gensim_thread {
     size_t ip;                /* instruction index */
     uint64_t steps;
     int ended;
+    int paused;               /* stopped by max_steps: gensim_run goes on from here */
     const gensim_program *prog;
     gensim_config cfg;
     char err[GENSIM_ERR_LEN];
@@ -269,7 +270,9 @@ typedef struct gensim_thread {
 
 gensim_thread *gensim_thread_new(const gensim_program *p, const gensim_config *cfg);
 void gensim_thread_free(gensim_thread *t);
-/* Run until EOT, an error or max_steps executed instructions. */
+/* Run until EOT, an error or max_steps executed instructions.  After
+ * GENSIM_STEP_LIMIT (gensim_error says so) the thread may be run again and
+ * continues where it stopped. */
 gensim_status gensim_run(gensim_thread *t, uint64_t max_steps);
 const char *gensim_error(const gensim_thread *t);
 /* current execution mask (active channels) */

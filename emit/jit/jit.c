@@ -13,9 +13,11 @@
  * the JIT calls the very functions the interpreter calls.
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
@@ -150,8 +152,23 @@ struct env {
     bool stops; /* st_main has dsx/dsy stops (and uses its lane state) */
 };
 
+/*
+ * st_main is machine code the JIT made: it has no C function type to check.
+ * clang's -fsanitize=function (part of -fsanitize=undefined) checks a call
+ * through a function pointer by reading a signature from the 8 bytes in
+ * front of the callee; in front of st_main there may be no mapped memory at
+ * all (a module without constant data has its code at the start of its
+ * mapping), and the check itself faulted: the "SEGV on unknown address" in
+ * this function of issue 17 (tests/test_jit_calls.c reproduces it).
+ */
+#if defined(__clang__)
+#define ST_JIT_CALL __attribute__((no_sanitize("function")))
+#else
+#define ST_JIT_CALL
+#endif
+
 /* One call of st_main for one lane: from the start or from its stop. */
-static bool lane_call(struct env *e, const struct st_run_invocation *rec, float (*out)[4],
+ST_JIT_CALL static bool lane_call(struct env *e, const struct st_run_invocation *rec, float (*out)[4],
                       uint32_t *status, struct st_ll_lane_header *lane)
 {
     e->fn(rec, out, e->c, e->in->i, e->b, status, e->bump, e->ts, lane);
@@ -252,7 +269,14 @@ static bool run_all(struct st_ctx *ctx, const struct st_shader *sh, st_main_fn f
     unsigned group = state_bytes ? 4 : 1;
     float out[4][ST_LL_OUT_SLOTS][4];
     uint32_t status[4];
+    bool ok = true;
     for (unsigned base = 0; base < in->num_invocations; base += group) {
+        /* the caller may cancel between quads (an invocation's own work is
+         * bounded by the run budget checked before) */
+        if (!st_poll(ctx, 0)) {
+            ok = false;
+            break;
+        }
         unsigned count = in->num_invocations - base < group ? in->num_invocations - base : group;
         memset(out, 0, sizeof(out));
         memset(status, 0, sizeof(status));
@@ -285,7 +309,33 @@ static bool run_all(struct st_ctx *ctx, const struct st_shader *sh, st_main_fn f
     }
     free(ops);
     free(states);
-    return true;
+    return ok;
+}
+
+static uint64_t ir_size(LLVMValueRef fn)
+{
+    uint64_t n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef v = LLVMGetFirstInstruction(bb); v; v = LLVMGetNextInstruction(v))
+            n++;
+    return n;
+}
+
+/*
+ * LLVM's target registry is process-wide, and registering a target is not
+ * safe while another thread does the same (two threads that both find the
+ * target unregistered link it into the list twice).  So the native target
+ * is registered once per process: the one piece of process state the
+ * library touches, written once and never changed.
+ */
+static once_flag native_once = ONCE_FLAG_INIT;
+/* (atomic: call_once orders it already, but not in a way ThreadSanitizer
+ * sees; an atomic states the order for every reader) */
+static atomic_bool native_ok;
+
+static void init_native(void)
+{
+    atomic_store(&native_ok, !LLVMInitializeNativeTarget() && !LLVMInitializeNativeAsmPrinter());
 }
 
 bool st_llvm_jit_execute(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
@@ -315,8 +365,8 @@ bool st_llvm_jit_execute(struct st_ctx *ctx, const struct st_shader *sh, LLVMMod
     const char *lb = fn_attr(main_fn, "st-lane-state-bytes", lbbuf, sizeof(lbbuf));
     size_t state_bytes = lb ? (size_t)strtoul(lb, NULL, 10) : 0;
 
-    /* LLVM's target registry is process-wide; initializing twice is harmless. */
-    if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter()) {
+    call_once(&native_once, init_native);
+    if (!atomic_load(&native_ok)) {
         st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
                  "LLVM JIT: this LLVM has no native target");
         return false;
@@ -372,6 +422,9 @@ bool st_llvm_jit_execute(struct st_ctx *ctx, const struct st_shader *sh, LLVMMod
         }
     }
     LLVMOrcExecutorAddress addr = 0;
+    /* code generation happens in the lookup: charged per IR instruction */
+    if (ok)
+        ok = st_poll(ctx, ir_size(main_fn));
     if (ok) {
         err = LLVMOrcLLJITLookup(jit, &addr, "st_main");
         if (err)

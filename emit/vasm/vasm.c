@@ -134,11 +134,19 @@ struct build {
     struct st_shader *sh;
     struct st_merge_stats *stats;
     uint32_t orig_params; /* ARB: parameter slots of the input program */
+    struct st_instr scratch; /* handed out once memory ran out */
 };
 
 static struct st_instr *add(struct build *B, enum st_opcode op)
 {
     struct st_instr *in = st_arena_alloc(B->sh->arena, sizeof(*in));
+    if (!in) {
+        /* out of memory (st_arena_failed, reported before printing): the
+         * caller fills a scratch instruction that is not in the program */
+        memset(&B->scratch, 0, sizeof(B->scratch));
+        B->scratch.op = op;
+        return &B->scratch;
+    }
     in->op = op;
     if (B->sh->last)
         B->sh->last->next = in;
@@ -697,6 +705,10 @@ static bool recheck(struct st_ctx *ctx, const struct st_shader *orig, const char
 {
     struct st_ctx *c2 = st_ctx_create("vasm", text, len, 5);
     struct st_arena *a2 = st_arena_create();
+    if (a2 && c2)
+        st_arena_report_to(a2, c2);
+    if (c2)
+        st_ctx_set_limits(c2, st_ctx_limits(ctx)); /* its work counts too */
     if (!c2 || !a2) {
         st_ctx_destroy(c2);
         st_arena_destroy(a2);
@@ -706,7 +718,9 @@ static bool recheck(struct st_ctx *ctx, const struct st_shader *orig, const char
     bool arb = orig->dialect == ST_ARB;
     struct st_shader *sh2 = arb ? st_parse_arb(c2, a2) : st_parse_d3d9(c2, a2);
     bool ok = sh2 && st_error_count(c2) == 0 && (arb ? st_check_arb(c2, sh2) : st_check(c2, sh2));
-    if (!ok) {
+    if (!ok && st_ctx_out_of_memory(c2)) {
+        st_error(ctx, orig->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+    } else if (!ok && st_poll(ctx, 0)) { /* (a budget or cancel stop is reported as such) */
         struct st_loc where = {0, 0};
         const char *msg = st_ctx_first_error(c2, &where);
         st_error(ctx, orig->version.loc, ST_E_NOT_SUPPORTED,
@@ -740,7 +754,12 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf 
         LLVMContextDispose(llctx);
         return false;
     }
-    bool ok = true;
+    bool ok = st_poll(ctx, stats.instrs_in * 16); /* LLVM's passes: charged before */
+    if (!ok) {
+        LLVMDisposeModule(m);
+        LLVMContextDispose(llctx);
+        return false;
+    }
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef err = LLVMRunPasses(m, vasm_pipeline, NULL, po);
     LLVMValueRef mainfn = LLVMGetNamedFunction(m, "st_main");
@@ -770,7 +789,7 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf 
         }
         else
             st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
-        ok = ok && mir_coalesce(ctx, &prog, &stats);
+        ok = ok && st_poll(ctx, prog.n) && mir_coalesce(ctx, &prog, &stats);
         if (ok)
             mir_fold_outputs(&prog);
         if (ok && !mir_legalize_swizzles(&prog)) {
@@ -779,7 +798,7 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf 
         }
     }
     if (ok)
-        ok = mir_regalloc(ctx, &prog, st_merge_max_temps(sh));
+        ok = st_poll(ctx, prog.n) && mir_regalloc(ctx, &prog, st_merge_max_temps(sh));
     /* before fusing: an m3x3 reads rows the MIR names only by the first,
      * and virtual def indices are not yet the registers they will be */
     if (ok && !mir_place_ps1x_defs(&prog, 8)) {
@@ -796,12 +815,17 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf 
         nsh.version = sh->version;
         nsh.arena = st_arena_create();
         struct build B = {.p = &prog, .sh = &nsh, .stats = &stats};
-        if (!nsh.arena) {
+        if (!nsh.arena || prog.oom) { /* (the merge stage lost something for want of memory) */
+            st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+            st_arena_destroy(nsh.arena);
             ok = false;
         } else if (sh->dialect == ST_ARB) {
             const char *why = "out of memory";
             ok = build_arb_tables(&B, sh) && build_code_arb(&B, &why);
-            if (!ok)
+            if (st_arena_failed(nsh.arena)) {
+                st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+                ok = false;
+            } else if (!ok)
                 st_error(ctx, sh->version.loc, ST_E_NOT_SUPPORTED,
                          "the vector back end cannot print this as an ARB program: %s", why);
             struct st_buf text = {0};
@@ -850,8 +874,9 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, struct st_buf 
             stats.instrs_out = count_code(&nsh);
             stats.temps_out = count_temps(&nsh);
             struct st_buf text = {0};
-            st_print_asm(&nsh, &text);
-            if (text.oom) {
+            if (!st_arena_failed(nsh.arena))
+                st_print_asm(&nsh, &text);
+            if (text.oom || st_arena_failed(nsh.arena)) {
                 st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
                 ok = false;
             } else {

@@ -10,6 +10,7 @@
  * not give.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,78 +98,137 @@ static void check_aliasing(struct st_ctx *ctx, const struct st_arb_program *a)
     }
 }
 
+/*
+ * A set of keys (a tag byte and a string or bytes) remembering the first
+ * index each was added with: the checks below ask "was this bound before?"
+ * once per parameter, which a scan of the earlier ones made quadratic in
+ * the program's length (a 100 KB program took seconds; issue 17).
+ */
+struct seen_set {
+    struct seen_slot {
+        uint64_t hash;
+        const void *key;
+        size_t len;
+        unsigned char tag;
+        unsigned first; /* UINT32_MAX: empty */
+    } *slot;
+    size_t cap; /* a power of two, at least twice the entries */
+};
+
+static bool seen_init(struct seen_set *set, size_t entries)
+{
+    set->cap = 16;
+    while (set->cap < 2 * entries + 2)
+        set->cap *= 2;
+    set->slot = malloc(set->cap * sizeof(*set->slot));
+    if (!set->slot)
+        return false;
+    for (size_t i = 0; i < set->cap; i++)
+        set->slot[i].first = UINT32_MAX;
+    return true;
+}
+
+/* The index the key was first added with; adds it with `index` (and
+ * returns that) when it is new. */
+static unsigned seen_first(struct seen_set *set, unsigned char tag, const void *key, size_t len,
+                           unsigned index)
+{
+    uint64_t h = 0xcbf29ce484222325ull ^ tag;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ ((const unsigned char *)key)[i]) * 0x100000001b3ull;
+    for (size_t i = (size_t)h & (set->cap - 1);; i = (i + 1) & (set->cap - 1)) {
+        struct seen_slot *sl = &set->slot[i];
+        if (sl->first == UINT32_MAX) {
+            *sl = (struct seen_slot){h, key, len, tag, index};
+            return index;
+        }
+        if (sl->hash == h && sl->tag == tag && sl->len == len && memcmp(sl->key, key, len) == 0)
+            return sl->first;
+    }
+}
+
 /* A state vector bound in a relatively addressed array must be bound
  * nowhere else in such arrays (ARB_vertex_program 2.14.3.2). */
 static void check_relative_arrays(struct st_ctx *ctx, const struct st_arb_program *a)
 {
+    struct seen_set set;
+    if (!seen_init(&set, a->num_params)) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        return;
+    }
     for (unsigned i = 0; i < a->num_params; i++) {
         const struct st_arb_param *p = &a->params[i];
         if (p->array < 0 || !a->arrays[p->array].relative || p->kind == ST_ARB_PARAM_CONST)
             continue;
-        for (unsigned j = 0; j < i; j++) {
-            const struct st_arb_param *q = &a->params[j];
-            if (q->array < 0 || !a->arrays[q->array].relative || q->kind == ST_ARB_PARAM_CONST)
-                continue;
-            if (strcmp(p->binding, q->binding) != 0)
-                continue;
-            if (p->array == q->array)
-                st_error(ctx, p->loc, ST_E_DCL_RULE,
-                         "%s is bound twice in '%s', an array indexed with an address register",
-                         p->binding, a->arrays[p->array].name);
-            else
-                st_error(ctx, p->loc, ST_E_DCL_RULE,
-                         "%s is bound in '%s' and in '%s', arrays indexed with an address register",
-                         p->binding, a->arrays[q->array].name, a->arrays[p->array].name);
-            break;
-        }
+        unsigned j = seen_first(&set, 0, p->binding, strlen(p->binding), i);
+        if (j == i)
+            continue;
+        const struct st_arb_param *q = &a->params[j];
+        if (p->array == q->array)
+            st_error(ctx, p->loc, ST_E_DCL_RULE,
+                     "%s is bound twice in '%s', an array indexed with an address register",
+                     p->binding, a->arrays[p->array].name);
+        else
+            st_error(ctx, p->loc, ST_E_DCL_RULE,
+                     "%s is bound in '%s' and in '%s', arrays indexed with an address register",
+                     p->binding, a->arrays[q->array].name, a->arrays[p->array].name);
     }
+    free(set.slot);
 }
 
 /* Program parameter bindings as the specifications count them. */
 static unsigned count_params(const struct st_arb_program *a)
 {
+    struct seen_set set;
+    if (!seen_init(&set, a->num_params))
+        return 0; /* the program's other checks still run; out of memory shows there */
     unsigned n = 0;
     for (unsigned i = 0; i < a->num_params; i++) {
         const struct st_arb_param *p = &a->params[i];
         bool relative = p->array >= 0 && a->arrays[p->array].relative;
-        if (p->kind == ST_ARB_PARAM_CONST && relative) {
+        /* a literal in a relatively addressed array has a slot of its own;
+         * other literals share one per value, bindings one per name */
+        if (p->kind == ST_ARB_PARAM_CONST && relative)
             n++;
-            continue;
-        }
-        bool seen = false;
-        for (unsigned j = 0; j < i && !seen; j++) {
-            const struct st_arb_param *q = &a->params[j];
-            if (q->kind != p->kind)
-                continue;
-            if (p->kind == ST_ARB_PARAM_CONST) {
-                bool qrel = q->array >= 0 && a->arrays[q->array].relative;
-                seen = !qrel && memcmp(q->value, p->value, sizeof(p->value)) == 0;
-            } else {
-                seen = strcmp(q->binding, p->binding) == 0;
-            }
-        }
-        if (!seen)
-            n++;
+        else if (p->kind == ST_ARB_PARAM_CONST)
+            n += seen_first(&set, (unsigned char)p->kind, p->value, sizeof(p->value), i) == i;
+        else
+            n += seen_first(&set, (unsigned char)p->kind, p->binding, strlen(p->binding), i) == i;
     }
+    free(set.slot);
     return n;
 }
 
 static void check_textures(struct st_ctx *ctx, const struct st_shader *sh)
 {
-    for (const struct st_instr *in = sh->first; in; in = in->next) {
+    /* the first instruction that samples each unit with each target, and
+     * its position in the program */
+    enum { UNITS = 32, TARGETS = 8 };
+    const struct st_instr *first[UNITS][TARGETS];
+    unsigned pos[UNITS][TARGETS];
+    memset(first, 0, sizeof(first));
+    unsigned n = 0;
+    for (const struct st_instr *in = sh->first; in; in = in->next, n++) {
         if (in->op != ST_OP_ARB_TEX && in->op != ST_OP_ARB_TXP && in->op != ST_OP_ARB_TXB)
             continue;
-        for (const struct st_instr *p = sh->first; p != in; p = p->next) {
-            if ((p->op == ST_OP_ARB_TEX || p->op == ST_OP_ARB_TXP || p->op == ST_OP_ARB_TXB) &&
-                p->arb->tex_unit == in->arb->tex_unit && p->arb->tex_target != in->arb->tex_target) {
-                st_error(ctx, in->src[1].loc, ST_E_TEX_RULE,
-                         "texture[%u] is sampled as %s (line %u) and as %s: one texture unit "
-                         "has one target per program", in->arb->tex_unit,
-                         st_arb_tex_target_name(p->arb->tex_target), p->loc.line,
-                         st_arb_tex_target_name(in->arb->tex_target));
-                break;
-            }
+        unsigned u = in->arb->tex_unit, t = (unsigned)in->arb->tex_target;
+        if (u >= UNITS || t >= TARGETS)
+            continue; /* the parser has reported the unit */
+        if (!first[u][t]) {
+            first[u][t] = in;
+            pos[u][t] = n;
         }
+        /* the earliest instruction of another target on this unit */
+        int p = -1;
+        for (unsigned k = 0; k < TARGETS; k++)
+            if (k != t && first[u][k] && (p < 0 || pos[u][k] < pos[u][p]))
+                p = (int)k;
+        if (p >= 0)
+            st_error(ctx, in->src[1].loc, ST_E_TEX_RULE,
+                     "texture[%u] is sampled as %s (line %u) and as %s: one texture unit "
+                     "has one target per program", in->arb->tex_unit,
+                     st_arb_tex_target_name(first[u][p]->arb->tex_target), first[u][p]->loc.line,
+                     st_arb_tex_target_name(in->arb->tex_target));
     }
 }
 
@@ -239,6 +299,8 @@ bool st_check_arb(struct st_ctx *ctx, struct st_shader *sh)
         check_textures(ctx, sh);
 
     unsigned alu = 0, tex = 0;
+    if (!st_poll(ctx, sh->num_instrs)) /* the checks above are linear in the program */
+        return false;
     for (const struct st_instr *in = sh->first; in; in = in->next) {
         bool t = in->op == ST_OP_ARB_TEX || in->op == ST_OP_ARB_TXP || in->op == ST_OP_ARB_TXB ||
                  in->op == ST_OP_ARB_KIL;
@@ -341,8 +403,13 @@ bool st_arb_state_default(const char *b, float out[4])
         set4(out, c, c, c, 1.0f);
         return true;
     }
+    /* The inputs JSON asks here about any key it is given (run_io.c):
+     * a key cut short has no '.' before its member. */
+    const char *dot = strrchr(s, '.');
     if (sscanf(s, "lightprod[%u]", &n) == 1) {
-        const char *prop = strrchr(s, '.') + 1;
+        if (!dot)
+            return false;
+        const char *prop = dot + 1;
         float l = 0.0f; /* light color times material color */
         if (strcmp(prop, "diffuse") == 0)
             l = n == 0 ? 0.8f : 0.0f;  /* light 0 diffuse 1 * material 0.8 */
@@ -350,7 +417,9 @@ bool st_arb_state_default(const char *b, float out[4])
         return true;
     }
     if (strncmp(s, "texgen[", 7) == 0) {
-        const char *coord = strrchr(s, '.') + 1;
+        if (!dot)
+            return false;
+        const char *coord = dot + 1;
         if (strcmp(coord, "s") == 0)
             set4(out, 1, 0, 0, 0);
         else if (strcmp(coord, "t") == 0)

@@ -107,6 +107,7 @@ struct arb_state {
     unsigned num_failed, cap_failed;
 
     jmp_buf oom; /* flex's fatal errors land here */
+    struct st_block_list flex_mem; /* everything flex allocated (arb_lexer.l) */
 };
 }
 
@@ -234,7 +235,12 @@ program
 
 statements
     : %empty
-    | statements statement          { STOP_AT_LIMIT(); }
+    | statements statement          {
+          STOP_AT_LIMIT();
+          /* the compile budget and the caller's cancel callback */
+          if (!st_poll_at(ps->ctx, (struct st_loc){ps->line, 1}, 1))
+              YYABORT;
+      }
     ;
 
 statement
@@ -1620,6 +1626,8 @@ void arb_instruction(struct arb_state *ps, const struct arb_tok *op, bool known,
 
     struct st_instr *in = st_arena_alloc(ps->arena, sizeof(*in));
     struct st_arb_instr *ai = st_arena_alloc(ps->arena, sizeof(*ai));
+    if (!in || !ai) /* out of memory: the arena reported it */
+        return;
     in->op = info->op;
     in->loc = op->loc;
     in->arb = ai;

@@ -3,23 +3,27 @@
  *
  *   shadertrans [options] FILE            compile (FILE "-" is standard input)
  *   shadertrans run [options] FILE --inputs IN.json
+ *   shadertrans batch [options] PATH...   many shaders in one process (batch.c)
+ *   shadertrans compare OLD NEW           two batch reports side by side (report.c)
  *
  * Exit status: 0 success, 1 bad input (diagnostics on stderr), 2 bad usage
- * or an I/O failure.  An output file is written only when there is no error:
- * we write to a temporary file beside it and rename.
+ * or an I/O failure (also a reader of the output that went away).  An
+ * output file is written only when there is no error (output.c).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "shadertrans.h"
+#include "cli.h"
 
 static const char usage_text[] =
     "usage: shadertrans [options] FILE\n"
     "       shadertrans run [options] FILE --inputs IN.json\n"
+    "       shadertrans batch [batch options] PATH...\n"
+    "       shadertrans compare OLD.report NEW.report\n"
     "\n"
     "Translates Direct3D 9 shader assembly (vs_1_1..vs_3_0, ps_1_1..ps_3_0) and\n"
     "ARB vertex/fragment programs; by default into an Intel Gen9 kernel (IGA\n"
@@ -39,7 +43,11 @@ static const char usage_text[] =
     "                      spill (vertex shaders are SIMD8)\n"
     "  --stats             print counts to standard error (instructions, merges)\n"
     "  -x d3d9|arb         the input dialect (default: from the header)\n"
+    "  -I DIR              search DIR for #include files (Direct3D 9 sources)\n"
     "  --max-errors=N      stop after N errors (default 50)\n"
+    "  --max-instructions=N  refuse shaders with more than N instructions\n"
+    "  --max-work=N        the compile budget in work units (docs/limits.md)\n"
+    "  --timeout=SECONDS   give up on a shader after this long\n"
     "  --help              print this help\n"
     "  --version           print the version and the LLVM version linked\n"
     "\n"
@@ -48,98 +56,22 @@ static const char usage_text[] =
     "  --engine=interp|llvm|gen\n"
     "                      the execution engine: interp is the reference,\n"
     "                      llvm runs the optimized IR through LLVM's JIT,\n"
-    "                      gen runs the Gen9 kernel (--simd) in the simulator\n";
+    "                      gen runs the Gen9 kernel (--simd) in the simulator\n"
+    "  --max-run-instructions=N\n"
+    "                      the run budget over all invocations (default: 2^26\n"
+    "                      per invocation; docs/limits.md)\n"
+    "\n"
+    "'shadertrans batch --help' lists the batch options.\n";
 
-static int usage_error(const char *fmt, const char *arg)
+int cli_usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, "shadertrans: ");
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\nTry 'shadertrans --help'.\n");
-    return 2;
+    return EXIT_USAGE;
 }
 
-/* Reads a whole file ("-": stdin) into a malloc'd buffer. */
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-        if (n == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    int err = ferror(f);
-    if (f != stdin)
-        fclose(f);
-    if (err) {
-        free(buf);
-        errno = EIO;
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
-static void print_diagnostics(const struct st_result *res)
-{
-    char line[4096];
-    for (size_t i = 0; i < res->num_diagnostics; i++) {
-        const struct st_diagnostic *d = &res->diagnostics[i];
-        st_diagnostic_format(d, line, sizeof(line));
-        fprintf(stderr, "%s\n", line);
-        if (d->source_line && d->line) {
-            fprintf(stderr, "  %s\n  ", d->source_line);
-            /* The caret goes under the column; tabs are kept so it lines up. */
-            for (unsigned c = 1; c < d->column && d->source_line[c - 1]; c++)
-                fputc(d->source_line[c - 1] == '\t' ? '\t' : ' ', stderr);
-            fprintf(stderr, "^\n");
-        }
-    }
-}
-
-/* Writes text to path atomically (temp file + rename), or to stdout. */
-static int write_output(const char *path, const char *text, size_t len)
-{
-    if (!path || strcmp(path, "-") == 0) {
-        if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
-            fprintf(stderr, "shadertrans: error writing standard output\n");
-            return 2;
-        }
-        return 0;
-    }
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp)
-        return 2;
-    snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    int rc = 0;
-    if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0 || rename(tmp, path) != 0) {
-        fprintf(stderr, "shadertrans: cannot write '%s': %s\n", path, strerror(errno));
-        if (fd >= 0)
-            unlink(tmp);
-        rc = 2;
-    }
-    free(tmp);
-    return rc;
-}
-
-static bool opt_value(const char *arg, const char *name, const char **val)
+bool cli_opt_value(const char *arg, const char *name, const char **val)
 {
     size_t n = strlen(name);
     if (strncmp(arg, name, n) == 0 && arg[n] == '=') {
@@ -149,9 +81,124 @@ static bool opt_value(const char *arg, const char *name, const char **val)
     return false;
 }
 
+bool cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+    if (!s || !*s || *s == '-' || *s == '+')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || errno || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+/*
+ * The options a compile takes, shared by the single-shader modes and
+ * batch: returns 1 when argv[*i] was one of them (consuming a value that
+ * follows it), 0 when it is not, EXIT_USAGE + 10 after a usage error
+ * (already printed).
+ */
+int cli_compile_option(int argc, char **argv, int *i, struct cli_compile_opts *c)
+{
+    const char *a = argv[*i], *val;
+    if (strcmp(a, "-x") == 0 || cli_opt_value(a, "-x", &val)) {
+        if (strcmp(a, "-x") == 0) {
+            if (++*i == argc)
+                return cli_usage_error("%s needs d3d9 or arb", a) + 10;
+            val = argv[*i];
+        }
+        if (strcmp(val, "d3d9") == 0)
+            c->o.dialect = ST_DIALECT_D3D9;
+        else if (strcmp(val, "arb") == 0)
+            c->o.dialect = ST_DIALECT_ARB;
+        else
+            return cli_usage_error("unknown dialect '%s' (d3d9 or arb)", val) + 10;
+    } else if (strcmp(a, "-I") == 0 || strncmp(a, "-I", 2) == 0) {
+        if (strcmp(a, "-I") == 0) {
+            if (++*i == argc)
+                return cli_usage_error("%s needs a directory", a) + 10;
+            val = argv[*i];
+        } else {
+            val = a + 2;
+        }
+        if (c->ndirs == CLI_MAX_INCLUDE_DIRS)
+            return cli_usage_error("more than %s -I directories", "64") + 10;
+        c->dirs[c->ndirs++] = val;
+    } else if (cli_opt_value(a, "--emit", &val)) {
+        if (strcmp(val, "asm") == 0)
+            c->o.emit = ST_EMIT_ASM;
+        else if (strcmp(val, "none") == 0)
+            c->o.emit = ST_EMIT_NONE;
+        else if (strcmp(val, "llvm-raw") == 0)
+            c->o.emit = ST_EMIT_LLVM_RAW;
+        else if (strcmp(val, "llvm") == 0)
+            c->o.emit = ST_EMIT_LLVM;
+        else if (strcmp(val, "vasm") == 0)
+            c->o.emit = ST_EMIT_VASM;
+        else if (strcmp(val, "gen") == 0)
+            c->o.emit = ST_EMIT_GEN;
+        else
+            return cli_usage_error("unknown --emit kind '%s'", val) + 10;
+    } else if (cli_opt_value(a, "--max-errors", &val)) {
+        uint64_t n;
+        if (!cli_parse_u64(val, 100000, &n) || n == 0)
+            return cli_usage_error("--max-errors needs a positive number, not '%s'", val) + 10;
+        c->o.max_errors = (unsigned)n;
+    } else if (cli_opt_value(a, "--max-instructions", &val)) {
+        uint64_t n;
+        if (!cli_parse_u64(val, 0xffffffffu, &n) || n == 0)
+            return cli_usage_error("--max-instructions needs a positive number, not '%s'", val) + 10;
+        c->o.max_instructions = (unsigned)n;
+    } else if (cli_opt_value(a, "--max-work", &val)) {
+        uint64_t n;
+        if (!cli_parse_u64(val, UINT64_MAX, &n) || n == 0)
+            return cli_usage_error("--max-work needs a positive number, not '%s'", val) + 10;
+        c->o.max_work = n;
+    } else if (cli_opt_value(a, "--timeout", &val)) {
+        char *end;
+        double t = strtod(val, &end);
+        if (!*val || *end || !(t >= 0) || t > 1e6)
+            return cli_usage_error("--timeout needs a number of seconds, not '%s'", val) + 10;
+        c->timeout = t;
+        c->has_timeout = true;
+    } else if (cli_opt_value(a, "--simd", &val)) {
+        if (strcmp(val, "auto") == 0)
+            c->o.simd_width = 0;
+        else if (strcmp(val, "8") == 0 || strcmp(val, "16") == 0 || strcmp(val, "32") == 0)
+            c->o.simd_width = (unsigned)atoi(val);
+        else
+            return cli_usage_error("unknown SIMD width '%s' (auto, 8, 16 or 32)", val) + 10;
+    } else if (strcmp(a, "--stats") == 0) {
+        c->o.want_stats = 1;
+    } else if (cli_opt_value(a, "--float-rules", &val)) {
+        if (strcmp(val, "ieee") == 0)
+            c->o.float_rules = ST_FLOAT_IEEE;
+        else if (strcmp(val, "d3d9") == 0)
+            c->o.float_rules = ST_FLOAT_D3D9;
+        else
+            return cli_usage_error("unknown float rules '%s' (ieee or d3d9)", val) + 10;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
-    struct st_options opts = {.struct_version = ST_OPTIONS_VERSION};
+    /* A reader that goes away is an EPIPE from write(), ended quietly
+     * (output.c), not a signal that kills us half way. */
+    signal(SIGPIPE, SIG_IGN);
+
+    if (argc > 1 && strcmp(argv[1], "batch") == 0)
+        return cli_batch_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "compare") == 0)
+        return cli_compare_main(argc - 1, argv + 1);
+
+    struct cli_compile_opts c;
+    memset(&c, 0, sizeof(c));
+    c.o.struct_version = ST_OPTIONS_VERSION;
     struct st_run_options ropts = {.struct_version = ST_RUN_OPTIONS_VERSION};
     const char *input = NULL, *output = NULL, *inputs = NULL, *val;
     bool run = false;
@@ -163,57 +210,28 @@ int main(int argc, char **argv)
     }
     for (; i < argc; i++) {
         const char *a = argv[i];
+        int r = cli_compile_option(argc, argv, &i, &c);
+        if (r > 1)
+            return r - 10;
+        if (r == 1)
+            continue;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_text, stdout);
-            return 0;
+            return cli_fwrite(usage_text, strlen(usage_text), stdout) ? 0 : EXIT_USAGE;
         } else if (strcmp(a, "--version") == 0) {
             printf("%s\n%s\n", st_version_string(), st_llvm_version_string());
-            return 0;
+            return fflush(stdout) == 0 ? 0 : EXIT_USAGE;
         } else if (strcmp(a, "-o") == 0) {
             if (++i == argc)
-                return usage_error("%s needs a file name", a);
+                return cli_usage_error("%s needs a file name", a);
             output = argv[i];
-        } else if (strcmp(a, "-x") == 0 || opt_value(a, "-x", &val)) {
-            if (strcmp(a, "-x") == 0) {
-                if (++i == argc)
-                    return usage_error("%s needs d3d9 or arb", a);
-                val = argv[i];
-            }
-            if (strcmp(val, "d3d9") == 0)
-                opts.dialect = ST_DIALECT_D3D9;
-            else if (strcmp(val, "arb") == 0)
-                opts.dialect = ST_DIALECT_ARB;
-            else
-                return usage_error("unknown dialect '%s' (d3d9 or arb)", val);
-        } else if (opt_value(a, "--emit", &val)) {
-            if (strcmp(val, "asm") == 0)
-                opts.emit = ST_EMIT_ASM;
-            else if (strcmp(val, "none") == 0)
-                opts.emit = ST_EMIT_NONE;
-            else if (strcmp(val, "llvm-raw") == 0)
-                opts.emit = ST_EMIT_LLVM_RAW;
-            else if (strcmp(val, "llvm") == 0)
-                opts.emit = ST_EMIT_LLVM;
-            else if (strcmp(val, "vasm") == 0)
-                opts.emit = ST_EMIT_VASM;
-            else if (strcmp(val, "gen") == 0)
-                opts.emit = ST_EMIT_GEN;
-            else
-                return usage_error("unknown --emit kind '%s'", val);
-        } else if (opt_value(a, "--max-errors", &val)) {
-            char *end;
-            long n = strtol(val, &end, 10);
-            if (*end || n <= 0 || n > 100000)
-                return usage_error("--max-errors needs a positive number, not '%s'", val);
-            opts.max_errors = (unsigned)n;
-        } else if (run && (strcmp(a, "--inputs") == 0 || opt_value(a, "--inputs", &val))) {
+        } else if (run && (strcmp(a, "--inputs") == 0 || cli_opt_value(a, "--inputs", &val))) {
             if (strcmp(a, "--inputs") == 0) {
                 if (++i == argc)
-                    return usage_error("%s needs a file name", a);
+                    return cli_usage_error("%s needs a file name", a);
                 val = argv[i];
             }
             inputs = val;
-        } else if (run && opt_value(a, "--engine", &val)) {
+        } else if (run && cli_opt_value(a, "--engine", &val)) {
             if (strcmp(val, "interp") == 0)
                 ropts.engine = ST_ENGINE_INTERP;
             else if (strcmp(val, "llvm") == 0)
@@ -221,80 +239,82 @@ int main(int argc, char **argv)
             else if (strcmp(val, "gen") == 0)
                 ropts.engine = ST_ENGINE_GEN;
             else
-                return usage_error("unknown engine '%s' (interp, llvm or gen)", val);
-        } else if (opt_value(a, "--simd", &val)) {
-            if (strcmp(val, "auto") == 0)
-                opts.simd_width = 0;
-            else if (strcmp(val, "8") == 0 || strcmp(val, "16") == 0 || strcmp(val, "32") == 0)
-                opts.simd_width = (unsigned)atoi(val);
-            else
-                return usage_error("unknown SIMD width '%s' (auto, 8, 16 or 32)", val);
-        } else if (strcmp(a, "--stats") == 0) {
-            opts.want_stats = 1;
-        } else if (opt_value(a, "--float-rules", &val)) {
-            if (strcmp(val, "ieee") == 0)
-                opts.float_rules = ropts.float_rules = ST_FLOAT_IEEE;
-            else if (strcmp(val, "d3d9") == 0)
-                opts.float_rules = ropts.float_rules = ST_FLOAT_D3D9;
-            else
-                return usage_error("unknown float rules '%s' (ieee or d3d9)", val);
+                return cli_usage_error("unknown engine '%s' (interp, llvm or gen)", val);
+        } else if (run && cli_opt_value(a, "--max-run-instructions", &val)) {
+            uint64_t n;
+            if (!cli_parse_u64(val, UINT64_MAX, &n) || n == 0)
+                return cli_usage_error("--max-run-instructions needs a positive number, not '%s'",
+                                       val);
+            ropts.max_run_instructions = n;
         } else if (a[0] == '-' && a[1] != '\0') {
-            return usage_error("unknown option '%s'", a);
+            return cli_usage_error("unknown option '%s'", a);
         } else if (!input) {
             input = a;
         } else {
-            return usage_error("more than one input file ('%s')", a);
+            return cli_usage_error("more than one input file ('%s')", a);
         }
     }
     if (!input)
-        return usage_error("%s", "no input file");
+        return cli_usage_error("%s", "no input file");
     if (run && !inputs)
-        return usage_error("%s", "run needs --inputs FILE");
+        return cli_usage_error("%s", "run needs --inputs FILE");
+    if (run && strcmp(inputs, "-") == 0 && strcmp(input, "-") == 0)
+        return cli_usage_error("%s", "the shader and the inputs cannot both be standard input");
 
-    size_t len = 0;
-    char *src = read_file(input, &len);
-    if (!src) {
-        fprintf(stderr, "shadertrans: cannot read '%s': %s\n", input, strerror(errno));
-        return 2;
+    struct cli_includes inc = {c.dirs, c.ndirs};
+    struct cli_source src;
+    char err[1024];
+    if (!cli_source_read(&src, input, &inc, err, sizeof(err))) {
+        fprintf(stderr, "shadertrans: %s\n", err);
+        return EXIT_USAGE;
     }
-    opts.filename = strcmp(input, "-") == 0 ? "<stdin>" : input;
-    opts.source = src;
-    opts.source_len = len;
+    struct st_options *opts = &c.o;
+    opts->filename = strcmp(input, "-") == 0 ? "<stdin>" : input;
+    opts->source = src.text;
+    opts->source_len = src.len;
+    struct cli_deadline deadline = {0};
+    if (c.has_timeout) {
+        deadline.at = cli_now() + c.timeout;
+        opts->cancel = cli_deadline_passed;
+        opts->cancel_user = &deadline;
+    }
 
     char *in_json = NULL;
     size_t in_len = 0;
     if (run) {
-        if (strcmp(inputs, "-") == 0 && strcmp(input, "-") == 0) {
-            free(src);
-            return usage_error("%s", "the shader and the inputs cannot both be standard input");
-        }
-        in_json = read_file(inputs, &in_len);
+        in_json = cli_read_file(inputs, &in_len);
         if (!in_json) {
             fprintf(stderr, "shadertrans: cannot read '%s': %s\n", inputs, strerror(errno));
-            free(src);
-            return 2;
+            cli_source_free(&src);
+            return EXIT_USAGE;
         }
-        ropts.compile = &opts;
+        ropts.compile = opts;
         ropts.inputs_filename = inputs;
         ropts.inputs_json = in_json;
         ropts.inputs_len = in_len;
-        ropts.simd_width = opts.simd_width; /* --simd applies to --engine=gen */
+        ropts.float_rules = opts->float_rules;
+        ropts.simd_width = opts->simd_width; /* --simd applies to --engine=gen */
     }
 
     struct st_result *res = NULL;
-    int rc = run ? st_run(&ropts, &res) : st_compile(&opts, &res);
-    free(src);
+    int rc = run ? st_run(&ropts, &res) : st_compile(opts, &res);
     free(in_json);
     if (rc != 0 || !res) {
+        cli_source_free(&src);
         fprintf(stderr, "shadertrans: internal error (out of memory?)\n");
-        return 2;
+        return EXIT_USAGE;
     }
-    print_diagnostics(res);
-    if (res->stats)
+    cli_print_diagnostics(res, &src);
+    cli_source_free(&src);
+    if (res->stats) {
         fputs(res->stats, stderr);
-    int status = 1;
+        size_t n = strlen(res->stats);
+        if (n && res->stats[n - 1] != '\n')
+            fputc('\n', stderr);
+    }
+    int status = EXIT_BAD_INPUT;
     if (res->ok)
-        status = write_output(output, res->output, res->output_len);
+        status = cli_write_output(output, res->output, res->output_len);
     st_result_free(res);
     return status;
 }

@@ -4,6 +4,8 @@
  *
  * No global state: everything hangs off objects the caller owns.
  */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,7 @@ struct arena_block {
 struct st_arena {
     struct arena_block *head;
     bool failed;
+    struct st_ctx *report_to;
     max_align_t dummy[8]; /* handed out after a failed allocation */
 };
 
@@ -46,6 +49,18 @@ bool st_arena_failed(const struct st_arena *a)
     return a->failed;
 }
 
+void st_arena_report_to(struct st_arena *a, struct st_ctx *ctx)
+{
+    a->report_to = ctx;
+}
+
+static void arena_out_of_memory(struct st_arena *a)
+{
+    if (!a->failed && a->report_to)
+        st_error(a->report_to, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+    a->failed = true;
+}
+
 void *st_arena_alloc(struct st_arena *a, size_t size)
 {
     const size_t align = sizeof(max_align_t);
@@ -55,7 +70,7 @@ void *st_arena_alloc(struct st_arena *a, size_t size)
         size_t bsize = size > 16384 ? size : 16384;
         b = malloc(sizeof(*b) + bsize);
         if (!b) {
-            a->failed = true;
+            arena_out_of_memory(a);
             /* Small nodes get a scratch block so parsers can keep going and
              * report; a large request has no such fallback. */
             if (size > sizeof(a->dummy))
@@ -97,6 +112,81 @@ char *st_arena_printf(struct st_arena *a, const char *fmt, ...)
     vsnprintf(p, (size_t)n + 1, fmt, ap);
     va_end(ap);
     return p;
+}
+
+/* ------------------------------------------------------------------ */
+/* Block lists (the scanners' memory)                                  */
+
+struct st_block {
+    struct st_block *prev, *next;
+    max_align_t data[];
+};
+
+static struct st_block *block_of(void *p)
+{
+    return (struct st_block *)(void *)((char *)p - offsetof(struct st_block, data));
+}
+
+static void *block_link(struct st_block_list *l, struct st_block *b)
+{
+    b->prev = NULL;
+    b->next = l->head;
+    if (l->head)
+        l->head->prev = b;
+    l->head = b;
+    return b->data;
+}
+
+static void block_unlink(struct st_block_list *l, struct st_block *b)
+{
+    if (b->prev)
+        b->prev->next = b->next;
+    else
+        l->head = b->next;
+    if (b->next)
+        b->next->prev = b->prev;
+}
+
+void *st_blocks_alloc(struct st_block_list *l, size_t n)
+{
+    if (n > SIZE_MAX - sizeof(struct st_block))
+        return NULL;
+    struct st_block *b = malloc(sizeof(*b) + n);
+    return b ? block_link(l, b) : NULL;
+}
+
+void *st_blocks_realloc(struct st_block_list *l, void *p, size_t n)
+{
+    if (!p)
+        return st_blocks_alloc(l, n);
+    if (n > SIZE_MAX - sizeof(struct st_block))
+        return NULL;
+    struct st_block *b = block_of(p);
+    block_unlink(l, b);
+    struct st_block *q = realloc(b, sizeof(*q) + n);
+    if (!q) {
+        block_link(l, b); /* the old block stays, on the list */
+        return NULL;
+    }
+    return block_link(l, q);
+}
+
+void st_blocks_free(struct st_block_list *l, void *p)
+{
+    if (!p)
+        return;
+    struct st_block *b = block_of(p);
+    block_unlink(l, b);
+    free(b);
+}
+
+void st_blocks_free_all(struct st_block_list *l)
+{
+    while (l->head) {
+        struct st_block *b = l->head;
+        l->head = b->next;
+        free(b);
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -196,6 +286,10 @@ struct st_ctx {
     bool limit_reported, oom;
     struct diag *diags;
     size_t ndiags, cap;
+    struct st_limits *limits; /* the call's budget; NULL: none */
+    struct st_loc anchor;     /* where a budget error without location goes */
+    bool stop_reported;       /* this context has reported limits->stopped */
+    bool oom_reported;        /* ... or ST9001 */
 };
 
 struct st_ctx *st_ctx_create(const char *filename, const char *source, size_t len,
@@ -208,6 +302,7 @@ struct st_ctx *st_ctx_create(const char *filename, const char *source, size_t le
     ctx->source = source;
     ctx->source_len = len;
     ctx->max_errors = max_errors ? max_errors : 50;
+    ctx->anchor = (struct st_loc){1, 1};
     return ctx;
 }
 
@@ -248,6 +343,11 @@ const char *st_ctx_first_error(const struct st_ctx *ctx, struct st_loc *loc)
     return NULL;
 }
 
+bool st_ctx_out_of_memory(const struct st_ctx *ctx)
+{
+    return ctx->oom || ctx->oom_reported;
+}
+
 bool st_error_limit_reached(const struct st_ctx *ctx)
 {
     return ctx->errors >= ctx->max_errors;
@@ -256,6 +356,18 @@ bool st_error_limit_reached(const struct st_ctx *ctx)
 static void add_diag(struct st_ctx *ctx, enum st_severity sev, struct st_loc loc,
                      enum st_diag_code code, const char *fmt, va_list ap)
 {
+    /* After the budget or the caller stopped the call, or memory ran out,
+     * what stages say on their way out (a truncated parse, a pass left
+     * half done) is noise. */
+    if (ctx->stop_reported)
+        return;
+    if (code == ST_E_OUT_OF_MEMORY) {
+        if (ctx->oom_reported)
+            return;
+        ctx->oom_reported = true;
+    } else if (ctx->oom_reported) {
+        return;
+    }
     if (sev == ST_SEVERITY_ERROR) {
         if (ctx->errors >= ctx->max_errors) {
             /* Count it, but keep the list at the cap plus one notice. */
@@ -322,6 +434,59 @@ void st_warning(struct st_ctx *ctx, struct st_loc loc, enum st_diag_code code, c
     va_end(ap);
 }
 
+/* ------------------------------------------------------------------ */
+/* Limits                                                              */
+
+void st_ctx_set_limits(struct st_ctx *ctx, struct st_limits *lim)
+{
+    ctx->limits = lim;
+}
+
+struct st_limits *st_ctx_limits(const struct st_ctx *ctx)
+{
+    return ctx->limits;
+}
+
+void st_ctx_set_anchor(struct st_ctx *ctx, struct st_loc loc)
+{
+    ctx->anchor = loc;
+}
+
+bool st_poll_at(struct st_ctx *ctx, struct st_loc loc, uint64_t work)
+{
+    /* (white-box tests run single passes without a context) */
+    struct st_limits *l = ctx ? ctx->limits : NULL;
+    if (!l)
+        return true; /* the common case: nothing to count, nobody to ask */
+    if (!l->stopped) {
+        l->work += work;
+        if (l->max_work && l->work > l->max_work)
+            l->stopped = ST_E_BUDGET;
+        else if (l->cancel && l->cancel(l->cancel_user))
+            l->stopped = ST_E_CANCELLED;
+        else
+            return true;
+    }
+    /* Each context reports once: a probe context a stage throws away must
+     * not take the only copy of the message with it. */
+    if (!ctx->stop_reported) {
+        if (!loc.line)
+            loc = ctx->anchor;
+        if (l->stopped == ST_E_BUDGET)
+            st_error(ctx, loc, ST_E_BUDGET, "compile budget of %llu work units spent",
+                     (unsigned long long)l->max_work);
+        else
+            st_error(ctx, loc, ST_E_CANCELLED, "cancelled by the caller");
+        ctx->stop_reported = true;
+    }
+    return false;
+}
+
+bool st_poll(struct st_ctx *ctx, uint64_t work)
+{
+    return st_poll_at(ctx, (struct st_loc){0, 0}, work);
+}
+
 /* The text of line `line` (1-based), without its newline. */
 static const char *find_line(const char *src, size_t len, unsigned line, size_t *out_len)
 {
@@ -338,6 +503,20 @@ static const char *find_line(const char *src, size_t len, unsigned line, size_t 
         end--;
     *out_len = end - pos;
     return src + pos;
+}
+
+/* A copy of a source line for st_diagnostic.source_line.  A NUL byte in the
+ * line would end the C string there, and a column after it would point past
+ * the text: it is shown as a space, so the line keeps its length. */
+static char *line_copy(const char *l, size_t len)
+{
+    char *s = malloc(len + 1);
+    if (!s)
+        return NULL;
+    for (size_t k = 0; k < len; k++)
+        s[k] = l[k] ? l[k] : ' ';
+    s[len] = '\0';
+    return s;
 }
 
 /* The diagnostics, sorted by position (stable), copied into one malloc'd
@@ -384,7 +563,7 @@ bool st_ctx_export(struct st_ctx *ctx, struct st_result *res)
         d->message = NULL; /* moved */
         size_t llen;
         const char *l = d->loc.line ? find_line(ctx->source, ctx->source_len, d->loc.line, &llen) : NULL;
-        out[i].source_line = l ? strndup(l, llen) : NULL;
+        out[i].source_line = l ? line_copy(l, llen) : NULL;
     }
     if (ctx->oom) {
         out[n - 1].severity = ST_SEVERITY_ERROR;

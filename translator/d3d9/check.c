@@ -2069,7 +2069,7 @@ bool st_check(struct st_ctx *ctx, struct st_shader *sh)
     }
 
     for (const struct st_instr *in = sh->first; in; in = in->next) {
-        if (st_error_limit_reached(ctx))
+        if (st_error_limit_reached(ctx) || !st_poll_at(ctx, in->loc, 1))
             break;
         check_instr(c, in);
     }

@@ -93,6 +93,7 @@ struct parse_state {
     unsigned limit_count;
 
     jmp_buf oom; /* flex's fatal errors (out of memory) land here */
+    struct st_block_list flex_mem; /* everything flex allocated (lexer.l) */
 };
 
 #endif

@@ -29,7 +29,6 @@ int d3d9yylex(D3D9YYSTYPE *lval, D3D9YYLTYPE *lloc, void *scanner);
 
 %code {
 #include <errno.h>
-#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,6 +328,10 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, struct parse_state *
  * turns that one into the "too many errors" notice). */
 static bool end_of_line(struct parse_state *ps)
 {
+    /* The compile budget and the caller's cancel callback, once a line;
+     * the lexer has moved on to the next line already. */
+    if (!st_poll_at(ps->ctx, (struct st_loc){ps->line > 1 ? ps->line - 1 : 1, 1}, 1))
+        return true;
     if (!st_error_limit_reached(ps->ctx))
         return false;
     if (!ps->limit_seen) {
@@ -953,14 +956,9 @@ static bool parse_float(struct parse_state *ps, const struct p_operand *op, floa
     if (n && (t->s[n - 1] == 'f' || t->s[n - 1] == 'F'))
         n--;
     char *tmp = st_arena_strndup(ps->arena, t->s, n);
-    /* strtof reads the locale's decimal point; assembly always uses '.'.
-     * The text is digits, '.', 'e' and signs only (the lexer's pattern),
-     * so hex floats, "inf" and "nan" cannot reach strtof. */
-    const char *dp = localeconv()->decimal_point;
-    if (dp && dp[0] && dp[0] != '.' && !dp[1])
-        for (char *c = tmp; *c; c++)
-            if (*c == '.')
-                *c = dp[0];
+    /* The text is digits, '.', 'e' and signs only (the lexer's pattern),
+     * so hex floats, "inf" and "nan" cannot reach strtof; it reads '.'
+     * because st_compile/st_run run in the C locale (driver.c). */
     errno = 0;
     char *end;
     float v = strtof(tmp, &end);
@@ -1053,7 +1051,7 @@ static void build_instr(struct parse_state *ps, const struct p_prefix *pre,
         ps->no_version_reported = true;
     }
     struct st_instr *ins = st_arena_alloc(ps->arena, sizeof(*ins));
-    if (!decode_opword(ps, word, ins))
+    if (!ins || !decode_opword(ps, word, ins)) /* NULL: out of memory, reported at the end */
         return;
 
     if (lead_comma->s) {

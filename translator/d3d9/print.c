@@ -6,7 +6,6 @@
  * _sat, _pp, _centroid, shift), write masks and swizzles in their canonical
  * spelling (translator.h helpers), floats with enough digits to round-trip.
  */
-#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,16 +126,8 @@ static void print_float(float f, struct st_buf *out)
         if (back == f && signbit(back) == signbit(f))
             break;
     }
-    /* snprintf writes the locale's decimal point; assembly wants '.'. */
-    const char *dp = localeconv()->decimal_point;
-    if (dp && dp[0] && strcmp(dp, ".") != 0) {
-        char *at = strstr(buf, dp);
-        if (at) {
-            size_t dl = strlen(dp);
-            *at = '.';
-            memmove(at + 1, at + dl, strlen(at + dl) + 1);
-        }
-    }
+    /* ('.', not the host's decimal point: st_compile and st_run run in the
+     * C locale, driver.c) */
     if (!strpbrk(buf, ".e"))
         strcat(buf, ".0");
     st_buf_printf(out, "%s", buf);

@@ -2398,6 +2398,10 @@ static void lower_range(struct lower *L, const struct st_instr *ins, bool is_mai
         const struct st_opinfo *oi = &st_opinfo[ins->op];
         if (oi->flags & OPF_DECL)
             continue;
+        if (!st_poll_at(L->ctx, ins->loc, 1)) { /* compile budget, cancel */
+            L->failed = true;
+            return;
+        }
         if (++L->lowered > MAX_LOWERED) {
             not_supported(L, ins->loc, "a shader this large once its calls are inlined");
             return;

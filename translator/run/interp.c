@@ -30,10 +30,8 @@ enum {
     MAX_LABELS = 2048,
     ARB_MAX_TEMPS = 256, /* arb_check.c's MAX_PROGRAM_TEMPORARIES */
 };
-/* Executed instructions per invocation before giving up (ST_E_RUNTIME):
- * D3D9 loops are bounded (255 iterations), so only pathological nests
- * reach this. */
-#define MAX_STEPS (1ull << 26)
+/* How often (in steps of one lane) the caller's cancel callback is asked. */
+#define POLL_STEPS 65536u
 
 struct loop_frame {
     int32_t aL, step, remaining;
@@ -80,6 +78,9 @@ struct run {
     bool tex_warned[ST_RUN_NUM_SAMPLERS];
     unsigned num_consts, num_inputs;
     bool arb; /* an ARB program: registers index sh->arb's tables */
+    /* st_run_worst_case: no lane can execute more (the run budget was
+     * checked against it); going past it would be a defect of that bound */
+    unsigned long long max_steps;
 };
 
 /* ------------------------------------------------------------------ */
@@ -805,9 +806,12 @@ static enum lane_status lane_run(struct run *R, struct lane *L, bool quad)
         }
         unsigned pc = L->pc;
         const struct st_instr *in = R->code[pc];
-        if (++L->steps > MAX_STEPS)
-            return runtime_error(R, L, in, "more than 2^26 instructions executed; stopping"),
+        if (++L->steps > R->max_steps)
+            return runtime_error(R, L, in, "more instructions executed than the worst case "
+                                           "the run budget was checked against; stopping"),
                    LANE_FAILED;
+        if (L->steps % POLL_STEPS == 0 && !st_poll_at(R->ctx, in->loc, 0))
+            return LANE_FAILED;
         switch (in->op) {
         case ST_OP_IF:
         case ST_OP_IFC: {
@@ -1129,7 +1133,10 @@ bool st_interp_execute(struct st_ctx *ctx, const struct st_shader *sh,
             R->num_consts = st_run_num_consts(in);
             R->num_inputs = ST_LL_IN_SLOTS;
         }
-        ok = flatten(R);
+        struct st_loc hot;
+        bool oom;
+        R->max_steps = st_run_worst_case(sh, in, &hot, &oom);
+        ok = !oom && flatten(R);
     }
     if (!ok) {
         st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");

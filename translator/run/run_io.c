@@ -198,6 +198,13 @@ struct parser {
 static bool fail(struct parser *p, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+static bool out_of_memory(struct parser *p)
+{
+    st_error(p->ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+    p->failed = true;
+    return false;
+}
+
 static bool fail(struct parser *p, const char *path, const char *fmt, ...)
 {
     char msg[256];
@@ -524,7 +531,7 @@ static bool parse_texture(struct parser *p, const json_t *tex, const char *path,
                     json_array_size(texels));
     float(*data)[4] = st_arena_alloc(p->arena, (size_t)count * sizeof(*data));
     if (st_arena_failed(p->arena))
-        return fail(p, sub, "out of memory");
+        return out_of_memory(p);
     for (size_t k = 0; k < count; k++) {
         char tp[PATHLEN];
         snprintf(tp, sizeof(tp), "%.200s[%zu]", sub, k);
@@ -644,7 +651,7 @@ static bool parse_invocations(struct parser *p, const json_t *arr, struct st_run
     out->num_invocations = (unsigned)n;
     out->inv = n ? st_arena_alloc(p->arena, n * sizeof(*out->inv)) : NULL;
     if (st_arena_failed(p->arena))
-        return fail(p, "invocations", "out of memory");
+        return out_of_memory(p);
     for (size_t i = 0; i < n; i++) {
         struct st_run_invocation *inv = &out->inv[i];
         for (int s = 0; s < ST_LL_IN_SLOTS; s++) {
@@ -981,6 +988,8 @@ bool st_run_engine(struct st_ctx *ctx, const struct st_shader *sh, const char *i
 {
     /* the inputs struct is large (constants, textures): on the heap */
     struct st_arena *arena = st_arena_create();
+    if (arena)
+        st_arena_report_to(arena, ctx);
     struct st_run_inputs *in = malloc(sizeof(*in));
     struct st_run_outputs *outs = NULL;
     bool ok = arena && in;
@@ -988,6 +997,9 @@ bool st_run_engine(struct st_ctx *ctx, const struct st_shader *sh, const char *i
         st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
     if (ok)
         ok = st_run_inputs_parse(ctx, sh, inputs_name, json, json_len, arena, in);
+    /* One budget rule for every engine, before any of them starts. */
+    if (ok)
+        ok = st_run_budget_check(ctx, sh, in);
     if (ok) {
         outs = calloc(in->num_invocations ? in->num_invocations : 1, sizeof(*outs));
         if (!outs) {
@@ -1363,7 +1375,7 @@ static bool arb_parse_invocations(struct parser *p, const json_t *arr, struct st
     out->num_invocations = (unsigned)n;
     out->inv = n ? st_arena_alloc(p->arena, n * sizeof(*out->inv)) : NULL;
     if (st_arena_failed(p->arena))
-        return fail(p, "invocations", "out of memory");
+        return out_of_memory(p);
     /* Unread inputs already warned about (once per name; valid names are
      * fewer than 48). */
     char warned[48][32];

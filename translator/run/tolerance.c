@@ -1,14 +1,10 @@
 /*
- * tolerance.h — the comparison rule of docs/gensim.md ("Tolerances of the
- * Gen engine"), shared by test_diff_gen.c and test_fuzz.c so the two tests
- * apply exactly the same rule.  Included by test programs only (each is one
- * translation unit), hence static functions in a header.
+ * tolerance.c — when a Gen engine result counts as the interpreter's: the
+ * rule of docs/gensim.md ("Tolerances of the Gen engine"), in one place for
+ * every judge (tests/test_diff_gen.c, test_fuzz.c, test_fuzz_arb.c and
+ * `shadertrans batch --compare-engines`).
  */
-#ifndef ST_TESTS_TOLERANCE_H
-#define ST_TESTS_TOLERANCE_H
-
 #include <math.h>
-#include <stdbool.h>
 #include <string.h>
 
 #include "translator.h"
@@ -18,10 +14,9 @@
  * the interpreter computes them in double and rounds once, the kernel with
  * float `math` (exp2f, log2f, sinf, cosf; pow as exp2(y * log2 x)).
  */
-static bool inexact_op(const struct st_shader *sh, const struct st_instr *i)
+bool st_tol_inexact_op(enum st_opcode op)
 {
-    (void)sh;
-    switch (i->op) {
+    switch (op) {
     case ST_OP_EXP: case ST_OP_EXPP: case ST_OP_LOG: case ST_OP_LOGP: case ST_OP_POW:
     case ST_OP_LIT: case ST_OP_SINCOS:
     /* ARB: EX2, LG2, POW, EXP, LOG are the D3D9 opcodes above (docs/arb.md) */
@@ -32,10 +27,10 @@ static bool inexact_op(const struct st_shader *sh, const struct st_instr *i)
     }
 }
 
-static bool shader_inexact(const struct st_shader *sh)
+bool st_tol_shader_inexact(const struct st_shader *sh)
 {
     for (const struct st_instr *i = sh->first; i; i = i->next)
-        if (inexact_op(sh, i))
+        if (st_tol_inexact_op(i->op))
             return true;
     /* ARB_fog_exp/exp2 use math.exp in the kernel */
     return sh->dialect == ST_ARB && sh->arb &&
@@ -45,7 +40,7 @@ static bool shader_inexact(const struct st_shader *sh)
 /* |want - got| within the tolerance of docs/gensim.md: 2^-14 of the larger
  * magnitude (512 ulps), or 2^-24 absolute for results near zero, where a
  * difference of rounding in a cancelling sum is absolute, not relative. */
-static bool within(float want, float got, bool inexact)
+bool st_tol_within(float want, float got, bool inexact)
 {
     if (isnan(want) || isnan(got))
         return isnan(want) && isnan(got);
@@ -58,5 +53,3 @@ static bool within(float want, float got, bool inexact)
     double w = want, g = got, m = fmax(fabs(w), fabs(g));
     return fabs(w - g) <= fmax(m * 0x1p-14, 0x1p-24);
 }
-
-#endif
