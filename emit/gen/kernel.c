@@ -948,10 +948,15 @@ static void arb_position_invariant(struct gen_kernel_info *ki, struct gen_progra
     if (S->pos_out < 0 || S->pos_out >= ST_LL_OUT_SLOTS || S->mvp_c < 0 || S->pos_in < 0)
         return;
     for (unsigned r = 0; r < 4; r++) {
-        struct gen_opnd d = alu2(p, GOP_MUL, input_value(p, S->pos_in, 0), const_comp(ki, p, S->mvp_c + (int)r, 0), false);
+        /* one operand at a time: both may emit instructions, and the order
+         * of a call's arguments is the compiler's choice */
+        struct gen_opnd x = input_value(p, S->pos_in, 0);
+        struct gen_opnd c = const_comp(ki, p, S->mvp_c + (int)r, 0);
+        struct gen_opnd d = alu2(p, GOP_MUL, x, c, false);
         for (unsigned k = 1; k < 4; k++) {
-            struct gen_opnd t = alu2(p, GOP_MUL, input_value(p, S->pos_in, k),
-                                     const_comp(ki, p, S->mvp_c + (int)r, k), false);
+            x = input_value(p, S->pos_in, k);
+            c = const_comp(ki, p, S->mvp_c + (int)r, k);
+            struct gen_opnd t = alu2(p, GOP_MUL, x, c, false);
             d = alu2(p, GOP_ADD, d, t, false);
         }
         ki->out[S->pos_out][r] = d;
@@ -1264,9 +1269,10 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
                   L->scratch_bytes);
 }
 
-/* One compile at one width; false on errors (reported) or allocation failure (*ra_failed). */
+/* One compile at one width, through allocation unless select_only; false on errors
+ * (reported) or allocation failure (*ra_failed). */
 static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
-                          unsigned simd, struct gen_program *p, bool *ra_failed)
+                          unsigned simd, struct gen_program *p, bool *ra_failed, bool select_only)
 {
     memset(p, 0, sizeof(*p));
     p->simd = simd;
@@ -1280,9 +1286,9 @@ static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, LLVMMo
     ki->sh = sh;
     bool ok = gen_kernel_layout(ki, m, p) && gen_isel(ctx, sh, m, ki, p);
     free(ki);
-    if (!ok)
-        return false;
-    /* the rest is linear in the Gen program, register allocation aside:
+    if (!ok || select_only)
+        return ok;
+    /* the rest is linear in the Gen program (the allocator included):
      * charged per Gen instruction before each step */
     if (!st_poll(ctx, p->ninst))
         return false;
@@ -1298,6 +1304,10 @@ static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, LLVMMo
         return false;
     }
     gen_resolve_flow(p);
+    if (p->oom) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
     return true;
 }
 
@@ -1315,7 +1325,7 @@ static int structured(struct st_ctx *ctx, const struct st_shader *sh, LLVMModule
         st_ctx_set_limits(probe, st_ctx_limits(ctx)); /* its work counts too */
         struct gen_program p;
         bool ra_failed;
-        shaped = compile_width(probe, sh, m, 8, &p, &ra_failed) || ra_failed;
+        shaped = compile_width(probe, sh, m, 8, &p, &ra_failed, true);
         if (p.oom || st_ctx_out_of_memory(probe))
             shaped = -1;
         gen_program_free(&p);
@@ -1378,7 +1388,7 @@ bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned 
             struct gen_program p;
             bool ra_failed;
             bool last = k + 1 == nw;
-            if (!compile_width(ctx, sh, m, widths[k], &p, &ra_failed)) {
+            if (!compile_width(ctx, sh, m, widths[k], &p, &ra_failed, false)) {
                 gen_program_free(&p);
                 if (ra_failed && !last)
                     continue;
