@@ -175,6 +175,27 @@ void gen_print(const struct gen_program *p, struct st_buf *out);
 void gen_count(const struct gen_program *p, unsigned *insts, unsigned *sends, unsigned *loops,
                unsigned *cycles);
 void gen_print_stats(const struct gen_program *p, struct st_buf *out);
+/* Whether an operand reads one element per channel (else a scalar), and its
+ * byte address in the register file (after allocation). */
+bool gen_opnd_per_channel(const struct gen_program *p, const struct gen_inst *i,
+                          const struct gen_opnd *o);
+uint32_t gen_opnd_addr(const struct gen_program *p, const struct gen_opnd *o);
+
+/* ---- gen/perf.c: timings and the cycle estimate (Mesa's brw model) ---- */
+enum gen_unit { GU_NONE, GU_FPU, GU_EM, GU_SAMPLER, GU_URB, GU_DP_RC, GU_DP_DC, GU_DP_CC,
+                GU_COUNT };
+struct gen_timing {
+    uint8_t unit;   /* enum gen_unit; GU_NONE: the front end only */
+    int16_t df, db; /* front-end and back-end issue cycles */
+    int16_t ls, ld, lf; /* payload read, destination and flag latencies */
+};
+/* The timing of one instruction at `exec` channels (a SIMD32 ALU
+ * instruction is two of 16). */
+void gen_timing(const struct gen_inst *i, unsigned exec, bool bank_conflict, struct gen_timing *t);
+/* A three-source instruction whose last two sources share a GRF bank (allocated program). */
+bool gen_bank_conflict(const struct gen_program *p, const struct gen_inst *i);
+/* The estimate of the statistics line (allocated program; loops count ten times). */
+unsigned gen_perf_cycles(const struct gen_program *p);
 
 /* ---- gen/kernel.c: message descriptors ---- */
 uint32_t gen_desc(unsigned mlen, unsigned rlen, bool header, uint32_t fc);

@@ -151,8 +151,8 @@ void gen_resolve_flow(struct gen_program *p)
 /* ------------------------------------------------------------------ */
 /* Operands.                                                           */
 
-static bool per_channel(const struct gen_program *p, const struct gen_inst *i,
-                        const struct gen_opnd *o)
+bool gen_opnd_per_channel(const struct gen_program *p, const struct gen_inst *i,
+                          const struct gen_opnd *o)
 {
     if (i->exec == 1)
         return false;
@@ -163,7 +163,7 @@ static bool per_channel(const struct gen_program *p, const struct gen_inst *i,
     return false;
 }
 
-static uint32_t opnd_addr(const struct gen_program *p, const struct gen_opnd *o)
+uint32_t gen_opnd_addr(const struct gen_program *p, const struct gen_opnd *o)
 {
     if (o->kind == GO_FIXED)
         return o->off;
@@ -212,8 +212,8 @@ static void print_src(struct st_buf *b, const struct gen_program *p, const struc
         st_buf_printf(b, "null<0;1,0>:%s", gen_type_name[o->type]);
         return;
     }
-    bool vec = per_channel(p, i, o);
-    uint32_t a = opnd_addr(p, o) + (vec ? half : 0);
+    bool vec = gen_opnd_per_channel(p, i, o);
+    uint32_t a = gen_opnd_addr(p, o) + (vec ? half : 0);
     unsigned ts = type_size(o->type);
     bool three = gen_op_info[i->op].nsrc == 3;
     static const char *const special[] = {[GR_DDX] = "<2;2,0>", [GR_DDY] = "<0;2,1>",
@@ -235,7 +235,7 @@ static void print_dst(struct st_buf *b, const struct gen_program *p, const struc
         st_buf_printf(b, "null<1>:%s", gen_type_name[o->type]);
         return;
     }
-    uint32_t a = opnd_addr(p, o) + (i->exec > 1 ? half : 0);
+    uint32_t a = gen_opnd_addr(p, o) + (i->exec > 1 ? half : 0);
     unsigned ts = type_size(o->type);
     st_buf_printf(b, "r%u.%u<1>:%s", a / GEN_GRF_SIZE, (a % GEN_GRF_SIZE) / ts,
                   gen_type_name[o->type]);
@@ -288,13 +288,13 @@ static void print_one(struct st_buf *b, const struct gen_program *p, const struc
     }
     if (oi->send) {
         if (i->dst.kind == GO_VREG)
-            st_buf_printf(b, " r%u:%s", opnd_addr(p, &i->dst) / GEN_GRF_SIZE,
+            st_buf_printf(b, " r%u:%s", gen_opnd_addr(p, &i->dst) / GEN_GRF_SIZE,
                           gen_type_name[i->dst.type]);
         else
             st_buf_printf(b, " null:%s", i->op == GOP_SENDC ? "uw" : "ud");
-        st_buf_printf(b, " r%u", opnd_addr(p, &i->src[0]) / GEN_GRF_SIZE);
+        st_buf_printf(b, " r%u", gen_opnd_addr(p, &i->src[0]) / GEN_GRF_SIZE);
         if (i->op == GOP_SENDS)
-            st_buf_printf(b, " r%u", opnd_addr(p, &i->src[1]) / GEN_GRF_SIZE);
+            st_buf_printf(b, " r%u", gen_opnd_addr(p, &i->src[1]) / GEN_GRF_SIZE);
         st_buf_printf(b, " 0x%X 0x%08X%s\n", i->exdesc | (i->eot ? 0x20u : 0u), i->desc,
                       i->eot ? " {EOT}" : "");
         return;
@@ -353,42 +353,27 @@ void gen_print(const struct gen_program *p, struct st_buf *out)
 /* ------------------------------------------------------------------ */
 /* Statistics.                                                         */
 
-/*
- * A static estimate, not a simulation: an ALU instruction issues in
- * exec/4 cycles (a SIMD8 float op takes two), extended math four times
- * that, a message 50 cycles of issue plus latency we do not model; loops
- * count once.
- */
+/* Native instructions (SIMD32 ALU halves count twice, the loop label not
+ * at all), messages, loops, and gen/perf.c's cycle estimate. */
 void gen_count(const struct gen_program *p, unsigned *insts, unsigned *sends, unsigned *loops,
                unsigned *cycles)
 {
-    unsigned n = 0, s = 0, l = 0, c = 0;
+    unsigned n = 0, s = 0, l = 0;
     for (unsigned k = 0; k < p->ninst; k++) {
         const struct gen_inst *i = &p->inst[k];
         if (i->op == GOP_LABEL)
             continue;
         bool split = i->exec == 32 && !gen_op_info[i->op].flow && !gen_op_info[i->op].send;
-        unsigned copies = split ? 2 : 1;
-        n += copies;
-        if (gen_op_info[i->op].send) {
+        n += split ? 2 : 1;
+        if (gen_op_info[i->op].send)
             s++;
-            c += 50;
-        } else if (gen_op_info[i->op].flow) {
-            c += 2;
-            if (i->op == GOP_WHILE)
-                l++;
-        } else {
-            unsigned e = split ? 16 : i->exec;
-            unsigned cost = e <= 4 ? 1 : e / 4;
-            if (i->op == GOP_MATH)
-                cost *= 4;
-            c += copies * cost;
-        }
+        else if (i->op == GOP_WHILE)
+            l++;
     }
     *insts = n;
     *sends = s;
     *loops = l;
-    *cycles = c;
+    *cycles = gen_perf_cycles(p);
 }
 
 void gen_print_stats(const struct gen_program *p, struct st_buf *out)
