@@ -138,6 +138,10 @@ struct gen_program {
     unsigned nvreg, cap_vreg;
     unsigned simd;
     bool oom;
+    /* The optimizer may not lengthen the live range of a message block
+     * (payload or response: one allocation unit the allocator cannot
+     * spill): set for the second try after an allocation that spilled. */
+    bool keep_block_ranges;
     /* Handed out by gen_append/gen_insert once memory ran out, so callers
      * can keep filling fields; per program, as the library has no globals. */
     struct gen_inst oom_scratch;
