@@ -16,6 +16,7 @@
 
 #include "emit.h"
 #include "isel.h"
+#include "opt.h"
 #include "passes.h"
 
 uint32_t gen_desc(unsigned mlen, unsigned rlen, bool header, uint32_t fc)
@@ -1264,12 +1265,19 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
                   L->scratch_bytes);
 }
 
-/* One compile at one width; false on errors (reported) or allocation failure (*ra_failed). */
-static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
-                          unsigned simd, struct gen_program *p, bool *ra_failed)
+/*
+ * One try at one width: selection, the optimizer, allocation.  keep_blocks
+ * is the second try after a spill (gen_ir.h keep_block_ranges); select_only
+ * stops after selection (the structure probe).  False on errors (reported)
+ * or allocation failure (*ra_failed).
+ */
+static bool build_once(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
+                       unsigned simd, bool keep_blocks, bool select_only, struct gen_program *p,
+                       bool *ra_failed)
 {
     memset(p, 0, sizeof(*p));
     p->simd = simd;
+    p->keep_block_ranges = keep_blocks;
     *ra_failed = false;
     struct gen_kernel_info *ki = calloc(1, sizeof(*ki));
     if (!ki) {
@@ -1280,19 +1288,52 @@ static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, LLVMMo
     ki->sh = sh;
     bool ok = gen_kernel_layout(ki, m, p) && gen_isel(ctx, sh, m, ki, p);
     free(ki);
-    if (!ok)
-        return false;
+    if (!ok || select_only)
+        return ok;
     gen_dce(p);
-    if (!gen_allocate(p)) {
-        if (p->oom) {
-            st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-            return false;
-        }
-        *ra_failed = true;
+    gen_optimize(p);
+    if (!p->oom && gen_allocate(p)) {
+        gen_resolve_flow(p);
+        return true;
+    }
+    if (p->oom) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
         return false;
     }
-    gen_resolve_flow(p);
-    return true;
+    *ra_failed = true;
+    return false;
+}
+
+/*
+ * One compile at one width; false on errors (reported) or allocation
+ * failure (*ra_failed).  When the first try spills (or cannot be
+ * allocated), a second one keeps the message blocks' live ranges as
+ * selected (they are allocation units the allocator cannot spill) and
+ * the one with less scratch traffic is kept.
+ */
+static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
+                          unsigned simd, struct gen_program *p, bool *ra_failed)
+{
+    if (!build_once(ctx, sh, m, simd, false, false, p, ra_failed) && !*ra_failed)
+        return false;
+    if (!*ra_failed && !p->spills)
+        return true;
+    struct gen_program q;
+    bool q_failed;
+    if (!build_once(ctx, sh, m, simd, true, false, &q, &q_failed) && !q_failed) {
+        gen_program_free(&q);
+        gen_program_free(p);
+        return false;
+    }
+    bool take = !q_failed && (*ra_failed || q.spills + q.fills < p->spills + p->fills);
+    if (take) {
+        gen_program_free(p);
+        *p = q;
+        *ra_failed = false;
+    } else {
+        gen_program_free(&q);
+    }
+    return !*ra_failed;
 }
 
 /* Whether the selector accepts the module's CFG: a SIMD8 trial whose
@@ -1306,7 +1347,7 @@ static bool structured(struct st_ctx *ctx, const struct st_shader *sh, LLVMModul
         return true;
     struct gen_program p;
     bool ra_failed;
-    bool ok = compile_width(probe, sh, m, 8, &p, &ra_failed) || ra_failed;
+    bool ok = build_once(probe, sh, m, 8, false, true, &p, &ra_failed);
     gen_program_free(&p);
     st_ctx_destroy(probe);
     return ok;
