@@ -388,6 +388,44 @@ static void test_flag_retest_and_dead_flags(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* Saturation.                                                         */
+
+/* add.sat d, x, 0.0: the selector's saturate (x + 0 makes -0 into +0) */
+static struct gen_inst *sat_of(struct gen_program *p, uint32_t d, uint32_t x)
+{
+    struct gen_inst *i = alu(p, GOP_ADD, d, V(x), F(0.0f));
+    i->sat = true;
+    return i;
+}
+
+static void test_fold_saturate(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t x = val(&p), a = val(&p), m = val(&p), b = val(&p), s1 = val(&p), s2 = val(&p), c[4];
+    alu(&p, GOP_ADD, x, in, F(0.5f)); /* a sum with 0.5 is never -0 */
+    sat_of(&p, a, x);                 /* -> add.sat x, in, 0.5 */
+    alu(&p, GOP_MUL, m, in, in);      /* a product may be -0 */
+    sat_of(&p, b, m);                 /* stays */
+    sat_of(&p, s1, b);                /* b is in [+0, 1]: a copy */
+    sat_of(&p, s2, s1);               /* so is s1: a copy */
+    c[0] = a, c[1] = b, c[2] = s2, c[3] = a;
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_fold(&p));
+    assert_true(p.inst[0].sat);
+    assert_int_equal(p.inst[1].op, GOP_MOV);
+    assert_false(p.inst[2].sat);
+    assert_int_equal(p.inst[3].op, GOP_ADD);
+    assert_true(p.inst[3].sat);
+    assert_int_equal(p.inst[4].op, GOP_MOV);
+    assert_int_equal(p.inst[4].src[0].vreg, b);
+    assert_int_equal(p.inst[5].op, GOP_MOV);
+    gen_program_free(&p);
+}
+
+/* ------------------------------------------------------------------ */
 /* Payloads.                                                           */
 
 static void test_payload_coalescing(void **state)
@@ -438,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_copy_prop_immediates),
         cmocka_unit_test(test_cse),
         cmocka_unit_test(test_flag_retest_and_dead_flags),
+        cmocka_unit_test(test_fold_saturate),
         cmocka_unit_test(test_payload_coalescing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -268,6 +268,7 @@ void gen_optimize(struct gen_program *p)
         bool changed = false;
         changed |= gen_opt_copy_prop(p);
         changed |= gen_opt_cse(p);
+        changed |= gen_opt_fold(p);
         changed |= gen_opt_dce(p);
         if (!changed)
             break;

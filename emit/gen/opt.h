@@ -74,6 +74,8 @@ bool gen_opt_copy_prop(struct gen_program *p);
 /* gen/opt_cse.c: a computation equal to a dominating one reads its result;
  * flag compares repeated while the flag still holds their result go. */
 bool gen_opt_cse(struct gen_program *p);
+/* gen/opt_fold.c: saturation folded into producers (bit exact). */
+bool gen_opt_fold(struct gen_program *p);
 /* gen/opt_dce.c: results and flag writes nobody reads. */
 bool gen_opt_dce(struct gen_program *p);
 /* gen/opt_payload.c: values computed in the message payload that sends them. */

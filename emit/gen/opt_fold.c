@@ -1,0 +1,156 @@
+/*
+ * gen/opt_fold.c — saturation folded into the instruction that produces
+ * the value (Mesa's opt_saturate_propagation, kept bit exact).
+ *
+ * requires: a selected program before allocation (gen/opt.h def/use facts)
+ * invalidates: instruction indices (folded instructions become dead movs
+ *              for opt_copy / opt_dce, none is removed here)
+ *
+ * The selector writes a saturate as `add.sat d, x, 0.0`: x + 0 turns -0
+ * into +0 before the clamp, as the interpreter's saturate does, where
+ * Gen's (sat) keeps -0.  So:
+ *
+ * - when x is already saturated (in [+0, 1], never -0, never NaN: the
+ *   result of such an add, or of any (sat) instruction whose result cannot
+ *   be -0), the add is a copy: `mov d, x`;
+ * - when the instruction producing x (its only whole definition, read by
+ *   this add alone, same width) takes (sat) and cannot give -0, it
+ *   saturates itself and the add becomes a copy of it.
+ *
+ * "Cannot give -0", by construction, for IEEE float with denormals kept
+ * and round-to-nearest: an immediate other than -0; |x|; a sum of two
+ * floats one of which is never -0 (an exact zero sum is +0, and a nonzero
+ * sum of two floats is at least the smallest denormal); 2^x; frc (x minus
+ * its floor: +0 for -0); a selection between two such values; any of these
+ * saturated.  A product or a fused multiply-add can round a tiny negative
+ * result to -0, so they never qualify.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "opt.h"
+
+enum { FOLD_DEPTH = 4 };
+
+static bool value_never_negzero(const struct gen_program *p, const struct gen_du *du, uint32_t v,
+                                unsigned depth);
+
+static bool opnd_never_negzero(const struct gen_program *p, const struct gen_du *du,
+                               const struct gen_opnd *o, unsigned depth)
+{
+    if (o->type != GT_F)
+        return false;
+    if (o->abs)
+        return !o->neg; /* |x| is never -0; -|x| may be */
+    if (o->kind == GO_IMM)
+        return (o->neg ? o->imm ^ 0x80000000u : o->imm) != 0x80000000u;
+    if (o->neg || o->kind != GO_VREG || depth == 0)
+        return false;
+    return value_never_negzero(p, du, o->vreg, depth - 1);
+}
+
+static bool value_never_negzero(const struct gen_program *p, const struct gen_du *du, uint32_t v,
+                                unsigned depth)
+{
+    int32_t d = gen_du_single_def(p, du, v);
+    if (d < 0)
+        return false;
+    const struct gen_inst *i = &p->inst[d];
+    if (i->dst.type != GT_F || i->pred != GP_NONE)
+        return false;
+    switch (i->op) {
+    case GOP_ADD:
+        return i->src[0].type == GT_F && i->src[1].type == GT_F &&
+               (opnd_never_negzero(p, du, &i->src[0], depth) ||
+                opnd_never_negzero(p, du, &i->src[1], depth));
+    case GOP_MATH:
+        return i->math == GM_EXP;
+    case GOP_FRC:
+        return true;
+    case GOP_SEL:
+        return opnd_never_negzero(p, du, &i->src[0], depth) &&
+               opnd_never_negzero(p, du, &i->src[1], depth);
+    case GOP_MOV:
+        return !i->sat && opnd_never_negzero(p, du, &i->src[0], depth);
+    default:
+        return false;
+    }
+}
+
+/* `add.sat d, x, +0.0` (either order): returns the slot of x, or -1. */
+static int sat_pattern(const struct gen_inst *i)
+{
+    if (i->op != GOP_ADD || !i->sat || i->cmod || i->pred != GP_NONE || i->dst.type != GT_F)
+        return -1;
+    for (int s = 0; s < 2; s++) {
+        const struct gen_opnd *z = &i->src[1 - s], *x = &i->src[s];
+        if (z->kind == GO_IMM && z->type == GT_F && z->imm == 0 && !z->neg && !z->abs &&
+            x->type == GT_F)
+            return s;
+    }
+    return -1;
+}
+
+/* x lies in [+0, 1] and is never -0 or NaN. */
+static bool saturated(const struct gen_program *p, const struct gen_du *du, const struct gen_opnd *x)
+{
+    if (x->kind != GO_VREG || x->neg || x->abs || x->type != GT_F)
+        return false;
+    int32_t d = gen_du_single_def(p, du, x->vreg);
+    if (d < 0)
+        return false;
+    const struct gen_inst *i = &p->inst[d];
+    if (!i->sat || i->pred != GP_NONE || i->dst.type != GT_F)
+        return false;
+    if (sat_pattern(i) >= 0)
+        return true;
+    return value_never_negzero(p, du, x->vreg, FOLD_DEPTH);
+}
+
+static void to_copy(struct gen_inst *i, struct gen_opnd x)
+{
+    i->op = GOP_MOV;
+    i->sat = false;
+    i->src[0] = x;
+    memset(&i->src[1], 0, sizeof(i->src[1]));
+}
+
+bool gen_opt_fold(struct gen_program *p)
+{
+    struct gen_du du;
+    if (!gen_du_build(p, &du)) {
+        p->oom = true;
+        return false;
+    }
+    bool changed = false;
+    for (unsigned k = 0; k < p->ninst; k++) {
+        struct gen_inst *i = &p->inst[k];
+        int s = sat_pattern(i);
+        if (s < 0)
+            continue;
+        struct gen_opnd x = i->src[s];
+        if (saturated(p, &du, &x)) {
+            to_copy(i, x);
+            changed = true;
+            continue;
+        }
+        if (x.kind != GO_VREG || x.neg || x.abs || x.off)
+            continue;
+        int32_t d = gen_du_single_def(p, &du, x.vreg);
+        if (d < 0 || du.use_start[x.vreg + 1] - du.use_start[x.vreg] != 1)
+            continue;
+        struct gen_inst *pi = &p->inst[d];
+        if (!gen_op_info[pi->op].sat || pi->sat || pi->cmod || pi->exec != i->exec ||
+            pi->group != i->group || pi->nomask != i->nomask || pi->dst.type != GT_F ||
+            gen_op_info[pi->op].send || pi->op == GOP_PLN)
+            continue;
+        if (!value_never_negzero(p, &du, x.vreg, FOLD_DEPTH))
+            continue;
+        /* the producer saturates: the add copies its (now saturated) result */
+        pi->sat = true;
+        to_copy(i, x);
+        changed = true;
+    }
+    gen_du_free(&du);
+    return changed;
+}
