@@ -178,7 +178,8 @@ void gen_print(const struct gen_program *p, struct st_buf *out);
 /* Native instructions (SIMD32 halves counted) and sends; loops; cycles estimate. */
 void gen_count(const struct gen_program *p, unsigned *insts, unsigned *sends, unsigned *loops,
                unsigned *cycles);
-void gen_print_stats(const struct gen_program *p, struct st_buf *out);
+/* "NAME: SIMD8 shader: N instructions. N loops. N cycles. N:N spills:fills, N sends" */
+void gen_print_stats(const struct gen_program *p, const char *name, struct st_buf *out);
 /* Whether an operand reads one element per channel (else a scalar), and its
  * byte address in the register file (after allocation). */
 bool gen_opnd_per_channel(const struct gen_program *p, const struct gen_inst *i,
@@ -200,8 +201,17 @@ void gen_timing(const struct gen_inst *i, unsigned exec, bool bank_conflict, str
 bool gen_bank_conflict(const struct gen_program *p, const struct gen_inst *i);
 /* The estimate of the statistics line (allocated program; loops count ten times). */
 unsigned gen_perf_cycles(const struct gen_program *p);
+/* The same, and the cycles a thread keeps the EU busy (the estimate or the
+ * busiest unit's work, whichever is longer): SIMD-width / thread_time is
+ * brw's throughput figure, which decides whether SIMD32 is kept. */
+void gen_perf(const struct gen_program *p, unsigned *cycles, unsigned *thread_time);
 
-/* ---- gen/kernel.c: message descriptors ---- */
+/* ---- gen/kernel.c ---- */
+/* st_gen_compile_ex, but only the widest kernel kept (auto width) goes to
+ * `out`: what the Gen engine runs. */
+bool gen_compile_widest(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
+                        enum st_float_rules rules, struct st_buf *out, struct st_gen_layout *layout);
+/* message descriptors */
 uint32_t gen_desc(unsigned mlen, unsigned rlen, bool header, uint32_t fc);
 
 /* Operand constructors. */

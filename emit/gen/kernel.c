@@ -1353,15 +1353,97 @@ static bool structured(struct st_ctx *ctx, const struct st_shader *sh, LLVMModul
     return ok;
 }
 
-bool st_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
-                    struct st_buf *out, struct st_buf *stats)
+/* The last component of the source file's name: what the statistics line names. */
+static const char *shader_name(const struct st_ctx *ctx)
 {
-    return st_gen_compile_ex(ctx, sh, simd, ST_FLOAT_IEEE, out, stats, NULL);
+    const char *f = st_ctx_filename(ctx);
+    if (!f || !*f || strcmp(f, "-") == 0)
+        return "<stdin>";
+    const char *slash = strrchr(f, '/');
+    return slash && slash[1] ? slash + 1 : f;
 }
 
-bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
-                       enum st_float_rules rules, struct st_buf *out, struct st_buf *stats,
-                       struct st_gen_layout *layout)
+enum { GEN_MAX_KEPT = 3 };
+
+/* The kernels kept for one shader, narrowest first. */
+struct kept {
+    unsigned n;
+    struct gen_program p[GEN_MAX_KEPT];
+};
+
+/*
+ * The widths a driver ships, as Mesa's brw_compile_fs decides them for
+ * Gen9: a pixel shader is compiled at SIMD8 (spilling if it must); when
+ * that does not spill, at SIMD16, kept unless it spills; when SIMD16 is
+ * kept, at SIMD32, kept only when it does not spill and its estimated
+ * throughput (pixels per cycle: width / gen_perf's thread time) beats both
+ * narrower kernels.  The hardware picks among the kernels per dispatch.
+ * A forced width or a vertex shader (SIMD8 only) is one compile.
+ */
+static bool compile_kept(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
+                         unsigned simd, struct kept *K)
+{
+    K->n = 0;
+    bool ra_failed;
+    unsigned first = sh->version.type == ST_VS ? 8 : simd ? simd : 8;
+    struct gen_program *p = &K->p[0];
+    if (!compile_width(ctx, sh, m, first, p, &ra_failed)) {
+        gen_program_free(p);
+        if (ra_failed)
+            st_error(ctx, sh->version.loc, ST_E_NOT_SUPPORTED,
+                     "the Gen9 register file cannot hold this shader at SIMD%u, even with spilling",
+                     first);
+        return false;
+    }
+    K->n = 1;
+    if (sh->version.type == ST_VS || simd || p->spills)
+        return true;
+    uint64_t best_num = 8, best_den = 1; /* throughput = width / thread time */
+    unsigned c, t;
+    gen_perf(p, &c, &t);
+    best_den = t ? t : 1;
+    for (unsigned w = 16; w <= 32; w *= 2) {
+        p = &K->p[K->n];
+        if (!compile_width(ctx, sh, m, w, p, &ra_failed)) {
+            gen_program_free(p);
+            if (ra_failed)
+                break; /* a wider kernel would not fit either */
+            return false;
+        }
+        gen_perf(p, &c, &t);
+        uint64_t den = t ? t : 1;
+        bool faster = (uint64_t)w * best_den > best_num * den;
+        if (p->spills || (w == 32 && !faster)) {
+            gen_program_free(p);
+            break;
+        }
+        if (faster) {
+            best_num = w;
+            best_den = den;
+        }
+        K->n++;
+    }
+    return true;
+}
+
+static void print_kernel(const struct gen_program *p, const char *name, struct st_buf *out)
+{
+    print_header(p, out);
+    /* cr0.0 bit 7: keep f32 denormals.  The reset value flushes them,
+     * while the lowering's IEEE and D3D9 rules both keep them (the
+     * interpreter and the JIT do); IGC sets the same bit. */
+    st_buf_printf(out, "(W)       or (1|M0)      cr0.0<1>:ud cr0.0<0;1,0>:ud 0x80:ud {Switch}\n");
+    gen_print(p, out);
+    st_buf_printf(out, "// ");
+    gen_print_stats(p, name, out);
+    st_buf_printf(out, "\n");
+}
+
+/* Lowering, the pass pipeline and the kernels; widest_only prints the
+ * widest kernel kept and nothing else (the Gen engine). */
+static bool compile_kernels(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
+                            enum st_float_rules rules, bool widest_only, struct st_buf *out,
+                            struct st_buf *stats, struct st_gen_layout *layout)
 {
     if (!sh)
         return false;
@@ -1386,56 +1468,52 @@ bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned 
             LLVMConsumeError(err);
         ok = st_llvm_verify(ctx, m, "structurizecfg");
     }
-    if (ok) {
-        unsigned widths[3], nw = 0;
-        if (sh->version.type == ST_VS) {
-            widths[nw++] = 8; /* Gen9 dispatches scalar vertex shaders SIMD8 only */
-        } else if (simd) {
-            widths[nw++] = simd;
-        } else {
-            widths[nw++] = 32;
-            widths[nw++] = 16;
-            widths[nw++] = 8;
-        }
+    struct kept *K = ok ? calloc(1, sizeof(*K)) : NULL;
+    if (ok && !K) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
         ok = false;
-        for (unsigned k = 0; k < nw; k++) {
-            struct gen_program p;
-            bool ra_failed;
-            bool last = k + 1 == nw;
-            if (!compile_width(ctx, sh, m, widths[k], &p, &ra_failed)) {
-                gen_program_free(&p);
-                if (ra_failed && !last)
-                    continue;
-                if (ra_failed)
-                    st_error(ctx, sh->version.loc, ST_E_NOT_SUPPORTED,
-                             "the Gen9 register file cannot hold this shader at SIMD%u, even with spilling",
-                             widths[k]);
-                break;
+    }
+    if (ok)
+        ok = compile_kept(ctx, sh, m, simd, K);
+    if (ok) {
+        const char *name = shader_name(ctx);
+        if (layout)
+            *layout = K->p[K->n - 1].layout;
+        for (unsigned k = widest_only ? K->n - 1 : 0; k < K->n; k++) {
+            print_kernel(&K->p[k], name, out);
+            if (stats) {
+                if (stats->len)
+                    st_buf_putc(stats, '\n');
+                gen_print_stats(&K->p[k], name, stats);
             }
-            if (p.spills && !last) {
-                gen_program_free(&p);
-                continue;
-            }
-            if (layout)
-                *layout = p.layout;
-            print_header(&p, out);
-            /* cr0.0 bit 7: keep f32 denormals.  The reset value flushes them,
-             * while the lowering's IEEE and D3D9 rules both keep them (the
-             * interpreter and the JIT do); IGC sets the same bit. */
-            st_buf_printf(out, "(W)       or (1|M0)      cr0.0<1>:ud cr0.0<0;1,0>:ud 0x80:ud {Switch}\n");
-            gen_print(&p, out);
-            if (stats)
-                gen_print_stats(&p, stats);
-            st_buf_printf(out, "// ");
-            gen_print_stats(&p, out);
-            st_buf_printf(out, "\n");
-            gen_program_free(&p);
-            ok = true;
-            break;
         }
+    }
+    if (K) {
+        for (unsigned k = 0; k < K->n; k++)
+            gen_program_free(&K->p[k]);
+        free(K);
     }
     if (m)
         LLVMDisposeModule(m);
     LLVMContextDispose(lc);
     return ok;
+}
+
+bool st_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
+                    struct st_buf *out, struct st_buf *stats)
+{
+    return st_gen_compile_ex(ctx, sh, simd, ST_FLOAT_IEEE, out, stats, NULL);
+}
+
+bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
+                       enum st_float_rules rules, struct st_buf *out, struct st_buf *stats,
+                       struct st_gen_layout *layout)
+{
+    return compile_kernels(ctx, sh, simd, rules, false, out, stats, layout);
+}
+
+bool gen_compile_widest(struct st_ctx *ctx, const struct st_shader *sh, unsigned simd,
+                        enum st_float_rules rules, struct st_buf *out, struct st_gen_layout *layout)
+{
+    return compile_kernels(ctx, sh, simd, rules, true, out, NULL, layout);
 }

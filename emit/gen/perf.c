@@ -182,6 +182,8 @@ static void flag_bytes(unsigned flag, unsigned group, unsigned e, unsigned *lo, 
 
 struct perf_state {
     unsigned unit_ready[GU_COUNT]; /* GU_NONE's slot is the front end */
+    uint64_t unit_busy[GU_COUNT];  /* cycles each unit worked, loop-weighted */
+    uint64_t weight;
     unsigned grf_ready[GEN_NUM_GRFS];
     unsigned flag_ready[GEN_FLAG_BYTES];
 };
@@ -255,6 +257,7 @@ static unsigned issue(struct perf_state *st, const struct gen_program *p, const 
     if (t.unit != GU_NONE) {
         stall(fe, st->unit_ready[t.unit]);
         st->unit_ready[t.unit] = *fe + (unsigned)t.db;
+        st->unit_busy[t.unit] += st->weight * (unsigned)t.db;
     }
     if (oi->send)
         for (unsigned k = 0; k < nrd; k++)
@@ -270,29 +273,44 @@ static unsigned issue(struct perf_state *st, const struct gen_program *p, const 
     return *fe - clock0;
 }
 
-unsigned gen_perf_cycles(const struct gen_program *p)
+void gen_perf(const struct gen_program *p, unsigned *cycles, unsigned *thread_time)
 {
     struct perf_state st;
     memset(&st, 0, sizeof(st));
     /* the loop weight is 10 per level (capped: the sum must not wrap) */
-    uint64_t weight = 1, elapsed = 0;
+    uint64_t elapsed = 0;
+    uint64_t *weight = &st.weight;
+    *weight = 1;
     unsigned depth = 0;
     for (unsigned k = 0; k < p->ninst; k++) {
         const struct gen_inst *i = &p->inst[k];
         if (i->op == GOP_LABEL) {
             if (++depth <= 6)
-                weight *= 10; /* brw's DO: the body counts ten times */
+                *weight *= 10; /* brw's DO: the body counts ten times */
             continue;
         }
         bool split = i->exec == 32 && !gen_op_info[i->op].flow && !gen_op_info[i->op].send;
         if (split) {
-            elapsed += weight * issue(&st, p, i, 16, 0, 0);
-            elapsed += weight * issue(&st, p, i, 16, 16, 64);
+            elapsed += *weight * issue(&st, p, i, 16, 0, 0);
+            elapsed += *weight * issue(&st, p, i, 16, 16, 64);
         } else {
-            elapsed += weight * issue(&st, p, i, i->exec, i->group, 0);
+            elapsed += *weight * issue(&st, p, i, i->exec, i->group, 0);
         }
         if (i->op == GOP_WHILE && depth && depth-- <= 6)
-            weight /= 10;
+            *weight /= 10;
     }
-    return elapsed > UINT32_MAX ? UINT32_MAX : (unsigned)elapsed;
+    /* a thread occupies the EU for its latency or for the busiest unit's
+     * work, whichever is longer (brw's calculate_thread_throughput) */
+    uint64_t busy = elapsed;
+    for (unsigned u = 0; u < GU_COUNT; u++)
+        busy = st.unit_busy[u] > busy ? st.unit_busy[u] : busy;
+    *cycles = elapsed > UINT32_MAX ? UINT32_MAX : (unsigned)elapsed;
+    *thread_time = busy > UINT32_MAX ? UINT32_MAX : (unsigned)busy;
+}
+
+unsigned gen_perf_cycles(const struct gen_program *p)
+{
+    unsigned c, t;
+    gen_perf(p, &c, &t);
+    return c;
 }

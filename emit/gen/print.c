@@ -376,10 +376,10 @@ void gen_count(const struct gen_program *p, unsigned *insts, unsigned *sends, un
     *cycles = gen_perf_cycles(p);
 }
 
-void gen_print_stats(const struct gen_program *p, struct st_buf *out)
+void gen_print_stats(const struct gen_program *p, const char *name, struct st_buf *out)
 {
     unsigned n, s, l, c;
     gen_count(p, &n, &s, &l, &c);
-    st_buf_printf(out, "SIMD%u shader: %u instructions. %u loops. %u cycles. %u:%u spills:fills, %u sends",
-                  p->simd, n, l, c, p->spills, p->fills, s);
+    st_buf_printf(out, "%s: SIMD%u shader: %u instructions. %u loops. %u cycles. %u:%u spills:fills, %u sends",
+                  name, p->simd, n, l, c, p->spills, p->fills, s);
 }

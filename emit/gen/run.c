@@ -637,7 +637,7 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, unsigned sim
     memset(&L, 0, sizeof(L));
     if (stats)
         memset(stats, 0, sizeof(*stats));
-    if (!st_gen_compile_ex(ctx, sh, simd, rules, &text, NULL, &L)) {
+    if (!gen_compile_widest(ctx, sh, simd, rules, &text, &L)) {
         st_buf_free(&text);
         return false;
     }
