@@ -464,6 +464,99 @@ static void test_payload_coalescing(void **state)
     gen_program_free(&p);
 }
 
+/* ------------------------------------------------------------------ */
+/* Scheduling.                                                         */
+
+static int index_of_op(const struct gen_program *p, enum gen_op o, unsigned nth)
+{
+    const struct gen_inst *i = find_op(p, o, nth);
+    return i ? (int)(i - p->inst) : -1;
+}
+
+static void test_schedule_hides_sampler_latency(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t pl = block(&p, 2), resp = block(&p, 4), x = val(&p), y = val(&p), z = val(&p),
+             w = val(&p), c[4];
+    alu(&p, GOP_ADD, 0, in, F(1.0f))->dst = gen_vr(pl, 0, GT_F);
+    alu(&p, GOP_ADD, 0, in, F(2.0f))->dst = gen_vr(pl, 32, GT_F);
+    struct gen_inst *s = op(&p, GOP_SEND);
+    s->dst = gen_vr(resp, 0, GT_F);
+    s->src[0] = gen_vr(pl, 0, GT_F);
+    s->sfid = 2;
+    s->mlen = 2;
+    s->rlen = 4;
+    alu(&p, GOP_ADD, x, gen_vr(resp, 0, GT_F), F(1.0f)); /* waits for the texel */
+    alu(&p, GOP_MUL, y, in, F(3.0f));                     /* independent work */
+    alu(&p, GOP_MUL, z, V(y), V(y));
+    /* a compare, its select, then another compare of the same flag */
+    struct gen_inst *i = alu(&p, GOP_CMP, 0, V(z), F(0.5f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_GT;
+    alu(&p, GOP_SEL, w, V(z), V(x))->pred = GP_NORMAL;
+    i = alu(&p, GOP_CMP, 0, V(w), F(0.25f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_LT;
+    alu(&p, GOP_SEL, w, V(w), F(0.0f))->pred = GP_NORMAL;
+    c[0] = c[1] = c[2] = c[3] = w;
+    rt_write(&p, colour(&p, c));
+    unsigned before = p.ninst;
+    gen_schedule_pre(&p);
+    assert_int_equal(p.ninst, before);
+    int send = index_of_op(&p, GOP_SEND, 0), add_x = -1;
+    for (unsigned k = 0; k < p.ninst; k++)
+        if (p.inst[k].op == GOP_ADD && p.inst[k].dst.kind == GO_VREG && p.inst[k].dst.vreg == x)
+            add_x = (int)k;
+    /* the texel's reader after the independent products, the payload before the send */
+    assert_true(send > index_of_op(&p, GOP_ADD, 1));
+    assert_true(index_of_op(&p, GOP_MUL, 1) < add_x);
+    assert_true(send < add_x);
+    /* each select between its compare and the next write of the flag */
+    int c0 = index_of_op(&p, GOP_CMP, 0), s0 = index_of_op(&p, GOP_SEL, 0);
+    int c1 = index_of_op(&p, GOP_CMP, 1), s1 = index_of_op(&p, GOP_SEL, 1);
+    assert_true(c0 < s0 && s0 < c1 && c1 < s1);
+    assert_true(p.inst[c0].cmod == GC_GT && p.inst[c1].cmod == GC_LT);
+    /* the end of the thread stays last */
+    assert_true(p.inst[p.ninst - 1].eot);
+    gen_program_free(&p);
+}
+
+static void test_schedule_after_allocation_keeps_register_reuse(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t a = val(&p), b = val(&p), out = block(&p, 4);
+    place(&p, a, 10);
+    place(&p, b, 10); /* b reuses a's register once a is dead */
+    place(&p, out, 112);
+    struct gen_inst *m = op(&p, GOP_MATH);
+    m->math = GM_INV;
+    m->dst = V(a);
+    m->src[0] = in;
+    alu(&p, GOP_ADD, 0, V(a), F(1.0f))->dst = gen_vr(out, 0, GT_F);
+    alu(&p, GOP_MUL, b, in, F(2.0f)); /* would fill the math latency, but overwrites r10 */
+    alu(&p, GOP_ADD, 0, V(b), F(1.0f))->dst = gen_vr(out, 32, GT_F);
+    mov(&p, 0, F(0.0f))->dst = gen_vr(out, 64, GT_F);
+    mov(&p, 0, F(0.0f))->dst = gen_vr(out, 96, GT_F);
+    rt_write(&p, out);
+    gen_schedule_post(&p);
+    int rd_a = -1, wr_b = -1;
+    for (unsigned k = 0; k < p.ninst; k++) {
+        if (p.inst[k].op == GOP_ADD && p.inst[k].src[0].kind == GO_VREG && p.inst[k].src[0].vreg == a)
+            rd_a = (int)k;
+        if (p.inst[k].op == GOP_MUL)
+            wr_b = (int)k;
+    }
+    assert_true(rd_a >= 0 && rd_a < wr_b); /* r10 is read as a before it is written as b */
+    assert_int_equal(p.inst[0].op, GOP_MATH);
+    gen_program_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -478,6 +571,8 @@ int main(void)
         cmocka_unit_test(test_flag_retest_and_dead_flags),
         cmocka_unit_test(test_fold_saturate),
         cmocka_unit_test(test_payload_coalescing),
+        cmocka_unit_test(test_schedule_hides_sampler_latency),
+        cmocka_unit_test(test_schedule_after_allocation_keeps_register_reuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

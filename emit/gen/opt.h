@@ -83,5 +83,10 @@ bool gen_opt_payload(struct gen_program *p);
 /* gen/opt.c: all of the above, to a fixed point (a few rounds). */
 void gen_optimize(struct gen_program *p);
 
+/* gen/sched.c: list scheduling of each basic block for latency, before
+ * allocation (on vregs) and after it (on the allocated registers). */
+void gen_schedule_pre(struct gen_program *p);
+void gen_schedule_post(struct gen_program *p);
+
 
 #endif
