@@ -1265,16 +1265,23 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
                   L->scratch_bytes);
 }
 
+/* How one try builds a kernel. */
+enum build_mode {
+    BUILD_SELECT_ONLY, /* selection only (the structure probe) */
+    BUILD_FAST,        /* optimizer, latency schedule before and after allocation */
+    BUILD_NO_PRESCHED, /* the same without the schedule before allocation */
+    BUILD_TIGHT,       /* and keeping message blocks' live ranges (gen_ir.h keep_block_ranges) */
+};
+
 /*
- * One try at one width: selection, the optimizer, allocation.  keep_blocks
- * is the second try after a spill (gen_ir.h keep_block_ranges); select_only
- * stops after selection (the structure probe).  False on errors (reported)
- * or allocation failure (*ra_failed).
+ * One try at one width: selection, the optimizer, the schedule before
+ * allocation, allocation, the schedule after it.  False on errors
+ * (reported) or allocation failure (*ra_failed).
  */
 static bool build_once(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
-                       unsigned simd, bool keep_blocks, bool select_only, struct gen_program *p,
-                       bool *ra_failed)
+                       unsigned simd, enum build_mode mode, struct gen_program *p, bool *ra_failed)
 {
+    bool keep_blocks = mode == BUILD_TIGHT, select_only = mode == BUILD_SELECT_ONLY;
     memset(p, 0, sizeof(*p));
     p->simd = simd;
     p->keep_block_ranges = keep_blocks;
@@ -1292,9 +1299,14 @@ static bool build_once(struct st_ctx *ctx, const struct st_shader *sh, LLVMModul
         return ok;
     gen_dce(p);
     gen_optimize(p);
+    if (mode == BUILD_FAST && !p->oom)
+        gen_schedule_pre(p);
     if (!p->oom && gen_allocate(p)) {
-        gen_resolve_flow(p);
-        return true;
+        gen_schedule_post(p);
+        if (!p->oom) {
+            gen_resolve_flow(p);
+            return true;
+        }
     }
     if (p->oom) {
         st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
@@ -1306,32 +1318,35 @@ static bool build_once(struct st_ctx *ctx, const struct st_shader *sh, LLVMModul
 
 /*
  * One compile at one width; false on errors (reported) or allocation
- * failure (*ra_failed).  When the first try spills (or cannot be
- * allocated), a second one keeps the message blocks' live ranges as
- * selected (they are allocation units the allocator cannot spill) and
- * the one with less scratch traffic is kept.
+ * failure (*ra_failed).  When a try spills (or cannot be allocated), the
+ * next is more careful with registers, as Mesa's brw retries its schedulers:
+ * without the latency schedule before allocation (it lengthens live
+ * ranges), then also keeping message blocks' live ranges as selected (they
+ * are allocation units the allocator cannot spill).  The try with the
+ * least scratch traffic is kept.
  */
 static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, LLVMModuleRef m,
                           unsigned simd, struct gen_program *p, bool *ra_failed)
 {
-    if (!build_once(ctx, sh, m, simd, false, false, p, ra_failed) && !*ra_failed)
+    static const enum build_mode modes[] = {BUILD_FAST, BUILD_NO_PRESCHED, BUILD_TIGHT};
+    if (!build_once(ctx, sh, m, simd, modes[0], p, ra_failed) && !*ra_failed)
         return false;
-    if (!*ra_failed && !p->spills)
-        return true;
-    struct gen_program q;
-    bool q_failed;
-    if (!build_once(ctx, sh, m, simd, true, false, &q, &q_failed) && !q_failed) {
-        gen_program_free(&q);
-        gen_program_free(p);
-        return false;
-    }
-    bool take = !q_failed && (*ra_failed || q.spills + q.fills < p->spills + p->fills);
-    if (take) {
-        gen_program_free(p);
-        *p = q;
-        *ra_failed = false;
-    } else {
-        gen_program_free(&q);
+    for (unsigned k = 1; k < sizeof(modes) / sizeof(modes[0]) && (*ra_failed || p->spills); k++) {
+        struct gen_program q;
+        bool q_failed;
+        if (!build_once(ctx, sh, m, simd, modes[k], &q, &q_failed) && !q_failed) {
+            gen_program_free(&q);
+            gen_program_free(p);
+            return false;
+        }
+        bool take = !q_failed && (*ra_failed || q.spills + q.fills < p->spills + p->fills);
+        if (take) {
+            gen_program_free(p);
+            *p = q;
+            *ra_failed = false;
+        } else {
+            gen_program_free(&q);
+        }
     }
     return !*ra_failed;
 }
@@ -1347,7 +1362,7 @@ static bool structured(struct st_ctx *ctx, const struct st_shader *sh, LLVMModul
         return true;
     struct gen_program p;
     bool ra_failed;
-    bool ok = build_once(probe, sh, m, 8, false, true, &p, &ra_failed);
+    bool ok = build_once(probe, sh, m, 8, BUILD_SELECT_ONLY, &p, &ra_failed);
     gen_program_free(&p);
     st_ctx_destroy(probe);
     return ok;
