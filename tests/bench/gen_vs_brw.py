@@ -8,14 +8,16 @@ estimated cycles, spills and sends next to brw's, the ratios, and the median
 ratio per dialect and width.  Run on demand, never as a timed test:
 
     python3 tests/bench/gen_vs_brw.py [--bin build/shadertrans] [--markdown]
-    python3 tests/bench/gen_vs_brw.py --time OLD_BIN   # compile time, side by side
+    python3 tests/bench/gen_vs_brw.py --time OLD_BIN [--callgrind]  # compile cost, side by side
 
 Both cycle figures come from the same kind of static model (ours:
 emit/gen/perf.c, after Mesa's brw_ir_performance.cpp with its Gen9
 parameters; loops count ten iterations), not from a measurement.
 --time compiles the whole sample set with both binaries, alternating,
 REPEAT times, and prints the ratio of the summed user+system times of
-the processes (whole-process compile time, auto width, default output).
+the processes (whole-process compile time, auto width, default output);
+with --callgrind, the instructions each process executes instead
+(valgrind; independent of the machine's load).
 """
 import argparse
 import os
@@ -129,11 +131,27 @@ def run_timed(binary, files):
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def callgrind_count(binary, f):
+    """Instructions executed by one compile (valgrind callgrind, load-independent)."""
+    p = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null', binary, f],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    m = re.search(r'Collected : (\d+)', p.stderr)
+    return int(m.group(1)) if m else 0
+
+
 def timing(args):
     d = os.path.join(ROOT, 'samples')
     files = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith('.asm'))
     a = os.path.join(d, 'arb')
     files += sorted(os.path.join(a, f) for f in os.listdir(a) if f.endswith(('.vp', '.fp')))
+    if args.callgrind:
+        old_n = sum(callgrind_count(args.time, f) for f in files)
+        new_n = sum(callgrind_count(args.bin, f) for f in files)
+        print('%d files, instructions executed (callgrind)' % len(files))
+        print('  old %-40s %d' % (args.time, old_n))
+        print('  new %-40s %d' % (args.bin, new_n))
+        print('  ratio new/old: %.3f' % (new_n / old_n if old_n else float('inf')))
+        return 0
     new_t, old_t = [], []
     for _ in range(args.repeat):
         old_t.append(run_timed(args.time, files))
@@ -155,6 +173,8 @@ def main():
     ap.add_argument('--markdown', action='store_true', help='tables for docs/gen-backend.md')
     ap.add_argument('--time', metavar='OLD_BIN', help='compile-time ratio against another binary')
     ap.add_argument('--repeat', type=int, default=5)
+    ap.add_argument('--callgrind', action='store_true',
+                    help='with --time: count instructions with valgrind instead of timing')
     args = ap.parse_args()
     return timing(args) if args.time else compare(args)
 
