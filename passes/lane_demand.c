@@ -9,7 +9,8 @@
  * over the SSA graph: a store or an unknown call reads every lane, an
  * extractelement one, a shufflevector the lanes its mask names, an
  * element-wise operation (arithmetic, compare, select, cast, phi, the
- * element-wise intrinsics) the lanes its own readers read.
+ * element-wise intrinsics) the lanes its own readers read, a marker call
+ * of ST_LOWER_VECTOR what its operation reads (st_op_reads).
  *
  * Rewrites: shufflevector lanes nobody reads become poison (then an
  * operand no lane reads becomes poison, and a shuffle that is the identity
@@ -147,7 +148,7 @@ static bool lane_wise(LLVMValueRef u)
 }
 
 /* Propagates what user u reads into the demand of its vector operands. */
-static bool propagate(struct lmap *d, LLVMValueRef u)
+static bool propagate(struct lmap *d, struct st_mk_cache *mc, LLVMValueRef u)
 {
     bool grew = false;
     unsigned n = (unsigned)LLVMGetNumOperands(u);
@@ -190,11 +191,15 @@ static bool propagate(struct lmap *d, LLVMValueRef u)
         return grew;
     }
     bool lw = lane_wise(u);
+    struct st_marker mk;
+    bool marker = op == LLVMCall && st_llvm_marker(mc, u, &mk);
     for (unsigned k = 0; k < n; k++) {
         LLVMValueRef v = LLVMGetOperand(u, k);
         if (!LLVMIsAInstruction(v) || !is_vec4(v))
             continue;
-        grew |= lor(d, v, lw ? du : 0xf);
+        /* a marker reads what its operation reads (translator.h, st_op_reads) */
+        uint8_t lanes = marker ? st_llvm_marker_reads(&mk, u, k, du) : lw ? du : 0xf;
+        grew |= lor(d, v, lanes);
     }
     return grew;
 }
@@ -286,13 +291,14 @@ static unsigned rewrite(LLVMBuilderRef b, LLVMValueRef u, uint8_t du)
 static unsigned run_function(LLVMValueRef fn, unsigned kind)
 {
     struct lmap d = {0};
+    struct st_mk_cache mc = {{0}, {{0}}, 0};
     /* Backward fixed point: visit blocks and instructions in reverse. */
     bool grew = true;
     while (grew && !d.oom) {
         grew = false;
         for (LLVMBasicBlockRef bb = LLVMGetLastBasicBlock(fn); bb; bb = LLVMGetPreviousBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetLastInstruction(bb); i; i = LLVMGetPreviousInstruction(i))
-                grew |= propagate(&d, i);
+                grew |= propagate(&d, &mc, i);
     }
     if (d.oom) {
         lfree(&d);

@@ -25,6 +25,14 @@ struct st_llvm_stats {
     unsigned ir_instrs_after; /* LLVM instructions after the pipeline */
     unsigned uniform_values;  /* instructions the uniformity analysis marked */
     unsigned lanes_removed;   /* lane-demand rewrites */
+    unsigned ops_folded;      /* marker calls folded to constants (fold_ops.c) */
+};
+
+/* Which pass list runs (pipeline.c has them all, docs/pipeline.md says why). */
+enum st_pipe {
+    ST_PIPE_JIT,  /* the expanded IR of st_lower_llvm (no markers): the JIT */
+    ST_PIPE_GEN,  /* the marker IR (ST_LOWER_VECTOR) bound for the Gen back end */
+    ST_PIPE_VASM, /* the marker IR bound for vector assembly */
 };
 
 /*
@@ -34,6 +42,8 @@ struct st_llvm_stats {
  * naming the stage, and the result is false.
  */
 bool st_llvm_pipeline(struct st_ctx *ctx, struct LLVMOpaqueModule *m, struct st_llvm_stats *stats);
+bool st_llvm_pipeline_for(struct st_ctx *ctx, struct LLVMOpaqueModule *m, enum st_pipe pipe,
+                          struct st_llvm_stats *stats);
 
 /*
  * --emit=llvm-raw (optimize false: the IR as lowered, merges visible) and
@@ -72,12 +82,32 @@ bool st_llvm_verify(struct st_ctx *ctx, struct LLVMOpaqueModule *m, const char *
 bool st_llvm_is_merge(struct LLVMOpaqueValue *inst);
 unsigned st_llvm_count_merges(struct LLVMOpaqueModule *m);
 
+/* ---- the markers of ST_LOWER_VECTOR (translator.h) on LLVM IR (markers.c) ---- */
+struct LLVMOpaqueValue;
+/* Callee -> marker, filled as calls are met (a pass keeps one on its stack). */
+struct st_mk_cache {
+    struct LLVMOpaqueValue *fn[64];
+    struct st_marker mk[64];
+    unsigned n;
+};
+/* True when v is a call to a marker (cache may be NULL). */
+bool st_llvm_marker(struct st_mk_cache *c, struct LLVMOpaqueValue *v, struct st_marker *m);
+/* The constant i32 operand k of a marker call (0 when not a constant). */
+int32_t st_llvm_marker_int(struct LLVMOpaqueValue *call, unsigned k);
+/* Lanes of vector operand k a marker call reads when `demand` lanes of its
+ * result are read (void markers: what their effect reads). */
+uint8_t st_llvm_marker_reads(const struct st_marker *m, struct LLVMOpaqueValue *call, unsigned k,
+                             uint8_t demand);
+
 /* ---- our passes (the back end reads their metadata) ---- */
 
 /* Metadata kind names. */
 #define ST_MD_UNIFORM "st.uniform" /* !{} on instructions computed only from constants */
 #define ST_MD_LANES "st.lanes"     /* !{i32 mask} on vector instructions: lanes read */
 
+/* Folds marker calls of constants with the interpreter's arithmetic
+ * (fold_ops.c); returns how many. */
+unsigned st_pass_fold_ops(struct LLVMOpaqueModule *m);
 /* Marks uniform instructions; returns how many. */
 unsigned st_pass_uniformity(struct LLVMOpaqueModule *m);
 /* True when inst carries the uniform mark. */

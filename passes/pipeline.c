@@ -19,17 +19,32 @@
 #include "passes.h"
 
 /*
+ * The pass lists, every one of them here (docs/pipeline.md says why each
+ * pass is there).
+ *
  * mem2reg first: it turns the register allocas into SSA values and the
  * load/shuffle/store of a masked write into one shufflevector.  The
  * cleanups after it fold what the lowering spelled out (swizzles of
  * swizzles, merges into constants, dead lanes of constants), but none
  * reassociates float math or touches the lane-preserving shape of a merge.
+ *
+ * ST_PIPE_JIT: the expanded IR the JIT runs.
+ * ST_PIPE_GEN: the marker IR for a target with a register file to spare:
+ *   sharing (early-cse, gvn) and if-conversion (simplifycfg) included.
+ * ST_PIPE_VASM: the marker IR for vector assembly, which may use no more
+ *   temporaries than its input and has one a0 and one p0: no sharing that
+ *   lengthens a value's life, no if-conversion, the structure as written.
  */
-static const char *const llvm_pipeline =
-    "function(mem2reg,instcombine<no-verify-fixpoint>,simplifycfg,early-cse,gvn,"
-    "instcombine<no-verify-fixpoint>,dce,simplifycfg)";
-/* After our lane-demand rewrites: drop what became dead. */
-static const char *const cleanup_pipeline = "function(instcombine<no-verify-fixpoint>,dce)";
+static const char *const pipelines[][2] = {
+    [ST_PIPE_JIT] = {"function(mem2reg,instcombine<no-verify-fixpoint>,simplifycfg,early-cse,gvn,"
+                     "instcombine<no-verify-fixpoint>,dce,simplifycfg)",
+                     /* after our lane-demand rewrites: drop what became dead */
+                     "function(instcombine<no-verify-fixpoint>,dce)"},
+    [ST_PIPE_GEN] = {"function(mem2reg,instcombine<no-verify-fixpoint>,simplifycfg,early-cse,gvn,"
+                     "instcombine<no-verify-fixpoint>,dce,simplifycfg)",
+                     "function(instcombine<no-verify-fixpoint>,dce,simplifycfg)"},
+    [ST_PIPE_VASM] = {"function(mem2reg,instsimplify,dce)", "function(instsimplify,dce)"},
+};
 
 bool st_llvm_verify(struct st_ctx *ctx, LLVMModuleRef m, const char *stage)
 {
@@ -137,30 +152,44 @@ static unsigned instrs_in(LLVMModuleRef m)
     return n;
 }
 
-bool st_llvm_pipeline(struct st_ctx *ctx, LLVMModuleRef m, struct st_llvm_stats *stats)
+bool st_llvm_pipeline_for(struct st_ctx *ctx, LLVMModuleRef m, enum st_pipe pipe,
+                          struct st_llvm_stats *stats)
 {
     struct st_llvm_stats s;
     memset(&s, 0, sizeof(s));
     s.instrs_in = instrs_in(m);
     count(m, &s.merges_raw, &s.ir_instrs_raw);
+    const char *main_passes = pipelines[pipe][0], *cleanup = pipelines[pipe][1];
+    /* The expanded IR has min/max-like selects, which LLVM's passes only
+     * ever see behind fences (minmax_fence.c: an instcombine miscompile);
+     * the marker IR has none. */
+    bool fence = pipe == ST_PIPE_JIT;
 
-    /* LLVM's passes only ever see min/max-like selects behind fences
-     * (minmax_fence.c: an instcombine miscompile); our passes and the back
-     * ends never see a fence. */
     bool ok = st_llvm_verify(ctx, m, "lowering");
     if (ok) {
-        st_fence_minmax(m);
-        ok = run_llvm_passes(ctx, m, llvm_pipeline);
-        st_unfence(m);
+        if (fence)
+            st_fence_minmax(m);
+        ok = run_llvm_passes(ctx, m, main_passes);
+        if (fence)
+            st_unfence(m);
         ok = ok && st_llvm_verify(ctx, m, "the LLVM passes");
+    }
+    if (ok && !fence) {
+        /* markers of constants: the interpreter's arithmetic, then what
+         * that makes foldable for LLVM (shuffles of constants, branches) */
+        s.ops_folded = st_pass_fold_ops(m);
+        if (s.ops_folded)
+            ok = run_llvm_passes(ctx, m, main_passes) && st_llvm_verify(ctx, m, "folding");
     }
     if (ok) {
         s.lanes_removed = st_pass_lane_demand(m);
         ok = st_llvm_verify(ctx, m, "lane demand");
         if (ok) {
-            st_fence_minmax(m);
-            ok = run_llvm_passes(ctx, m, cleanup_pipeline);
-            st_unfence(m);
+            if (fence)
+                st_fence_minmax(m);
+            ok = run_llvm_passes(ctx, m, cleanup);
+            if (fence)
+                st_unfence(m);
         }
         /* Again, to record the demand on the instructions the cleanup kept. */
         if (ok)
@@ -175,6 +204,11 @@ bool st_llvm_pipeline(struct st_ctx *ctx, LLVMModuleRef m, struct st_llvm_stats 
     if (stats)
         *stats = s;
     return ok;
+}
+
+bool st_llvm_pipeline(struct st_ctx *ctx, LLVMModuleRef m, struct st_llvm_stats *stats)
+{
+    return st_llvm_pipeline_for(ctx, m, ST_PIPE_JIT, stats);
 }
 
 bool st_llvm_emit_text(struct st_ctx *ctx, const struct st_shader *sh, enum st_float_rules rules,
@@ -213,7 +247,7 @@ void st_llvm_stats_format(const struct st_llvm_stats *s, struct st_buf *out)
     st_buf_printf(out,
                   "llvm: instructions in %u, merges raw %u, merges after passes %u\n"
                   "llvm: IR instructions raw %u, after passes %u; uniform values %u, "
-                  "lane-demand rewrites %u\n",
+                  "lane-demand rewrites %u, operations folded %u\n",
                   s->instrs_in, s->merges_raw, s->merges_after, s->ir_instrs_raw,
-                  s->ir_instrs_after, s->uniform_values, s->lanes_removed);
+                  s->ir_instrs_after, s->uniform_values, s->lanes_removed, s->ops_folded);
 }

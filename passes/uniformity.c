@@ -103,10 +103,15 @@ static bool inst_varies(const struct pset *vary, const struct pset *divblocks, L
         if (pset_has(divblocks, LLVMGetInstructionParent(i)))
             return true;
         break;
-    case LLVMCall:
-        if (!is_intrinsic_call(i))
+    case LLVMCall: {
+        /* a marker of ST_LOWER_VECTOR is a function of its operands (ps_1_x
+         * texture instructions read coordinates no operand names) */
+        struct st_marker mk;
+        bool pure_marker = st_llvm_marker(NULL, i, &mk) && mk.kind != ST_MK_OPAQUE;
+        if (!is_intrinsic_call(i) && !pure_marker)
             return true;
         break;
+    }
     case LLVMStore:
         return false; /* no value */
     default:

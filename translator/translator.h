@@ -361,6 +361,31 @@ bool st_interp_run(struct st_ctx *ctx, const struct st_shader *sh, const char *i
                    const char *json, size_t json_len, enum st_float_rules rules,
                    struct st_buf *out);
 
+/*
+ * What one instruction computes from its source values (run/ops.c): the
+ * interpreter's definition of every operation that is a function of its
+ * (swizzled, modified) sources alone, shared with the pipeline's constant
+ * folder so that a folded value is the interpreter's.
+ */
+struct st_op_env {
+    bool arb;              /* ARB semantics of MIN, MAX, CMP, LRP */
+    bool legacy;           /* the d3d9 float rules: 0 * anything = 0 */
+    uint16_t ver;          /* expp/logp before 2_0 fill four lanes */
+    enum st_compare cmp;   /* setp */
+    uint8_t swz_sel[4], swz_neg; /* ARB SWZ */
+};
+/* res gets the four lanes, *mask the lanes the operation defines; false
+ * when op is not such an operation (texture, flow, matrix, ...). */
+bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4], float res[4],
+                unsigned *mask);
+float st_op_mul(bool legacy, float a, float b);
+float st_op_dot3(bool legacy, const float a[4], const float b[4]);
+float st_op_dot4(bool legacy, const float a[4], const float b[4]);
+bool st_op_compare(enum st_compare c, float a, float b);
+int32_t st_op_round(float f);     /* mova: floor(x + 0.5), saturating, NaN -> 0 */
+float st_op_partial(float f);     /* expp/logp: the low 8 mantissa bits cleared */
+float st_op_saturate(float x);    /* _sat: NaN and -0 give +0 */
+
 /* Helpers shared by the printer and diagnostics. */
 const char *st_regfile_name(enum st_regfile file, uint32_t index);
 const char *st_compare_name(enum st_compare cmp); /* "gt", ... */
@@ -465,10 +490,73 @@ enum st_lower_flags {
      * the cleanups fold no such product under one rule; the merge stage
      * folds the ones both rules agree on and drops the fences. */
     ST_LOWER_FENCE_MUL = 1u << 13,
+    /* The compile pipeline's form (docs/pipeline.md "Markers"): every
+     * source operation but mov/add/sub/abs/neg is one call to a marker
+     * @"st.NAME" that keeps its identity through LLVM; relative reads and
+     * writes, texture sampling, kill, _sat, shifts and the ps_1_x source
+     * modifiers too.  Not runnable by the JIT (which lowers with 0). */
+    ST_LOWER_VECTOR = 1u << 12,
 };
 struct LLVMOpaqueModule *st_lower_llvm_ex(struct st_ctx *ctx, const struct st_shader *sh,
                                           enum st_float_rules rules, unsigned flags,
                                           struct LLVMOpaqueContext *llctx);
+
+/* ---- markers of ST_LOWER_VECTOR (core/markers.c) ---- */
+/*
+ * Callee names, all starting "st.":
+ *   st.OPNAME(<4 x float> srcs..., i32 extras...)   ST_MK_OP: the instruction OPNAME
+ *     (st_opinfo[].name: "st.mul", "st.dp4", "st.arb:dph"); <4 x float> result,
+ *     except st.mova and st.arb:arl (<4 x i32>: the address value),
+ *     st.setp.CMP (<4 x i1>; also the conditions of ifc/breakc, lane 0),
+ *     st.texkill and st.arb:kil (void: discard).  Extra i32 operands:
+ *     st.texld/texldp/texldb/texldl(coord, i32 stage, i32 dims),
+ *     st.texldd(coord, ddx, ddy, i32 stage, i32 dims),
+ *     st.arb:tex/txp/txb(coord, i32 unit, i32 target),
+ *     st.arb:swz(src, i32 selectors (3 bits each), i32 negations).
+ *     Scalar operations read lane 0 of their (swizzled) operands and
+ *     return the result in every lane.
+ *   st.sat(x), st.shift(x, i32 k) (x * 2^k), st.mod.bias|bx2|comp|x2(x)
+ *     (ps_1_x source modifiers), componentwise
+ *   st.rel(i32 file, i32 addr, i32 k, i32 first, i32 count): the register
+ *     file[addr + k], or 0 when addr + k - first is outside 0..count-1
+ *   st.ostore(i32 file, i32 reg, <4 x float> v, i32 mask),
+ *   st.ostore.rel(i32 file, i32 addr, i32 k, <4 x float> v, i32 mask):
+ *     writes of an output file some instruction writes relatively
+ *   st.opaque(i32 K, registers read...): ps_1_x texture-phase instruction K
+ *     of the shader's list, as written
+ */
+enum st_marker_kind {
+    ST_MK_NONE, ST_MK_OP, ST_MK_SAT, ST_MK_SHIFT, ST_MK_MOD, ST_MK_REL, ST_MK_OSTORE,
+    ST_MK_OSTORE_REL, ST_MK_OPAQUE,
+};
+struct st_marker {
+    enum st_marker_kind kind;
+    enum st_opcode op;   /* ST_MK_OP */
+    enum st_compare cmp; /* st.setp.CMP */
+    int mod;             /* ST_MK_MOD: 1 bias, 2 bx2, 3 comp, 4 x2 */
+};
+/* Decodes a callee name; false when it is no marker. */
+bool st_marker_decode(const char *name, size_t len, struct st_marker *m);
+/* "gt", "eq", ... */
+const char *st_marker_cmp_name(enum st_compare c);
+
+/* Which lanes of source k (as swizzled) an operation reads to compute the
+ * lanes `written` of its result. */
+struct st_op_reads_q {
+    enum st_opcode op;
+    unsigned k;
+    uint8_t written;
+    uint8_t swz_sel[4];   /* ARB SWZ */
+    unsigned tex_dims;    /* D3D9 texld*: 1, 2 or 3 coordinates */
+    unsigned tex_target;  /* ARB TEX/TXP/TXB */
+};
+uint8_t st_op_reads(const struct st_op_reads_q *q);
+/* Each lane of the result from the same lane of every source. */
+bool st_op_componentwise(enum st_opcode op);
+/* One scalar written to every lane (expp/logp from 2_0 on). */
+bool st_op_replicates(enum st_opcode op, uint16_t ver);
+/* The coordinate lanes an ARB texture instruction reads for its target. */
+uint8_t st_arb_tex_lanes(enum st_opcode op, unsigned target);
 /* ---- end of LLVM lowering ---- */
 
 /* ---- run: inputs and outputs shared by every engine ---- */

@@ -80,6 +80,8 @@ struct lower {
     LLVMTypeRef sample_ty;
     bool ps, ps1x;
     bool arb; /* an ARB program: register indices name sh->arb's tables */
+    bool vec; /* ST_LOWER_VECTOR: the compile pipeline's marker form */
+    unsigned tex_dims[16]; /* D3D9 samplers: coordinates their dcl type reads (2 or 3) */
     /* ST_LOWER_OP_CALLS: output files some instruction writes relatively;
      * every write to them is an ordered @st_op.ostore call (write_dst) */
     bool rel_out[ST_REG_COUNT];
@@ -232,6 +234,38 @@ static LLVMValueRef bld_fcmp(struct lower *L, LLVMRealPredicate p, LLVMValueRef 
 static LLVMValueRef bld_like(struct lower *L, LLVMValueRef v, float x)
 {
     return LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind ? bld_splatf(L, x) : bld_f(L, x);
+}
+
+/* A marker call @name (translator.h, "markers of ST_LOWER_VECTOR"): pure
+ * markers may be shared, moved and deleted by LLVM but never re-expressed;
+ * derivatives and implicit-level sampling are convergent; kill and the
+ * output stores have effects. */
+enum { MK_PURE = 1u, MK_CONVERGENT = 2u };
+
+static void mk_attr(struct lower *L, LLVMValueRef fn, const char *name, uint64_t val)
+{
+    unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(L->c, k, val));
+}
+
+static LLVMValueRef mk_call(struct lower *L, const char *name, LLVMTypeRef rty, LLVMValueRef *args,
+                            unsigned n, unsigned attrs)
+{
+    LLVMTypeRef pt[8];
+    for (unsigned k = 0; k < n && k < 8; k++)
+        pt[k] = LLVMTypeOf(args[k]);
+    LLVMTypeRef fty = LLVMFunctionType(rty, pt, n, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->m, name);
+    if (!fn) {
+        fn = LLVMAddFunction(L->m, name, fty);
+        mk_attr(L, fn, "nounwind", 0);
+        mk_attr(L, fn, "willreturn", 0);
+        if (attrs & MK_PURE)
+            mk_attr(L, fn, "memory", 0); /* memory(none) */
+        if (attrs & MK_CONVERGENT)
+            mk_attr(L, fn, "convergent", 0);
+    }
+    return LLVMBuildCall2(L->b, fty, fn, args, n, "");
 }
 
 /*
@@ -549,7 +583,7 @@ static void prescan_range(struct lower *L, struct prescan *ps, const struct st_i
 static void mark_written(struct lower *L, const struct st_instr *i)
 {
     const struct st_reg *r = &i->dst.reg;
-    if (r->rel && (L->flags & ST_LOWER_OP_CALLS) && !L->arb && is_output_file(r->file))
+    if (r->rel && ((L->flags & ST_LOWER_OP_CALLS) || L->vec) && !L->arb && is_output_file(r->file))
         L->rel_out[r->file] = true;
     if (r->rel) {
         unsigned n = rel_limit(L, r->file);
@@ -704,6 +738,8 @@ static bool rel_reach(struct lower *L, const struct st_reg *r, unsigned n, bool 
 
 static void set_status(struct lower *L, LLVMValueRef cond, unsigned bit)
 {
+    if (L->vec)
+        return; /* kill is a marker; range warnings are the interpreter's */
     LLVMValueRef st = bld_load(L, L->i32, L->status, 0);
     LLVMValueRef b = bld_select(L, cond, bld_i(L, (int32_t)bit), bld_i(L, 0));
     bld_store(L, LLVMBuildOr(L->b, st, b, ""), L->status, 0);
@@ -718,8 +754,33 @@ static LLVMValueRef rel_in_range(struct lower *L, LLVMValueRef idx, unsigned n)
 }
 
 /* The unswizzled float value of a register. */
+/* ST_LOWER_VECTOR: file[base + k] as one st.rel marker, 0 outside
+ * first..first+count-1 (the range check is the marker's). */
+static LLVMValueRef rel_base(struct lower *L, const struct st_reg *r)
+{
+    if (r->rel->file == ST_REG_LOOP)
+        return current_al(L);
+    LLVMValueRef a = reg_ptr(L, ST_REG_ADDR, 0, r->loc);
+    return a ? bld_lane(L, bld_load(L, L->v4i, a, 0), r->rel->component & 3) : bld_i(L, 0);
+}
+
+static LLVMValueRef vec_rel(struct lower *L, const struct st_reg *r, int32_t k, uint32_t first,
+                            uint32_t count)
+{
+    LLVMValueRef args[5] = {bld_i(L, (int32_t)r->file), rel_base(L, r), bld_i(L, k),
+                            bld_i(L, (int32_t)first), bld_i(L, (int32_t)count)};
+    return mk_call(L, "st.rel", L->v4f, args, 5, MK_PURE);
+}
+
 static LLVMValueRef load_reg(struct lower *L, const struct st_reg *r)
 {
+    if (r->rel && L->vec) {
+        unsigned n = rel_limit(L, r->file);
+        if (n && (r->file == ST_REG_CONST || r->file == ST_REG_INPUT))
+            return vec_rel(L, r, (int32_t)r->index, 0, n);
+        not_supported(L, r->loc, "relative addressing of this register file");
+        return LLVMConstNull(L->v4f);
+    }
     if (r->rel) {
         LLVMValueRef idx = rel_index(L, r);
         unsigned n = rel_limit(L, r->file);
@@ -854,8 +915,26 @@ static LLVMValueRef load_reg(struct lower *L, const struct st_reg *r)
 }
 
 /* Source modifier applied to a swizzled value, in the interpreter's order of operations. */
+static LLVMValueRef vec_mod(struct lower *L, const char *name, LLVMValueRef v, bool neg)
+{
+    LLVMValueRef r = mk_call(L, name, L->v4f, &v, 1, MK_PURE);
+    return neg ? LLVMBuildFNeg(L->b, r, "") : r;
+}
+
 static LLVMValueRef apply_srcmod(struct lower *L, LLVMValueRef v, enum st_srcmod mod)
 {
+    if (L->vec) {
+        switch (mod) {
+        case ST_SRCMOD_BIAS: case ST_SRCMOD_BIASNEG:
+            return vec_mod(L, "st.mod.bias", v, mod == ST_SRCMOD_BIASNEG);
+        case ST_SRCMOD_SIGN: case ST_SRCMOD_SIGNNEG:
+            return vec_mod(L, "st.mod.bx2", v, mod == ST_SRCMOD_SIGNNEG);
+        case ST_SRCMOD_COMP: return vec_mod(L, "st.mod.comp", v, false);
+        case ST_SRCMOD_X2: case ST_SRCMOD_X2NEG:
+            return vec_mod(L, "st.mod.x2", v, mod == ST_SRCMOD_X2NEG);
+        default: break;
+        }
+    }
     LLVMValueRef half = bld_splatf(L, 0.5f), two = bld_splatf(L, 2.0f);
     switch (mod) {
     case ST_SRCMOD_NONE: case ST_SRCMOD_NOT: return v;
@@ -894,6 +973,8 @@ static LLVMValueRef arb_load_rel(struct lower *L, const struct st_instr *ins, un
         first = a->arrays[ins->arb->src[k].array].first;
         count = a->arrays[ins->arb->src[k].array].count;
     }
+    if (L->vec)
+        return vec_rel(L, r, (int32_t)r->index, first, count);
     LLVMValueRef idx = rel_index(L, r); /* A0.x + (int32_t)index */
     LLVMValueRef off = LLVMBuildSub(L->b, idx, bld_i(L, (int32_t)first), "");
     LLVMValueRef inr = rel_in_range(L, off, count);
@@ -1016,6 +1097,19 @@ static void ostore_call(struct lower *L, const struct st_dst *d, LLVMValueRef v,
         not_supported(L, d->loc, "a predicated write to an output file written relatively");
         return;
     }
+    if (L->vec) {
+        LLVMValueRef args[5];
+        unsigned n = 0;
+        args[n++] = bld_i(L, (int32_t)d->reg.file);
+        if (d->reg.rel)
+            args[n++] = rel_base(L, &d->reg);
+        args[n++] = bld_i(L, (int32_t)d->reg.index);
+        args[n++] = v;
+        args[n++] = bld_i(L, mask);
+        mk_call(L, d->reg.rel ? "st.ostore.rel" : "st.ostore", LLVMVoidTypeInContext(L->c), args, n,
+                0);
+        return;
+    }
     LLVMValueRef idx;
     const char *name = d->reg.rel ? "st_op.ostore.rel" : "st_op.ostore";
     if (d->reg.rel) {
@@ -1044,18 +1138,26 @@ static void write_dst(struct lower *L, const struct st_instr *ins, LLVMValueRef 
     uint8_t mask = (uint8_t)(d->writemask & opmask);
     if (!mask)
         return;
-    if (ins->shift) {
+    if (ins->shift && L->vec) {
+        LLVMValueRef args[2] = {v, bld_i(L, ins->shift)};
+        v = mk_call(L, "st.shift", L->v4f, args, 2, MK_PURE);
+    } else if (ins->shift) {
         float scale = ins->shift > 0 ? (float)(1 << ins->shift) : 1.0f / (float)(1 << -ins->shift);
         v = LLVMBuildFMul(L->b, v, bld_splatf(L, scale), "");
     }
-    if (ins->dstmod & ST_DSTMOD_SAT)
+    if ((ins->dstmod & ST_DSTMOD_SAT) && L->vec)
+        v = mk_call(L, "st.sat", L->v4f, &v, 1, MK_PURE);
+    else if (ins->dstmod & ST_DSTMOD_SAT)
         v = bld_saturate(L, v);
     LLVMValueRef pred = instr_pred(L, ins);
     enum st_regfile f = d->reg.file;
 
     if (f == ST_REG_ADDR || f == ST_REG_PREDICATE) {
-        LLVMValueRef x = f == ST_REG_ADDR ? to_addr(L, v)
-                                          : bld_fcmp(L, LLVMRealUNE, v, bld_splatf(L, 0.0f));
+        /* vector mode: st.mova / st.arb:arl / st.setp.* give the value its type */
+        LLVMValueRef x = LLVMTypeOf(v) != L->v4f ? v
+                         : f == ST_REG_ADDR      ? (L->vec ? mk_call(L, "st.mova", L->v4i, &v, 1, MK_PURE)
+                                                           : to_addr(L, v))
+                                                 : bld_fcmp(L, LLVMRealUNE, v, bld_splatf(L, 0.0f));
         store_masked(L, f, 0, mask, x, pred, d->loc);
         return;
     }
@@ -1196,7 +1298,10 @@ static LLVMValueRef cond_src(struct lower *L, const struct st_instr *ins, unsign
     else if (s->reg.file == ST_REG_PREDICATE)
         c = bld_lane(L, bld_load(L, L->v4b, reg_ptr(L, ST_REG_PREDICATE, 0, s->loc), 0),
                      ST_SWZ_LANE(s->swizzle, 0));
-    else
+    else if (L->vec) {
+        LLVMValueRef args[2] = {read_src(L, ins, k), bld_splatf(L, 0.0f)};
+        c = bld_lane(L, mk_call(L, "st.setp.ne", L->v4b, args, 2, MK_PURE), 0);
+    } else
         c = bld_fcmp(L, LLVMRealUNE, read_scalar(L, ins, k), bld_f(L, 0.0f));
     if (s->mod == ST_SRCMOD_NOT)
         c = LLVMBuildNot(L->b, c, "");
@@ -1206,6 +1311,12 @@ static LLVMValueRef cond_src(struct lower *L, const struct st_instr *ins, unsign
 /* ifc/breakc condition: src0.x <cmp> src1.x. */
 static LLVMValueRef cond_compare(struct lower *L, const struct st_instr *ins)
 {
+    if (L->vec) {
+        char name[16];
+        snprintf(name, sizeof(name), "st.setp.%s", st_marker_cmp_name(ins->cmp));
+        LLVMValueRef args[2] = {read_src(L, ins, 0), read_src(L, ins, 1)};
+        return bld_lane(L, mk_call(L, name, L->v4b, args, 2, MK_PURE), 0);
+    }
     return bld_fcmp(L, cmp_pred(ins->cmp), read_scalar(L, ins, 0), read_scalar(L, ins, 1));
 }
 
@@ -1422,9 +1533,10 @@ static LLVMValueRef opaque_call(struct lower *L, const struct st_instr *ins, boo
           op == ST_OP_BEM || op == ST_OP_PHASE))
         return NULL;
     LLVMTypeRef fty = LLVMFunctionType(L->v4f, &L->i32, 1, 1);
-    LLVMValueRef fn = LLVMGetNamedFunction(L->m, "st_opaque");
+    const char *oname = L->vec ? "st.opaque" : "st_opaque";
+    LLVMValueRef fn = LLVMGetNamedFunction(L->m, oname);
     if (!fn)
-        fn = LLVMAddFunction(L->m, "st_opaque", fty);
+        fn = LLVMAddFunction(L->m, oname, fty);
     LLVMValueRef args[6];
     unsigned n = 0;
     args[n++] = bld_i(L, (int32_t)instr_index(L->sh, ins));
@@ -1443,9 +1555,135 @@ static LLVMValueRef opaque_call(struct lower *L, const struct st_instr *ins, boo
  * instructions that write no register; *opmask gets the lanes the
  * operation defines.
  */
+
+/*
+ * ST_LOWER_VECTOR: one instruction of a Direct3D 9 (ps_2_0 and up, every
+ * vs) or ARB program as its marker (translator.h, "markers of
+ * ST_LOWER_VECTOR") on the read sources; mov, add, sub and abs stay LLVM
+ * operations (their meaning does not depend on the float rules, and every
+ * engine computes them the same way).  NULL: writes no register.
+ */
+static LLVMValueRef vec_op(struct lower *L, const struct st_instr *ins, unsigned nsrc,
+                           const int32_t *ints, unsigned nints, LLVMTypeRef rty)
+{
+    char name[40];
+    snprintf(name, sizeof(name), "st.%s", st_opinfo[ins->op].name);
+    LLVMValueRef args[8];
+    unsigned n = 0;
+    for (unsigned k = 0; k < nsrc && n < 8; k++)
+        args[n++] = read_src(L, ins, k);
+    for (unsigned k = 0; k < nints && n < 8; k++)
+        args[n++] = bld_i(L, ints[k]);
+    bool conv = ins->op == ST_OP_TEXLD || ins->op == ST_OP_TEXLDP || ins->op == ST_OP_TEXLDB ||
+                ins->op == ST_OP_ARB_TEX || ins->op == ST_OP_ARB_TXP || ins->op == ST_OP_ARB_TXB;
+    unsigned attrs = rty == LLVMVoidTypeInContext(L->c) ? 0u : MK_PURE;
+    if (conv && L->ps)
+        attrs |= MK_CONVERGENT; /* the level comes from the quad's derivatives */
+    return mk_call(L, name, rty, args, n, attrs);
+}
+
+static LLVMValueRef vec_compute(struct lower *L, const struct st_instr *ins)
+{
+    const LLVMTypeRef v4f = L->v4f;
+    switch (ins->op) {
+    case ST_OP_MOV: case ST_OP_MOVA:
+        return read_src(L, ins, 0);
+    case ST_OP_ADD: return bld_add(L, read_src(L, ins, 0), read_src(L, ins, 1));
+    case ST_OP_SUB: return bld_sub(L, read_src(L, ins, 0), read_src(L, ins, 1));
+    case ST_OP_ABS: return bld_fabs(L, read_src(L, ins, 0));
+    case ST_OP_MUL: case ST_OP_DP3: case ST_OP_DP4: case ST_OP_MIN: case ST_OP_MAX:
+    case ST_OP_SLT: case ST_OP_SGE: case ST_OP_DST: case ST_OP_CRS: case ST_OP_POW:
+    case ST_OP_ARB_DPH: case ST_OP_ARB_XPD:
+        return vec_op(L, ins, 2, NULL, 0, v4f);
+    case ST_OP_MAD: case ST_OP_DP2ADD: case ST_OP_LRP: case ST_OP_CMP: case ST_OP_CND:
+        return vec_op(L, ins, 3, NULL, 0, v4f);
+    case ST_OP_RCP: case ST_OP_RSQ: case ST_OP_EXP: case ST_OP_LOG: case ST_OP_EXPP:
+    case ST_OP_LOGP: case ST_OP_LIT: case ST_OP_FRC: case ST_OP_NRM: case ST_OP_ARB_FLR:
+    case ST_OP_ARB_LIT: case ST_OP_ARB_SIN: case ST_OP_ARB_COS: case ST_OP_ARB_SCS:
+    /* sgn and sincos: the scratch registers of the 2_0 forms are not read */
+    case ST_OP_SGN: case ST_OP_SINCOS:
+        return vec_op(L, ins, 1, NULL, 0, v4f);
+    case ST_OP_ARB_ARL:
+        return vec_op(L, ins, 1, NULL, 0, L->v4i);
+    case ST_OP_SETP: {
+        char name[16];
+        snprintf(name, sizeof(name), "st.setp.%s", st_marker_cmp_name(ins->cmp));
+        LLVMValueRef args[2] = {read_src(L, ins, 0), read_src(L, ins, 1)};
+        return mk_call(L, name, L->v4b, args, 2, MK_PURE);
+    }
+    case ST_OP_M4x4: case ST_OP_M4x3: case ST_OP_M3x4: case ST_OP_M3x3: case ST_OP_M3x2: {
+        /* a dp4 / dp3 per row, gathered: the merge stage fuses them back */
+        bool four = ins->op == ST_OP_M4x4 || ins->op == ST_OP_M4x3;
+        unsigned rows = ins->op == ST_OP_M4x4 || ins->op == ST_OP_M3x4 ? 4
+                        : ins->op == ST_OP_M3x2 ? 2 : 3;
+        LLVMValueRef a = read_src(L, ins, 0), lane[4];
+        for (unsigned i = 0; i < 4; i++) {
+            if (i >= rows) {
+                lane[i] = bld_f(L, 0.0f);
+                continue;
+            }
+            LLVMValueRef args[2] = {a, read_src_row(L, ins, 1, i)};
+            lane[i] = bld_lane(L, mk_call(L, four ? "st.dp4" : "st.dp3", v4f, args, 2, MK_PURE), 0);
+        }
+        return bld_gather(L, lane[0], lane[1], lane[2], lane[3]);
+    }
+    case ST_OP_TEXLD: case ST_OP_TEXLDP: case ST_OP_TEXLDB: case ST_OP_TEXLDL: {
+        uint32_t stage = ins->nsrc > 1 ? ins->src[1].reg.index : 0;
+        int32_t ints[2] = {(int32_t)stage, (int32_t)(stage < 16 ? L->tex_dims[stage] : 3)};
+        return vec_op(L, ins, 1, ints, 2, v4f);
+    }
+    case ST_OP_TEXLDD: {
+        uint32_t stage = ins->src[1].reg.index;
+        char name[] = "st.texldd";
+        LLVMValueRef args[5] = {read_src(L, ins, 0), read_src(L, ins, 2), read_src(L, ins, 3),
+                                bld_i(L, (int32_t)stage),
+                                bld_i(L, (int32_t)(stage < 16 ? L->tex_dims[stage] : 3))};
+        return mk_call(L, name, v4f, args, 5, MK_PURE);
+    }
+    case ST_OP_TEXKILL: {
+        /* any of x, y, z below 0, in the lanes the predicate lets through */
+        LLVMValueRef v = load_reg(L, &ins->dst.reg);
+        LLVMValueRef pred = instr_pred(L, ins);
+        if (pred)
+            v = bld_select(L, pred, v, bld_splatf(L, 0.0f));
+        mk_call(L, "st.texkill", LLVMVoidTypeInContext(L->c), &v, 1, 0);
+        return NULL;
+    }
+    case ST_OP_ARB_KIL:
+        vec_op(L, ins, 1, NULL, 0, LLVMVoidTypeInContext(L->c));
+        return NULL;
+    case ST_OP_ARB_SWZ: {
+        int32_t ints[2] = {0, ins->arb->swz_neg & 0xf};
+        for (unsigned k = 0; k < 4; k++)
+            ints[0] |= (int32_t)((ins->arb->swz_sel[k] & 7u) << (3 * k));
+        return vec_op(L, ins, 1, ints, 2, v4f);
+    }
+    case ST_OP_ARB_TEX: case ST_OP_ARB_TXP: case ST_OP_ARB_TXB: {
+        int32_t ints[2] = {(int32_t)ins->arb->tex_unit, (int32_t)ins->arb->tex_target};
+        return vec_op(L, ins, 1, ints, 2, v4f);
+    }
+    case ST_OP_NOP: case ST_OP_PHASE:
+        return NULL;
+    default:
+        not_supported(L, ins->loc, st_opinfo[ins->op].name);
+        return NULL;
+    }
+}
+
 static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t *opmask)
 {
     *opmask = op_mask(ins);
+    if (L->vec) {
+        if (L->ps1x) {
+            bool writes = false;
+            LLVMValueRef c = opaque_call(L, ins, &writes);
+            if (c) {
+                *opmask = 0xf;
+                return writes ? c : NULL;
+            }
+        }
+        return vec_compute(L, ins);
+    }
     const uint32_t didx = ins->dst.reg.index;
     if (L->flags & ST_LOWER_OP_CALLS) {
         LLVMValueRef c = op_call(L, ins);
@@ -1808,6 +2046,13 @@ static void lower_deriv(struct lower *L, const struct st_instr *ins)
 {
     if (!L->ps) {
         write_dst(L, ins, bld_splatf(L, 0.0f), 0xf);
+        return;
+    }
+    if (L->vec) {
+        LLVMValueRef v = read_src(L, ins, 0);
+        write_dst(L, ins, mk_call(L, ins->op == ST_OP_DSX ? "st.dsx" : "st.dsy", L->v4f, &v, 1,
+                                  MK_PURE | MK_CONVERGENT),
+                  0xf);
         return;
     }
     if (L->flags & ST_LOWER_DERIV_CALLS) {
@@ -2203,7 +2448,8 @@ static void build_exit(struct lower *L)
         LLVMValueRef p = reg_ptr(L, ST_REG_TEMP, 0, (struct st_loc){0, 0});
         store_output(L, ST_LL_OUT_C, bld_load(L, L->v4f, p, 0));
     }
-    bld_store(L, bld_load(L, L->i32, L->status, 0), L->arg_status, 4);
+    if (!L->vec)
+        bld_store(L, bld_load(L, L->i32, L->status, 0), L->arg_status, 4);
     if (L->nyields)
         bld_store(L, bld_i(L, ST_LL_DONE),
                   lane_field(L, offsetof(struct st_ll_lane_header, resume)), 4);
@@ -2249,7 +2495,12 @@ static void build_function(struct lower *L)
         if (k != 1 && k != 5)
             add_enum_attr(L, k + 1, "readonly");
     }
-    add_fn_attr(L, "st-float-rules", L->rules == ST_FLOAT_D3D9 ? "d3d9" : "ieee");
+    /* the marker form is the same for both rules: the targets apply them */
+    add_fn_attr(L, "st-float-rules", L->vec ? "any" : L->rules == ST_FLOAT_D3D9 ? "d3d9" : "ieee");
+    add_fn_attr(L, "st-dialect", L->arb ? "arb" : "d3d9");
+    char ver[16];
+    snprintf(ver, sizeof(ver), "%u", (unsigned)sh->version.ver);
+    add_fn_attr(L, "st-version", ver);
     unsigned n = 0;
     for (const struct st_instr *i = sh->first; i; i = i->next)
         if (!(st_opinfo[i->op].flags & OPF_DECL))
@@ -2296,6 +2547,13 @@ struct LLVMOpaqueModule *st_lower_llvm_ex(struct st_ctx *ctx, const struct st_sh
     L->ver = sh->version.ver;
     L->ps1x = L->ps && L->ver < ST_VER(2, 0);
     L->arb = sh->dialect == ST_ARB;
+    L->vec = (flags & ST_LOWER_VECTOR) != 0;
+    for (unsigned k = 0; k < 16; k++)
+        L->tex_dims[k] = 3; /* a sampler of unknown type may be a cube */
+    for (const struct st_instr *i = sh->first; i; i = i->next)
+        if (i->op == ST_OP_DCL && i->dst.reg.file == ST_REG_SAMPLER && i->dst.reg.index < 16 &&
+            i->sampler_type == ST_SAMPLER_2D)
+            L->tex_dims[i->dst.reg.index] = 2;
     if (L->arb && !sh->arb) {
         not_supported(L, sh->version.loc, "an ARB program without tables");
         free(L);

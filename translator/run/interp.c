@@ -83,71 +83,16 @@ struct run {
 };
 
 /* ------------------------------------------------------------------ */
-/* Arithmetic under the float rules                                    */
+/* Arithmetic under the float rules (ops.c defines each operation)     */
 
-/*
- * Every multiplication in an instruction's definition goes through here.
- * Under the d3d9 rule 0 * anything (inf and NaN included) is +0, as the
- * D3D9-era hardware did; under ieee it is the IEEE product.
- */
 static float mulr(const struct run *R, float a, float b)
 {
-    if (R->legacy && (a == 0.0f || b == 0.0f))
-        return 0.0f;
-    return a * b;
+    return st_op_mul(R->legacy, a, b);
 }
 
-/* Sums left to right: ((x + y) + z) + w, each step rounded to float. */
 static float dot3(const struct run *R, const float a[4], const float b[4])
 {
-    float s = mulr(R, a[0], b[0]);
-    s += mulr(R, a[1], b[1]);
-    s += mulr(R, a[2], b[2]);
-    return s;
-}
-
-static float dot4(const struct run *R, const float a[4], const float b[4])
-{
-    return dot3(R, a, b) + mulr(R, a[3], b[3]);
-}
-
-static bool compare(enum st_compare c, float a, float b)
-{
-    switch (c) {
-    case ST_CMP_GT: return a > b;
-    case ST_CMP_EQ: return a == b;
-    case ST_CMP_GE: return a >= b;
-    case ST_CMP_LT: return a < b;
-    case ST_CMP_NE: return a != b;
-    case ST_CMP_LE: return a <= b;
-    case ST_CMP_NONE: break;
-    }
-    return false;
-}
-
-/* Round to nearest, halves up (floor(x + 0.5)), saturating; NaN -> 0. */
-static int32_t round_to_int(float f)
-{
-    if (isnan(f))
-        return 0;
-    double d = floor((double)f + 0.5);
-    if (d >= 2147483647.0)
-        return INT32_MAX;
-    if (d <= -2147483648.0)
-        return INT32_MIN;
-    return (int32_t)d;
-}
-
-/* Clears the low 8 mantissa bits: the "partial precision" of expp/logp. */
-static float partial(float f)
-{
-    if (!isfinite(f))
-        return f;
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    u &= 0xffffff00u;
-    memcpy(&f, &u, 4);
-    return f;
+    return st_op_dot3(R->legacy, a, b);
 }
 
 /* ------------------------------------------------------------------ */
@@ -359,11 +304,6 @@ static unsigned pred_mask(const struct lane *L, const struct st_instr *in)
     return m;
 }
 
-/* Clamp to [0, 1]: every NaN (quiet or signaling) and -0 give +0. */
-static float saturate(float x)
-{
-    return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
-}
 
 /*
  * Writes an instruction's result: result shift (_x2.. _d8), then _sat,
@@ -382,7 +322,7 @@ static void write_dst(struct run *R, struct lane *L, unsigned pc, const struct s
         if (in->shift)
             x = ldexpf(x, in->shift);
         if (in->dstmod & ST_DSTMOD_SAT)
-            x = saturate(x);
+            x = st_op_saturate(x);
         v[k] = x;
     }
     uint32_t idx;
@@ -396,7 +336,7 @@ static void write_dst(struct run *R, struct lane *L, unsigned pc, const struct s
         else if (in->dst.reg.file == ST_REG_OUTPUT && idx < ST_LL_OUT_SLOTS)
             d = L->out[idx];
         else if (in->dst.reg.file == ST_REG_ADDR && (mask & 1u))
-            L->a0[0] = round_to_int(v[0]);
+            L->a0[0] = st_op_round(v[0]);
         for (int k = 0; d && k < 4; k++)
             if (mask & (1u << k))
                 d[k] = v[k];
@@ -415,7 +355,7 @@ static void write_dst(struct run *R, struct lane *L, unsigned pc, const struct s
     case ST_REG_ADDR:
         for (int k = 0; k < 4; k++)
             if (mask & (1u << k))
-                L->a0[k] = round_to_int(v[k]);
+                L->a0[k] = st_op_round(v[k]);
         return;
     case ST_REG_PREDICATE:
         for (int k = 0; k < 4; k++)
@@ -547,65 +487,12 @@ static void arb_read_reg(struct run *R, struct lane *L, unsigned pc, const struc
 }
 
 /* LIT's power clamp: the largest float below 128 ("128 - epsilon"). */
-#define ARB_LIT_MAXP 127.99999237060546875f
-
-/* The instructions ARB adds (OPF_ARB rows of opcodes.def); s0, s1 are
- * the first two sources, already read. */
-static bool arb_compute(struct run *R, struct lane *L, unsigned pc, const struct st_instr *in,
-                        const float s0[4], const float s1[4], float res[4], unsigned *opmask)
+/* The instructions ARB adds that are more than a function of their
+ * sources (the others are st_op_eval's); s0 is the first source, read. */
+static bool arb_compute(struct run *R, struct lane *L, const struct st_instr *in,
+                        const float s0[4], float res[4])
 {
-    (void)pc;
     switch (in->op) {
-    case ST_OP_ARB_ARL: /* floor into A0.x (D3D9's mova rounds) */
-        res[0] = res[1] = res[2] = res[3] = floorf(s0[0]);
-        return true;
-    case ST_OP_ARB_DPH:
-        res[0] = res[1] = res[2] = res[3] = dot3(R, s0, s1) + s1[3];
-        return true;
-    case ST_OP_ARB_FLR:
-        for (int k = 0; k < 4; k++)
-            res[k] = floorf(s0[k]);
-        return true;
-    case ST_OP_ARB_LIT: {
-        /* The specification's pseudo-code: x, y clamped below at 0, the
-         * power to +-(128 - epsilon), z = x > 0 ? y^w : 0 with 0^0 = 1. */
-        float x = s0[0] < 0.0f ? 0.0f : s0[0];
-        float y = s0[1] < 0.0f ? 0.0f : s0[1];
-        float w = s0[3];
-        if (w < -ARB_LIT_MAXP)
-            w = -ARB_LIT_MAXP;
-        else if (w > ARB_LIT_MAXP)
-            w = ARB_LIT_MAXP;
-        res[0] = 1.0f;
-        res[1] = x;
-        res[2] = x > 0.0f ? (float)pow((double)y, (double)w) : 0.0f;
-        res[3] = 1.0f;
-        return true;
-    }
-    case ST_OP_ARB_XPD: /* w is undefined in ARB; shadertrans writes 1 */
-        res[0] = mulr(R, s0[1], s1[2]) - mulr(R, s0[2], s1[1]);
-        res[1] = mulr(R, s0[2], s1[0]) - mulr(R, s0[0], s1[2]);
-        res[2] = mulr(R, s0[0], s1[1]) - mulr(R, s0[1], s1[0]);
-        res[3] = 1.0f;
-        return true;
-    case ST_OP_ARB_SWZ:
-        for (int k = 0; k < 4; k++) {
-            uint8_t sel = in->arb->swz_sel[k];
-            float x = sel < 4 ? s0[sel] : sel == ST_ARB_SWZ_ONE ? 1.0f : 0.0f;
-            res[k] = (in->arb->swz_neg >> k) & 1 ? -x : x;
-        }
-        return true;
-    case ST_OP_ARB_SIN:
-        res[0] = res[1] = res[2] = res[3] = (float)sin((double)s0[0]);
-        return true;
-    case ST_OP_ARB_COS:
-        res[0] = res[1] = res[2] = res[3] = (float)cos((double)s0[0]);
-        return true;
-    case ST_OP_ARB_SCS: /* z and w are undefined in ARB; shadertrans writes 0 */
-        res[0] = (float)cos((double)s0[0]);
-        res[1] = (float)sin((double)s0[0]);
-        res[2] = res[3] = 0.0f;
-        return true;
     case ST_OP_ARB_KIL:
         for (int k = 0; k < 4; k++)
             if (s0[k] < 0.0f)
@@ -633,7 +520,6 @@ static bool arb_compute(struct run *R, struct lane *L, unsigned pc, const struct
         return true;
     }
     default:
-        *opmask = 0;
         return false;
     }
 }
@@ -665,153 +551,8 @@ static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_
     }
     const uint32_t didx = in->dst.reg.index;
     switch (in->op) {
-    case ST_OP_MOV:
-    case ST_OP_MOVA:
     case ST_OP_TEXCRD: /* ps_1_4: the coordinates, through swizzle and _dz/_dw */
-        if (in->op == ST_OP_TEXCRD) /* OPF_TEX1X: not read above */
-            read_src(R, L, pc, &in->src[0], res);
-        else
-            memcpy(res, s0, sizeof(s0));
-        return true;
-    case ST_OP_ADD:
-        for (int k = 0; k < 4; k++)
-            res[k] = s0[k] + s1[k];
-        return true;
-    case ST_OP_SUB:
-        for (int k = 0; k < 4; k++)
-            res[k] = s0[k] - s1[k];
-        return true;
-    case ST_OP_MUL:
-        for (int k = 0; k < 4; k++)
-            res[k] = mulr(R, s0[k], s1[k]);
-        return true;
-    case ST_OP_MAD: /* the product is rounded before the add: no fused multiply-add */
-        for (int k = 0; k < 4; k++)
-            res[k] = mulr(R, s0[k], s1[k]) + s2[k];
-        return true;
-    case ST_OP_DP3:
-        res[0] = res[1] = res[2] = res[3] = dot3(R, s0, s1);
-        return true;
-    case ST_OP_DP4:
-        res[0] = res[1] = res[2] = res[3] = dot4(R, s0, s1);
-        return true;
-    case ST_OP_DP2ADD:
-        res[0] = res[1] = res[2] = res[3] = mulr(R, s0[0], s1[0]) + mulr(R, s0[1], s1[1]) + s2[0];
-        return true;
-    case ST_OP_MIN: /* the spec's (a < b) ? a : b, NaN included; ARB's (a > b) ? b : a */
-        for (int k = 0; k < 4; k++)
-            res[k] = R->arb ? (s0[k] > s1[k] ? s1[k] : s0[k]) : (s0[k] < s1[k] ? s0[k] : s1[k]);
-        return true;
-    case ST_OP_MAX: /* the spec's (a >= b) ? a : b; ARB's (a > b) ? a : b */
-        for (int k = 0; k < 4; k++)
-            res[k] = (R->arb ? s0[k] > s1[k] : s0[k] >= s1[k]) ? s0[k] : s1[k];
-        return true;
-    case ST_OP_SLT:
-        for (int k = 0; k < 4; k++)
-            res[k] = s0[k] < s1[k] ? 1.0f : 0.0f;
-        return true;
-    case ST_OP_SGE:
-        for (int k = 0; k < 4; k++)
-            res[k] = s0[k] >= s1[k] ? 1.0f : 0.0f;
-        return true;
-    case ST_OP_RCP: {
-        /* 1.0 gives exactly 1.0; +-0 gives +inf (the text of the spec; its
-         * code fragment says FLT_MAX); else the IEEE quotient. */
-        float f = s0[0];
-        f = f == 0.0f ? INFINITY : f == 1.0f ? 1.0f : 1.0f / f;
-        res[0] = res[1] = res[2] = res[3] = f;
-        return true;
-    }
-    case ST_OP_RSQ: {
-        /* The absolute value first; 0 -> +inf; 1 -> 1. */
-        float f = fabsf(s0[0]);
-        f = f == 0.0f ? INFINITY : f == 1.0f ? 1.0f : 1.0f / (float)sqrt((double)f);
-        res[0] = res[1] = res[2] = res[3] = f;
-        return true;
-    }
-    case ST_OP_EXP: {
-        float f = (float)exp2((double)s0[0]);
-        res[0] = res[1] = res[2] = res[3] = f;
-        return true;
-    }
-    case ST_OP_LOG: {
-        /* log2 of the absolute value; 0 -> -inf. */
-        float v = fabsf(s0[0]);
-        float f = v == 0.0f ? -INFINITY : (float)log2((double)v);
-        res[0] = res[1] = res[2] = res[3] = f;
-        return true;
-    }
-    case ST_OP_EXPP: {
-        float v = s0[0];
-        if (R->ver < ST_VER(2, 0)) {
-            float fl = floorf(v);
-            res[0] = (float)exp2((double)fl);
-            res[1] = v - fl;
-            res[2] = partial((float)exp2((double)v));
-            res[3] = 1.0f;
-        } else {
-            res[0] = res[1] = res[2] = res[3] = partial((float)exp2((double)v));
-        }
-        return true;
-    }
-    case ST_OP_LOGP: {
-        float v = fabsf(s0[0]);
-        float lg = v == 0.0f ? -INFINITY : partial((float)log2((double)v));
-        if (R->ver < ST_VER(2, 0)) {
-            if (v == 0.0f) {
-                res[0] = -INFINITY;
-                res[1] = 1.0f;
-                res[2] = -INFINITY;
-            } else {
-                /* The spec's bit fields: the biased exponent minus 127 and
-                 * the mantissa under exponent 0 (so denormals give -127 and
-                 * a y in [1, 2), inf gives 128 and 1). */
-                uint32_t u, mant;
-                memcpy(&u, &v, 4);
-                res[0] = (float)((int)(u >> 23) - 127);
-                mant = (u & 0x7fffffu) | 0x3f800000u;
-                memcpy(&res[1], &mant, 4);
-                res[2] = lg;
-            }
-            res[3] = 1.0f;
-        } else {
-            res[0] = res[1] = res[2] = res[3] = lg;
-        }
-        return true;
-    }
-    case ST_OP_LIT: {
-        /* As the spec: power clamped to +-127.9961, pow in double. */
-        float power = s0[3];
-        const float maxp = 127.9961f;
-        if (power < -maxp)
-            power = -maxp;
-        else if (power > maxp)
-            power = maxp;
-        res[0] = 1.0f;
-        res[1] = 0.0f;
-        res[2] = 0.0f;
-        res[3] = 1.0f;
-        if (s0[0] > 0.0f) {
-            res[1] = s0[0];
-            if (s0[1] > 0.0f)
-                res[2] = (float)pow((double)s0[1], (double)power);
-        }
-        return true;
-    }
-    case ST_OP_DST:
-        res[0] = 1.0f;
-        res[1] = mulr(R, s0[1], s1[1]);
-        res[2] = s0[2];
-        res[3] = s1[3];
-        return true;
-    case ST_OP_LRP: /* src0 * (src1 - src2) + src2; ARB: src0 * src1 + (1 - src0) * src2 */
-        for (int k = 0; k < 4; k++)
-            res[k] = R->arb ? mulr(R, s0[k], s1[k]) + mulr(R, 1.0f - s0[k], s2[k])
-                            : mulr(R, s0[k], s1[k] - s2[k]) + s2[k];
-        return true;
-    case ST_OP_FRC:
-        for (int k = 0; k < 4; k++)
-            res[k] = s0[k] - floorf(s0[k]);
+        read_src(R, L, pc, &in->src[0], res);
         return true;
     case ST_OP_M4x4:
     case ST_OP_M4x3:
@@ -828,65 +569,11 @@ static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_
             struct st_src m = in->src[1];
             m.reg.index += row; /* the rows are consecutive registers */
             read_src(R, L, pc, &m, s1);
-            res[row] = four ? dot4(R, s0, s1) : dot3(R, s0, s1);
+            res[row] = four ? st_op_dot4(R->legacy, s0, s1) : dot3(R, s0, s1);
         }
         *opmask = (1u << rows) - 1;
         return true;
     }
-    case ST_OP_POW: {
-        /* |src0|^src1 computed as exp2(src1 * log2|src0|): the product under
-         * the float rule (so 0^0 is NaN under ieee, 1 under d3d9), log2 and
-         * exp2 in double. */
-        double lg = log2(fabs((double)s0[0]));
-        double prod = (R->legacy && (s1[0] == 0.0f || fabsf(s0[0]) == 1.0f)) ? 0.0 : (double)s1[0] * lg;
-        float f = (float)exp2(prod);
-        res[0] = res[1] = res[2] = res[3] = f;
-        return true;
-    }
-    case ST_OP_CRS:
-        res[0] = mulr(R, s0[1], s1[2]) - mulr(R, s0[2], s1[1]);
-        res[1] = mulr(R, s0[2], s1[0]) - mulr(R, s0[0], s1[2]);
-        res[2] = mulr(R, s0[0], s1[1]) - mulr(R, s0[1], s1[0]);
-        res[3] = 0.0f;
-        *opmask = 0x7;
-        return true;
-    case ST_OP_SGN: /* src1 and src2 are the spec's scratch registers */
-        for (int k = 0; k < 4; k++)
-            res[k] = s0[k] > 0.0f ? 1.0f : s0[k] < 0.0f ? -1.0f : 0.0f;
-        return true;
-    case ST_OP_ABS:
-        for (int k = 0; k < 4; k++)
-            res[k] = fabsf(s0[k]);
-        return true;
-    case ST_OP_NRM: {
-        /* src * (1 / sqrt(dot3(src, src))), w included, as the spec. */
-        float d = dot3(R, s0, s0);
-        float f = 1.0f / (float)sqrt((double)d);
-        for (int k = 0; k < 4; k++)
-            res[k] = mulr(R, s0[k], f);
-        return true;
-    }
-    case ST_OP_SINCOS: {
-        /* Exact cos/sin of the scalar (the 2_0 constants are not needed). */
-        double a = (double)s0[0];
-        res[0] = (float)cos(a);
-        res[1] = (float)sin(a);
-        res[2] = res[3] = 0.0f;
-        *opmask = 0x3;
-        return true;
-    }
-    case ST_OP_CMP: /* ARB: (a < 0) ? b : c, so NaN gives c */
-        for (int k = 0; k < 4; k++)
-            res[k] = (R->arb ? s0[k] < 0.0f : s0[k] >= 0.0f) ? s1[k] : s2[k];
-        return true;
-    case ST_OP_CND:
-        for (int k = 0; k < 4; k++)
-            res[k] = s0[k] > 0.5f ? s1[k] : s2[k];
-        return true;
-    case ST_OP_SETP:
-        for (int k = 0; k < 4; k++)
-            res[k] = compare(in->cmp, s0[k], s1[k]) ? 1.0f : 0.0f;
-        return true;
     case ST_OP_BEM: {
         const struct st_run_bumpenv *be = bumpenv(R, didx);
         res[0] = s0[0] + mulr(R, be->mat[0], s1[0]) + mulr(R, be->mat[2], s1[1]);
@@ -930,7 +617,7 @@ static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_
     case ST_OP_TEXCOORD: {
         const float *c = coords(L, didx);
         for (int k = 0; k < 3; k++)
-            res[k] = saturate(c[k]);
+            res[k] = st_op_saturate(c[k]);
         res[3] = 1.0f;
         return true;
     }
@@ -1056,11 +743,20 @@ static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_
                 L->discarded = true;
         return false;
     }
-    default:
-        if (st_opinfo[in->op].flags & OPF_ARB)
-            return arb_compute(R, L, pc, in, s0, s1, res, opmask);
-        /* nop, dcl, def*, phase: nothing to compute. */
-        return false;
+    case ST_OP_ARB_KIL: case ST_OP_ARB_TEX: case ST_OP_ARB_TXP: case ST_OP_ARB_TXB:
+        return arb_compute(R, L, in, s0, res);
+    default: {
+        /* Everything that is a function of its sources alone; nop, dcl,
+         * def*, phase compute nothing (false). */
+        struct st_op_env env = {R->arb, R->legacy, R->ver, in->cmp, {0, 1, 2, 3}, 0};
+        if (in->op == ST_OP_ARB_SWZ && in->arb) {
+            memcpy(env.swz_sel, in->arb->swz_sel, 4);
+            env.swz_neg = in->arb->swz_neg;
+        }
+        const float src[3][4] = {{s0[0], s0[1], s0[2], s0[3]}, {s1[0], s1[1], s1[2], s1[3]},
+                                 {s2[0], s2[1], s2[2], s2[3]}};
+        return st_op_eval(&env, in->op, src, res, opmask);
+    }
     }
 }
 
@@ -1120,7 +816,7 @@ static enum lane_status lane_run(struct run *R, struct lane *L, bool quad)
                 float a[4], b[4];
                 read_src(R, L, pc, &in->src[0], a);
                 read_src(R, L, pc, &in->src[1], b);
-                c = compare(in->cmp, a[0], b[0]);
+                c = st_op_compare(in->cmp, a[0], b[0]);
             }
             L->pc = c || R->match[pc] < 0 ? pc + 1 : (unsigned)R->match[pc] + 1;
             break;
@@ -1174,7 +870,7 @@ static enum lane_status lane_run(struct run *R, struct lane *L, bool quad)
             float a[4], b[4];
             read_src(R, L, pc, &in->src[0], a);
             read_src(R, L, pc, &in->src[1], b);
-            if (compare(in->cmp, a[0], b[0]))
+            if (st_op_compare(in->cmp, a[0], b[0]))
                 do_break(R, L, pc);
             else
                 L->pc = pc + 1;

@@ -1,0 +1,362 @@
+/*
+ * ops.c — what one instruction computes from its (swizzled, modified)
+ * source values: the per-operation definitions of the reference
+ * interpreter, as pure functions of the sources.
+ *
+ * The interpreter (interp.c) reads the sources, calls st_op_eval and
+ * writes the result; the constant folder of the pipeline
+ * (passes/fold_ops.c) calls the same function on constant operands, so a
+ * folded value is by construction the interpreter's.  docs/interpreter.md
+ * states every choice made where a specification leaves room.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "translator.h"
+
+/*
+ * Every multiplication in an instruction's definition goes through here.
+ * Under the d3d9 rule 0 * anything (inf and NaN included) is +0, as the
+ * D3D9-era hardware did; under ieee it is the IEEE product.
+ */
+float st_op_mul(bool legacy, float a, float b)
+{
+    if (legacy && (a == 0.0f || b == 0.0f))
+        return 0.0f;
+    return a * b;
+}
+
+/* Sums left to right: ((x + y) + z) + w, each step rounded to float. */
+float st_op_dot3(bool legacy, const float a[4], const float b[4])
+{
+    float s = st_op_mul(legacy, a[0], b[0]);
+    s += st_op_mul(legacy, a[1], b[1]);
+    s += st_op_mul(legacy, a[2], b[2]);
+    return s;
+}
+
+float st_op_dot4(bool legacy, const float a[4], const float b[4])
+{
+    return st_op_dot3(legacy, a, b) + st_op_mul(legacy, a[3], b[3]);
+}
+
+bool st_op_compare(enum st_compare c, float a, float b)
+{
+    switch (c) {
+    case ST_CMP_GT: return a > b;
+    case ST_CMP_EQ: return a == b;
+    case ST_CMP_GE: return a >= b;
+    case ST_CMP_LT: return a < b;
+    case ST_CMP_NE: return a != b;
+    case ST_CMP_LE: return a <= b;
+    case ST_CMP_NONE: break;
+    }
+    return false;
+}
+
+/* Round to nearest, halves up (floor(x + 0.5)), saturating; NaN -> 0. */
+int32_t st_op_round(float f)
+{
+    if (isnan(f))
+        return 0;
+    double d = floor((double)f + 0.5);
+    if (d >= 2147483647.0)
+        return INT32_MAX;
+    if (d <= -2147483648.0)
+        return INT32_MIN;
+    return (int32_t)d;
+}
+
+/* Clears the low 8 mantissa bits: the "partial precision" of expp/logp. */
+float st_op_partial(float f)
+{
+    if (!isfinite(f))
+        return f;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    u &= 0xffffff00u;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* Clamp to [0, 1]: every NaN (quiet or signaling) and -0 give +0. */
+float st_op_saturate(float x)
+{
+    return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
+}
+
+/* LIT's power clamp in ARB programs: the largest float below 128. */
+#define ARB_LIT_MAXP 127.99999237060546875f
+
+static void splat(float res[4], float f)
+{
+    res[0] = res[1] = res[2] = res[3] = f;
+}
+
+/* The instructions only ARB programs have (OPF_ARB rows of opcodes.def). */
+static bool eval_arb(const struct st_op_env *e, enum st_opcode op, const float s0[4],
+                     const float s1[4], float res[4], unsigned *mask)
+{
+    const bool lg = e->legacy;
+    switch (op) {
+    case ST_OP_ARB_ARL: /* floor into A0.x (D3D9's mova rounds) */
+        splat(res, floorf(s0[0]));
+        return true;
+    case ST_OP_ARB_DPH:
+        splat(res, st_op_dot3(lg, s0, s1) + s1[3]);
+        return true;
+    case ST_OP_ARB_FLR:
+        for (int k = 0; k < 4; k++)
+            res[k] = floorf(s0[k]);
+        return true;
+    case ST_OP_ARB_LIT: {
+        /* The specification's pseudo-code: x, y clamped below at 0, the
+         * power to +-(128 - epsilon), z = x > 0 ? y^w : 0 with 0^0 = 1. */
+        float x = s0[0] < 0.0f ? 0.0f : s0[0];
+        float y = s0[1] < 0.0f ? 0.0f : s0[1];
+        float w = s0[3];
+        if (w < -ARB_LIT_MAXP)
+            w = -ARB_LIT_MAXP;
+        else if (w > ARB_LIT_MAXP)
+            w = ARB_LIT_MAXP;
+        res[0] = 1.0f;
+        res[1] = x;
+        res[2] = x > 0.0f ? (float)pow((double)y, (double)w) : 0.0f;
+        res[3] = 1.0f;
+        return true;
+    }
+    case ST_OP_ARB_XPD: /* w is undefined in ARB; shadertrans writes 1 */
+        res[0] = st_op_mul(lg, s0[1], s1[2]) - st_op_mul(lg, s0[2], s1[1]);
+        res[1] = st_op_mul(lg, s0[2], s1[0]) - st_op_mul(lg, s0[0], s1[2]);
+        res[2] = st_op_mul(lg, s0[0], s1[1]) - st_op_mul(lg, s0[1], s1[0]);
+        res[3] = 1.0f;
+        return true;
+    case ST_OP_ARB_SWZ:
+        for (int k = 0; k < 4; k++) {
+            uint8_t sel = e->swz_sel[k];
+            float x = sel < 4 ? s0[sel] : sel == ST_ARB_SWZ_ONE ? 1.0f : 0.0f;
+            res[k] = (e->swz_neg >> k) & 1 ? -x : x;
+        }
+        return true;
+    case ST_OP_ARB_SIN:
+        splat(res, (float)sin((double)s0[0]));
+        return true;
+    case ST_OP_ARB_COS:
+        splat(res, (float)cos((double)s0[0]));
+        return true;
+    case ST_OP_ARB_SCS: /* z and w are undefined in ARB; shadertrans writes 0 */
+        res[0] = (float)cos((double)s0[0]);
+        res[1] = (float)sin((double)s0[0]);
+        res[2] = res[3] = 0.0f;
+        return true;
+    default:
+        *mask = 0;
+        return false;
+    }
+}
+
+bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4], float res[4],
+                unsigned *mask)
+{
+    const float *s0 = s[0], *s1 = s[1], *s2 = s[2];
+    const bool lg = e->legacy;
+    *mask = 0xf;
+    switch (op) {
+    case ST_OP_MOV: case ST_OP_MOVA: case ST_OP_TEXCRD:
+        memcpy(res, s0, 4 * sizeof(float));
+        return true;
+    case ST_OP_ADD:
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] + s1[k];
+        return true;
+    case ST_OP_SUB:
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] - s1[k];
+        return true;
+    case ST_OP_MUL:
+        for (int k = 0; k < 4; k++)
+            res[k] = st_op_mul(lg, s0[k], s1[k]);
+        return true;
+    case ST_OP_MAD: /* the product is rounded before the add: no fused multiply-add */
+        for (int k = 0; k < 4; k++)
+            res[k] = st_op_mul(lg, s0[k], s1[k]) + s2[k];
+        return true;
+    case ST_OP_DP3:
+        splat(res, st_op_dot3(lg, s0, s1));
+        return true;
+    case ST_OP_DP4:
+        splat(res, st_op_dot4(lg, s0, s1));
+        return true;
+    case ST_OP_DP2ADD:
+        splat(res, st_op_mul(lg, s0[0], s1[0]) + st_op_mul(lg, s0[1], s1[1]) + s2[0]);
+        return true;
+    case ST_OP_MIN: /* the spec's (a < b) ? a : b, NaN included; ARB's (a > b) ? b : a */
+        for (int k = 0; k < 4; k++)
+            res[k] = e->arb ? (s0[k] > s1[k] ? s1[k] : s0[k]) : (s0[k] < s1[k] ? s0[k] : s1[k]);
+        return true;
+    case ST_OP_MAX: /* the spec's (a >= b) ? a : b; ARB's (a > b) ? a : b */
+        for (int k = 0; k < 4; k++)
+            res[k] = (e->arb ? s0[k] > s1[k] : s0[k] >= s1[k]) ? s0[k] : s1[k];
+        return true;
+    case ST_OP_SLT:
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] < s1[k] ? 1.0f : 0.0f;
+        return true;
+    case ST_OP_SGE:
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] >= s1[k] ? 1.0f : 0.0f;
+        return true;
+    case ST_OP_RCP: {
+        /* 1.0 gives exactly 1.0; +-0 gives +inf (the text of the spec; its
+         * code fragment says FLT_MAX); else the IEEE quotient. */
+        float f = s0[0];
+        splat(res, f == 0.0f ? INFINITY : f == 1.0f ? 1.0f : 1.0f / f);
+        return true;
+    }
+    case ST_OP_RSQ: {
+        /* The absolute value first; 0 -> +inf; 1 -> 1. */
+        float f = fabsf(s0[0]);
+        splat(res, f == 0.0f ? INFINITY : f == 1.0f ? 1.0f : 1.0f / (float)sqrt((double)f));
+        return true;
+    }
+    case ST_OP_EXP:
+        splat(res, (float)exp2((double)s0[0]));
+        return true;
+    case ST_OP_LOG: {
+        /* log2 of the absolute value; 0 -> -inf. */
+        float v = fabsf(s0[0]);
+        splat(res, v == 0.0f ? -INFINITY : (float)log2((double)v));
+        return true;
+    }
+    case ST_OP_EXPP: {
+        float v = s0[0];
+        if (e->ver < ST_VER(2, 0)) {
+            float fl = floorf(v);
+            res[0] = (float)exp2((double)fl);
+            res[1] = v - fl;
+            res[2] = st_op_partial((float)exp2((double)v));
+            res[3] = 1.0f;
+        } else {
+            splat(res, st_op_partial((float)exp2((double)v)));
+        }
+        return true;
+    }
+    case ST_OP_LOGP: {
+        float v = fabsf(s0[0]);
+        float lgv = v == 0.0f ? -INFINITY : st_op_partial((float)log2((double)v));
+        if (e->ver < ST_VER(2, 0)) {
+            if (v == 0.0f) {
+                res[0] = -INFINITY;
+                res[1] = 1.0f;
+                res[2] = -INFINITY;
+            } else {
+                /* The spec's bit fields: the biased exponent minus 127 and
+                 * the mantissa under exponent 0 (so denormals give -127 and
+                 * a y in [1, 2), inf gives 128 and 1). */
+                uint32_t u, mant;
+                memcpy(&u, &v, 4);
+                res[0] = (float)((int)(u >> 23) - 127);
+                mant = (u & 0x7fffffu) | 0x3f800000u;
+                memcpy(&res[1], &mant, 4);
+                res[2] = lgv;
+            }
+            res[3] = 1.0f;
+        } else {
+            splat(res, lgv);
+        }
+        return true;
+    }
+    case ST_OP_LIT: {
+        /* As the spec: power clamped to +-127.9961, pow in double. */
+        float power = s0[3];
+        const float maxp = 127.9961f;
+        if (power < -maxp)
+            power = -maxp;
+        else if (power > maxp)
+            power = maxp;
+        res[0] = 1.0f;
+        res[1] = 0.0f;
+        res[2] = 0.0f;
+        res[3] = 1.0f;
+        if (s0[0] > 0.0f) {
+            res[1] = s0[0];
+            if (s0[1] > 0.0f)
+                res[2] = (float)pow((double)s0[1], (double)power);
+        }
+        return true;
+    }
+    case ST_OP_DST:
+        res[0] = 1.0f;
+        res[1] = st_op_mul(lg, s0[1], s1[1]);
+        res[2] = s0[2];
+        res[3] = s1[3];
+        return true;
+    case ST_OP_LRP: /* src0 * (src1 - src2) + src2; ARB: src0 * src1 + (1 - src0) * src2 */
+        for (int k = 0; k < 4; k++)
+            res[k] = e->arb ? st_op_mul(lg, s0[k], s1[k]) + st_op_mul(lg, 1.0f - s0[k], s2[k])
+                            : st_op_mul(lg, s0[k], s1[k] - s2[k]) + s2[k];
+        return true;
+    case ST_OP_FRC:
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] - floorf(s0[k]);
+        return true;
+    case ST_OP_POW: {
+        /* |src0|^src1 computed as exp2(src1 * log2|src0|): the product under
+         * the float rule (so 0^0 is NaN under ieee, 1 under d3d9), log2 and
+         * exp2 in double. */
+        double l2 = log2(fabs((double)s0[0]));
+        double prod = (lg && (s1[0] == 0.0f || fabsf(s0[0]) == 1.0f)) ? 0.0 : (double)s1[0] * l2;
+        splat(res, (float)exp2(prod));
+        return true;
+    }
+    case ST_OP_CRS:
+        res[0] = st_op_mul(lg, s0[1], s1[2]) - st_op_mul(lg, s0[2], s1[1]);
+        res[1] = st_op_mul(lg, s0[2], s1[0]) - st_op_mul(lg, s0[0], s1[2]);
+        res[2] = st_op_mul(lg, s0[0], s1[1]) - st_op_mul(lg, s0[1], s1[0]);
+        res[3] = 0.0f;
+        *mask = 0x7;
+        return true;
+    case ST_OP_SGN: /* src1 and src2 are the spec's scratch registers */
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] > 0.0f ? 1.0f : s0[k] < 0.0f ? -1.0f : 0.0f;
+        return true;
+    case ST_OP_ABS:
+        for (int k = 0; k < 4; k++)
+            res[k] = fabsf(s0[k]);
+        return true;
+    case ST_OP_NRM: {
+        /* src * (1 / sqrt(dot3(src, src))), w included, as the spec. */
+        float d = st_op_dot3(lg, s0, s0);
+        float f = 1.0f / (float)sqrt((double)d);
+        for (int k = 0; k < 4; k++)
+            res[k] = st_op_mul(lg, s0[k], f);
+        return true;
+    }
+    case ST_OP_SINCOS: {
+        /* Exact cos/sin of the scalar (the 2_0 constants are not needed). */
+        double a = (double)s0[0];
+        res[0] = (float)cos(a);
+        res[1] = (float)sin(a);
+        res[2] = res[3] = 0.0f;
+        *mask = 0x3;
+        return true;
+    }
+    case ST_OP_CMP: /* ARB: (a < 0) ? b : c, so NaN gives c */
+        for (int k = 0; k < 4; k++)
+            res[k] = (e->arb ? s0[k] < 0.0f : s0[k] >= 0.0f) ? s1[k] : s2[k];
+        return true;
+    case ST_OP_CND:
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] > 0.5f ? s1[k] : s2[k];
+        return true;
+    case ST_OP_SETP:
+        for (int k = 0; k < 4; k++)
+            res[k] = st_op_compare(e->cmp, s0[k], s1[k]) ? 1.0f : 0.0f;
+        return true;
+    default:
+        if (st_opinfo[op].flags & OPF_ARB)
+            return eval_arb(e, op, s0, s1, res, mask);
+        *mask = 0;
+        return false;
+    }
+}
