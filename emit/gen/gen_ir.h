@@ -127,8 +127,6 @@ struct gen_vreg {
     uint8_t grf_lo, grf_hi; /* allowed GRF range, inclusive (0..127) */
     int32_t loc;      /* byte address after allocation; -1 before */
     int32_t spill_slot; /* scratch byte offset when spilled; -1 otherwise */
-    uint32_t alias_of;  /* vreg + 1 this one was renamed into (payload coalescing); 0: none */
-    uint32_t alias_off;
 };
 
 struct gen_program {

@@ -381,55 +381,6 @@ static void to_block(struct gen_kernel_info *ki, struct gen_program *p, uint32_t
 }
 
 static uint32_t block(struct gen_program *p, uint32_t bytes, bool eot);
-
-/*
- * An output into the EOT payload.  A value computed in a plain divergent
- * register whose only other readers come before the send is computed in
- * its payload slot directly (every reference renamed into the block), so
- * no copy is needed: the payload copies are most of what separates a
- * kernel from its arithmetic.  Only for the EOT block (it lives at the
- * end of the kernel anyway); other blocks and shared values get a mov.
- */
-static void to_payload(struct gen_kernel_info *ki, struct gen_program *p, uint32_t b, uint32_t boff,
-                       struct gen_opnd o, bool eot)
-{
-    while (o.kind == GO_VREG && p->vreg[o.vreg].alias_of) {
-        o.off += p->vreg[o.vreg].alias_off;
-        o.vreg = p->vreg[o.vreg].alias_of - 1;
-    }
-    if (eot && o.kind == GO_VREG && o.off == 0 && !o.neg && !o.abs && o.region == GR_AUTO &&
-        o.type == GT_F && o.vreg != b) {
-        struct gen_vreg *v = &p->vreg[o.vreg];
-        if (!v->uniform && !v->no_spill && v->size == gen_dsize(p) && v->grf_lo == 0) {
-            for (unsigned k = 0; k < p->ninst; k++) {
-                struct gen_inst *i = &p->inst[k];
-                struct gen_opnd *ops[4] = {&i->dst, &i->src[0], &i->src[1], &i->src[2]};
-                for (unsigned s = 0; s < 4; s++)
-                    if (ops[s]->kind == GO_VREG && ops[s]->vreg == o.vreg) {
-                        ops[s]->vreg = b;
-                        ops[s]->off += boff;
-                    }
-            }
-            /* the value's vreg is now part of the block: later uses of the same operand
-             * (another target, another slot) must read the block too */
-            v->alias_of = b + 1;
-            v->alias_off = boff;
-            for (int s = 0; s < ST_LL_OUT_SLOTS; s++)
-                for (unsigned c = 0; c < 4; c++)
-                    if (ki->out[s][c].kind == GO_VREG && ki->out[s][c].vreg == o.vreg) {
-                        ki->out[s][c].vreg = b;
-                        ki->out[s][c].off += boff;
-                    }
-            if (ki->status.kind == GO_VREG && ki->status.vreg == o.vreg) {
-                ki->status.vreg = b;
-                ki->status.off += boff;
-            }
-            return;
-        }
-    }
-    to_block(ki, p, b, boff, o, GT_F, p->simd, 0);
-}
-
 static uint32_t block(struct gen_program *p, uint32_t bytes, bool eot)
 {
     uint32_t b = gen_new_vreg(p, bytes, false);
@@ -1062,25 +1013,41 @@ static void vs_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
             L->vue_out_slot[k + 1] = L->vue_out_slot[k];
         L->vue_out_slot[0] = -1;
     }
+    /* The outputs are copied into the payloads; gen/opt_payload.c computes
+     * them there when it can.  The handles (the message header) are r1: a
+     * split send reads them in place, the end-of-thread write (payload in
+     * r112-r127) copies them. */
     for (unsigned k = 0; k < n; k += 2) {
         unsigned ns = n - k < 2 ? n - k : 2;
         bool last = k + ns == n;
-        uint32_t b = block(p, (1 + 4 * ns) * GEN_GRF_SIZE, last);
-        struct gen_inst *i = add(p, GOP_MOV, 8, 0);
-        i->nomask = true;
-        i->dst = gen_vr(b, 0, GT_UD);
-        i->src[0] = gen_fixed(1 * GEN_GRF_SIZE, GT_UD, GR_VEC);
+        unsigned hdr = last ? 1 : 0;
+        uint32_t b = block(p, (hdr + 4 * ns) * GEN_GRF_SIZE, last);
+        struct gen_inst *i;
+        if (last) {
+            i = add(p, GOP_MOV, 8, 0);
+            i->nomask = true;
+            i->dst = gen_vr(b, 0, GT_UD);
+            i->src[0] = gen_fixed(1 * GEN_GRF_SIZE, GT_UD, GR_VEC);
+        }
         for (unsigned j = 0; j < ns; j++)
             for (unsigned c = 0; c < 4; c++)
-                to_payload(ki, p, b, (1 + 4 * j + c) * GEN_GRF_SIZE, slots[k + j][c], last);
-        i = add(p, GOP_SEND, 8, 0);
+                to_block(ki, p, b, (hdr + 4 * j + c) * GEN_GRF_SIZE, slots[k + j][c], GT_F, p->simd, 0);
+        i = add(p, last ? GOP_SEND : GOP_SENDS, 8, 0);
         i->dst = gen_null(GT_UD);
-        i->src[0] = gen_vr(b, 0, GT_UD);
         i->sfid = 6;
-        i->exdesc = 6;
-        i->mlen = (uint8_t)(1 + 4 * ns);
         i->eot = last;
-        i->desc = gen_desc(1 + 4 * ns, 0, true, 7u | ((first + k) << 4));
+        if (last) {
+            i->src[0] = gen_vr(b, 0, GT_UD);
+            i->exdesc = 6;
+            i->mlen = (uint8_t)(1 + 4 * ns);
+        } else {
+            i->src[0] = gen_fixed(1 * GEN_GRF_SIZE, GT_UD, GR_VEC);
+            i->src[1] = gen_vr(b, 0, GT_UD);
+            i->mlen = 1;
+            i->src1len = (uint8_t)(4 * ns);
+            i->exdesc = 6u | (4u * ns << 6);
+        }
+        i->desc = gen_desc(i->mlen, 0, true, 7u | ((first + k) << 4));
     }
 }
 
@@ -1128,10 +1095,7 @@ static void ps_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
             /* SIMD32 values span both halves' payloads: those are copied */
             for (unsigned c = 0; c < nparts; c++) {
                 struct gen_opnd o = c < 4 ? ki->out[rt_slot[k]][c] : ki->out[depth_slot][depth_comp];
-                if (halves == 1)
-                    to_payload(ki, p, b, c * 4 * exec, o, eot);
-                else
-                    to_block(ki, p, b, c * 4 * exec, o, GT_F, exec, h);
+                to_block(ki, p, b, c * 4 * exec, o, GT_F, exec, h);
             }
             if (kill) {
                 /* live pixels: status bit 0 (texkill) clear; predicates the write (Mesa's way) */

@@ -114,7 +114,8 @@ bool gen_opt_payload(struct gen_program *p)
                 continue;
             /* V lives in one basic block with the message: the block (an
              * unspillable unit) grows by V's range only there, and on the
-             * retry after a spill not at all */
+             * retry after a spill not at all.  The end-of-thread payload
+             * (r112-r127, after all control flow) takes V wherever it lives. */
             uint32_t lo = m, hi = (uint32_t)k;
             for (uint32_t r = du.def_start[v]; r < du.def_start[v + 1]; r++)
                 lo = du.def_list[r] < lo ? du.def_list[r] : lo;
@@ -123,7 +124,8 @@ bool gen_opt_payload(struct gen_program *p)
                 lo = j < lo ? j : lo;
                 hi = j > hi ? j : hi;
             }
-            if (!gen_du_same_block(&du, lo, hi))
+            bool eot_block = B->grf_lo >= GEN_EOT_FIRST_GRF;
+            if (!eot_block && !gen_du_same_block(&du, lo, hi))
                 continue;
             if (p->keep_block_ranges) {
                 uint32_t first = du.def_list[du.def_start[b]], last = 0;
