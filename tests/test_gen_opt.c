@@ -425,6 +425,43 @@ static void test_fold_saturate(void **state)
     gen_program_free(&p);
 }
 
+static void test_fold_csel(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 16);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t x = val(&p), y = val(&p), z = val(&p), a = val(&p), b = val(&p), d = val(&p), c[4];
+    alu(&p, GOP_ADD, x, in, F(-1.0f));
+    alu(&p, GOP_MUL, y, in, F(2.0f));
+    alu(&p, GOP_MUL, z, in, F(3.0f));
+    struct gen_inst *i = alu(&p, GOP_CMP, 0, V(x), F(0.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_GE;
+    alu(&p, GOP_SEL, a, V(y), V(z))->pred = GP_NORMAL;
+    alu(&p, GOP_SEL, b, V(y), V(z))->pred = GP_INVERT;
+    /* a select with an immediate: no three-source form, its compare stays */
+    i = alu(&p, GOP_CMP, 0, V(y), F(0.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_LT;
+    alu(&p, GOP_SEL, d, V(z), F(1.0f))->pred = GP_NORMAL;
+    c[0] = a, c[1] = b, c[2] = d, c[3] = a;
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_fold(&p));
+    gen_opt_dce(&p);
+    assert_int_equal(count_op(&p, GOP_CMP), 1);
+    assert_int_equal(count_op(&p, GOP_CSEL), 2);
+    const struct gen_inst *s0 = find_op(&p, GOP_CSEL, 0), *s1 = find_op(&p, GOP_CSEL, 1);
+    assert_int_equal(s0->cmod, GC_GE);
+    assert_int_equal(s0->src[2].vreg, x);
+    assert_int_equal(s0->src[0].vreg, y);
+    assert_int_equal(s1->src[0].vreg, z); /* ~f0: (x >= 0) ? z : y */
+    assert_int_equal(s1->pred, GP_NONE);
+    assert_int_equal(find_op(&p, GOP_CMP, 0)->cmod, GC_LT);
+    assert_int_equal(find_op(&p, GOP_SEL, 0)->pred, GP_NORMAL);
+    gen_program_free(&p);
+}
+
 /* ------------------------------------------------------------------ */
 /* Payloads.                                                           */
 
@@ -570,6 +607,7 @@ int main(void)
         cmocka_unit_test(test_cse),
         cmocka_unit_test(test_flag_retest_and_dead_flags),
         cmocka_unit_test(test_fold_saturate),
+        cmocka_unit_test(test_fold_csel),
         cmocka_unit_test(test_payload_coalescing),
         cmocka_unit_test(test_schedule_hides_sampler_latency),
         cmocka_unit_test(test_schedule_after_allocation_keeps_register_reuse),

@@ -75,6 +75,7 @@ enum gen_op {
     GOP_MATH, GOP_SEND, GOP_SENDC, GOP_SENDS,
     GOP_IF, GOP_ELSE, GOP_ENDIF, GOP_WHILE, GOP_BREAK, GOP_CONT,
     GOP_LABEL, /* pseudo: the start of a loop body (WHILE's target); prints nothing */
+    GOP_CSEL,  /* dst = (src2 <cmod> 0.0) ? src0 : src1, float, three-source (Gen8+) */
     GOP_COUNT
 };
 
@@ -148,6 +149,13 @@ struct gen_program {
     unsigned spills, fills;
     unsigned grfs_used;
 };
+
+/* A conditional modifier that updates its flag: not on sel (min/max) nor
+ * csel, whose modifier only chooses (Gen6+; Mesa flags_written). */
+static inline bool gen_cmod_writes_flag(const struct gen_inst *i)
+{
+    return i->cmod != GC_NONE && i->op != GOP_SEL && i->op != GOP_CSEL;
+}
 
 /* ---- gen/ra.c ---- */
 uint32_t gen_new_vreg(struct gen_program *p, uint32_t size, bool uniform);

@@ -31,7 +31,7 @@ bool gen_reads_flag(const struct gen_inst *i, unsigned f)
 bool gen_writes_flag(const struct gen_inst *i, unsigned f)
 {
     /* sel with a conditional modifier is min/max and leaves the flag (Gen6+) */
-    return i->cmod != GC_NONE && i->op != GOP_SEL && i->flag == f;
+    return gen_cmod_writes_flag(i) && i->flag == f;
 }
 
 bool gen_opnd_same(const struct gen_opnd *a, const struct gen_opnd *b)

@@ -82,7 +82,7 @@ bool gen_opt_dce(struct gen_program *p)
             const struct gen_op_info *oi = &gen_op_info[i->op];
             if (oi->flow || i->op == GOP_LABEL || i->eot)
                 continue;
-            bool wflag = i->cmod != GC_NONE && i->op != GOP_SEL;
+            bool wflag = gen_cmod_writes_flag(i);
             bool dst_dead = i->dst.kind == GO_VREG && uses[i->dst.vreg] == 0 &&
                             (!oi->send || pure_send(i));
             bool kill = false;

@@ -1,6 +1,7 @@
 /*
  * gen/opt_fold.c — saturation folded into the instruction that produces
- * the value (Mesa's opt_saturate_propagation, kept bit exact).
+ * the value (Mesa's opt_saturate_propagation, kept bit exact), and a
+ * compare with zero folded into the selects reading its flag (csel).
  *
  * requires: a selected program before allocation (gen/opt.h def/use facts)
  * invalidates: instruction indices (folded instructions become dead movs
@@ -24,6 +25,14 @@
  * its floor: +0 for -0); a selection between two such values; any of these
  * saturated.  A product or a fused multiply-add can round a tiny negative
  * result to -0, so they never qualify.
+ *
+ * csel: `cmp.cm f null x, 0.0` followed, in the same basic block, by the
+ * predicated sels that read f (and nothing else reading it) before f is
+ * written again: each sel becomes `csel.cm d, a, b, x` (Gen8+: d = x cm 0 ?
+ * a : b, the same ordered float compare as cmp's; an inverted predicate
+ * swaps a and b), so the compare is dead.  Three-source operands are
+ * registers: a sel with an immediate keeps its compare, and x may not
+ * change between the compare and the last sel.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +124,65 @@ static void to_copy(struct gen_inst *i, struct gen_opnd x)
     memset(&i->src[1], 0, sizeof(i->src[1]));
 }
 
+static bool plain_region(const struct gen_opnd *o)
+{
+    return (o->kind == GO_VREG || o->kind == GO_FIXED) && o->type == GT_F &&
+           (o->region == GR_AUTO || o->region == GR_VEC || o->region == GR_SCALAR);
+}
+
+/* The compare at k folded into its selects; false when it does not qualify. */
+static bool fold_csel(struct gen_program *p, unsigned k)
+{
+    const struct gen_inst *c = &p->inst[k];
+    if (c->op != GOP_CMP || c->cmod < GC_EQ || c->cmod > GC_LE || c->pred != GP_NONE ||
+        c->dst.kind != GO_NULL || c->nomask || c->exec < 8 || !plain_region(&c->src[0]) ||
+        c->src[1].kind != GO_IMM || c->src[1].type != GT_F || (c->src[1].imm & 0x7fffffffu))
+        return false;
+    const struct gen_opnd x = c->src[0];
+    unsigned readers = 0;
+    bool x_changed = false;
+    unsigned j = k + 1;
+    for (; j < p->ninst; j++) {
+        const struct gen_inst *i = &p->inst[j];
+        if (gen_op_info[i->op].flow || i->op == GOP_LABEL)
+            return false; /* the flag may be read beyond this block */
+        unsigned lo = i->group, hi = i->group + (i->exec ? i->exec : 1);
+        bool overlap = lo < c->group + c->exec && c->group < hi;
+        if (gen_reads_flag(i, c->flag) && overlap) {
+            if (x_changed || i->op != GOP_SEL || i->cmod || i->exec != c->exec ||
+                i->group != c->group || i->nomask || i->dst.kind != GO_VREG ||
+                i->dst.type != GT_F || !plain_region(&i->src[0]) || !plain_region(&i->src[1]))
+                return false;
+            readers++;
+        }
+        if (x.kind == GO_VREG && i->dst.kind == GO_VREG && i->dst.vreg == x.vreg)
+            x_changed = true;
+        if (gen_writes_flag(i, c->flag) && overlap) {
+            if (i->pred != GP_NONE || lo > c->group || hi < c->group + c->exec)
+                return false;
+            break;
+        }
+    }
+    if (!readers)
+        return false;
+    for (unsigned q = k + 1; q < j; q++) {
+        struct gen_inst *i = &p->inst[q];
+        unsigned lo = i->group, hi = i->group + (i->exec ? i->exec : 1);
+        if (!gen_reads_flag(i, c->flag) || !(lo < c->group + c->exec && c->group < hi))
+            continue;
+        if (i->pred == GP_INVERT) {
+            struct gen_opnd t = i->src[0];
+            i->src[0] = i->src[1];
+            i->src[1] = t;
+        }
+        i->op = GOP_CSEL;
+        i->pred = GP_NONE;
+        i->cmod = c->cmod;
+        i->src[2] = x;
+    }
+    return true;
+}
+
 bool gen_opt_fold(struct gen_program *p)
 {
     struct gen_du du;
@@ -152,5 +220,8 @@ bool gen_opt_fold(struct gen_program *p)
         changed = true;
     }
     gen_du_free(&du);
+    for (unsigned k = 0; k < p->ninst; k++)
+        if (fold_csel(p, k))
+            changed = true; /* the compare is dead now: opt_dce */
     return changed;
 }

@@ -19,7 +19,7 @@
  * destination size `sd` and execution size `sx` in GRFs, and in a
  * message's payload size `ss`), as Mesa 22.3 uses them:
  *   mov/add/mul/cmp/sel/logic/frc/rnd*:  df 2sd, db 2sx, ld 8,  lf 12 (FPU)
- *   mad:   df 2sd (+sd on a bank conflict), db 2sx, ld 8 (FPU)
+ *   mad, csel: df 2sd (+sd on a bank conflict), db 2sx, ld 8 (FPU)
  *   pln:   df 4sd, db 4sx, ld 12 (FPU)
  *   math:  df 4sd-2, db 4sx, ld 16; pow (and fdiv): db 8sx, ld 24 (EM)
  *   sampler: df 2, db 16sx, ls 8+2ss, ld 750+2ss
@@ -103,6 +103,7 @@ void gen_timing(const struct gen_inst *i, unsigned exec, bool bank_conflict,
     t->lf = 12;
     switch (i->op) {
     case GOP_MAD:
+    case GOP_CSEL:
         t->df = (int16_t)(2 * sd + (bank_conflict ? sd : 0));
         t->db = (int16_t)(2 * sx);
         break;
@@ -163,7 +164,7 @@ static bool grf_of(const struct gen_program *p, const struct gen_opnd *o, unsign
 bool gen_bank_conflict(const struct gen_program *p, const struct gen_inst *i)
 {
     unsigned r0, r1, r2;
-    if (i->op != GOP_MAD || !grf_of(p, &i->src[1], &r1) || !grf_of(p, &i->src[2], &r2))
+    if (gen_op_info[i->op].nsrc != 3 || !grf_of(p, &i->src[1], &r1) || !grf_of(p, &i->src[2], &r2))
         return false;
     unsigned b1 = ((r1 & 0x40) >> 5) | (r1 & 1), b2 = ((r2 & 0x40) >> 5) | (r2 & 1);
     if (b1 != b2 || r1 == r2)
@@ -246,7 +247,7 @@ static unsigned issue(struct perf_state *st, const struct gen_program *p, const 
         wr_hi = GEN_NUM_GRFS;
     for (unsigned g = wr_lo; g < wr_hi; g++)
         stall(fe, st->grf_ready[g]);
-    bool wflag = i->cmod && i->op != GOP_SEL;
+    bool wflag = gen_cmod_writes_flag(i);
     if (wflag) {
         flag_bytes(i->flag, group, e, &lo, &hi);
         for (unsigned b = lo; b < hi; b++)

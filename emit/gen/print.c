@@ -44,6 +44,7 @@ const struct gen_op_info gen_op_info[GOP_COUNT] = {
     [GOP_BREAK] = {"break", 0, false, true, false, false, false},
     [GOP_CONT] = {"cont", 0, false, true, false, false, false},
     [GOP_LABEL] = {"", 0, false, false, false, false, false},
+    [GOP_CSEL] = {"csel", 3, true, false, false, true, true},
 };
 
 const char *const gen_math_name[] = {"inv", "log", "exp", "sqt", "rsqt", "sin", "cos", "pow", "fdiv"};

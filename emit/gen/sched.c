@@ -269,7 +269,7 @@ static bool build_deps(struct sched *S, uint32_t n, const struct gen_inst *i)
         for (uint32_t r = f; r < f + c; r++)
             if (!dep_write(S, r, n))
                 return false;
-    if (i->cmod != GC_NONE && i->op != GOP_SEL) {
+    if (gen_cmod_writes_flag(i)) {
         flag_range(i, &lo, &hi);
         for (uint32_t r = lo; r < hi; r++)
             if (!dep_write(S, flags0 + r, n))
