@@ -425,6 +425,44 @@ static void test_fold_saturate(void **state)
     gen_program_free(&p);
 }
 
+static void test_fold_constants(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t u = gen_new_vreg(&p, 4, true), k = gen_new_vreg(&p, 4, true),
+             i0 = gen_new_vreg(&p, 4, true), i1 = gen_new_vreg(&p, 4, true), c[4];
+    struct gen_inst *m = op(&p, GOP_MOV);
+    m->exec = 1;
+    m->nomask = true;
+    m->dst = V(u);
+    m->src[0] = F(0.1f);
+    struct gen_inst *a = alu(&p, GOP_MUL, k, V(u), F(3.0f)); /* 0.1f * 3, rounded once */
+    a->exec = 1;
+    a->nomask = true;
+    a->src[0].neg = true;
+    struct gen_inst *b = alu(&p, GOP_SHL, i0, gen_imm(0xffffffffu, GT_D), gen_imm(33, GT_D));
+    b->exec = 1;
+    b->dst.type = GT_D;
+    struct gen_inst *d = alu(&p, GOP_ADD, i1, gen_vr(i0, 0, GT_D), gen_imm(0x7fffffffu, GT_D));
+    d->exec = 1;
+    d->dst.type = GT_D;
+    uint32_t x = val(&p);
+    mov(&p, x, V(k));
+    c[0] = c[1] = c[2] = c[3] = x;
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_fold(&p));
+    float want = -0.1f * 3.0f, got;
+    memcpy(&got, &p.inst[1].src[0].imm, 4);
+    assert_int_equal(p.inst[1].op, GOP_MOV);
+    assert_true(memcmp(&want, &got, 4) == 0);
+    assert_int_equal(p.inst[2].op, GOP_MOV);
+    assert_int_equal(p.inst[2].src[0].imm, 0xfffffffeu); /* the count wraps at 32 */
+    assert_int_equal(p.inst[3].op, GOP_MOV);
+    assert_int_equal(p.inst[3].src[0].imm, 0x7ffffffdu); /* 32-bit wrap-around */
+    gen_program_free(&p);
+}
+
 static void test_fold_csel(void **state)
 {
     (void)state;
@@ -607,6 +645,7 @@ int main(void)
         cmocka_unit_test(test_cse),
         cmocka_unit_test(test_flag_retest_and_dead_flags),
         cmocka_unit_test(test_fold_saturate),
+        cmocka_unit_test(test_fold_constants),
         cmocka_unit_test(test_fold_csel),
         cmocka_unit_test(test_payload_coalescing),
         cmocka_unit_test(test_schedule_hides_sampler_latency),

@@ -26,6 +26,13 @@
  * saturated.  A product or a fused multiply-add can round a tiny negative
  * result to -0, so they never qualify.
  *
+ * Constants: an add or mul of two float immediates, or an integer add,
+ * mul, shift or logic operation of two dword immediates, becomes a mov of
+ * the result (float: computed in double and rounded once to float, which is
+ * the correctly rounded IEEE single result whatever the host's evaluation
+ * method, as double has more than 2 x 24 + 2 bits; denormals kept, as the
+ * kernel sets cr0; NaN stays NaN); copy propagation then carries it on.
+ *
  * csel: `cmp.cm f null x, 0.0` followed, in the same basic block, by the
  * predicated sels that read f (and nothing else reading it) before f is
  * written again: each sel becomes `csel.cm d, a, b, x` (Gen8+: d = x cm 0 ?
@@ -124,6 +131,87 @@ static void to_copy(struct gen_inst *i, struct gen_opnd x)
     memset(&i->src[1], 0, sizeof(i->src[1]));
 }
 
+/* The immediate an operand reads: itself, or the one a single copy of an
+ * immediate put in its vreg (a single definition that does not dominate a
+ * use leaves that use undefined or that value: either way, the value). */
+static bool imm_of(const struct gen_program *p, const struct gen_du *du, const struct gen_opnd *o,
+                   uint32_t *bits)
+{
+    if (o->kind == GO_IMM) {
+        *bits = o->imm;
+        return true;
+    }
+    if (o->kind != GO_VREG || o->off)
+        return false;
+    int32_t d = gen_du_single_def(p, du, o->vreg);
+    if (d < 0)
+        return false;
+    const struct gen_inst *m = &p->inst[d];
+    if (m->op != GOP_MOV || m->sat || m->cmod || m->src[0].kind != GO_IMM || m->src[0].neg ||
+        m->src[0].abs || m->src[0].type != m->dst.type || m->dst.type != o->type)
+        return false;
+    *bits = m->src[0].imm;
+    return true;
+}
+
+static bool f32_of(const struct gen_program *p, const struct gen_du *du, const struct gen_opnd *o,
+                   double *v)
+{
+    uint32_t bits;
+    if (o->type != GT_F || !imm_of(p, du, o, &bits))
+        return false;
+    if (o->abs)
+        bits &= 0x7fffffffu;
+    if (o->neg)
+        bits ^= 0x80000000u;
+    float f;
+    memcpy(&f, &bits, 4);
+    *v = f;
+    return true;
+}
+
+static bool i32_of(const struct gen_program *p, const struct gen_du *du, const struct gen_opnd *o,
+                   uint32_t *v)
+{
+    if ((o->type != GT_D && o->type != GT_UD) || o->neg || o->abs)
+        return false;
+    return imm_of(p, du, o, v);
+}
+
+/* An operation of immediates made a mov of its value; false when it is not one. */
+static bool fold_constant(const struct gen_program *p, const struct gen_du *du, struct gen_inst *i)
+{
+    if (i->pred != GP_NONE || i->cmod != GC_NONE || i->sat || i->dst.kind != GO_VREG ||
+        gen_op_info[i->op].nsrc != 2)
+        return false;
+    uint32_t bits;
+    double a, b;
+    uint32_t x, y;
+    if (i->dst.type == GT_F && (i->op == GOP_ADD || i->op == GOP_MUL) &&
+        f32_of(p, du, &i->src[0], &a) && f32_of(p, du, &i->src[1], &b)) {
+        float r = (float)(i->op == GOP_ADD ? a + b : a * b);
+        memcpy(&bits, &r, 4);
+    } else if ((i->dst.type == GT_D || i->dst.type == GT_UD) && i32_of(p, du, &i->src[0], &x) &&
+               i32_of(p, du, &i->src[1], &y)) {
+        switch (i->op) {
+        case GOP_ADD: bits = x + y; break;
+        case GOP_MUL: bits = x * y; break;
+        case GOP_AND: bits = x & y; break;
+        case GOP_OR: bits = x | y; break;
+        case GOP_XOR: bits = x ^ y; break;
+        case GOP_SHL: bits = x << (y & 31u); break;
+        case GOP_SHR: bits = x >> (y & 31u); break;
+        default: return false;
+        }
+    } else {
+        return false;
+    }
+    i->op = GOP_MOV;
+    i->src[0] = gen_imm(bits, (enum gen_type)i->dst.type);
+    memset(&i->src[1], 0, sizeof(i->src[1]));
+    return true;
+}
+
 static bool plain_region(const struct gen_opnd *o)
 {
     return (o->kind == GO_VREG || o->kind == GO_FIXED) && o->type == GT_F &&
@@ -191,6 +279,9 @@ bool gen_opt_fold(struct gen_program *p)
         return false;
     }
     bool changed = false;
+    for (unsigned k = 0; k < p->ninst; k++)
+        if (fold_constant(p, &du, &p->inst[k]))
+            changed = true; /* a mov of an immediate now: its def/use facts still hold */
     for (unsigned k = 0; k < p->ninst; k++) {
         struct gen_inst *i = &p->inst[k];
         int s = sat_pattern(i);
