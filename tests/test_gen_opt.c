@@ -540,6 +540,40 @@ static void test_payload_coalescing(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* Rematerialization.                                                  */
+
+static void test_remat_interpolation(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t v = val(&p), near = val(&p), acc = val(&p), far = val(&p), c[4];
+    struct gen_inst *i = op(&p, GOP_PLN);
+    i->dst = V(v);
+    i->src[0] = gen_fixed(6 * GEN_GRF_SIZE, GT_F, GR_SCALAR);
+    i->src[1] = gen_fixed(2 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    alu(&p, GOP_MUL, near, V(v), F(2.0f)); /* close by: reads v */
+    alu(&p, GOP_ADD, acc, in, F(1.0f));
+    for (unsigned k = 0; k < 40; k++)
+        alu(&p, GOP_MUL, acc, V(acc), V(acc));
+    alu(&p, GOP_ADD, far, V(v), V(acc)); /* 40 instructions later: recomputed here */
+    c[0] = near, c[1] = far, c[2] = acc, c[3] = near;
+    rt_write(&p, colour(&p, c));
+    unsigned before = p.ninst;
+    assert_true(gen_opt_remat(&p));
+    assert_int_equal(p.ninst, before + 1);
+    assert_int_equal(count_op(&p, GOP_PLN), 2);
+    const struct gen_inst *again = find_op(&p, GOP_PLN, 1);
+    const struct gen_inst *use = again + 1;
+    assert_int_equal(use->op, GOP_ADD);
+    assert_int_equal(use->src[0].vreg, again->dst.vreg);
+    assert_int_not_equal(again->dst.vreg, v);
+    assert_int_equal(p.inst[1].src[0].vreg, v); /* the near use keeps v */
+    gen_program_free(&p);
+}
+
+/* ------------------------------------------------------------------ */
 /* Scheduling.                                                         */
 
 static int index_of_op(const struct gen_program *p, enum gen_op o, unsigned nth)
@@ -648,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_fold_constants),
         cmocka_unit_test(test_fold_csel),
         cmocka_unit_test(test_payload_coalescing),
+        cmocka_unit_test(test_remat_interpolation),
         cmocka_unit_test(test_schedule_hides_sampler_latency),
         cmocka_unit_test(test_schedule_after_allocation_keeps_register_reuse),
     };

@@ -80,6 +80,8 @@ bool gen_opt_fold(struct gen_program *p);
 bool gen_opt_dce(struct gen_program *p);
 /* gen/opt_payload.c: values computed in the message payload that sends them. */
 bool gen_opt_payload(struct gen_program *p);
+/* gen/opt_remat.c: interpolation recomputed next to distant uses (pressure). */
+bool gen_opt_remat(struct gen_program *p);
 /* gen/opt.c: all of the above, to a fixed point (a few rounds). */
 void gen_optimize(struct gen_program *p);
 
