@@ -1233,7 +1233,8 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
 enum build_mode {
     BUILD_SELECT_ONLY, /* selection only (the structure probe) */
     BUILD_FAST,        /* optimizer, latency schedule before and after allocation */
-    BUILD_NO_PRESCHED, /* the same without the schedule before allocation */
+    BUILD_NO_PRESCHED, /* the same without the schedule before allocation, interpolation
+                        * recomputed next to distant uses (gen/opt_remat.c) */
     BUILD_TIGHT,       /* and keeping message blocks' live ranges (gen_ir.h keep_block_ranges) */
 };
 
@@ -1265,6 +1266,8 @@ static bool build_once(struct st_ctx *ctx, const struct st_shader *sh, LLVMModul
     gen_optimize(p);
     if (mode == BUILD_FAST && !p->oom)
         gen_schedule_pre(p);
+    if (mode != BUILD_FAST && !p->oom && gen_opt_remat(p))
+        gen_opt_dce(p);
     if (!p->oom && gen_allocate(p)) {
         gen_schedule_post(p);
         if (!p->oom) {
