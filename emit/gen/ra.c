@@ -174,6 +174,8 @@ static uint32_t fixed_extent(const struct gen_program *p, const struct gen_inst 
                              const struct gen_opnd *o)
 {
     (void)p;
+    if (gen_op_info[i->op].send) /* a payload read in place: its message length */
+        return (uint32_t)(srcno == 0 ? (i->mlen ? i->mlen : 1) : i->src1len) * GEN_GRF_SIZE;
     if (o->region == GR_SCALAR)
         return 4;
     unsigned exec = i->exec ? i->exec : 8;
