@@ -189,6 +189,27 @@ static void test_vs_urb_write(void **state)
     out_free(&r);
 }
 
+/* A slot passing a vertex attribute through is written from its payload
+ * registers in place: a split send of r1 and the attribute's four GRFs. */
+static void test_vs_pass_through_in_place(void **state)
+{
+    (void)state;
+    struct gen_out r = compile("vs_2_0\n"
+                               "dcl_position v0\n"
+                               "dcl_texcoord v1\n"
+                               "add oPos, v0, c0\n"
+                               "mov oT0, v1\n",
+                               0);
+    assert_true(r.ok);
+    /* attributes from r3 (r0, r1, c0 at r2): v1 is r7-r10; oT0 is VUE slot 2:
+     * sends, ExDesc 0x106 (URB, 4 GRFs in src1), mlen 1, header, offset 2 */
+    assert_non_null(strstr(r.text, "sends (8|M0)     null:ud r1 r7 0x106 0x02080027"));
+    /* the computed position is the end-of-thread write (mlen 5, offset 1) */
+    assert_non_null(strstr(r.text, " 0x26 0x0A080017 {EOT}"));
+    assert_int_equal(count(r.text, "mov (8|M0)"), 1); /* only the handles' copy */
+    out_free(&r);
+}
+
 static void test_modifiers_and_math(void **state)
 {
     (void)state;
@@ -970,6 +991,7 @@ int main(void)
         cmocka_unit_test(test_ps_simd8_messages),
         cmocka_unit_test(test_ps_simd16_and_32),
         cmocka_unit_test(test_vs_urb_write),
+        cmocka_unit_test(test_vs_pass_through_in_place),
         cmocka_unit_test(test_modifiers_and_math),
         cmocka_unit_test(test_control_flow),
         cmocka_unit_test(test_texkill_predicates_write),

@@ -539,6 +539,66 @@ static void test_payload_coalescing(void **state)
     gen_program_free(&p);
 }
 
+/* A URB write of two slots: slot 1 passes the attribute in r8-r11 through,
+ * slot 2 is computed; the pass-through is written in place. */
+static void test_urb_slot_in_place(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    p.layout.stage = ST_VS;
+    uint32_t x = val(&p), d = block(&p, 8), e = block(&p, 5);
+    p.vreg[e].grf_lo = GEN_EOT_FIRST_GRF;
+    alu(&p, GOP_ADD, x, gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC), F(1.0f));
+    for (unsigned c = 0; c < 4; c++)
+        mov(&p, 0, gen_fixed((8 + c) * GEN_GRF_SIZE, GT_F, GR_VEC))->dst = gen_vr(d, c * 32, GT_F);
+    for (unsigned c = 0; c < 4; c++)
+        mov(&p, 0, V(x))->dst = gen_vr(d, (4 + c) * 32, GT_F);
+    struct gen_inst *w = op(&p, GOP_SENDS);
+    w->dst = gen_null(GT_UD);
+    w->src[0] = gen_fixed(GEN_GRF_SIZE, GT_UD, GR_VEC);
+    w->src[1] = gen_vr(d, 0, GT_UD);
+    w->sfid = 6;
+    w->mlen = 1;
+    w->src1len = 8;
+    w->exdesc = 6u | (8u << 6);
+    w->desc = gen_desc(1, 0, true, 7u | (1u << 4));
+    /* the end of the thread: slot 3 */
+    struct gen_inst *h = mov(&p, 0, gen_fixed(GEN_GRF_SIZE, GT_UD, GR_VEC));
+    h->dst = gen_vr(e, 0, GT_UD);
+    h->nomask = true;
+    for (unsigned c = 0; c < 4; c++)
+        mov(&p, 0, V(x))->dst = gen_vr(e, (1 + c) * 32, GT_F);
+    w = op(&p, GOP_SEND);
+    w->dst = gen_null(GT_UD);
+    w->src[0] = gen_vr(e, 0, GT_UD);
+    w->sfid = 6;
+    w->mlen = 5;
+    w->eot = true;
+    w->desc = gen_desc(5, 0, true, 7u | (3u << 4));
+    assert_true(gen_opt_payload(&p));
+    const struct gen_inst *s0 = find_op(&p, GOP_SENDS, 0), *s1 = find_op(&p, GOP_SENDS, 1);
+    assert_non_null(s0);
+    assert_non_null(s1);
+    assert_int_equal(s0->src[1].kind, GO_FIXED); /* r8-r11 as they are, VUE slot 1 */
+    assert_int_equal(s0->src[1].off, 8 * GEN_GRF_SIZE);
+    assert_int_equal(s0->src1len, 4);
+    assert_int_equal((s0->desc >> 4) & 0x7ff, 1);
+    assert_int_equal(s1->src[1].vreg, d); /* the computed slot, now slot 2 alone */
+    assert_int_equal(s1->src1len, 4);
+    assert_int_equal(s1->exdesc, 6u | (4u << 6));
+    assert_int_equal((s1->desc >> 4) & 0x7ff, 2);
+    assert_int_equal((s1->desc >> 25) & 0xf, 1);
+    unsigned in_d = 0;
+    for (unsigned k = 0; k < p.ninst; k++)
+        if (p.inst[k].dst.kind == GO_VREG && p.inst[k].dst.vreg == d) {
+            assert_true(p.inst[k].dst.off < 4 * GEN_GRF_SIZE);
+            in_d++;
+        }
+    assert_int_equal(in_d, 4);
+    gen_program_free(&p);
+}
+
 /* ------------------------------------------------------------------ */
 /* Rematerialization.                                                  */
 
@@ -682,6 +742,7 @@ int main(void)
         cmocka_unit_test(test_fold_constants),
         cmocka_unit_test(test_fold_csel),
         cmocka_unit_test(test_payload_coalescing),
+        cmocka_unit_test(test_urb_slot_in_place),
         cmocka_unit_test(test_remat_interpolation),
         cmocka_unit_test(test_schedule_hides_sampler_latency),
         cmocka_unit_test(test_schedule_after_allocation_keeps_register_reuse),

@@ -1013,13 +1013,57 @@ static void vs_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
             L->vue_out_slot[k + 1] = L->vue_out_slot[k];
         L->vue_out_slot[0] = -1;
     }
-    /* The outputs are copied into the payloads; gen/opt_payload.c computes
-     * them there when it can.  The handles (the message header) are r1: a
-     * split send reads them in place, the end-of-thread write (payload in
-     * r112-r127) copies them. */
-    for (unsigned k = 0; k < n; k += 2) {
-        unsigned ns = n - k < 2 ? n - k : 2;
-        bool last = k + ns == n;
+    /*
+     * Messages: a slot passing a vertex attribute through (its components
+     * are the attribute's four payload registers, in order) is written on
+     * its own by a split send reading the handles (r1) and those registers
+     * in place.  The other slots go two consecutive ones to a message, their
+     * values copied into its payload (gen/opt_payload.c computes them there
+     * when it can): split sends with the handles read in place, and the last
+     * one, the end-of-thread write, all in r112-r127 with a copy of r1.
+     * Messages are independent, so the pass-through ones go first; with
+     * nothing else to write, the last slot is the end-of-thread one.
+     */
+    bool through[ST_LL_OUT_SLOTS + 2];
+    unsigned computed = 0;
+    for (unsigned k = 0; k < n; k++) {
+        through[k] = true;
+        for (unsigned c = 0; c < 4; c++) {
+            const struct gen_opnd *o = &slots[k][c];
+            if (o->kind != GO_FIXED || o->region != GR_VEC || o->neg || o->abs ||
+                o->off % GEN_GRF_SIZE || o->off != slots[k][0].off + c * GEN_GRF_SIZE)
+                through[k] = false;
+        }
+        computed += !through[k];
+    }
+    if (!computed)
+        through[n - 1] = false;
+    for (unsigned k = 0; k < n; k++) {
+        if (!through[k])
+            continue;
+        struct gen_inst *i = add(p, GOP_SENDS, 8, 0);
+        i->dst = gen_null(GT_UD);
+        i->src[0] = gen_fixed(1 * GEN_GRF_SIZE, GT_UD, GR_VEC);
+        i->src[1] = gen_fixed(slots[k][0].off, GT_UD, GR_VEC);
+        i->sfid = 6;
+        i->mlen = 1;
+        i->src1len = 4;
+        i->exdesc = 6u | (4u << 6);
+        i->desc = gen_desc(1, 0, true, 7u | ((first + k) << 4));
+    }
+    unsigned last_k = n;
+    for (unsigned k = n; k-- > 0;)
+        if (!through[k]) {
+            last_k = k;
+            break;
+        }
+    for (unsigned k = 0; k < n;) {
+        if (through[k]) {
+            k++;
+            continue;
+        }
+        unsigned ns = k + 1 < n && !through[k + 1] && k + 1 <= last_k ? 2 : 1;
+        bool last = k + ns - 1 == last_k;
         unsigned hdr = last ? 1 : 0;
         uint32_t b = block(p, (hdr + 4 * ns) * GEN_GRF_SIZE, last);
         struct gen_inst *i;
@@ -1048,6 +1092,7 @@ static void vs_epilogue(struct gen_kernel_info *ki, struct gen_program *p)
             i->exdesc = 6u | (4u * ns << 6);
         }
         i->desc = gen_desc(i->mlen, 0, true, 7u | ((first + k) << 4));
+        k += ns;
     }
 }
 

@@ -22,6 +22,13 @@
  * value sent twice, or a SIMD32 value split over two SIMD16 messages,
  * keeps its copies.  Register classes follow: a part of an end-of-thread
  * payload lives in r112-r127 with its block.
+ *
+ * URB slots read in place: a VUE slot whose four components are copies of
+ * four consecutive payload registers (a vertex attribute passed through) is
+ * written by a split send of its own, the handles (r1) and those registers
+ * as they are, instead of four movs into the message; the rest of the
+ * message keeps its slots (the end-of-thread write keeps at least one,
+ * copied into r112-r127).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,8 +65,164 @@ static int32_t reader_after(const struct gen_du *du, uint32_t b, uint32_t m)
     return -1;
 }
 
+/* The payload register address of slot part (b, off) when its only
+ * definition is a raw copy of a per-channel payload register; -1 otherwise. */
+static int64_t part_source(const struct gen_program *p, const struct gen_du *du, uint32_t b,
+                           uint32_t off, uint32_t *def)
+{
+    int64_t src = -1;
+    unsigned found = 0;
+    for (uint32_t q = du->def_start[b]; q < du->def_start[b + 1]; q++) {
+        uint32_t j = du->def_list[q];
+        const struct gen_inst *i = &p->inst[j];
+        uint32_t lo = i->dst.off, hi = lo + gen_dst_bytes(p, i);
+        if (!(lo < off + GEN_GRF_SIZE && off < hi))
+            continue;
+        found++;
+        const struct gen_opnd *s = &i->src[0];
+        if (i->op != GOP_MOV || lo != off || i->exec != 8 || i->group || i->pred != GP_NONE ||
+            i->sat || i->cmod || i->nomask || s->kind != GO_FIXED || s->region != GR_VEC ||
+            s->neg || s->abs || s->off % GEN_GRF_SIZE || s->type != i->dst.type)
+            return -1;
+        src = s->off;
+        *def = j;
+    }
+    return found == 1 ? src : -1;
+}
+
+/* Rewrites the URB writes whose slots pass payload registers through. */
+static bool urb_in_place(struct gen_program *p)
+{
+    if (p->layout.stage != ST_VS || p->simd != 8)
+        return false;
+    struct gen_du du;
+    if (!gen_du_build(p, &du)) {
+        p->oom = true;
+        return false;
+    }
+    unsigned n = p->ninst;
+    bool *dead = calloc(n + 1, sizeof(*dead));
+    struct gen_inst *extra = malloc((2 * n + 1) * sizeof(*extra)); /* new sends */
+    uint32_t *extra_at = malloc((2 * n + 1) * sizeof(*extra_at));
+    unsigned nextra = 0;
+    bool changed = false;
+    if (!dead || !extra || !extra_at) {
+        p->oom = true;
+        goto out;
+    }
+    for (unsigned k = 0; k < n; k++) {
+        struct gen_inst *m = &p->inst[k];
+        if (!gen_op_info[m->op].send || m->sfid != 6 || m->pred != GP_NONE)
+            continue;
+        bool split = m->op == GOP_SENDS;
+        const struct gen_opnd *data = split ? &m->src[1] : &m->src[0];
+        if (data->kind != GO_VREG || data->off || !p->vreg[data->vreg].no_spill)
+            continue;
+        uint32_t b = data->vreg, hdr = split ? 0 : GEN_GRF_SIZE;
+        unsigned ns = split ? m->src1len / 4u : (m->mlen - 1u) / 4u;
+        uint32_t g = (m->desc >> 4) & 0x7ffu;
+        if (ns < 1 || ns > 2 || (split ? m->src1len : m->mlen - 1u) != 4u * ns ||
+            du.use_start[b + 1] - du.use_start[b] != 1)
+            continue;
+        bool in_place[2] = {false, false};
+        uint32_t src[2] = {0, 0}, defs[2][4];
+        unsigned moved = 0;
+        for (unsigned j = 0; j < ns; j++) {
+            int64_t a0 = -1;
+            bool ok = true;
+            for (unsigned c = 0; c < 4 && ok; c++) {
+                int64_t a = part_source(p, &du, b, hdr + (4 * j + c) * GEN_GRF_SIZE, &defs[j][c]);
+                if (c == 0)
+                    a0 = a;
+                ok = a >= 0 && a == a0 + (int64_t)c * GEN_GRF_SIZE &&
+                     a + GEN_GRF_SIZE <= (int64_t)GEN_FILE_BYTES;
+            }
+            in_place[j] = ok;
+            src[j] = (uint32_t)a0;
+            moved += ok;
+        }
+        /* the end of the thread keeps a slot of its own, copied */
+        if (m->eot && moved == ns) {
+            in_place[ns - 1] = false;
+            moved--;
+        }
+        if (!moved)
+            continue;
+        for (unsigned j = 0; j < ns; j++) {
+            if (!in_place[j])
+                continue;
+            struct gen_inst *w = &extra[nextra];
+            memset(w, 0, sizeof(*w));
+            w->op = GOP_SENDS;
+            w->exec = 8;
+            w->jip = w->uip = -1;
+            w->dst = gen_null(GT_UD);
+            w->src[0] = gen_fixed(1 * GEN_GRF_SIZE, GT_UD, GR_VEC);
+            w->src[1] = gen_fixed(src[j], GT_UD, GR_VEC);
+            w->sfid = 6;
+            w->mlen = 1;
+            w->src1len = 4;
+            w->exdesc = 6u | (4u << 6);
+            w->desc = gen_desc(1, 0, true, 7u | ((g + j) << 4));
+            extra_at[nextra++] = k;
+            for (unsigned c = 0; c < 4; c++)
+                dead[defs[j][c]] = true;
+        }
+        unsigned left = ns - moved;
+        if (!left) {
+            dead[k] = true; /* a write that went entirely in place */
+        } else {
+            if (in_place[0]) {
+                /* the second slot moves down to the first and the message starts one later */
+                for (uint32_t q = du.def_start[b]; q < du.def_start[b + 1]; q++) {
+                    struct gen_inst *i = &p->inst[du.def_list[q]];
+                    if (!dead[du.def_list[q]] && i->dst.off >= hdr + 4 * GEN_GRF_SIZE)
+                        i->dst.off -= 4 * GEN_GRF_SIZE;
+                }
+                g++;
+            }
+            if (split) {
+                m->src1len = (uint8_t)(4 * left);
+                m->exdesc = 6u | ((4u * left) << 6);
+            } else {
+                m->mlen = (uint8_t)(1 + 4 * left);
+            }
+            m->desc = gen_desc(m->mlen, 0, true, 7u | (g << 4));
+            p->vreg[b].size = hdr + 4 * left * GEN_GRF_SIZE;
+        }
+        changed = true;
+    }
+    if (changed) {
+        struct gen_inst *out = malloc((n + nextra + 1) * sizeof(*out));
+        if (!out) {
+            p->oom = true;
+            goto out;
+        }
+        unsigned w = 0, e = 0;
+        for (unsigned k = 0; k < n; k++) {
+            while (e < nextra && extra_at[e] == k)
+                out[w++] = extra[e++];
+            if (!dead[k])
+                out[w++] = p->inst[k];
+        }
+        free(p->inst);
+        p->inst = out;
+        p->ninst = w;
+        p->cap_inst = n + nextra + 1;
+    }
+out:
+    free(dead);
+    free(extra);
+    free(extra_at);
+    gen_du_free(&du);
+    return changed;
+}
+
 bool gen_opt_payload(struct gen_program *p)
 {
+    bool moved = urb_in_place(p);
+    if (p->oom)
+        return moved;
     struct gen_du du;
     if (!gen_du_build(p, &du)) {
         p->oom = true;
@@ -157,5 +320,5 @@ bool gen_opt_payload(struct gen_program *p)
     free(into_off);
     free(dead);
     gen_du_free(&du);
-    return changed;
+    return changed || moved;
 }
