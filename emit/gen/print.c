@@ -355,7 +355,8 @@ void gen_print(const struct gen_program *p, struct st_buf *out)
 /* Statistics.                                                         */
 
 /* Native instructions (SIMD32 ALU halves count twice, the loop label not
- * at all), messages, loops, and gen/perf.c's cycle estimate. */
+ * at all), messages (scratch writes and reads are the spills:fills, not
+ * sends, as brw counts them), loops, and gen/perf.c's cycle estimate. */
 void gen_count(const struct gen_program *p, unsigned *insts, unsigned *sends, unsigned *loops,
                unsigned *cycles)
 {
@@ -367,7 +368,7 @@ void gen_count(const struct gen_program *p, unsigned *insts, unsigned *sends, un
         bool split = i->exec == 32 && !gen_op_info[i->op].flow && !gen_op_info[i->op].send;
         n += split ? 2 : 1;
         if (gen_op_info[i->op].send)
-            s++;
+            s += !i->spill && !i->fill;
         else if (i->op == GOP_WHILE)
             l++;
     }
