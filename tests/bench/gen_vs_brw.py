@@ -9,6 +9,7 @@ ratio per dialect and width.  Run on demand, never as a timed test:
 
     python3 tests/bench/gen_vs_brw.py [--bin build/shadertrans] [--markdown]
     python3 tests/bench/gen_vs_brw.py --time OLD_BIN [--callgrind]  # compile cost, side by side
+    python3 tests/bench/gen_vs_brw.py --before OLD_BIN [--markdown] # before -> after per kernel
 
 Both cycle figures come from the same kind of static model (ours:
 emit/gen/perf.c, after Mesa's brw_ir_performance.cpp with its Gen9
@@ -139,6 +140,41 @@ def callgrind_count(binary, f):
     return int(m.group(1)) if m else 0
 
 
+def before_after(args):
+    """Every kernel of the table compiled by OLD_BIN and by the new binary."""
+    rows = read_brw(args.brw)
+    md = args.markdown
+    if md:
+        print('| sample | SIMD | instructions | cycles | spills:fills | sends | brw instructions |')
+        print('|---|---|---|---|---|---|---|')
+    else:
+        print('%-44s %4s %13s %15s %13s %9s %5s' % ('sample', 'SIMD', 'insts', 'cycles', 'spills:fills',
+                                                   'sends', 'brw'))
+    tot = [0, 0, 0, 0]
+    for r in rows:
+        simd = int(r['simd'])
+        o, _ = ours(args.before, r['sample'], simd)
+        n, _ = ours(args.bin, r['sample'], simd)
+        if not o or not n:
+            print('FAILED:', r['sample'], simd, file=sys.stderr)
+            continue
+        tot[0] += o['insts']
+        tot[1] += n['insts']
+        tot[2] += o['cycles']
+        tot[3] += n['cycles']
+        name = r['sample'].replace('samples/', '')
+        cells = ('%d -> %d' % (o['insts'], n['insts']), '%d -> %d' % (o['cycles'], n['cycles']),
+                 '%d:%d -> %d:%d' % (o['spills'], o['fills'], n['spills'], n['fills']),
+                 '%d -> %d' % (o['sends'], n['sends']))
+        if md:
+            print('| %s | %d | %s | %s | %s | %s | %s |' % ((name, simd) + cells + (r['instructions'],)))
+        else:
+            print('%-44s %4d %13s %15s %13s %9s %5s' % ((name, simd) + cells + (r['instructions'],)))
+    print('%sall kernels: instructions %d -> %d, cycles %d -> %d' % ('\n' if md else '', tot[0], tot[1],
+                                                                  tot[2], tot[3]))
+    return 0
+
+
 def timing(args):
     d = os.path.join(ROOT, 'samples')
     files = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith('.asm'))
@@ -173,9 +209,12 @@ def main():
     ap.add_argument('--markdown', action='store_true', help='tables for docs/gen-backend.md')
     ap.add_argument('--time', metavar='OLD_BIN', help='compile-time ratio against another binary')
     ap.add_argument('--repeat', type=int, default=5)
+    ap.add_argument('--before', metavar='OLD_BIN', help='before -> after, kernel by kernel')
     ap.add_argument('--callgrind', action='store_true',
                     help='with --time: count instructions with valgrind instead of timing')
     args = ap.parse_args()
+    if args.before:
+        return before_after(args)
     return timing(args) if args.time else compare(args)
 
 
