@@ -599,6 +599,49 @@ static void test_urb_slot_in_place(void **state)
     gen_program_free(&p);
 }
 
+/* The allocator keeps every payload register a message reads in place
+ * (src1len GRFs from r8) until the message: none of the values computed
+ * before it may land in r9-r11. */
+static void test_payload_read_in_place_stays_live(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    p.layout.stage = ST_VS;
+    uint32_t v[40];
+    for (unsigned k = 0; k < 40; k++) {
+        v[k] = val(&p);
+        alu(&p, GOP_ADD, v[k], gen_fixed(8 * GEN_GRF_SIZE, GT_F, GR_VEC), F((float)k));
+    }
+    struct gen_inst *w = op(&p, GOP_SENDS);
+    w->dst = gen_null(GT_UD);
+    w->src[0] = gen_fixed(GEN_GRF_SIZE, GT_UD, GR_VEC);
+    w->src[1] = gen_fixed(8 * GEN_GRF_SIZE, GT_UD, GR_VEC);
+    w->sfid = 6;
+    w->mlen = 1;
+    w->src1len = 4;
+    w->exdesc = 6u | (4u << 6);
+    uint32_t e = block(&p, 5);
+    p.vreg[e].grf_lo = GEN_EOT_FIRST_GRF;
+    for (unsigned k = 0; k < 40; k += 8) /* everything stays alive to the end */
+        alu(&p, GOP_ADD, 0, V(v[k]), V(v[k + 1]))->dst = gen_vr(e, 32, GT_F);
+    for (unsigned k = 0; k < 40; k++)
+        alu(&p, GOP_ADD, 0, V(v[k]), F(1.0f))->dst = gen_vr(e, 32 + 32 * (k % 4), GT_F);
+    w = op(&p, GOP_SEND);
+    w->dst = gen_null(GT_UD);
+    w->src[0] = gen_vr(e, 0, GT_UD);
+    w->sfid = 6;
+    w->mlen = 5;
+    w->eot = true;
+    assert_true(gen_allocate(&p));
+    for (unsigned k = 0; k < 40; k++) {
+        int32_t g = p.vreg[v[k]].loc / GEN_GRF_SIZE;
+        if (g >= 8 && g <= 11)
+            fail_msg("v%u in r%d, which the URB write reads in place", k, g);
+    }
+    gen_program_free(&p);
+}
+
 /* ------------------------------------------------------------------ */
 /* Rematerialization.                                                  */
 
@@ -743,6 +786,7 @@ int main(void)
         cmocka_unit_test(test_fold_csel),
         cmocka_unit_test(test_payload_coalescing),
         cmocka_unit_test(test_urb_slot_in_place),
+        cmocka_unit_test(test_payload_read_in_place_stays_live),
         cmocka_unit_test(test_remat_interpolation),
         cmocka_unit_test(test_schedule_hides_sampler_latency),
         cmocka_unit_test(test_schedule_after_allocation_keeps_register_reuse),
