@@ -1429,13 +1429,17 @@ static bool compile_kept(struct st_ctx *ctx, const struct st_shader *sh, LLVMMod
     unsigned c, t;
     gen_perf(p, &c, &t);
     best_den = t ? t : 1;
-    for (unsigned w = 16; w <= 32; w *= 2) {
+    /* a wider kernel is optional: what it cannot do (a payload past the
+     * push limit at its width, say) drops it, diagnostics to a throwaway
+     * context */
+    size_t len = 0;
+    const char *src = st_ctx_source(ctx, &len);
+    struct st_ctx *quiet = st_ctx_create(st_ctx_filename(ctx), src, len, 1);
+    for (unsigned w = 16; quiet && w <= 32; w *= 2) {
         p = &K->p[K->n];
-        if (!compile_width(ctx, sh, m, w, p, &ra_failed)) {
+        if (!compile_width(quiet, sh, m, w, p, &ra_failed)) {
             gen_program_free(p);
-            if (ra_failed)
-                break; /* a wider kernel would not fit either */
-            return false;
+            break; /* a wider kernel would not do either */
         }
         gen_perf(p, &c, &t);
         uint64_t den = t ? t : 1;
@@ -1450,6 +1454,8 @@ static bool compile_kept(struct st_ctx *ctx, const struct st_shader *sh, LLVMMod
         }
         K->n++;
     }
+    if (quiet)
+        st_ctx_destroy(quiet);
     return true;
 }
 
