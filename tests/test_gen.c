@@ -302,7 +302,7 @@ static void test_odepth_and_two_targets(void **state)
     out_free(&r);
 }
 
-static void test_relative_constant_is_sampler_ld(void **state)
+static void test_relative_constant_is_untyped_read(void **state)
 {
     (void)state;
     struct gen_out r = compile("vs_2_0\n"
@@ -312,11 +312,11 @@ static void test_relative_constant_is_sampler_ld(void **state)
                                "mov oPos, c[a0.x + 4]\n",
                                0);
     assert_true(r.ok);
-    /* an index per vertex into the constants the layout pulls: sampler ld
-     * (type 7 in bits 16:12) SIMD8 (mode 1 in bits 18:17) of the constant
-     * buffer's typed view, BTI 25 (0x19), mlen 1 rlen 4 = 0x02427019; the
-     * element index is the vector number plus the 8 leading zero vectors */
-    assert_non_null(strstr(r.text, " 0x2 0x02427019"));
+    /* an index per vertex into the constants the layout pulls: untyped
+     * surface read SIMD8, 4 channels, constant buffer BTI 8: mlen 1 rlen 4,
+     * type 1, SIMD8 mode 2 = 0x02406008; the byte address is 16 * (the
+     * vector number plus the 8 leading zero vectors) */
+    assert_non_null(strstr(r.text, " 0xC 0x02406008"));
     assert_non_null(strstr(r.text, " 12:d"));
     out_free(&r);
 }
@@ -1163,7 +1163,7 @@ int main(void)
         cmocka_unit_test(test_control_flow),
         cmocka_unit_test(test_texkill_predicates_write),
         cmocka_unit_test(test_odepth_and_two_targets),
-        cmocka_unit_test(test_relative_constant_is_sampler_ld),
+        cmocka_unit_test(test_relative_constant_is_untyped_read),
         cmocka_unit_test(test_derivatives_use_subspan_regions),
         cmocka_unit_test(test_ret_in_loop_is_refused),
         cmocka_unit_test(test_far_constants_are_pulled),

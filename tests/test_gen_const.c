@@ -321,11 +321,11 @@ static void test_index_per_channel_gather(void **state)
 {
     (void)state;
     char *k = kernel("divergent-pulled.vs.asm", 8, NULL);
-    assert_int_equal(count(k, "index per channel, constants pulled: a sampler ld per vector "
+    assert_int_equal(count(k, "index per channel, constants pulled: an untyped read per vector "
                               "(gather)"),
                      2);
-    assert_int_equal(count(k, " 0x2 0x02427019"), 2); /* ld, BTI 25, SIMD8, mlen 1, rlen 4 */
-    assert_int_equal(count(k, "sel"), 0);             /* the sampler's bounds check is the only one */
+    assert_int_equal(count(k, " 0xC 0x02406008"), 2); /* untyped read, SIMD8, 4 channels, BTI 8 */
+    assert_int_equal(count(k, "sel ("), 2); /* the index clamped so that its shift cannot wrap */
     free(k);
     const int ns[] = {0, 2, 3, 5, 7, 8, 248, 250, 251, 253, 255};
     char consts[2048];
@@ -355,10 +355,10 @@ static void test_index_per_channel_gather(void **state)
             }
         }
         check("divergent-pulled.vs.asm", in, want, 64);
-        /* one ld per vector per thread: two reads */
+        /* one untyped read per vector per thread: two reads */
         struct st_gen_run_stats st;
         gen_sends("divergent-pulled.vs.asm", in, &st);
-        assert_int_equal(st.sends_by_sfid[2], 2);
+        assert_int_equal(st.sends_by_sfid[0xC], 2);
     }
 }
 
@@ -391,8 +391,8 @@ static void test_pulled_array(void **state)
     assert_int_equal(count(k, "(W&f0.0)  mov (4|M0)"), 2); /* each vector zeroed outside the array */
     free(k);
     k = kernel("pulled-array-gather.vp", 8, NULL);
-    assert_non_null(strstr(k, "(mov, 2 reads): index per channel, constants pulled: a sampler ld per "
-                              "vector (gather)"));
+    assert_non_null(strstr(k, "(mov, 2 reads): index per channel, constants pulled: an untyped read "
+                              "per vector (gather)"));
     free(k);
     const char *params = "\"program.env[0]\": [1, 1, 1, 1], \"program.env[1]\": [2, 2, 2, 2], "
                          "\"program.local[0]\": [5, 6, 7, 8], \"program.local[1]\": [11, 12, 13, 14], "
@@ -421,22 +421,23 @@ static void test_pulled_array(void **state)
 
 /*
  * a0.x = c1.x, c2.x or c3.x by branch (v1.x > 0; else v1.y > 0; else),
- * rows c[a0.x + 10..13]; c_n = (n, 0, 0, 0) for n = 4..20, c0 = 0 (def),
- * c1..c3 the indices; with v0 = (1, 10, 100, 1000), o0 = the rows' x.
- * The waterfall does one block read per distinct index among the
- * vertices of the thread, whichever branch produced it.
+ * o0 = rows c[a0.x + 10..13], o1 = rows c[a0.x + 14..17]; c_n = (n, 0,
+ * 0, 0) for n = 4..24, c0 = 0 (def), c1..c3 the indices; with v0 = (1, 10,
+ * 100, 1000) each output component is its row's x.  Eight rows through at
+ * most three indices: the waterfall does one block read per distinct index
+ * among the vertices of the thread, whichever branch produced it.
  */
 static void test_waterfall(void **state)
 {
     (void)state;
     char *stats;
     char *k = kernel("waterfall.vs.asm", 8, &stats);
-    assert_non_null(strstr(k, "// c[a0.x+10..+13] (dp4, 4 reads): index per channel (at most 3 "
+    assert_non_null(strstr(k, "// c[a0.x+10..+17] (dp4, 8 reads): index per channel (at most 3 "
                               "values), constants pulled: waterfall loop, one block read per "
                               "distinct index"));
     assert_int_equal(count(k, "fbl (1|M0)"), 1);
-    assert_int_equal(count(k, "sr0.2"), 1); /* the dispatch mask ANDed with ce0 */
-    assert_int_equal(count(k, " 0x9 0x02280308"), 1);
+    assert_int_equal(count(k, "sr0.2"), 1);                /* the dispatch mask ANDed with ce0 */
+    assert_int_equal(count(k, " 0x9 0x02480408"), 1);      /* 8 OWords: rlen 4, control 4, BTI 8 */
     assert_non_null(strstr(stats, "waterfall 1"));
     free(stats);
     free(k);
@@ -454,10 +455,10 @@ static void test_waterfall(void **state)
         {{"5", "5", "5"},
          {"[1, 0]", "[-1, 1]", "[-1, -1]", "[1, 1]", "[0.5, 0]", "[0, 0]", "[0, 2]", "[2, -5]"},
          8, 1, {5, 5, 5, 5, 5, 5, 5, 5}},
-        /* past the file (300: rows 310.., 250: rows 260..) and inside (7) */
-        {{"300", "250", "7"},
+        /* past the file (300: rows 310.., 245: rows 255 = 0, 256.. past) and inside (7) */
+        {{"300", "245", "7"},
          {"[1, 0]", "[-1, 1]", "[-1, -1]", "[1, 0]", "[1, 0]", "[1, 0]", "[1, 0]", "[1, 0]"},
-         8, 3, {300, 250, 7, 300, 300, 300, 300, 300}},
+         8, 3, {300, 245, 7, 300, 300, 300, 300, 300}},
         /* three vertices in the thread (the channels never dispatched take no turn) */
         {{"4", "8", "9"}, {"[1, 0]", "[1, 0]", "[1, 0]"}, 3, 1, {4, 4, 4}},
     };
@@ -466,7 +467,7 @@ static void test_waterfall(void **state)
         int n = snprintf(in, sizeof(in), "{\"constants\": {\"c1\": [%s, 0, 0, 0], "
                                          "\"c2\": [%s, 0, 0, 0], \"c3\": [%s, 0, 0, 0]",
                          runs[r].a[0], runs[r].a[1], runs[r].a[2]);
-        for (int c = 4; c <= 20; c++)
+        for (int c = 4; c <= 24; c++)
             n += snprintf(in + n, sizeof(in) - (size_t)n, ", \"c%d\": [%d, 0, 0, 0]", c, c);
         n += snprintf(in + n, sizeof(in) - (size_t)n, "}, \"invocations\": [");
         for (unsigned i = 0; i < runs[r].n; i++)
@@ -474,21 +475,52 @@ static void test_waterfall(void **state)
                           "%s{\"v0\": [1, 10, 100, 1000], \"v1\": %s}", i ? ", " : "",
                           runs[r].v1[i]);
         snprintf(in + n, sizeof(in) - (size_t)n, "]}");
-        double want[32];
+        double want[64];
         for (unsigned i = 0; i < runs[r].n; i++)
-            for (unsigned c = 0; c < 4; c++) {
+            for (unsigned c = 0; c < 8; c++) {
                 int row = runs[r].idx[i] + 10 + (int)c;
-                double x = row >= 4 && row <= 20 ? row : 0;
+                double x = row >= 4 && row <= 24 ? row : 0;
                 if (row >= 1 && row <= 3)
                     x = atof(runs[r].a[row - 1]);
-                want[4 * i + c] = x;
+                want[8 * i + c] = x;
             }
-        check("waterfall.vs.asm", in, want, 4 * runs[r].n);
+        check("waterfall.vs.asm", in, want, 8 * runs[r].n);
         struct st_gen_run_stats st;
         gen_sends("waterfall.vs.asm", in, &st);
         assert_int_equal(st.threads, 1);
         assert_int_equal(st.sends_by_sfid[9], runs[r].reads);
     }
+}
+
+/*
+ * Two waterfall loops over the same index, the second in a branch: a0.x =
+ * c1.x (3) where v1.x > 0, else c2.x (6); o0 = rows c[a0.x + 10..13], o1 =
+ * rows c[a0.x + 20..23] where v1.y > 0, else 0 (c_n = (n, 0, 0, 0), v0 =
+ * (1, 10, 100, 1000)).  The first loop serves {3, 6}, the second the
+ * vertices with v1.y > 0: (1, 1) and (-1, 1), also {3, 6}: four block reads.
+ */
+static void test_two_waterfalls(void **state)
+{
+    (void)state;
+    char *k = kernel("waterfall-twice.vs.asm", 8, NULL);
+    assert_int_equal(count(k, "waterfall loop, one block read per distinct index"), 2);
+    assert_int_equal(count(k, "fbl (1|M0)"), 2);
+    free(k);
+    char in[2048];
+    int n = snprintf(in, sizeof(in), "{\"constants\": {\"c1\": [3, 0, 0, 0], \"c2\": [6, 0, 0, 0]");
+    for (int c = 13; c <= 29; c++)
+        n += snprintf(in + n, sizeof(in) - (size_t)n, ", \"c%d\": [%d, 0, 0, 0]", c, c);
+    snprintf(in + n, sizeof(in) - (size_t)n,
+             "}, \"invocations\": [{\"v0\": [1, 10, 100, 1000], \"v1\": [1, 1]}, "
+             "{\"v0\": [1, 10, 100, 1000], \"v1\": [-1, 1]}, "
+             "{\"v0\": [1, 10, 100, 1000], \"v1\": [1, -1]}, "
+             "{\"v0\": [1, 10, 100, 1000], \"v1\": [-1, -1]}]}");
+    const double want[] = {13, 14, 15, 16, 23, 24, 25, 26, 16, 17, 18, 19, 26, 27, 28, 29,
+                           13, 14, 15, 16, 0, 0, 0, 0, 16, 17, 18, 19, 0, 0, 0, 0};
+    check("waterfall-twice.vs.asm", in, want, 32);
+    struct st_gen_run_stats st;
+    gen_sends("waterfall-twice.vs.asm", in, &st);
+    assert_int_equal(st.sends_by_sfid[9], 4);
 }
 
 /*
@@ -689,6 +721,7 @@ int main(void)
         cmocka_unit_test(test_index_per_channel_gather),
         cmocka_unit_test(test_pulled_array),
         cmocka_unit_test(test_waterfall),
+        cmocka_unit_test(test_two_waterfalls),
         cmocka_unit_test(test_input_relative_through_a0),
         cmocka_unit_test(test_pseudo_instructions_at_each_width),
     };

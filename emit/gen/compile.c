@@ -88,10 +88,9 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
         st_buf_printf(out, "%s%s\n", L->writes_depth ? ", oDepth" : "",
                       L->uses_kill ? ", texkill (predicated write)" : "");
     }
-    st_buf_printf(out, "// binding table: render targets 0-%d, constant buffer %d (typed view %d), "
-                       "texture s at %d+s (sampler s), scratch %d\n",
-                  ST_GEN_MAX_RT - 1, GEN_BTI_CONSTANTS, GEN_BTI_CONSTANTS_TYPED, GEN_BTI_TEXTURE0,
-                  GEN_BTI_SCRATCH);
+    st_buf_printf(out, "// binding table: render targets 0-%d, constant buffer %d, texture s at %d+s "
+                       "(sampler s), scratch %d\n",
+                  ST_GEN_MAX_RT - 1, GEN_BTI_CONSTANTS, GEN_BTI_TEXTURE0, GEN_BTI_SCRATCH);
     st_buf_printf(out, "// GRFs used: %u, scratch: %u bytes per thread\n", p->grfs_used,
                   L->scratch_bytes);
     if (p->rel_notes.data && !p->rel_notes.oom) {

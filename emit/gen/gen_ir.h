@@ -39,15 +39,14 @@ enum { GEN_GRF_SIZE = 32, GEN_NUM_GRFS = 128, GEN_FILE_BYTES = GEN_GRF_SIZE * GE
 /* Binding table (docs/gen-abi.md): render target n at BTI n (0-7, as Mesa
  * binds them), then the constant buffer, then textures 0-15. */
 enum { GEN_BTI_RT0 = 0, GEN_BTI_CONSTANTS = ST_GEN_MAX_RT, GEN_BTI_TEXTURE0 = ST_GEN_MAX_RT + 1,
-       /* the constant buffer again, as R32G32B32A32_FLOAT elements for the sampler's ld */
-       GEN_BTI_CONSTANTS_TYPED = ST_GEN_MAX_RT + 17, GEN_BTI_SCRATCH = 253 };
+       GEN_BTI_SCRATCH = 253 };
 
 /* How a group of relative constant reads is done (gen/isel_const.c). */
 enum gen_rel_strategy {
     GEN_REL_VX1,       /* uniform index, pushed constants: a0 + one mov per two vectors */
     GEN_REL_VXH,       /* an index per channel, pushed constants: a0.0-a0.15, a mov per component */
     GEN_REL_BLOCK,     /* uniform index, pulled: one OWord block read */
-    GEN_REL_GATHER,    /* an index per channel, pulled: a sampler ld per vector */
+    GEN_REL_GATHER,    /* an index per channel, pulled: an untyped read per vector */
     GEN_REL_WATERFALL, /* an index per channel, pulled, few distinct values: a loop of block reads */
     GEN_REL_STRATEGIES
 };

@@ -37,7 +37,6 @@
 enum {
     LOOKAHEAD = 64,  /* instructions looked at for reads to group: keeps it linear */
     MAX_SPAN = 8,    /* vectors of one group: an 8-OWord block read, a0 offsets */
-    COST_MSG = 200,  /* cycles a constant read message takes (the order of a cache hit) */
     UNKNOWN = 1000,  /* distinct indices: as many as channels */
     MAX_VISIT = 64,  /* writers looked at to bound the distinct indices */
 };
@@ -400,11 +399,6 @@ static unsigned popcount8(unsigned x)
     return popcount4(x & 15) + popcount4(x >> 4 & 15);
 }
 
-static unsigned alu_cycles(unsigned exec)
-{
-    return exec <= 4 ? 1 : exec / 4;
-}
-
 static struct gen_opnd add_d(struct gen_build *B, bool u, struct gen_opnd a, int64_t k)
 {
     if (k == 0)
@@ -505,10 +499,13 @@ static uint32_t block_read(struct gen_relc *R, struct gen_opnd u_idx, const stru
     return blk;
 }
 
-/* An index per channel, pulled: one ld of the typed view per vector (the
- * sampler's bounds checking gives zeros past the buffer and its pads, for
- * any index); a range that is not the whole buffer sends an index outside
- * it past the buffer. */
+/*
+ * An index per channel, pulled: an untyped read of the needed components
+ * per vector, at the vector's byte address (the constant buffer's bounds
+ * checking gives zeros past it and its pads); an index whose shift to
+ * bytes could wrap, or outside a range that is not the whole buffer, is
+ * first sent past the buffer.
+ */
 static void gather(struct gen_relc *R, struct gen_opnd a, const struct mir_src *s,
                    const struct group *g, bool inside, struct gen_opnd out[MAX_SPAN][4])
 {
@@ -520,18 +517,20 @@ static void gather(struct gen_relc *R, struct gen_opnd a, const struct mir_src *
         if (!g->comps[v])
             continue;
         int64_t k = (int64_t)g->kmin + v;
-        struct gen_opnd t;
-        if (inside || whole) {
-            t = add_d(B, false, a, k + GEN_CBUF_PAD);
-        } else {
+        struct gen_opnd t = add_d(B, false, a, k + GEN_CBUF_PAD);
+        if (!inside && whole) {
+            /* below the leading pad or past the trailing one: once the shift
+             * to bytes cannot wrap it back, past the buffer */
+            t = clamp_ud(B, false, t, 0x0fffffffu);
+        } else if (!inside) {
             struct gen_opnd o = add_d(B, false, a, k - s->rel_first);
             o.type = GT_UD;
             gb_cmp_flag(B, GC_GE, o, gen_imm(s->rel_count, GT_UD), false, 0);
             struct gen_opnd d = gb_val(B, false, GT_D);
-            gb_sel_to(B, d, gb_imm_d(-1 - GEN_CBUF_PAD - s->rel_first), o, 0, false);
-            t = add_d(B, false, d, (int64_t)s->rel_first + GEN_CBUF_PAD);
+            gb_sel_to(B, d, gb_imm_d(0x0fffffff), t, 0, false);
+            t = d;
         }
-        gen_kernel_ld(ki, t, out[v]);
+        gen_kernel_pull(ki, t, g->comps[v], out[v]);
     }
 }
 
@@ -570,7 +569,7 @@ static const char *const strategy_name[GEN_REL_STRATEGIES] = {
     [GEN_REL_VX1] = "register-indirect mov (Vx1)",
     [GEN_REL_VXH] = "per-channel register-indirect movs (VxH)",
     [GEN_REL_BLOCK] = "one OWord block read",
-    [GEN_REL_GATHER] = "a sampler ld per vector (gather)",
+    [GEN_REL_GATHER] = "an untyped read per vector (gather)",
     [GEN_REL_WATERFALL] = "waterfall loop, one block read per distinct index",
 };
 
@@ -684,30 +683,58 @@ static void read_pushed(struct gen_relc *R, struct gen_opnd a, bool u, const str
                 out[v][c] = slot_of(ki->p, blk, u, v, c, all, vecs);
 }
 
+/* Cycles of one instruction by the model of the statistics line
+ * (gen/perf.c, Mesa brw's timings): its issue, and for a message its
+ * latency too (the thread waits for each read's result). */
+static unsigned cycles_of(enum gen_op op, uint8_t sfid, unsigned exec, unsigned mlen)
+{
+    struct gen_inst i;
+    memset(&i, 0, sizeof(i));
+    i.op = (uint8_t)op;
+    i.sfid = sfid;
+    i.exec = (uint8_t)exec;
+    i.mlen = (uint8_t)mlen;
+    i.dst.type = GT_F;
+    i.src[0] = gen_vr(0, 0, GT_F);
+    struct gen_timing t;
+    gen_timing(&i, exec > 16 ? 16 : exec, false, &t);
+    unsigned c = (unsigned)t.df + (gen_op_info[op].send ? (unsigned)(t.db + t.ld) : 0);
+    return exec > 16 ? 2 * c : c; /* SIMD32: two halves */
+}
+
 /*
  * An index per channel into pulled constants: the estimated cycles of a
- * gather (an ALU instruction or few and a message per vector) against a
- * waterfall (one round per distinct index: the broadcast, a block read of
- * every vector, a compare and a move per component read); the cheaper is
- * done.  The costs go into the kernel's comment.
+ * gather (a few ALU instructions and an untyped read per vector) against a
+ * waterfall (per distinct index: the broadcast, the block read's set-up and
+ * message, a compare and a move per component, the loop's flow), by
+ * gen/perf.c's timings; the cheaper is done.  A waterfall wins when it
+ * saves messages: few distinct indices and several vectors.  The estimates
+ * go into the kernel's comment.
  */
 static enum gen_rel_strategy read_pulled_per_channel(struct gen_relc *R, struct gen_opnd a,
                                                      const struct mir_src *s, const struct group *g,
                                                      bool inside, unsigned dn, char *costs,
                                                      size_t ncosts, struct gen_opnd out[MAX_SPAN][4])
 {
-    unsigned simd = R->ki->p->simd, a_c = alu_cycles(simd);
+    unsigned simd = R->ki->p->simd, exec = simd > 16 ? 16 : simd;
     bool whole = s->rel_first == 0 && s->rel_count == buffer_vectors(R->ki);
-    unsigned bounds = inside || whole ? 0 : 3, nvec = 0, nmov = 0;
+    unsigned alu = cycles_of(GOP_ADD, 0, simd, 0), alu1 = cycles_of(GOP_ADD, 0, 1, 0);
+    unsigned untyped = cycles_of(GOP_SEND, 0xC, simd, exec / 8);
+    unsigned block = cycles_of(GOP_SEND, 9, 8, 1), flow = cycles_of(GOP_WHILE, 0, simd, 0);
+    unsigned nvec = 0, nmov = 0;
     uint64_t cost_g = 0;
     for (unsigned v = 0; v < g->span; v++) {
         if (!g->comps[v])
             continue;
         nvec++;
         nmov += popcount4(g->comps[v]);
-        cost_g += (uint64_t)(1 + bounds) * a_c + (simd == 32 ? 2u : 1u) * COST_MSG;
+        /* the index, the bounds, the shift, the first component's offset, the message */
+        unsigned n_alu = 1 + (inside ? 0 : whole ? 1 : 3) + 1 + !(g->comps[v] & 1);
+        cost_g += (uint64_t)n_alu * alu + untyped;
     }
-    uint64_t round = 5 + 3 + (inside || whole ? 0 : 3 * nvec) + a_c * (1 + nmov) + 4 + COST_MSG;
+    /* broadcast (5), index and clamp (2), header (2), masks, compare, moves, break and while */
+    uint64_t round = (uint64_t)(5 + 2 + 2 + (inside || whole ? 0 : 3 * nvec)) * alu1 + block +
+                     (1 + nmov) * alu + 2 * flow;
     uint64_t cost_w = dn >= UNKNOWN ? UINT64_MAX : dn * round;
     if (cost_w == UINT64_MAX)
         snprintf(costs, ncosts, "; estimated cycles: gather %llu", (unsigned long long)cost_g);

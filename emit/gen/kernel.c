@@ -726,46 +726,6 @@ bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t 
     return true;
 }
 
-void gen_kernel_ld(struct gen_kernel_info *ki, struct gen_opnd index, struct gen_opnd out[4])
-{
-    struct gen_program *p = ki->p;
-    for (unsigned c = 0; c < 4; c++)
-        out[c] = gen_imm(0, GT_F);
-    index = gb_as_type(ki->b, index, GT_D);
-    if (p->oom)
-        return; /* (the kernel is abandoned) */
-    /* the payload is the index itself when it is a whole per-channel vreg */
-    if (index.kind != GO_VREG || index.off || index.region != GR_AUTO || gb_is_uniform(p, &index) ||
-        p->vreg[index.vreg].size != gen_dsize(p)) {
-        uint32_t t = gen_new_vreg(p, gen_dsize(p), false);
-        struct gen_inst *m = add(p, GOP_MOV, p->simd, 0);
-        m->dst = gen_vr(t, 0, GT_D);
-        m->src[0] = index;
-        index = gen_vr(t, 0, GT_D);
-    }
-    unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
-    uint32_t resp[2];
-    for (unsigned h = 0; h < halves; h++) {
-        resp[h] = block(p, 16 * exec, false);
-        struct gen_inst *i = add(p, GOP_SEND, exec, 16 * h);
-        i->dst = gen_vr(resp[h], 0, GT_UD);
-        i->src[0] = gen_vr(index.vreg, 64 * h, GT_UD);
-        i->sfid = 2;
-        i->exdesc = 2;
-        i->mlen = (uint8_t)(exec / 8);
-        i->rlen = (uint8_t)(4 * exec / 8);
-        /* ld (type 7), sampler 0, u only: a buffer's element index */
-        i->desc = gen_desc(exec / 8, 4 * exec / 8, false,
-                           GEN_BTI_CONSTANTS_TYPED | (7u << 12) | ((exec == 8 ? 1u : 2u) << 17));
-    }
-    if (halves == 2) {
-        gather_halves(p, resp, 4, out);
-    } else {
-        for (unsigned c = 0; c < 4; c++)
-            out[c] = gen_vr(resp[0], c * gen_dsize(p), GT_F);
-    }
-}
-
 uint32_t gen_kernel_block_read(struct gen_kernel_info *ki, struct gen_opnd off, unsigned nvec)
 {
     struct gen_program *p = ki->p;

@@ -97,11 +97,6 @@ int gen_kernel_rel_aL(const struct gen_kernel_info *ki, uint32_t rel_vreg, uint3
 /* The pushed block of c[first .. first + count - 1] (CURBE block 6), or NULL. */
 const struct st_gen_rel_block *gen_kernel_rel_block(const struct gen_kernel_info *ki, int first,
                                                     uint32_t count);
-/* Vector `index` of the constant buffer's typed view (a per-channel dword
- * vreg: the vector number plus GEN_CBUF_PAD; any other value reads zeros,
- * the sampler's bounds checking) into out[0..3]: one ld message (two at
- * SIMD32), Mesa's varying pull constant load. */
-void gen_kernel_ld(struct gen_kernel_info *ki, struct gen_opnd index, struct gen_opnd out[4]);
 /* One OWord block read of `nvec` (1-8) vectors of the constant buffer from
  * OWord `off` (a uniform dword or an immediate: the vector number plus
  * GEN_CBUF_PAD) into a uniform block (vector v at byte 16 * v); the

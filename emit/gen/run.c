@@ -125,25 +125,6 @@ static int cb_sample(void *u, const gensim_sample_msg *m, uint32_t r[4][16], cha
 {
     struct gen_run *R = u;
     unsigned s = m->sampler;
-    if (m->bti == GEN_BTI_CONSTANTS_TYPED) {
-        /* the constant buffer as R32G32B32A32_FLOAT elements: ld with the
-         * element index in u; outside the buffer, zeros */
-        if (m->msg_type != 7) {
-            snprintf(err, n, "sampler message type %u on the constant buffer (only ld)", m->msg_type);
-            return 1;
-        }
-        for (unsigned ch = 0; ch < m->simd; ch++) {
-            int32_t el = (int32_t)m->param[0][ch];
-            bool in = el >= 0 && (size_t)el < R->cbuf_size / 16;
-            for (int k = 0; k < 4; k++)
-                r[k][ch] = in ? (uint32_t)R->cbuf[16 * el + 4 * k] |
-                                    (uint32_t)R->cbuf[16 * el + 4 * k + 1] << 8 |
-                                    (uint32_t)R->cbuf[16 * el + 4 * k + 2] << 16 |
-                                    (uint32_t)R->cbuf[16 * el + 4 * k + 3] << 24
-                              : 0;
-        }
-        return 0;
-    }
     if (s >= ST_RUN_NUM_SAMPLERS || m->bti != GEN_BTI_TEXTURE0 + s) {
         snprintf(err, n, "sampler %u with binding table index %u (expected %d + sampler)", s, m->bti,
                  GEN_BTI_TEXTURE0);

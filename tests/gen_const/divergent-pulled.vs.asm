@@ -1,4 +1,4 @@
-// An index per vertex into pulled constants (a gather: one sampler ld per vector): a0 holds any value, inside or outside c0..c255.
+// An index per vertex into pulled constants (a gather: one untyped read per vector): a0 holds any value, inside or outside c0..c255.
 vs_2_0
 dcl_position v0
 dcl_blendindices v1
