@@ -54,7 +54,17 @@ struct group {
     const struct mir_src *s;
     int32_t kmin;
     unsigned span, nreads;
+    unsigned nall;           /* distinct vectors read through the address in the stretch */
     uint8_t comps[MAX_SPAN]; /* per vector kmin + v: the components read */
+};
+
+/* A gather's byte address of vector 0 through one index (gather()). */
+struct relc_base {
+    uint32_t vreg, seg;
+    uint8_t lane;
+    bool clamped;
+    struct gen_opnd bytes;
+    int32_t bias;
 };
 
 /* ------------------------------------------------------------------ */
@@ -96,6 +106,7 @@ void gen_relc_free(struct gen_relc *R)
     free(R->ent);
     free(R->wstart);
     free(R->wins);
+    free(R->base);
     memset(R, 0, sizeof(*R));
 }
 
@@ -375,6 +386,12 @@ static void gather_group(struct gen_relc *R, unsigned cur, const struct mir_src 
     memset(g, 0, sizeof(*g));
     g->s = s;
     g->kmin = best;
+    for (unsigned a = 0; a < nk; a++) {
+        bool seen = false;
+        for (unsigned b = 0; b < a && !seen; b++)
+            seen = ks[b] == ks[a];
+        g->nall += !seen;
+    }
     for (unsigned b = 0; b < nk; b++) {
         if (ks[b] < best || (int64_t)ks[b] - best >= max_span)
             continue;
@@ -500,23 +517,93 @@ static uint32_t block_read(struct gen_relc *R, struct gen_opnd u_idx, const stru
 }
 
 /*
+ * The byte address of vector 0 through index a, shared by the gathers of
+ * one straight-line stretch: a * 16, exact for indices the range knows are
+ * inside; otherwise (a + 2^26, clamped to 2^27 as unsigned) * 16 with a
+ * bias of -2^30 to add back, so that no index wraps around to an address
+ * inside the buffer (an index past +-2^26 lands past the buffer).
+ */
+static struct relc_base *find_base(struct gen_relc *R, const struct mir_src *s, uint32_t seg,
+                                   bool clamped)
+{
+    for (unsigned k = 0; k < R->nbase; k++) {
+        struct relc_base *e = &R->base[k];
+        if (e->vreg == s->rel_vreg && e->lane == s->rel_lane && e->seg == seg &&
+            e->clamped == clamped)
+            return e;
+    }
+    return NULL;
+}
+
+/* Whether the gathers of group g go through a shared byte address: the
+ * stretch reads more vectors through the index, or an earlier one did. */
+static bool share_base(struct gen_relc *R, const struct mir_src *s, uint32_t seg,
+                       const struct group *g, bool inside)
+{
+    bool whole = s->rel_first == 0 && s->rel_count == buffer_vectors(R->ki);
+    return (inside || whole) && (g->nall >= 2 || find_base(R, s, seg, !inside));
+}
+
+static struct relc_base *byte_base(struct gen_relc *R, struct gen_opnd a, const struct mir_src *s,
+                                   uint32_t seg, bool clamped)
+{
+    struct gen_build *B = R->ki->b;
+    struct relc_base *found = find_base(R, s, seg, clamped);
+    if (found)
+        return found;
+    unsigned w = 0; /* entries of finished stretches go */
+    for (unsigned k = 0; k < R->nbase; k++)
+        if (R->base[k].seg == seg)
+            R->base[w++] = R->base[k];
+    R->nbase = w;
+    if (R->nbase == R->capbase) {
+        unsigned cap = R->capbase ? 2 * R->capbase : 8;
+        struct relc_base *n = realloc(R->base, sizeof(*n) * cap);
+        if (!n) {
+            R->ki->p->oom = true;
+            return NULL;
+        }
+        R->base = n;
+        R->capbase = cap;
+    }
+    struct gen_opnd u = a;
+    if (clamped)
+        u = clamp_ud(B, false, add_d(B, false, a, 1 << 26), 1u << 27);
+    struct gen_opnd bytes = gb_alu(B, GOP_SHL, GT_D, false, u, gb_imm_d(4));
+    struct relc_base *e = &R->base[R->nbase++];
+    *e = (struct relc_base){s->rel_vreg, seg, s->rel_lane, clamped, bytes,
+                            clamped ? -(1 << 30) : 0};
+    return e;
+}
+
+/*
  * An index per channel, pulled: an untyped read of the needed components
  * per vector, at the vector's byte address (the constant buffer's bounds
- * checking gives zeros past it and its pads); an index whose shift to
- * bytes could wrap, or outside a range that is not the whole buffer, is
- * first sent past the buffer.
+ * checking gives zeros past it and its pads).  Several vectors through one
+ * index share its byte address (byte_base) and add their offsets; one
+ * alone is sent past the buffer when its shift to bytes could wrap.  A
+ * range that is not the whole buffer checks each vector and sends one
+ * outside it past the buffer.
  */
-static void gather(struct gen_relc *R, struct gen_opnd a, const struct mir_src *s,
+static void gather(struct gen_relc *R, struct gen_opnd a, const struct mir_src *s, uint32_t seg,
                    const struct group *g, bool inside, struct gen_opnd out[MAX_SPAN][4])
 {
     struct gen_kernel_info *ki = R->ki;
     struct gen_build *B = ki->b;
     uint32_t nbuf = buffer_vectors(ki);
     bool whole = s->rel_first == 0 && s->rel_count == nbuf;
+    bool shared = share_base(R, s, seg, g, inside);
     for (unsigned v = 0; v < g->span; v++) {
         if (!g->comps[v])
             continue;
         int64_t k = (int64_t)g->kmin + v;
+        if (shared) {
+            struct relc_base *b = byte_base(R, a, s, seg, !inside);
+            if (b)
+                gen_kernel_pull_at(ki, b->bytes, (int32_t)(b->bias + 16 * (k + GEN_CBUF_PAD)),
+                                   g->comps[v], out[v]);
+            continue;
+        }
         struct gen_opnd t = add_d(B, false, a, k + GEN_CBUF_PAD);
         if (!inside && whole) {
             /* below the leading pad or past the trailing one: once the shift
@@ -712,9 +799,10 @@ static unsigned cycles_of(enum gen_op op, uint8_t sfid, unsigned exec, unsigned 
  * go into the kernel's comment.
  */
 static enum gen_rel_strategy read_pulled_per_channel(struct gen_relc *R, struct gen_opnd a,
-                                                     const struct mir_src *s, const struct group *g,
-                                                     bool inside, unsigned dn, char *costs,
-                                                     size_t ncosts, struct gen_opnd out[MAX_SPAN][4])
+                                                     const struct mir_src *s, uint32_t seg,
+                                                     const struct group *g, bool inside, unsigned dn,
+                                                     char *costs, size_t ncosts,
+                                                     struct gen_opnd out[MAX_SPAN][4])
 {
     unsigned simd = R->ki->p->simd, exec = simd > 16 ? 16 : simd;
     bool whole = s->rel_first == 0 && s->rel_count == buffer_vectors(R->ki);
@@ -723,15 +811,19 @@ static enum gen_rel_strategy read_pulled_per_channel(struct gen_relc *R, struct 
     unsigned block = cycles_of(GOP_SEND, 9, 8, 1), flow = cycles_of(GOP_WHILE, 0, simd, 0);
     unsigned nvec = 0, nmov = 0;
     uint64_t cost_g = 0;
+    bool shared = share_base(R, s, seg, g, inside);
     for (unsigned v = 0; v < g->span; v++) {
         if (!g->comps[v])
             continue;
         nvec++;
         nmov += popcount4(g->comps[v]);
-        /* the index, the bounds, the shift, the first component's offset, the message */
-        unsigned n_alu = 1 + (inside ? 0 : whole ? 1 : 3) + 1 + !(g->comps[v] & 1);
+        /* the index, the bounds, the shift, the first component's offset, the
+         * message; through a shared byte address only an add */
+        unsigned n_alu = shared ? 1 : 1 + (inside ? 0 : whole ? 1 : 3) + 1 + !(g->comps[v] & 1);
         cost_g += (uint64_t)n_alu * alu + untyped;
     }
+    if (shared && !find_base(R, s, seg, !inside))
+        cost_g += (uint64_t)(inside ? 1 : 3) * alu; /* the shared address, once */
     /* broadcast (5), index and clamp (2), header (2), masks, compare, moves, break and while */
     uint64_t round = (uint64_t)(5 + 2 + 2 + (inside || whole ? 0 : 3 * nvec)) * alu1 + block +
                      (1 + nmov) * alu + 2 * flow;
@@ -745,7 +837,7 @@ static enum gen_rel_strategy read_pulled_per_channel(struct gen_relc *R, struct 
         waterfall(R, a, s, g, inside, out);
         return GEN_REL_WATERFALL;
     }
-    gather(R, a, s, g, inside, out);
+    gather(R, a, s, seg, g, inside, out);
     return GEN_REL_GATHER;
 }
 
@@ -799,7 +891,7 @@ void gen_relc_read(struct gen_relc *R, unsigned cur, uint32_t seg, const struct 
     } else {
         unsigned visits = 0;
         dn = distinct(R, s->rel_vreg, s->rel_lane, 0, &visits);
-        how = read_pulled_per_channel(R, a, s, &g, inside, dn, costs, sizeof(costs), out);
+        how = read_pulled_per_channel(R, a, s, seg, &g, inside, dn, costs, sizeof(costs), out);
         read_elems = 0;
     }
     note(R, s, cur, &g, u, dn, st, how, costs);

@@ -24,6 +24,7 @@ struct gen_relc_hooks {
 };
 
 struct relc_ent;
+struct relc_base;
 
 struct gen_relc {
     struct gen_kernel_info *ki;
@@ -31,6 +32,8 @@ struct gen_relc {
     uint8_t *loop_depth;     /* per MIR instruction: loops around it */
     struct relc_ent *ent;    /* values read, valid in their straight-line segment */
     unsigned nent, cap;
+    struct relc_base *base;  /* gathers' byte addresses per index, same validity */
+    unsigned nbase, capbase;
     uint32_t *wstart, *wins; /* per vreg lane, the instructions writing it (built when needed) */
     bool writers_built;
 };

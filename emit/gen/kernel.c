@@ -671,6 +671,23 @@ static void comp_range(uint8_t comps, unsigned *first, unsigned *n)
     *n = lo < 4 ? hi - lo + 1 : 1;
 }
 
+static void pull_send(struct gen_kernel_info *ki, uint32_t a, unsigned c0, unsigned nch,
+                      struct gen_opnd out[4]);
+
+void gen_kernel_pull_at(struct gen_kernel_info *ki, struct gen_opnd bytes, int32_t k, uint8_t comps,
+                        struct gen_opnd out[4])
+{
+    struct gen_program *p = ki->p;
+    uint32_t a = gen_new_vreg(p, gen_dsize(p), false);
+    unsigned c0, nch;
+    comp_range(comps ? comps : 1, &c0, &nch);
+    struct gen_inst *i = add(p, GOP_ADD, p->simd, 0);
+    i->dst = gen_vr(a, 0, GT_D);
+    i->src[0] = gb_reg(ki->b, gb_as_type(ki->b, bytes, GT_D));
+    i->src[1] = gen_imm((uint32_t)k + 4 * c0, GT_D);
+    pull_send(ki, a, c0, nch, out);
+}
+
 bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t comps,
                      struct gen_opnd out[4])
 {
@@ -698,6 +715,17 @@ bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t 
             i->src[1] = gen_imm(4 * c0, GT_D);
         }
     }
+    pull_send(ki, a, c0, nch, out);
+    return true;
+}
+
+/* The untyped read of components c0..c0+nch-1 at the byte addresses in a. */
+static void pull_send(struct gen_kernel_info *ki, uint32_t a, unsigned c0, unsigned nch,
+                      struct gen_opnd out[4])
+{
+    struct gen_program *p = ki->p;
+    uint32_t ds = gen_dsize(p);
+    struct gen_inst *i;
     uint32_t mask = (0xFu << nch) & 0xFu;
     unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
     uint32_t resp[2];
@@ -723,7 +751,6 @@ bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t 
     }
     for (unsigned c = 0; c < 4; c++)
         out[c] = c >= c0 && c < c0 + nch ? got[c - c0] : gen_imm(0, GT_F);
-    return true;
 }
 
 uint32_t gen_kernel_block_read(struct gen_kernel_info *ki, struct gen_opnd off, unsigned nvec)

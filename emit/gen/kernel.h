@@ -74,6 +74,10 @@ struct gen_opnd gen_kernel_const(struct gen_kernel_info *ki, uint32_t idx, unsig
  * holding the vector number plus GEN_CBUF_PAD (the buffer's leading zeros). */
 bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t comps,
                      struct gen_opnd out[4]);
+/* The same at byte address bytes + k (bytes: a per-channel dword, the
+ * address of the vector's first component; k: a constant added). */
+void gen_kernel_pull_at(struct gen_kernel_info *ki, struct gen_opnd bytes, int32_t k, uint8_t comps,
+                        struct gen_opnd out[4]);
 struct gen_opnd gen_kernel_int(struct gen_kernel_info *ki, uint32_t idx, unsigned c);
 struct gen_opnd gen_kernel_bool(struct gen_kernel_info *ki, uint32_t idx);
 /* Bump-environment value j (mat00, mat01, mat10, mat11, lscale, loffset) of a stage. */
