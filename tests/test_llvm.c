@@ -703,26 +703,6 @@ static void test_unwritten_a0_destination(void **state)
     }
 }
 
-/* ST_LOWER_DERIV_CALLS: dsx is a call on the source value, no stops; the JIT refuses it. */
-static void test_deriv_calls(void **state)
-{
-    (void)state;
-    struct ts t;
-    ts_parse(&t, "ps_3_0\ndcl_texcoord0 v0\ndsx r0, v0\nmov oC0, r0\n");
-    t.m = st_lower_llvm_ex(t.ctx, t.sh, ST_FLOAT_IEEE, ST_LOWER_DERIV_CALLS, t.c);
-    assert_non_null(t.m);
-    assert_verifies(t.m);
-    LLVMValueRef call = find_op(main_fn(&t), LLVMCall);
-    assert_non_null(call);
-    assert_ptr_equal(LLVMGetCalledValue(call), LLVMGetNamedFunction(t.m, "st_dsx"));
-    assert_int_equal(count_op(main_fn(&t), LLVMSwitch), 0);
-    static struct run r;
-    memset(&r, 0, sizeof(r));
-    assert_false(jit(&t, &r, 4, ST_FLOAT_IEEE));
-    assert_int_equal(count_diag(t.ctx, ST_E_NOT_SUPPORTED, NULL), 1);
-    ts_free(&t);
-}
-
 /* ------------------------------------------------------------------ */
 /* aL of a loop over a defi: relative addressing narrowed to the      */
 /* registers the loop can reach (docs/llvm-abi.md).                   */
@@ -892,7 +872,6 @@ int main(void)
         cmocka_unit_test(test_jit_divergent_derivative),
         cmocka_unit_test(test_jit_reladdr),
         cmocka_unit_test(test_run_json),
-        cmocka_unit_test(test_deriv_calls),
         cmocka_unit_test(test_minmax_chains_keep_nan),
         cmocka_unit_test(test_unwritten_a0_destination),
         cmocka_unit_test(test_al_defi_loop_narrows),

@@ -705,34 +705,16 @@ struct LLVMOpaqueModule *st_lower_llvm(struct st_ctx *ctx, const struct st_shade
                                        enum st_float_rules rules,
                                        struct LLVMOpaqueContext *llctx);
 /*
- * The same with options.  ST_LOWER_DERIV_CALLS: for back ends that have
- * derivatives in hardware, a pixel shader's dsx/dsy become calls
- * `<4 x float> @st_dsx(<4 x float>)` / `@st_dsy` (convergent) on the
- * source value instead of the resumable stops; the JIT cannot run that
- * form.
+ * The same with options (0: the form st_lower_llvm builds, which the JIT
+ * runs).
  */
 enum st_lower_flags {
-    ST_LOWER_DERIV_CALLS = 1u << 0, /* dsx/dsy as convergent @st_dsx/@st_dsy calls (not the JIT) */
-    /* The merge stage only (never the JIT): lit, dst, sgn, expp, logp and crs
-     * as marker calls @st_op.NAME, which the selector gives back as one
-     * instruction each; in ARB programs also ARL, DPH, FLR, LIT, XPD, SWZ,
-     * SIN, COS, SCS, KIL and TEX/TXP/TXB (@"st_op.arb:name", the SWZ
-     * selectors and the texture unit and target as i32 arguments) ... */
-    ST_LOWER_OP_CALLS = 1u << 15,
-    /* ... and ps_1_x texture-phase instructions as @st_opaque calls, printed
-     * again as written. */
-    ST_LOWER_OPAQUE_TEX = 1u << 14,
-    /* The merge stage only: both factors of every product the float rules
-     * define differently (0 * x) pass through llvm.arithmetic.fence, so
-     * the cleanups fold no such product under one rule; the merge stage
-     * folds the ones both rules agree on and drops the fences. */
-    ST_LOWER_FENCE_MUL = 1u << 13,
     /* The compile pipeline's form (docs/pipeline.md "Markers"): every
      * source operation but mov/add/sub/abs/neg is one call to a marker
      * @"st.NAME" that keeps its identity through LLVM; relative reads and
      * writes, texture sampling, kill, _sat, shifts and the ps_1_x source
      * modifiers too.  Not runnable by the JIT (which lowers with 0). */
-    ST_LOWER_VECTOR = 1u << 12,
+    ST_LOWER_VECTOR = 1u << 0,
 };
 struct LLVMOpaqueModule *st_lower_llvm_ex(struct st_ctx *ctx, const struct st_shader *sh,
                                           enum st_float_rules rules, unsigned flags,
