@@ -612,8 +612,6 @@ struct st_op_env {
 bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4], float res[4],
                 unsigned *mask);
 float st_op_mul(bool legacy, float a, float b);
-float st_op_dot3(bool legacy, const float a[4], const float b[4]);
-float st_op_dot4(bool legacy, const float a[4], const float b[4]);
 /* a * b + c: the product rounded, then the sum; with `fused`, rounded once. */
 float st_op_muladd(bool legacy, bool fused, float a, float b, float c);
 /* a . b over n lanes, left to right, each product added by st_op_muladd. */
@@ -969,9 +967,6 @@ bool st_tol_shader_muladd(const struct st_shader *sh);
 /* A Gen value against the interpreter's two readings of the multiply-adds
  * (want: each product rounded; want_fused: rounded with its sum). */
 bool st_tol_within_either(float want, float want_fused, float got, bool inexact);
-/* The distance of the two readings in units in the last place of a (0 for
- * the same bits or two NaNs), for the record. */
-double st_tol_reading_ulps(float a, float b);
 /* ---- end of run ---- */
 
 /* ---- ARB programs ---- */
