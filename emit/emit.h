@@ -53,18 +53,6 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, const struct m
 /* ---- end of vector assembly ---- */
 
 /* ---- Gen9 back end ---- */
-/*
- * Compiles a checked shader's MIR program (st_pipeline_mir in
- * translator/driver.h) to a complete Gen9 kernel in IGA assembly syntax, appended to `out`
- * (docs/gen-abi.md: payload, constants, outputs; docs/gen-backend.md: how).
- * simd: 0 = automatic (pixel shaders try 32, 16, 8 and keep the widest
- * that does not spill), or 8/16/32 to force one; vertex shaders are always
- * SIMD8.  `stats` (may be NULL) gets the shader-db line
- * "SIMD16 shader: N instructions. N loops. N cycles. N:N spills:fills, N sends".
- * What the back end cannot compile is a located ST_E_NOT_SUPPORTED.
- */
-bool st_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
-                    unsigned simd, struct st_buf *out, struct st_buf *stats);
 
 /* Render targets a pixel shader kernel may write: ARB_draw_buffers'
  * MAX_DRAW_BUFFERS (result.color[0..7]); Direct3D 9 has oC0..oC3. */
@@ -111,9 +99,18 @@ struct st_gen_layout {
     unsigned window_grf;     /* CURBE GRF, dword 0 = window height (float); 0: none */
 };
 
-/* st_gen_compile with the float rules and the multiply-add contraction
- * baked into the kernel and, when layout is not NULL, the layout of the
- * kernel that was printed. */
+/*
+ * Compiles a checked shader's MIR program (st_pipeline_mir in
+ * translator/driver.h) to a complete Gen9 kernel in IGA assembly syntax, appended to `out`
+ * (docs/gen-abi.md: payload, constants, outputs; docs/gen-backend.md: how),
+ * with the float rules and the multiply-add contraction baked in.
+ * simd: 0 = automatic (pixel shaders try 32, 16, 8 and keep the widest
+ * that does not spill), or 8/16/32 to force one; vertex shaders are always
+ * SIMD8.  `stats` (may be NULL) gets the shader-db line
+ * "SIMD16 shader: N instructions. N loops. N cycles. N:N spills:fills, N sends";
+ * `layout` (may be NULL) the layout of the kernel that was printed.
+ * What the back end cannot compile is a located ST_E_NOT_SUPPORTED.
+ */
 bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
                        unsigned simd, enum st_float_rules rules, enum st_fp_contract contract,
                        struct st_buf *out, struct st_buf *stats, struct st_gen_layout *layout);
@@ -124,7 +121,7 @@ bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, const str
  * `shadertrans run --engine=gen` (emit/gen/run.c): the kernel of
  * st_gen_compile_ex run in the Gen9 simulator (emit/gensim//gensim.h) with thread
  * payloads built from the run inputs as docs/gen-abi.md ("Gen engine")
- * says.  Same JSON in and out as st_interp_run; simd as st_gen_compile.
+ * says.  Same JSON in and out as st_interp_run; simd as st_gen_compile_ex.
  */
 bool st_gen_run(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
                 unsigned simd, const char *inputs_name, const char *json, size_t len,
