@@ -154,6 +154,10 @@ static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, const 
         return false;
     }
     gen_resolve_flow(p);
+    if (p->oom) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
     return checked(ctx, sh, p, "register allocation", true);
 }
 

@@ -129,6 +129,7 @@ struct gen_vreg {
     int32_t spill_slot; /* scratch byte offset when spilled; -1 otherwise */
     uint32_t alias_of;  /* vreg + 1 this one was renamed into (payload coalescing); 0: none */
     uint32_t alias_off;
+    bool rematerialized; /* recomputed at each use by the allocator instead of kept */
 };
 
 struct gen_program {
@@ -159,8 +160,9 @@ static inline uint32_t gen_dsize(const struct gen_program *p)
     return 4u * p->simd;
 }
 /*
- * Allocates every vreg (coalescing copies first, spilling to scratch when
- * the file is full).  Returns false when even spilling cannot make it fit.
+ * Allocates every vreg (coalescing copies first, rematerializing or
+ * spilling to scratch when the file is full).  Returns false when even
+ * spilling cannot make it fit (or memory ran out: p->oom).
  */
 bool gen_allocate(struct gen_program *p);
 /* Removes instructions whose results nobody reads. */
