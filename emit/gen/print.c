@@ -44,6 +44,7 @@ const struct gen_op_info gen_op_info[GOP_COUNT] = {
     [GOP_BREAK] = {"break", 0, false, true, false, false, false},
     [GOP_CONT] = {"cont", 0, false, true, false, false, false},
     [GOP_LABEL] = {"", 0, false, false, false, false, false},
+    [GOP_CSEL] = {"csel", 3, true, false, false, true, true},
 };
 
 const char *const gen_math_name[] = {"inv", "log", "exp", "sqt", "rsqt", "sin", "cos", "pow", "fdiv"};
@@ -155,8 +156,8 @@ out:
 /* ------------------------------------------------------------------ */
 /* Operands.                                                           */
 
-static bool per_channel(const struct gen_program *p, const struct gen_inst *i,
-                        const struct gen_opnd *o)
+bool gen_opnd_per_channel(const struct gen_program *p, const struct gen_inst *i,
+                          const struct gen_opnd *o)
 {
     if (i->exec == 1)
         return false;
@@ -167,7 +168,7 @@ static bool per_channel(const struct gen_program *p, const struct gen_inst *i,
     return false;
 }
 
-static uint32_t opnd_addr(const struct gen_program *p, const struct gen_opnd *o)
+uint32_t gen_opnd_addr(const struct gen_program *p, const struct gen_opnd *o)
 {
     if (o->kind == GO_FIXED)
         return o->off;
@@ -303,8 +304,8 @@ static void print_src(struct line *l, const struct gen_program *p, const struct 
         put_s(l, gen_type_name[o->type]);
         return;
     }
-    bool vec = per_channel(p, i, o);
-    uint32_t a = opnd_addr(p, o) + (vec ? half : 0);
+    bool vec = gen_opnd_per_channel(p, i, o);
+    uint32_t a = gen_opnd_addr(p, o) + (vec ? half : 0);
     bool three = gen_op_info[i->op].nsrc == 3;
     static const char *const special[] = {[GR_DDX] = "<2;2,0>", [GR_DDY] = "<0;2,1>",
                                           [GR_SUBSPAN] = "<2;4,0>", [GR_VEC16] = "<16;16,1>"};
@@ -328,7 +329,7 @@ static void print_dst(struct line *l, const struct gen_program *p, const struct 
         put_s(l, gen_type_name[o->type]);
         return;
     }
-    put_reg(l, opnd_addr(p, o) + (i->exec > 1 ? half : 0), type_size(o->type));
+    put_reg(l, gen_opnd_addr(p, o) + (i->exec > 1 ? half : 0), type_size(o->type));
     put_s(l, "<1>:");
     put_s(l, gen_type_name[o->type]);
 }
@@ -386,17 +387,17 @@ static void print_one(struct st_buf *b, const struct gen_program *p, const struc
     } else if (oi->send) {
         if (i->dst.kind == GO_VREG) {
             put_s(&l, " r");
-            put_u(&l, opnd_addr(p, &i->dst) / GEN_GRF_SIZE);
+            put_u(&l, gen_opnd_addr(p, &i->dst) / GEN_GRF_SIZE);
             put_c(&l, ':');
             put_s(&l, gen_type_name[i->dst.type]);
         } else {
             put_s(&l, i->op == GOP_SENDC ? " null:uw" : " null:ud");
         }
         put_s(&l, " r");
-        put_u(&l, opnd_addr(p, &i->src[0]) / GEN_GRF_SIZE);
+        put_u(&l, gen_opnd_addr(p, &i->src[0]) / GEN_GRF_SIZE);
         if (i->op == GOP_SENDS) {
             put_s(&l, " r");
-            put_u(&l, opnd_addr(p, &i->src[1]) / GEN_GRF_SIZE);
+            put_u(&l, gen_opnd_addr(p, &i->src[1]) / GEN_GRF_SIZE);
         }
         put_s(&l, " 0x");
         put_x(&l, i->exdesc | (i->eot ? 0x20u : 0u), 1);
@@ -472,48 +473,34 @@ void gen_print(const struct gen_program *p, struct st_buf *out)
 /* ------------------------------------------------------------------ */
 /* Statistics.                                                         */
 
-/*
- * A static estimate, not a simulation: an ALU instruction issues in
- * exec/4 cycles (a SIMD8 float op takes two), extended math four times
- * that, a message 50 cycles of issue plus latency we do not model; loops
- * count once.
- */
+/* Native instructions (SIMD32 ALU halves count twice, the loop label not
+ * at all), messages (scratch writes and reads are the spills:fills, not
+ * sends, as brw counts them), loops, and gen/perf.c's cycle estimate. */
 void gen_count(const struct gen_program *p, unsigned *insts, unsigned *sends, unsigned *loops,
                unsigned *cycles)
 {
-    unsigned n = 0, s = 0, l = 0, c = 0;
+    unsigned n = 0, s = 0, l = 0;
     for (unsigned k = 0; k < p->ninst; k++) {
         const struct gen_inst *i = &p->inst[k];
         if (i->op == GOP_LABEL)
             continue;
         bool split = i->exec == 32 && !gen_op_info[i->op].flow && !gen_op_info[i->op].send;
-        unsigned copies = split ? 2 : 1;
-        n += copies;
-        if (gen_op_info[i->op].send) {
-            s++;
-            c += 50;
-        } else if (gen_op_info[i->op].flow) {
-            c += 2;
-            if (i->op == GOP_WHILE)
-                l++;
-        } else {
-            unsigned e = split ? 16 : i->exec;
-            unsigned cost = e <= 4 ? 1 : e / 4;
-            if (i->op == GOP_MATH)
-                cost *= 4;
-            c += copies * cost;
-        }
+        n += split ? 2 : 1;
+        if (gen_op_info[i->op].send)
+            s += !i->spill && !i->fill;
+        else if (i->op == GOP_WHILE)
+            l++;
     }
     *insts = n;
     *sends = s;
     *loops = l;
-    *cycles = c;
+    *cycles = gen_perf_cycles(p);
 }
 
-void gen_print_stats(const struct gen_program *p, struct st_buf *out)
+void gen_print_stats(const struct gen_program *p, const char *name, struct st_buf *out)
 {
     unsigned n, s, l, c;
     gen_count(p, &n, &s, &l, &c);
-    st_buf_printf(out, "SIMD%u shader: %u instructions. %u loops. %u cycles. %u:%u spills:fills, %u sends",
-                  p->simd, n, l, c, p->spills, p->fills, s);
+    st_buf_printf(out, "%s: SIMD%u shader: %u instructions. %u loops. %u cycles. %u:%u spills:fills, %u sends",
+                  name, p->simd, n, l, c, p->spills, p->fills, s);
 }

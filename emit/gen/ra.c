@@ -297,6 +297,8 @@ static void widen_over_loops(const struct flow *f, int32_t *s, int32_t *e)
 /* Bytes of the register file a fixed operand of instruction i covers. */
 static uint32_t fixed_extent(const struct gen_inst *i, unsigned srcno, const struct gen_opnd *o)
 {
+    if (gen_op_info[i->op].send) /* a payload read in place: its message length */
+        return (uint32_t)(srcno == 0 ? (i->mlen ? i->mlen : 1) : i->src1len) * GEN_GRF_SIZE;
     if (o->region == GR_SCALAR)
         return 4;
     unsigned exec = i->exec ? i->exec : 8;
