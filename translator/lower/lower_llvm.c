@@ -68,7 +68,6 @@ struct lower {
     struct st_ctx *ctx;
     const struct st_shader *sh;
     enum st_float_rules rules;
-    unsigned flags; /* ST_LOWER_* */
     bool failed;
 
     LLVMContextRef c;
@@ -82,8 +81,8 @@ struct lower {
     bool arb; /* an ARB program: register indices name sh->arb's tables */
     bool vec; /* ST_LOWER_VECTOR: the compile pipeline's marker form */
     unsigned tex_dims[16]; /* D3D9 samplers: coordinates their dcl type reads (2 or 3) */
-    /* ST_LOWER_OP_CALLS: output files some instruction writes relatively;
-     * every write to them is an ordered @st_op.ostore call (write_dst) */
+    /* ST_LOWER_VECTOR: output files some instruction writes relatively;
+     * every write to them is an ordered st.ostore marker (write_dst) */
     bool rel_out[ST_REG_COUNT];
     uint16_t ver;
     LLVMBasicBlockRef entry, body, exit;
@@ -274,16 +273,12 @@ static LLVMValueRef mk_call(struct lower *L, const char *name, LLVMTypeRef rty, 
  */
 static LLVMValueRef bld_mul(struct lower *L, LLVMValueRef a, LLVMValueRef b)
 {
-    if (L->flags & ST_LOWER_FENCE_MUL) { /* the merge stage's form: see translator.h */
-        a = bld_intrin1(L, "llvm.arithmetic.fence", a);
-        b = bld_intrin1(L, "llvm.arithmetic.fence", b);
-    }
     LLVMValueRef p = LLVMBuildFMul(L->b, a, b, "");
     if (L->rules != ST_FLOAT_D3D9)
         return p;
     LLVMValueRef zero = bld_like(L, a, 0.0f);
-    LLVMValueRef z = LLVMBuildOr(L->b, bld_fcmp(L, LLVMRealOEQ, a, zero),
-                                 bld_fcmp(L, LLVMRealOEQ, b, zero), "");
+    LLVMValueRef az = bld_fcmp(L, LLVMRealOEQ, a, zero), bz = bld_fcmp(L, LLVMRealOEQ, b, zero);
+    LLVMValueRef z = LLVMBuildOr(L->b, az, bz, "");
     return bld_select(L, z, zero, p);
 }
 
@@ -583,7 +578,7 @@ static void prescan_range(struct lower *L, struct prescan *ps, const struct st_i
 static void mark_written(struct lower *L, const struct st_instr *i)
 {
     const struct st_reg *r = &i->dst.reg;
-    if (r->rel && ((L->flags & ST_LOWER_OP_CALLS) || L->vec) && !L->arb && is_output_file(r->file))
+    if (r->rel && L->vec && !L->arb && is_output_file(r->file))
         L->rel_out[r->file] = true;
     if (r->rel) {
         unsigned n = rel_limit(L, r->file);
@@ -753,7 +748,6 @@ static LLVMValueRef rel_in_range(struct lower *L, LLVMValueRef idx, unsigned n)
     return inr;
 }
 
-/* The unswizzled float value of a register. */
 /* ST_LOWER_VECTOR: file[base + k] as one st.rel marker, 0 outside
  * first..first+count-1 (the range check is the marker's). */
 static LLVMValueRef rel_base(struct lower *L, const struct st_reg *r)
@@ -772,6 +766,7 @@ static LLVMValueRef vec_rel(struct lower *L, const struct st_reg *r, int32_t k, 
     return mk_call(L, "st.rel", L->v4f, args, 5, MK_PURE);
 }
 
+/* The unswizzled float value of a register. */
 static LLVMValueRef load_reg(struct lower *L, const struct st_reg *r)
 {
     if (r->rel && L->vec) {
@@ -789,15 +784,9 @@ static LLVMValueRef load_reg(struct lower *L, const struct st_reg *r)
         /* A known set narrows the select chain below to the reachable
          * registers, and when all of them are inside the file the chain
          * needs no range check.  v[] then becomes a chain of direct loads
-         * too (a back end sees which inputs the loop reads, not an indexed
-         * load of the whole file).  c[] stays one indexed load with its
-         * check: the select on the index keeps the vector back end's
-         * address arithmetic in its supported forms (fuzz seed 169,
-         * c[aL + 14]), and a back end reads c[] from memory anyway.  The
-         * merge stage (ST_LOWER_OP_CALLS) keeps v[] indexed as well: its
-         * vector back end gives it back as v[aL + k], which it has an
-         * instruction for, and has none for a select among inputs. */
-        bool narrow_in = known && r->file == ST_REG_INPUT && !(L->flags & ST_LOWER_OP_CALLS);
+         * too (which inputs the loop reads, not an indexed load of the
+         * whole file).  c[] stays one indexed load with its check. */
+        bool narrow_in = known && r->file == ST_REG_INPUT;
         bool chain = narrow_in || r->file == ST_REG_TEMP || is_output_file(r->file);
         LLVMValueRef inr = !chain || oob ? rel_in_range(L, idx, n) : NULL;
         LLVMValueRef safe = inr ? bld_select(L, inr, idx, bld_i(L, 0)) : idx;
@@ -1081,14 +1070,12 @@ static LLVMValueRef to_addr(struct lower *L, LLVMValueRef v)
 }
 
 /*
- * ST_LOWER_OP_CALLS (the merge stage only): a write to an output file that
- * some instruction writes relatively is
- * call void @st_op.ostore(i32 file, i32 register, <4 x float> v, i32 mask),
- * or @st_op.ostore.rel with the register index computed at run time
- * (aL or a0.c plus the offset).  The calls stay in program order and are
- * the only writes of that file (build_exit stores none of its registers),
- * so a vector back end gives each back as one instruction with that
- * destination.  The JIT's per-register predicated stores never appear.
+ * ST_LOWER_VECTOR: a write to an output file that some instruction writes
+ * relatively is an st.ostore marker (translator.h), or st.ostore.rel with
+ * the register index computed at run time (aL or a0.c plus the offset).
+ * The calls stay in program order and are the only writes of that file
+ * (build_exit stores none of its registers), so the merge stage gives each
+ * back as one instruction with that destination.
  */
 static void ostore_call(struct lower *L, const struct st_dst *d, LLVMValueRef v, uint8_t mask,
                         LLVMValueRef pred)
@@ -1097,37 +1084,17 @@ static void ostore_call(struct lower *L, const struct st_dst *d, LLVMValueRef v,
         not_supported(L, d->loc, "a predicated write to an output file written relatively");
         return;
     }
-    if (L->vec) {
-        LLVMValueRef args[6];
-        unsigned n = 0;
-        args[n++] = bld_i(L, (int32_t)d->reg.file);
-        if (d->reg.rel)
-            args[n++] = rel_base(L, &d->reg);
-        args[n++] = bld_i(L, (int32_t)d->reg.index);
-        if (d->reg.rel) /* a write outside 0..count-1 is dropped */
-            args[n++] = bld_i(L, (int32_t)rel_limit(L, d->reg.file));
-        args[n++] = v;
-        args[n++] = bld_i(L, mask);
-        mk_call(L, d->reg.rel ? "st.ostore.rel" : "st.ostore", LLVMVoidTypeInContext(L->c), args, n,
-                0);
-        return;
-    }
-    LLVMValueRef idx;
-    const char *name = d->reg.rel ? "st_op.ostore.rel" : "st_op.ostore";
-    if (d->reg.rel) {
-        unsigned n = rel_limit(L, d->reg.file);
-        idx = rel_index(L, &d->reg);
-        rel_in_range(L, idx, n);
-    } else {
-        idx = bld_i(L, (int32_t)d->reg.index);
-    }
-    LLVMTypeRef params[4] = {L->i32, L->i32, L->v4f, L->i32};
-    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(L->c), params, 4, 0);
-    LLVMValueRef fn = LLVMGetNamedFunction(L->m, name);
-    if (!fn)
-        fn = LLVMAddFunction(L->m, name, fty);
-    LLVMValueRef args[4] = {bld_i(L, (int32_t)d->reg.file), idx, v, bld_i(L, mask)};
-    LLVMBuildCall2(L->b, fty, fn, args, 4, "");
+    LLVMValueRef args[6];
+    unsigned n = 0;
+    args[n++] = bld_i(L, (int32_t)d->reg.file);
+    if (d->reg.rel)
+        args[n++] = rel_base(L, &d->reg);
+    args[n++] = bld_i(L, (int32_t)d->reg.index);
+    if (d->reg.rel) /* a write outside 0..count-1 is dropped */
+        args[n++] = bld_i(L, (int32_t)rel_limit(L, d->reg.file));
+    args[n++] = v;
+    args[n++] = bld_i(L, mask);
+    mk_call(L, d->reg.rel ? "st.ostore.rel" : "st.ostore", LLVMVoidTypeInContext(L->c), args, n, 0);
 }
 
 /*
@@ -1191,7 +1158,10 @@ static void write_dst(struct lower *L, const struct st_instr *ins, LLVMValueRef 
             x = bld_lane(L, bld_load(L, L->v4f, p, 0), 0);
             for (unsigned k = 4; k-- > 0;)
                 if (mask & (1u << k))
-                    x = bld_select(L, bld_lane(L, pred, k), bld_lane(L, v, k), x);
+                {
+                    LLVMValueRef c = bld_lane(L, pred, k), t = bld_lane(L, v, k);
+                    x = bld_select(L, c, t, x);
+                }
         }
         store_masked(L, f, d->reg.index, 0x1, bld_splat(L, x), NULL, d->loc);
         return;
@@ -1301,7 +1271,10 @@ static LLVMValueRef cond_src(struct lower *L, const struct st_instr *ins, unsign
         c = bld_lane(L, bld_load(L, L->v4b, reg_ptr(L, ST_REG_PREDICATE, 0, s->loc), 0),
                      ST_SWZ_LANE(s->swizzle, 0));
     else if (L->vec) {
-        LLVMValueRef args[2] = {read_src(L, ins, k), bld_splatf(L, 0.0f)};
+        LLVMValueRef args[2];
+        /* one source at a time: the order of an initializer list's evaluations is unspecified */
+        args[0] = read_src(L, ins, k);
+        args[1] = bld_splatf(L, 0.0f);
         c = bld_lane(L, mk_call(L, "st.setp.ne", L->v4b, args, 2, MK_PURE), 0);
     } else
         c = bld_fcmp(L, LLVMRealUNE, read_scalar(L, ins, k), bld_f(L, 0.0f));
@@ -1316,7 +1289,10 @@ static LLVMValueRef cond_compare(struct lower *L, const struct st_instr *ins)
     if (L->vec) {
         char name[16];
         snprintf(name, sizeof(name), "st.setp.%s", st_marker_cmp_name(ins->cmp));
-        LLVMValueRef args[2] = {read_src(L, ins, 0), read_src(L, ins, 1)};
+        LLVMValueRef args[2];
+        /* one source at a time: the order of an initializer list's evaluations is unspecified */
+        args[0] = read_src(L, ins, 0);
+        args[1] = read_src(L, ins, 1);
         return bld_lane(L, mk_call(L, name, L->v4b, args, 2, MK_PURE), 0);
     }
     return bld_fcmp(L, cmp_pred(ins->cmp), read_scalar(L, ins, 0), read_scalar(L, ins, 1));
@@ -1340,8 +1316,8 @@ static LLVMValueRef sample(struct lower *L, uint32_t stage, LLVMValueRef c)
         L->sample_fn = LLVMAddFunction(L->m, ST_LL_SAMPLE_FN, L->sample_ty);
         L->sample_out = bld_alloca(L, L->v4f, "texel");
     }
-    LLVMValueRef args[6] = {L->arg_tex, bld_i(L, (int32_t)stage), bld_lane(L, c, 0),
-                            bld_lane(L, c, 1), bld_lane(L, c, 2), L->sample_out};
+    LLVMValueRef c0 = bld_lane(L, c, 0), c1 = bld_lane(L, c, 1), c2 = bld_lane(L, c, 2);
+    LLVMValueRef args[6] = {L->arg_tex, bld_i(L, (int32_t)stage), c0, c1, c2, L->sample_out};
     LLVMBuildCall2(L->b, L->sample_ty, L->sample_fn, args, 6, "");
     return bld_load(L, L->v4f, L->sample_out, 16);
 }
@@ -1368,74 +1344,8 @@ static LLVMValueRef pad_value(struct lower *L, uint32_t didx, unsigned back)
 /* The 3-vector dot products of the texm3x* family: coords(didx) . src0. */
 static LLVMValueRef coord_dot(struct lower *L, const struct st_instr *ins)
 {
-    return dot(L, coords(L, ins->dst.reg.index), read_src(L, ins, 0), 3);
-}
-
-/*
- * ST_LOWER_OP_CALLS (the merge stage's --emit=vasm, never the JIT): lit,
- * dst, sgn, expp, logp and crs become one call <4 x float> @st_op.NAME on
- * the read sources, so a vector back end can give them back as one
- * instruction instead of recognizing their expansion.  ARB programs add
- * their own instructions with no one-instruction LLVM shape
- * (@"st_op.arb:NAME", docs/merge.md "ARB programs"): ARL (the result is
- * the floor, which the address write converts as usual), DPH, FLR, LIT,
- * XPD, SIN, COS, SCS; SWZ with two i32 arguments (selector k in bits
- * 3k..3k+2, the negation bits); TEX/TXP/TXB with the texture unit and
- * target as i32 arguments, returning the texel; KIL returning void.
- * NULL for every other instruction (lowered as usual).
- */
-static LLVMValueRef op_call(struct lower *L, const struct st_instr *ins)
-{
-    unsigned n, nint = 0;
-    int32_t ints[2] = {0, 0};
-    bool is_void = false;
-    switch (ins->op) {
-    case ST_OP_LIT: case ST_OP_SGN: case ST_OP_EXPP: case ST_OP_LOGP: n = 1; break;
-    case ST_OP_DST: case ST_OP_CRS: n = 2; break;
-    case ST_OP_ARB_ARL: case ST_OP_ARB_FLR: case ST_OP_ARB_LIT: case ST_OP_ARB_SIN:
-    case ST_OP_ARB_COS: case ST_OP_ARB_SCS:
-        n = 1;
-        break;
-    case ST_OP_ARB_DPH: case ST_OP_ARB_XPD: n = 2; break;
-    case ST_OP_ARB_KIL:
-        n = 1;
-        is_void = true;
-        break;
-    case ST_OP_ARB_SWZ:
-        if (!ins->arb)
-            return NULL;
-        n = 1;
-        nint = 2;
-        for (unsigned k = 0; k < 4; k++)
-            ints[0] |= (int32_t)((ins->arb->swz_sel[k] & 7u) << (3 * k));
-        ints[1] = ins->arb->swz_neg & 0xf;
-        break;
-    case ST_OP_ARB_TEX: case ST_OP_ARB_TXP: case ST_OP_ARB_TXB:
-        if (!ins->arb)
-            return NULL;
-        n = 1;
-        nint = 2;
-        ints[0] = (int32_t)ins->arb->tex_unit;
-        ints[1] = (int32_t)ins->arb->tex_target;
-        break;
-    default: return NULL;
-    }
-    char name[32];
-    snprintf(name, sizeof(name), "st_op.%s", st_opinfo[ins->op].name);
-    LLVMTypeRef params[4] = {L->v4f, L->v4f, L->i32, L->i32};
-    if (nint)
-        params[1] = L->i32;
-    LLVMTypeRef rty = is_void ? LLVMVoidTypeInContext(L->c) : L->v4f;
-    LLVMTypeRef fty = LLVMFunctionType(rty, params, n + nint, 0);
-    LLVMValueRef fn = LLVMGetNamedFunction(L->m, name);
-    if (!fn)
-        fn = LLVMAddFunction(L->m, name, fty);
-    LLVMValueRef args[4];
-    for (unsigned k = 0; k < n; k++)
-        args[k] = read_src(L, ins, k);
-    for (unsigned k = 0; k < nint; k++)
-        args[n + k] = bld_i(L, ints[k]);
-    return LLVMBuildCall2(L->b, fty, fn, args, n + nint, "");
+    LLVMValueRef t = coords(L, ins->dst.reg.index), s = read_src(L, ins, 0);
+    return dot(L, t, s, 3);
 }
 
 /* LIT's power clamp: the largest float below 128 ("128 - epsilon"). */
@@ -1450,7 +1360,8 @@ static LLVMValueRef arb_compute(struct lower *L, const struct st_instr *ins)
         return bld_splat(L, bld_floor(L, read_scalar(L, ins, 0)));
     case ST_OP_ARB_DPH: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
-        return bld_splat(L, bld_add(L, dot(L, a, b, 3), bld_lane(L, b, 3)));
+        LLVMValueRef d = dot(L, a, b, 3), bw = bld_lane(L, b, 3);
+        return bld_splat(L, bld_add(L, d, bw));
     }
     case ST_OP_ARB_FLR:
         return bld_floor(L, read_src(L, ins, 0));
@@ -1460,9 +1371,12 @@ static LLVMValueRef arb_compute(struct lower *L, const struct st_instr *ins)
         LLVMValueRef x = bld_select(L, bld_fcmp(L, LLVMRealOLT, sx, zero), zero, sx);
         LLVMValueRef y = bld_select(L, bld_fcmp(L, LLVMRealOLT, sy, zero), zero, sy);
         LLVMValueRef maxp = bld_f(L, ARB_LIT_MAXP), minp = bld_f(L, -ARB_LIT_MAXP);
-        LLVMValueRef w = bld_select(L, bld_fcmp(L, LLVMRealOLT, sw, minp), minp,
-                                    bld_select(L, bld_fcmp(L, LLVMRealOGT, sw, maxp), maxp, sw));
-        LLVMValueRef args[2] = {bld_to_f64(L, y), bld_to_f64(L, w)};
+        LLVMValueRef below = bld_fcmp(L, LLVMRealOLT, sw, minp);
+        LLVMValueRef above = bld_fcmp(L, LLVMRealOGT, sw, maxp);
+        LLVMValueRef w = bld_select(L, below, minp, bld_select(L, above, maxp, sw));
+        LLVMValueRef args[2];
+        args[0] = bld_to_f64(L, y);
+        args[1] = bld_to_f64(L, w);
         LLVMValueRef pw = bld_to_f32(L, bld_intrin(L, "llvm.pow", args, 2));
         LLVMValueRef z = bld_select(L, bld_fcmp(L, LLVMRealOGT, x, zero), pw, zero);
         return bld_gather(L, one, x, z, one);
@@ -1471,9 +1385,17 @@ static LLVMValueRef arb_compute(struct lower *L, const struct st_instr *ins)
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
         LLVMValueRef a0 = bld_lane(L, a, 0), a1 = bld_lane(L, a, 1), a2 = bld_lane(L, a, 2);
         LLVMValueRef b0 = bld_lane(L, b, 0), b1 = bld_lane(L, b, 1), b2 = bld_lane(L, b, 2);
-        return bld_gather(L, bld_sub(L, scalar_mul(L, a1, b2), scalar_mul(L, a2, b1)),
-                          bld_sub(L, scalar_mul(L, a2, b0), scalar_mul(L, a0, b2)),
-                          bld_sub(L, scalar_mul(L, a0, b1), scalar_mul(L, a1, b0)), one);
+        LLVMValueRef p[6] = {NULL}, x, y, z;
+        p[0] = scalar_mul(L, a1, b2);
+        p[1] = scalar_mul(L, a2, b1);
+        x = bld_sub(L, p[0], p[1]);
+        p[2] = scalar_mul(L, a2, b0);
+        p[3] = scalar_mul(L, a0, b2);
+        y = bld_sub(L, p[2], p[3]);
+        p[4] = scalar_mul(L, a0, b1);
+        p[5] = scalar_mul(L, a1, b0);
+        z = bld_sub(L, p[4], p[5]);
+        return bld_gather(L, x, y, z, one);
     }
     case ST_OP_ARB_SWZ: {
         LLVMValueRef s = read_src(L, ins, 0), lane[4];
@@ -1491,7 +1413,8 @@ static LLVMValueRef arb_compute(struct lower *L, const struct st_instr *ins)
         return bld_splat(L, bld_libm1(L, "llvm.cos", read_scalar(L, ins, 0)));
     case ST_OP_ARB_SCS: {
         LLVMValueRef x = read_scalar(L, ins, 0);
-        return bld_gather(L, bld_libm1(L, "llvm.cos", x), bld_libm1(L, "llvm.sin", x), zero, zero);
+        LLVMValueRef c = bld_libm1(L, "llvm.cos", x), sn = bld_libm1(L, "llvm.sin", x);
+        return bld_gather(L, c, sn, zero, zero);
     }
     case ST_OP_ARB_KIL: {
         LLVMValueRef neg = bld_fcmp(L, LLVMRealOLT, read_src(L, ins, 0), bld_splatf(L, 0.0f));
@@ -1521,9 +1444,9 @@ static LLVMValueRef arb_compute(struct lower *L, const struct st_instr *ins)
 static unsigned instr_index(const struct st_shader *sh, const struct st_instr *ins);
 
 /*
- * ST_LOWER_OPAQUE_TEX (the merge stage only): a ps_1_x texture-phase
- * instruction (tex*, texcrd, texld, texkill, texdepth, bem, phase) is
- * call <4 x float> (i32, ...) @st_opaque(i32 K, the raw registers it reads)
+ * ST_LOWER_VECTOR: a ps_1_x texture-phase instruction (tex*, texcrd,
+ * texld, texkill, texdepth, bem, phase) is
+ * call <4 x float> (i32, ...) @st.opaque(i32 K, the raw registers it reads)
  * with K its index in the shader's list; a vector back end prints that
  * instruction again as written.  Its result (if it writes a register) is
  * what the register holds afterwards.  NULL for every other instruction.
@@ -1535,10 +1458,9 @@ static LLVMValueRef opaque_call(struct lower *L, const struct st_instr *ins, boo
           op == ST_OP_BEM || op == ST_OP_PHASE))
         return NULL;
     LLVMTypeRef fty = LLVMFunctionType(L->v4f, &L->i32, 1, 1);
-    const char *oname = L->vec ? "st.opaque" : "st_opaque";
-    LLVMValueRef fn = LLVMGetNamedFunction(L->m, oname);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->m, "st.opaque");
     if (!fn)
-        fn = LLVMAddFunction(L->m, oname, fty);
+        fn = LLVMAddFunction(L->m, "st.opaque", fty);
     LLVMValueRef args[6];
     unsigned n = 0;
     args[n++] = bld_i(L, (int32_t)instr_index(L->sh, ins));
@@ -1550,13 +1472,6 @@ static LLVMValueRef opaque_call(struct lower *L, const struct st_instr *ins, boo
         args[n++] = load_reg(L, &ins->src[k].reg);
     return LLVMBuildCall2(L->b, fty, fn, args, n, "");
 }
-
-/*
- * Computes an instruction's result without writing it (co-issued pairs
- * read their sources before either writes).  Returns NULL for
- * instructions that write no register; *opmask gets the lanes the
- * operation defines.
- */
 
 /*
  * ST_LOWER_VECTOR: one instruction of a Direct3D 9 (ps_2_0 and up, every
@@ -1590,8 +1505,14 @@ static LLVMValueRef vec_compute(struct lower *L, const struct st_instr *ins)
     switch (ins->op) {
     case ST_OP_MOV: case ST_OP_MOVA:
         return read_src(L, ins, 0);
-    case ST_OP_ADD: return bld_add(L, read_src(L, ins, 0), read_src(L, ins, 1));
-    case ST_OP_SUB: return bld_sub(L, read_src(L, ins, 0), read_src(L, ins, 1));
+    case ST_OP_ADD: { /* one source at a time: argument order is the compiler's */
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        return bld_add(L, a, b);
+    }
+    case ST_OP_SUB: { /* one source at a time: argument order is the compiler's */
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        return bld_sub(L, a, b);
+    }
     case ST_OP_ABS: return bld_fabs(L, read_src(L, ins, 0));
     case ST_OP_MUL: case ST_OP_DP3: case ST_OP_DP4: case ST_OP_MIN: case ST_OP_MAX:
     case ST_OP_SLT: case ST_OP_SGE: case ST_OP_DST: case ST_OP_CRS: case ST_OP_POW:
@@ -1610,7 +1531,10 @@ static LLVMValueRef vec_compute(struct lower *L, const struct st_instr *ins)
     case ST_OP_SETP: {
         char name[16];
         snprintf(name, sizeof(name), "st.setp.%s", st_marker_cmp_name(ins->cmp));
-        LLVMValueRef args[2] = {read_src(L, ins, 0), read_src(L, ins, 1)};
+        LLVMValueRef args[2];
+        /* one source at a time: the order of an initializer list's evaluations is unspecified */
+        args[0] = read_src(L, ins, 0);
+        args[1] = read_src(L, ins, 1);
         return mk_call(L, name, L->v4b, args, 2, MK_PURE);
     }
     case ST_OP_M4x4: case ST_OP_M4x3: case ST_OP_M3x4: case ST_OP_M3x3: case ST_OP_M3x2: {
@@ -1624,7 +1548,10 @@ static LLVMValueRef vec_compute(struct lower *L, const struct st_instr *ins)
                 lane[i] = bld_f(L, 0.0f);
                 continue;
             }
-            LLVMValueRef args[2] = {a, read_src_row(L, ins, 1, i)};
+            LLVMValueRef args[2];
+            /* one source at a time: the order of an initializer list's evaluations is unspecified */
+            args[0] = a;
+            args[1] = read_src_row(L, ins, 1, i);
             lane[i] = bld_lane(L, mk_call(L, four ? "st.dp4" : "st.dp3", v4f, args, 2, MK_PURE), 0);
         }
         return bld_gather(L, lane[0], lane[1], lane[2], lane[3]);
@@ -1637,9 +1564,13 @@ static LLVMValueRef vec_compute(struct lower *L, const struct st_instr *ins)
     case ST_OP_TEXLDD: {
         uint32_t stage = ins->src[1].reg.index;
         char name[] = "st.texldd";
-        LLVMValueRef args[5] = {read_src(L, ins, 0), read_src(L, ins, 2), read_src(L, ins, 3),
-                                bld_i(L, (int32_t)stage),
-                                bld_i(L, (int32_t)(stage < 16 ? L->tex_dims[stage] : 3))};
+        LLVMValueRef args[5];
+        /* one source at a time: the order of an initializer list's evaluations is unspecified */
+        args[0] = read_src(L, ins, 0);
+        args[1] = read_src(L, ins, 2);
+        args[2] = read_src(L, ins, 3);
+        args[3] = bld_i(L, (int32_t)stage);
+        args[4] = bld_i(L, (int32_t)(stage < 16 ? L->tex_dims[stage] : 3));
         return mk_call(L, name, v4f, args, 5, MK_PURE);
     }
     case ST_OP_TEXKILL: {
@@ -1680,9 +1611,18 @@ static LLVMValueRef lower_arith(struct lower *L, const struct st_instr *ins)
     switch (ins->op) {
     case ST_OP_MOV: case ST_OP_MOVA: case ST_OP_TEXCRD:
         return read_src(L, ins, 0);
-    case ST_OP_ADD: return bld_add(L, read_src(L, ins, 0), read_src(L, ins, 1));
-    case ST_OP_SUB: return bld_sub(L, read_src(L, ins, 0), read_src(L, ins, 1));
-    case ST_OP_MUL: return bld_mul(L, read_src(L, ins, 0), read_src(L, ins, 1));
+    case ST_OP_ADD: { /* one source at a time: argument order is the compiler's */
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        return bld_add(L, a, b);
+    }
+    case ST_OP_SUB: { /* one source at a time: argument order is the compiler's */
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        return bld_sub(L, a, b);
+    }
+    case ST_OP_MUL: { /* one source at a time: argument order is the compiler's */
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        return bld_mul(L, a, b);
+    }
     case ST_OP_MAD: {
         /* the product is rounded before the add: no fused multiply-add */
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1), c = read_src(L, ins, 2);
@@ -1698,17 +1638,24 @@ static LLVMValueRef lower_arith(struct lower *L, const struct st_instr *ins)
     }
     case ST_OP_DP2ADD: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1), c = read_src(L, ins, 2);
-        return bld_splat(L, bld_add(L, dot(L, a, b, 2), bld_lane(L, c, 0)));
+        LLVMValueRef d = dot(L, a, b, 2), cx = bld_lane(L, c, 0);
+        return bld_splat(L, bld_add(L, d, cx));
     }
     case ST_OP_DST: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
-        return bld_gather(L, bld_f(L, 1.0f), scalar_mul(L, bld_lane(L, a, 1), bld_lane(L, b, 1)),
-                          bld_lane(L, a, 2), bld_lane(L, b, 3));
+        LLVMValueRef ay = bld_lane(L, a, 1), by = bld_lane(L, b, 1);
+        LLVMValueRef y = scalar_mul(L, ay, by);
+        LLVMValueRef z = bld_lane(L, a, 2), w = bld_lane(L, b, 3);
+        return bld_gather(L, bld_f(L, 1.0f), y, z, w);
     }
     case ST_OP_LRP: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1), c = read_src(L, ins, 2);
         if (L->arb) /* ARB's pseudo-code: a * b + (1 - a) * c */
-            return bld_add(L, bld_mul(L, a, b), bld_mul(L, bld_sub(L, bld_splatf(L, 1.0f), a), c));
+        {
+            LLVMValueRef ab = bld_mul(L, a, b);
+            LLVMValueRef rest = bld_mul(L, bld_sub(L, bld_splatf(L, 1.0f), a), c);
+            return bld_add(L, ab, rest);
+        }
         return bld_add(L, bld_mul(L, a, bld_sub(L, b, c)), c);
     }
     case ST_OP_FRC: {
@@ -1728,8 +1675,10 @@ static LLVMValueRef lower_arith(struct lower *L, const struct st_instr *ins)
     case ST_OP_CRS: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
         const int yzx[4] = {1, 2, 0, 3}, zxy[4] = {2, 0, 1, 3};
-        LLVMValueRef t1 = bld_mul(L, bld_shuffle(L, a, NULL, yzx), bld_shuffle(L, b, NULL, zxy));
-        LLVMValueRef t2 = bld_mul(L, bld_shuffle(L, a, NULL, zxy), bld_shuffle(L, b, NULL, yzx));
+        LLVMValueRef a1 = bld_shuffle(L, a, NULL, yzx), b1 = bld_shuffle(L, b, NULL, zxy);
+        LLVMValueRef t1 = bld_mul(L, a1, b1);
+        LLVMValueRef a2 = bld_shuffle(L, a, NULL, zxy), b2 = bld_shuffle(L, b, NULL, yzx);
+        LLVMValueRef t2 = bld_mul(L, a2, b2);
         return bld_sub(L, t1, t2);
     }
     case ST_OP_ABS: return bld_fabs(L, read_src(L, ins, 0));
@@ -1776,9 +1725,10 @@ static LLVMValueRef lower_select(struct lower *L, const struct st_instr *ins)
     }
     case ST_OP_SGN: {
         LLVMValueRef a = read_src(L, ins, 0), zero = bld_splatf(L, 0.0f);
-        return bld_select(L, bld_fcmp(L, LLVMRealOGT, a, zero), bld_splatf(L, 1.0f),
-                          bld_select(L, bld_fcmp(L, LLVMRealOLT, a, zero), bld_splatf(L, -1.0f),
-                                     zero));
+        LLVMValueRef pos = bld_fcmp(L, LLVMRealOGT, a, zero);
+        LLVMValueRef neg = bld_fcmp(L, LLVMRealOLT, a, zero);
+        return bld_select(L, pos, bld_splatf(L, 1.0f),
+                          bld_select(L, neg, bld_splatf(L, -1.0f), zero));
     }
     case ST_OP_CMP: case ST_OP_CND: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1), c = read_src(L, ins, 2);
@@ -1788,7 +1738,8 @@ static LLVMValueRef lower_select(struct lower *L, const struct st_instr *ins)
         return bld_select(L, t, b, c);
     }
     case ST_OP_SETP: {
-        LLVMValueRef c = bld_fcmp(L, cmp_pred(ins->cmp), read_src(L, ins, 0), read_src(L, ins, 1));
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        LLVMValueRef c = bld_fcmp(L, cmp_pred(ins->cmp), a, b);
         return bld_select(L, c, bld_splatf(L, 1.0f), bld_splatf(L, 0.0f));
     }
     default:
@@ -1805,14 +1756,14 @@ static LLVMValueRef lower_math(struct lower *L, const struct st_instr *ins)
     case ST_OP_RCP: {
         /* +-0 -> +inf (not -inf), else the IEEE quotient (1 -> exactly 1) */
         LLVMValueRef x = read_scalar(L, ins, 0);
-        LLVMValueRef r = bld_select(L, bld_fcmp(L, LLVMRealOEQ, x, bld_f(L, 0.0f)),
-                                    bld_f(L, INFINITY), bld_rcp(L, x));
+        LLVMValueRef is0 = bld_fcmp(L, LLVMRealOEQ, x, bld_f(L, 0.0f));
+        LLVMValueRef r = bld_select(L, is0, bld_f(L, INFINITY), bld_rcp(L, x));
         return bld_splat(L, r);
     }
     case ST_OP_RSQ: {
         LLVMValueRef x = bld_fabs(L, read_scalar(L, ins, 0));
-        LLVMValueRef r = bld_select(L, bld_fcmp(L, LLVMRealOEQ, x, bld_f(L, 0.0f)),
-                                    bld_f(L, INFINITY),
+        LLVMValueRef is0 = bld_fcmp(L, LLVMRealOEQ, x, bld_f(L, 0.0f));
+        LLVMValueRef r = bld_select(L, is0, bld_f(L, INFINITY),
                                     bld_rcp(L, bld_intrin1(L, "llvm.sqrt", x)));
         return bld_splat(L, r);
     }
@@ -1826,7 +1777,8 @@ static LLVMValueRef lower_math(struct lower *L, const struct st_instr *ins)
         if (L->ver >= ST_VER(2, 0))
             return bld_splat(L, z);
         LLVMValueRef fl = bld_floor(L, v);
-        return bld_gather(L, bld_libm1(L, "llvm.exp2", fl), bld_sub(L, v, fl), z, bld_f(L, 1.0f));
+        LLVMValueRef e = bld_libm1(L, "llvm.exp2", fl), fr = bld_sub(L, v, fl);
+        return bld_gather(L, e, fr, z, bld_f(L, 1.0f));
     }
     case ST_OP_LOGP: {
         LLVMValueRef v = bld_fabs(L, read_scalar(L, ins, 0));
@@ -1852,9 +1804,12 @@ static LLVMValueRef lower_math(struct lower *L, const struct st_instr *ins)
         LLVMValueRef s = read_src(L, ins, 0);
         LLVMValueRef sx = bld_lane(L, s, 0), sy = bld_lane(L, s, 1), sw = bld_lane(L, s, 3);
         LLVMValueRef zero = bld_f(L, 0.0f), maxp = bld_f(L, 127.9961f), minp = bld_f(L, -127.9961f);
-        LLVMValueRef p = bld_select(L, bld_fcmp(L, LLVMRealOLT, sw, minp), minp,
-                                    bld_select(L, bld_fcmp(L, LLVMRealOGT, sw, maxp), maxp, sw));
-        LLVMValueRef args[2] = {bld_to_f64(L, sy), bld_to_f64(L, p)};
+        LLVMValueRef below = bld_fcmp(L, LLVMRealOLT, sw, minp);
+        LLVMValueRef above = bld_fcmp(L, LLVMRealOGT, sw, maxp);
+        LLVMValueRef p = bld_select(L, below, minp, bld_select(L, above, maxp, sw));
+        LLVMValueRef args[2];
+        args[0] = bld_to_f64(L, sy);
+        args[1] = bld_to_f64(L, p);
         LLVMValueRef pw = bld_to_f32(L, bld_intrin(L, "llvm.pow", args, 2));
         LLVMValueRef xpos = bld_fcmp(L, LLVMRealOGT, sx, zero);
         LLVMValueRef z = bld_select(L, LLVMBuildAnd(L->b, xpos, bld_fcmp(L, LLVMRealOGT, sy, zero), ""),
@@ -1864,25 +1819,21 @@ static LLVMValueRef lower_math(struct lower *L, const struct st_instr *ins)
     case ST_OP_POW: {
         /* exp2(src1 * log2|src0|) in double; d3d9 rule: 0 * x = 0 in the product */
         LLVMValueRef x = read_scalar(L, ins, 0), y = read_scalar(L, ins, 1);
-        if (L->flags & ST_LOWER_FENCE_MUL) { /* its product too: see bld_mul */
-            x = bld_intrin1(L, "llvm.arithmetic.fence", x);
-            y = bld_intrin1(L, "llvm.arithmetic.fence", y);
-        }
         LLVMValueRef lg = bld_intrin1(L, "llvm.log2", bld_fabs(L, bld_to_f64(L, x)));
         LLVMValueRef prod = LLVMBuildFMul(L->b, bld_to_f64(L, y), lg, "");
         if (L->rules == ST_FLOAT_D3D9) {
             /* log2|x| is 0 when |x| == 1: the product is then 0 * y */
-            LLVMValueRef z = LLVMBuildOr(L->b, bld_fcmp(L, LLVMRealOEQ, y, bld_f(L, 0.0f)),
-                                         bld_fcmp(L, LLVMRealOEQ, bld_fabs(L, x), bld_f(L, 1.0f)),
-                                         "");
+            LLVMValueRef y0 = bld_fcmp(L, LLVMRealOEQ, y, bld_f(L, 0.0f));
+            LLVMValueRef x1 = bld_fcmp(L, LLVMRealOEQ, bld_fabs(L, x), bld_f(L, 1.0f));
+            LLVMValueRef z = LLVMBuildOr(L->b, y0, x1, "");
             prod = bld_select(L, z, LLVMConstReal(LLVMDoubleTypeInContext(L->c), 0.0), prod);
         }
         return bld_splat(L, bld_to_f32(L, bld_intrin1(L, "llvm.exp2", prod)));
     }
     case ST_OP_SINCOS: {
         LLVMValueRef x = read_scalar(L, ins, 0);
-        return bld_gather(L, bld_libm1(L, "llvm.cos", x), bld_libm1(L, "llvm.sin", x),
-                          bld_f(L, 0.0f), bld_f(L, 0.0f));
+        LLVMValueRef c = bld_libm1(L, "llvm.cos", x), sn = bld_libm1(L, "llvm.sin", x);
+        return bld_gather(L, c, sn, bld_f(L, 0.0f), bld_f(L, 0.0f));
     }
     default:
         not_supported(L, ins->loc, st_opinfo[ins->op].name);
@@ -1920,9 +1871,10 @@ static LLVMValueRef lower_sample(struct lower *L, const struct st_instr *ins)
         LLVMValueRef pred = instr_pred(L, ins);
         if (pred)
             neg = LLVMBuildAnd(L->b, neg, pred, "");
-        LLVMValueRef any = LLVMBuildOr(L->b, LLVMBuildOr(L->b, bld_lane(L, neg, 0),
-                                                         bld_lane(L, neg, 1), ""),
-                                       bld_lane(L, neg, 2), "");
+        LLVMValueRef nx = bld_lane(L, neg, 0), ny = bld_lane(L, neg, 1);
+        LLVMValueRef nxy = LLVMBuildOr(L->b, nx, ny, "");
+        LLVMValueRef nz = bld_lane(L, neg, 2);
+        LLVMValueRef any = LLVMBuildOr(L->b, nxy, nz, "");
         set_status(L, any, ST_LL_STATUS_KILLED);
         return NULL;
     }
@@ -1975,8 +1927,8 @@ static LLVMValueRef lower_tex1x(struct lower *L, const struct st_instr *ins)
         LLVMValueRef u = pad_value(L, didx, 1);
         LLVMValueRef v = coord_dot(L, ins);
         if (ins->op == ST_OP_TEXM3x2DEPTH) {
-            LLVMValueRef d = bld_select(L, bld_fcmp(L, LLVMRealOEQ, v, bld_f(L, 0.0f)),
-                                        bld_f(L, 1.0f), LLVMBuildFDiv(L->b, u, v, ""));
+            LLVMValueRef is0 = bld_fcmp(L, LLVMRealOEQ, v, bld_f(L, 0.0f));
+            LLVMValueRef d = bld_select(L, is0, bld_f(L, 1.0f), LLVMBuildFDiv(L->b, u, v, ""));
             store_masked(L, ST_REG_DEPTHOUT, 0, 0x1, bld_splat(L, d), NULL, ins->loc);
             return NULL;
         }
@@ -2004,7 +1956,8 @@ static LLVMValueRef lower_tex1x(struct lower *L, const struct st_instr *ins)
         for (unsigned k = 0; k < 3; k++) {
             LLVMValueRef t = scalar_mul(L, LLVMBuildFMul(L->b, bld_f(L, 2.0f), bld_lane(L, n3, k), ""),
                                         ne);
-            rv[k] = bld_sub(L, LLVMBuildFDiv(L->b, t, nn, ""), bld_lane(L, e, k));
+            LLVMValueRef q = LLVMBuildFDiv(L->b, t, nn, "");
+            rv[k] = bld_sub(L, q, bld_lane(L, e, k));
         }
         return sample(L, didx, bld_gather(L, rv[0], rv[1], rv[2], bld_f(L, 1.0f)));
     }
@@ -2018,8 +1971,9 @@ static LLVMValueRef lower_tex1x(struct lower *L, const struct st_instr *ins)
         /* depth = r5.x / r5.y, 1.0 when r5.y is 0 */
         LLVMValueRef v = load_reg(L, &ins->dst.reg);
         LLVMValueRef y = bld_lane(L, v, 1);
-        LLVMValueRef d = bld_select(L, bld_fcmp(L, LLVMRealOEQ, y, bld_f(L, 0.0f)), bld_f(L, 1.0f),
-                                    LLVMBuildFDiv(L->b, bld_lane(L, v, 0), y, ""));
+        LLVMValueRef is0 = bld_fcmp(L, LLVMRealOEQ, y, bld_f(L, 0.0f));
+        LLVMValueRef q = LLVMBuildFDiv(L->b, bld_lane(L, v, 0), y, "");
+        LLVMValueRef d = bld_select(L, is0, bld_f(L, 1.0f), q);
         store_masked(L, ST_REG_DEPTHOUT, 0, 0x1, bld_splat(L, d), NULL, ins->loc);
         return NULL;
     }
@@ -2029,6 +1983,12 @@ static LLVMValueRef lower_tex1x(struct lower *L, const struct st_instr *ins)
     }
 }
 
+/*
+ * Computes an instruction's result without writing it (co-issued pairs
+ * read their sources before either writes).  Returns NULL for
+ * instructions that write no register; *opmask gets the lanes the
+ * operation defines.
+ */
 static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t *opmask)
 {
     *opmask = op_mask(ins);
@@ -2047,19 +2007,6 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
             }
         }
         return vec_compute(L, ins);
-    }
-    if (L->flags & ST_LOWER_OP_CALLS) {
-        LLVMValueRef c = op_call(L, ins);
-        if (c)
-            return c;
-    }
-    if ((L->flags & ST_LOWER_OPAQUE_TEX) && L->ps1x) {
-        bool writes = false;
-        LLVMValueRef c = opaque_call(L, ins, &writes);
-        if (c) {
-            *opmask = 0xf;
-            return writes ? c : NULL;
-        }
     }
     switch (ins->op) {
     case ST_OP_MOV: case ST_OP_MOVA: case ST_OP_TEXCRD: case ST_OP_ADD: case ST_OP_SUB:
@@ -2137,20 +2084,6 @@ static void lower_deriv(struct lower *L, const struct st_instr *ins)
         write_dst(L, ins, mk_call(L, ins->op == ST_OP_DSX ? "st.dsx" : "st.dsy", L->v4f, &v, 1,
                                   MK_PURE | MK_CONVERGENT),
                   0xf);
-        return;
-    }
-    if (L->flags & ST_LOWER_DERIV_CALLS) {
-        const char *name = ins->op == ST_OP_DSX ? "st_dsx" : "st_dsy";
-        LLVMTypeRef fty = LLVMFunctionType(L->v4f, &L->v4f, 1, 0);
-        LLVMValueRef fn = LLVMGetNamedFunction(L->m, name);
-        if (!fn) {
-            fn = LLVMAddFunction(L->m, name, fty);
-            unsigned k = LLVMGetEnumAttributeKindForName("convergent", 10);
-            LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
-                                    LLVMCreateEnumAttribute(L->c, k, 0));
-        }
-        LLVMValueRef v = read_src(L, ins, 0);
-        write_dst(L, ins, LLVMBuildCall2(L->b, fty, fn, &v, 1, ""), 0xf);
         return;
     }
     if (L->nyields == L->cap_yields) {
@@ -2527,7 +2460,7 @@ static void build_exit(struct lower *L)
         for (uint32_t i = 0; i < MAX_REG_INDEX; i++) {
             int slot = st_run_out_slot((enum st_regfile)f, i);
             if (slot < 0 || !L->regs[f][i].written || L->rel_out[f])
-                continue; /* rel_out: the @st_op.ostore calls wrote it */
+                continue; /* rel_out: the st.ostore markers wrote it */
             LLVMValueRef p = reg_ptr(L, (enum st_regfile)f, i, (struct st_loc){0, 0});
             store_output(L, slot, bld_load(L, L->v4f, p, 0));
         }
@@ -2629,7 +2562,6 @@ struct LLVMOpaqueModule *st_lower_llvm_ex(struct st_ctx *ctx, const struct st_sh
     L->ctx = ctx;
     L->sh = sh;
     L->rules = rules;
-    L->flags = flags;
     L->c = llctx;
     L->ps = sh->version.type == ST_PS;
     L->ver = sh->version.ver;
