@@ -392,6 +392,13 @@ static void test_locations(void **state)
     assert_string_equal(res->diagnostics[0].source_line, "   q1");
     expect_diag(res, 1, "main.asm", 8, 10, ST_SEVERITY_ERROR, 1008, "unknown register 'q2'");
     st_result_free(res);
+    /* A word continued on the next line: a column inside it is on the
+     * physical line that part is on (the second "_" is line 3, column 4;
+     * the line with the '\\' is 10 bytes long). */
+    res = pp_compile("ps_2_x\n     setp\\\n_gt__ p0, r0, r1\n", NULL, NULL, 0, ST_EMIT_ASM);
+    expect_diag(res, 0, "main.asm", 3, 4, ST_SEVERITY_ERROR, 1007, "unknown modifier '_'");
+    assert_string_equal(res->diagnostics[0].source_line, "_gt__ p0, r0, r1");
+    st_result_free(res);
     /* In a macro's expansion: at the invocation, with a note at the macro;
      * in an argument: at the argument. */
     res = pp_compile("#define BAD mov r0, q0\n#define M(a) mov r1, a\nvs_2_0\n  BAD\nM( q5 )\n",
