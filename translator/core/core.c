@@ -264,6 +264,36 @@ void st_buf_append(struct st_buf *b, const void *data, size_t n)
     b->data[b->len] = '\0';
 }
 
+char *st_read_stream(FILE *f, size_t *len, bool *oom)
+{
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+        if (n == cap - 1) {
+            char *nb = cap < SIZE_MAX / 4 ? realloc(buf, cap * 2) : NULL;
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    *oom = !buf;
+    if (!buf || ferror(f)) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
 void st_float_text(float f, char buf[48])
 {
     for (int prec = 6; prec <= 9; prec++) {

@@ -1290,36 +1290,11 @@ static char *read_whole(const char *path, size_t *len, const char **why)
         *why = errno == ENOENT ? NULL : errno == EACCES ? "permission denied" : "cannot open it";
         return NULL;
     }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-        if (n == cap) {
-            char *nb = cap < (SIZE_MAX / 4) ? realloc(buf, cap * 2) : NULL;
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    bool err = ferror(f) != 0;
+    bool oom;
+    char *buf = st_read_stream(f, len, &oom);
     fclose(f);
-    if (!buf) {
-        *why = "out of memory";
-        return NULL;
-    }
-    if (err) {
-        free(buf);
-        *why = "read error (a directory?)";
-        return NULL;
-    }
-    *len = n;
+    if (!buf)
+        *why = oom ? "out of memory" : "read error (a directory?)";
     return buf;
 }
 
