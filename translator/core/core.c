@@ -633,8 +633,14 @@ static unsigned place_of(const struct st_ctx *ctx, struct st_loc loc, struct st_
 {
     if (ctx->locate && loc.line) {
         unsigned n = ctx->locate(ctx->map, loc, out, max);
-        if (n >= 1 && n <= max)
+        if (n >= 1 && n <= max) {
+            /* a locator's line may end in the '\r' of a CRLF file, which
+             * source_line leaves out (find_line below does the same) */
+            for (unsigned k = 0; k < n; k++)
+                if (out[k].text && out[k].text_len && out[k].text[out[k].text_len - 1] == '\r')
+                    out[k].text_len--;
             return n;
+        }
     }
     memset(out, 0, sizeof(*out));
     out->line = loc.line;
@@ -762,10 +768,7 @@ bool st_ctx_export(struct st_ctx *ctx, struct st_result *res)
         } else {
             out[i].message = strdup(p->note ? p->note : "out of memory");
         }
-        size_t tl = p->text_len;
-        if (p->text && tl && p->text[tl - 1] == '\r')
-            tl--;
-        out[i].source_line = p->text ? line_copy(p->text, tl) : NULL;
+        out[i].source_line = p->text ? line_copy(p->text, p->text_len) : NULL;
     }
     free(order);
     free(places);
