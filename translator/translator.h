@@ -495,6 +495,11 @@ struct st_shader {
     struct st_d3d9_comment *comments;
     unsigned num_comments;
     const struct st_ctab *ctab;
+    /* --pp=fp16 (st_options.pp, set by st_front_end): instructions marked
+     * _pp and inputs declared dcl_pp compute in half floats in every stage
+     * and engine (docs/interpreter.md, "Partial precision"); false: _pp
+     * changes nothing. */
+    bool pp_half;
 };
 
 /* ------------------------------------------------------------------ */
@@ -606,6 +611,11 @@ struct st_op_env {
      * together with the sum (fmaf): the other reading both specifications
      * allow, the one the Gen9 kernels compute (docs/gensim.md) */
     bool fused;
+    /* a _pp instruction under --pp=fp16: its sources are halves already and
+     * every step of the operation (a sum, a product, a multiply-add, a
+     * reciprocal, one function value) is rounded to half (docs/interpreter.md,
+     * "Partial precision") */
+    bool half;
 };
 /* res gets the four lanes, *mask the lanes the operation defines; false
  * when op is not such an operation (texture, flow, matrix, ...). */
@@ -622,6 +632,17 @@ bool st_op_compare(enum st_compare c, float a, float b);
 int32_t st_op_round(float f);     /* mova: floor(x + 0.5), saturating, NaN -> 0 */
 float st_op_partial(float f);     /* expp/logp: the low 8 mantissa bits cleared */
 float st_op_saturate(float x);    /* _sat: NaN and -0 give +0 */
+/* a . b over n lanes as st_op_dot, every step rounded as e says (e->half) */
+float st_op_dot_env(const struct st_op_env *e, const float a[4], const float b[4], unsigned n);
+/*
+ * IEEE binary16 (run/ops.c): the bits of the half nearest f (ties to even;
+ * 65520 and beyond are infinities, below 2^-14 denormals in steps of 2^-24,
+ * up to 2^-25 zero; NaN a quiet NaN), the float a half's bits stand for
+ * (exact), and f rounded to half as a float.
+ */
+uint16_t st_half_from_float(float f);
+float st_half_to_float(uint16_t h);
+float st_half_round(float f);
 
 /* Helpers shared by the printer and diagnostics. */
 const char *st_regfile_name(enum st_regfile file, uint32_t index);
@@ -762,6 +783,12 @@ struct LLVMOpaqueModule *st_lower_llvm_ex(struct st_ctx *ctx, const struct st_sh
  *     write to addr + k outside 0..count-1 is dropped)
  *   st.opaque(i32 K, registers read...): ps_1_x texture-phase instruction K
  *     of the shader's list, as written
+ *   st.NAME.f16: a _pp instruction under --pp=fp16: the marker NAME on
+ *     <4 x half> operands with a <4 x half> result (st.setp.CMP.f16: <4 x i1>),
+ *     every step of the operation rounded to half (st_op_env.half).  The
+ *     sources arrive as fptrunc of the float registers (a rounding), the
+ *     result leaves as fpext (exact); texld_pp samples with float
+ *     coordinates and truncates the texel.
  */
 enum st_marker_kind {
     ST_MK_NONE, ST_MK_OP, ST_MK_SAT, ST_MK_SHIFT, ST_MK_MOD, ST_MK_REL, ST_MK_OSTORE,
@@ -772,6 +799,7 @@ struct st_marker {
     enum st_opcode op;   /* ST_MK_OP */
     enum st_compare cmp; /* st.setp.CMP */
     int mod;             /* ST_MK_MOD: 1 bias, 2 bx2, 3 comp, 4 x2 */
+    bool half;           /* "st.NAME.f16": computed in half on <4 x half> (--pp=fp16) */
 };
 /* st.opaque(i32 K, registers...): does instruction K write the register it
  * names (then its operands are its sources), or only read it (texkill,

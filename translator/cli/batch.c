@@ -58,7 +58,7 @@ static const char batch_usage[] =
     "  --progress, --no-progress\n"
     "                      the progress line on standard error (default: when it\n"
     "                      is a terminal)\n"
-    "  --emit, --float-rules, -x, -D, -I, --max-errors, --max-instructions,\n"
+    "  --emit, --float-rules, --pp, -x, -D, -I, --max-errors, --max-instructions,\n"
     "  --max-work, --timeout\n"
     "                      as for a single shader (shadertrans --help)\n"
     "\n"
