@@ -633,6 +633,16 @@ static bool through_shuffle(LLVMValueRef *v, int8_t map[4])
     return true;
 }
 
+/* fptrunc t read by an instruction that does not round: a half mov of
+ * its operand first, read through map. */
+static struct mir_src rounded(struct sel *S, LLVMValueRef t, const int8_t map[4])
+{
+    struct mir_src s =
+        materialize(S, resolve_r(S, LLVMGetOperand(t, 0), ident, true), MIR_CLASS_HALF, t);
+    s.swz = swz_from(map);
+    return s;
+}
+
 /*
  * The source that reads value v with lane i of the reader taking lane
  * map_in[i] of v (-1: not read).  Views are walked through, iteratively,
@@ -758,14 +768,9 @@ static struct mir_src resolve_r(struct sel *S, LLVMValueRef v, const int8_t map_
                 neg = !neg;
             v = LLVMGetOperand(v, 0);
             continue;
-        case LLVMFPExt:
-            v = LLVMGetOperand(v, 0);
-            continue;
-        case LLVMFPTrunc:
-            if (!rounds) {
-                s = materialize(S, resolve_r(S, LLVMGetOperand(v, 0), ident, true),
-                                MIR_CLASS_HALF, v);
-                s.swz = swz_from(map);
+        case LLVMFPExt: case LLVMFPTrunc:
+            if (opc(v) == LLVMFPTrunc && !rounds) {
+                s = rounded(S, v, map);
                 goto done;
             }
             v = LLVMGetOperand(v, 0);
@@ -912,6 +917,10 @@ static struct mir_instr *def_instr(struct sel *S, LLVMValueRef v, unsigned op, u
     struct mir_instr *in = emit(S, op);
     if (!in)
         return NULL;
+    /* a value no reader demands a lane of (its readers' lanes died in the
+     * passes) is still defined, in one lane: the folds drop it as dead */
+    if (!mask)
+        mask = 0x1;
     in->has_dst = true;
     in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = mask, .vreg = d};
     in->uniform = uniform(S, v);

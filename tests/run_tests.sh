@@ -9,7 +9,8 @@
 #   4. tests/cli.sh: usage errors, --help, --version, -o behaviour, batch
 #   5. tests/embed.sh, tests/scons_tool.sh: the installed library, pkg-config,
 #      exported symbols, build flags; the SCons tool
-#   6. tests/check_layering.py: stage doors and call circles
+#   6. tests/check_layering.py: stage doors and call circles;
+#      tests/check_function_length.py: no library function over 200 lines
 #   7. with a second argument "fuzz" (scons test, when clang is installed):
 #      tests/fuzz/smoke.sh, a fixed short run of every libFuzzer target of
 #      build-fuzz/ and the cmocka tests built with clang's sanitizers
@@ -172,6 +173,14 @@ if python3 tests/check_layering.py "$root" "$root/$variant"; then
 else
     count "layering" 0 1
 fi
+# No library function over 200 lines: the tree, then the check's own test on
+# a made-up tree whose answer is known
+p=0
+f=0
+for args in "$root" --self-test; do
+    if python3 tests/check_function_length.py "$args"; then p=$((p + 1)); else f=$((f + 1)); fi
+done
+count "function-length" "$p" "$f"
 
 # 7. Fuzz smoke run (tests/fuzz/README.md)
 if [ "$fuzz" = fuzz ]; then

@@ -535,6 +535,9 @@ static void test_fuzz(void **state)
     assert_int_equal(t.vasm_mismatch, 0);
     assert_int_equal(t.gen_failed, 0);
     assert_int_equal(t.gen_mismatch, 0);
+    /* no refusal (issue 12) */
+    assert_int_equal(t.vasm_unsupported, 0);
+    assert_int_equal(t.gen_unsupported, 0);
     assert_true(t.programs == count);
     /* the default run covers every instruction of both kinds and every
      * option and texture target (a generator change that loses one fails) */

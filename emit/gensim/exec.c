@@ -769,26 +769,24 @@ static int exec_math(gensim_thread *t, const gensim_inst *in, const val *a, cons
     return 0;
 }
 
-static int exec_alu(gensim_thread *t, const gensim_inst *in, uint32_t emask, uint32_t pmask)
-{
-    const int op = in->op;
-    int kind = exec_kind(in);
-    unsigned n = in->exec_size;
-    int sel_pred = op == GS_OP_SEL && in->pred != GS_P_NONE && in->cmod == GS_CM_NONE;
-    /* sel uses the predicate to choose, not to mask the write */
-    uint32_t wmask = sel_pred ? emask : (emask & pmask);
+/* One ALU instruction's per-channel values.  Every source element is read
+ * into s before any result is written (dst may overlap a source), and dp*
+ * reads the sources of its whole group of 4, so the values of all channels
+ * stay available until the write-back. */
+typedef struct alu_lanes {
     val s[3][GENSIM_MAX_CHANNELS];
     val r[GENSIM_MAX_CHANNELS];
-    uint8_t fl[GENSIM_MAX_CHANNELS];
-    uint8_t raw_copy = 0;
-    uint64_t rawbits[GENSIM_MAX_CHANNELS];
-    double fres[GENSIM_MAX_CHANNELS];  /* pre-saturation float results for cmod */
-    uint8_t ovf[GENSIM_MAX_CHANNELS];
-    int cmp_like = op == GS_OP_CMP;
-    int flag_written = in->cmod != GS_CM_NONE && op != GS_OP_SEL && op != GS_OP_CSEL;
+    uint8_t fl[GENSIM_MAX_CHANNELS];   /* cmp: the outcome per channel */
+    uint8_t ovf[GENSIM_MAX_CHANNELS];  /* float add/mul overflowed: (ov) */
+} alu_lanes;
 
-    memset(fl, 0, sizeof fl);
-    memset(ovf, 0, sizeof ovf);
+/* Refuses what the PRM leaves undefined or the model does not cover before
+ * anything is read, so a refused instruction changes no state. */
+static int alu_check(gensim_thread *t, const gensim_inst *in, int kind)
+{
+    const int op = in->op;
+    unsigned n = in->exec_size;
+
     if (in->dst.file == GS_F_IMM)
         return gensim__fail(t, in, "destination cannot be an immediate");
     if (cmod_flag_check(t, in))
@@ -855,15 +853,94 @@ static int exec_alu(gensim_thread *t, const gensim_inst *in, uint32_t emask, uin
         return gensim__fail(t, in, "integer mul with a dword source: (sat) and conditional modifiers are undefined (SKL PRM, Multiply)");
     if (op == GS_OP_MACH && n > 8)
         return gensim__fail(t, in, "mach works on the 8-dword accumulator: SIMD8 at most");
+    return 0;
+}
 
-    /* mov of the same type without sat/conversion is a raw bit copy */
-    if (op == GS_OP_MOV && in->src[0].type == in->dst.type && !in->sat &&
-        in->src[0].type != GS_T_V && in->src[0].type != GS_T_UV && in->src[0].type != GS_T_VF)
-        raw_copy = 1;
+/* A mov without a type change keeps the bits as they are (NaN payloads,
+ * denormals): no conversion to a value and back. */
+static int is_raw_mov(const gensim_inst *in)
+{
+    return in->op == GS_OP_MOV && in->src[0].type == in->dst.type && !in->sat &&
+           in->src[0].type != GS_T_V && in->src[0].type != GS_T_UV && in->src[0].type != GS_T_VF;
+}
 
-    /* gather sources (all reads before any write) */
+static int exec_raw_mov(gensim_thread *t, const gensim_inst *in, uint32_t wmask, int flag_written)
+{
+    unsigned n = in->exec_size;
+    uint64_t rawbits[GENSIM_MAX_CHANNELS];
+    int ty = in->dst.type;
+    unsigned ts = tsize(ty);
+
+    for (unsigned i = 0; i < n; i++)
+        if ((wmask & (1u << i)) && read_raw(t, in, &in->src[0], i, &rawbits[i]))
+            return -1;
+    for (unsigned i = 0; i < n; i++) {
+        if (!(wmask & (1u << i)))
+            continue;
+        uint64_t b = rawbits[i];
+        if (is_float_type(ty)) {
+            uint64_t sign = 1ull << (8 * ts - 1);
+            if (in->src[0].abs) b &= ~sign;
+            if (in->src[0].neg) b ^= sign;
+        } else if (in->src[0].abs || in->src[0].neg) {
+            val v = to_val(t, b, ty, K_INT, 0);
+            if (in->src[0].abs && v.i < 0) v.i = (int64_t)(0 - (uint64_t)v.i);
+            if (in->src[0].neg) v.i = (int64_t)(0 - (uint64_t)v.i);
+            b = (uint64_t)v.i;
+            if (ts < 8) b &= (1ull << (8 * ts)) - 1;
+        }
+        if (flag_written) {
+            val v = to_val(t, b, ty, is_float_type(ty) ? (ty == GS_T_DF ? K_DF : K_F) : K_INT, 0);
+            int f = is_float_type(ty) ? eval_cmod_f(in->cmod, ty == GS_T_DF ? v.d : v.f, 0)
+                                      : eval_cmod_i(in->cmod, v.i, is_signed_int(ty), is_64(ty));
+            write_cmod_flag(t, in, i, f);
+        }
+        if (write_bits(t, in, i, b))
+            return -1;
+    }
+    return 0;
+}
+
+/* pln: p0*X + p1*Y + p3 with X/Y from the barycentric layout.  Its sources
+ * are not regions but fixed register layouts, so it reads them itself. */
+static int exec_pln(gensim_thread *t, const gensim_inst *in, uint32_t wmask, alu_lanes *L)
+{
+    const gensim_operand *p = &in->src[0], *q = &in->src[1];
+    unsigned n = in->exec_size;
+    if (n > 16)
+        return gensim__fail(t, in, "pln is at most SIMD16");
+    if (p->file != GS_F_GRF || p->addr_mode != GS_A_DIRECT || p->vs || p->hs || p->w != 1 || (p->sub % 4))
+        return gensim__fail(t, in, "pln src0 must be a scalar region on a 16-byte aligned group (rN.0 or rN.4)");
+    if (q->file != GS_F_GRF || q->addr_mode != GS_A_DIRECT || q->sub != 0)
+        return gensim__fail(t, in, "pln src1 must start at a register boundary");
+    unsigned need = n > 8 ? 4 : 2;
+    if (q->reg + need > GENSIM_GRF_COUNT)
+        return gensim__fail(t, in, "pln src1 runs past r127");
+    float p0 = ftz(t, gensim_f32(t, p->reg, (unsigned)p->sub));
+    float p1 = ftz(t, gensim_f32(t, p->reg, (unsigned)p->sub + 1));
+    float p3 = ftz(t, gensim_f32(t, p->reg, (unsigned)p->sub + 3));
+    if (p->abs) { p0 = fabsf(p0); p1 = fabsf(p1); p3 = fabsf(p3); }
+    if (p->neg) { p0 = -p0; p1 = -p1; p3 = -p3; }
+    for (unsigned i = 0; i < n; i++) {
+        if (!(wmask & (1u << i)))
+            continue;
+        unsigned rx = q->reg + (i >= 8 ? 2 : 0);
+        float x = ftz(t, gensim_f32(t, rx, i % 8)), y = ftz(t, gensim_f32(t, rx + 1, i % 8));
+        if (q->abs) { x = fabsf(x); y = fabsf(y); }
+        if (q->neg) { x = -x; y = -y; }
+        L->r[i].f = fmaf(p0, x, fmaf(p1, y, p3));
+    }
+    return 0;
+}
+
+static int alu_read_sources(gensim_thread *t, const gensim_inst *in, int kind, uint32_t wmask,
+                            alu_lanes *L)
+{
+    const int op = in->op;
+    unsigned n = in->exec_size;
     uint32_t rmask = wmask;
     if (op == GS_OP_DP2 || op == GS_OP_DP3 || op == GS_OP_DP4 || op == GS_OP_DPH) {
+        /* a dp result needs all 4 channels of its group, enabled or not */
         uint32_t g = 0;
         for (unsigned i = 0; i < n; i++)
             if (wmask & (1u << i))
@@ -872,277 +949,286 @@ static int exec_alu(gensim_thread *t, const gensim_inst *in, uint32_t emask, uin
         if (n % 4)
             return gensim__fail(t, in, "dp instructions work on groups of 4 channels");
     }
-    if (sel_pred || op == GS_OP_SEL)
-        rmask = wmask;
     for (unsigned i = 0; i < n; i++) {
         if (!(rmask & (1u << i)))
             continue;
-        if (raw_copy) {
-            if (read_raw(t, in, &in->src[0], i, &rawbits[i]))
-                return -1;
-            continue;
-        }
-        if (op == GS_OP_PLN)
-            continue;
         for (unsigned k = 0; k < in->nsrc; k++)
-            if (read_src(t, in, k, i, kind, &s[k][i]))
+            if (read_src(t, in, k, i, kind, &L->s[k][i]))
                 return -1;
     }
+    return 0;
+}
 
-    if (raw_copy) {
-        int ty = in->dst.type;
-        unsigned ts = tsize(ty);
-        for (unsigned i = 0; i < n; i++) {
-            if (!(wmask & (1u << i)))
-                continue;
-            uint64_t b = rawbits[i];
-            if (is_float_type(ty)) {
-                uint64_t sign = 1ull << (8 * ts - 1);
-                if (in->src[0].abs) b &= ~sign;
-                if (in->src[0].neg) b ^= sign;
-            } else if (in->src[0].abs || in->src[0].neg) {
-                val v = to_val(t, b, ty, K_INT, 0);
-                if (in->src[0].abs && v.i < 0) v.i = (int64_t)(0 - (uint64_t)v.i);
-                if (in->src[0].neg) v.i = (int64_t)(0 - (uint64_t)v.i);
-                b = (uint64_t)v.i;
-                if (ts < 8) b &= (1ull << (8 * ts)) - 1;
-            }
-            if (flag_written) {
-                val v = to_val(t, b, ty, is_float_type(ty) ? (ty == GS_T_DF ? K_DF : K_F) : K_INT, 0);
-                int f = is_float_type(ty) ? eval_cmod_f(in->cmod, ty == GS_T_DF ? v.d : v.f, 0)
-                                          : eval_cmod_i(in->cmod, v.i, is_signed_int(ty), is_64(ty));
-                write_cmod_flag(t, in, i, f);
-            }
-            if (write_bits(t, in, i, b))
-                return -1;
+/* mov, add, mul, mad, lrp: the operations of every type */
+static int alu_arith(gensim_thread *t, const gensim_inst *in, int kind, val a, val b, val c,
+                     val *o, uint8_t *ovf)
+{
+    switch (in->op) {
+    case GS_OP_MOV: *o = a; break;
+    case GS_OP_ADD:
+        if (kind == K_F) o->f = a.f + b.f;
+        else if (kind == K_DF) o->d = a.d + b.d;
+        else o->i = (int64_t)((uint64_t)a.i + (uint64_t)b.i);
+        if (kind == K_F) *ovf = isinf(o->f) && !isinf(a.f) && !isinf(b.f);
+        break;
+    case GS_OP_MUL:
+        if (kind == K_F) o->f = a.f * b.f;
+        else if (kind == K_DF) o->d = a.d * b.d;
+        else o->i = (int64_t)((uint64_t)a.i * (uint64_t)b.i);
+        if (kind == K_F) *ovf = isinf(o->f) && !isinf(a.f) && !isinf(b.f);
+        break;
+    case GS_OP_MAD:
+        if (kind == K_DF) o->d = fma(b.d, c.d, a.d);
+        else if (kind == K_F) o->f = fmaf(b.f, c.f, a.f);
+        else return gensim__fail(t, in, "integer mad is not modelled on Gen9");
+        break;
+    case GS_OP_LRP:
+        o->f = a.f * b.f + (1.0f - a.f) * c.f;
+        break;
+    default:
+        return gensim__fail(t, in, "instruction not modelled");
+    }
+    return 0;
+}
+
+/* the integer-only operations: logic, shifts, bit counts, avg, mach */
+static int64_t alu_int(const gensim_inst *in, val a, val b)
+{
+    switch (in->op) {
+    case GS_OP_AVG:
+        /* (a + b + 1) >> 1 without 64-bit overflow */
+        return (a.i >> 1) + (b.i >> 1) + (((a.i & 1) + (b.i & 1) + 1) >> 1);
+    case GS_OP_MACH: {
+        /* high 32 bits of the full 64-bit product */
+        int sgn = is_signed_int(in->src[0].type) || is_signed_int(in->src[1].type);
+        int64_t x = sgn ? (int64_t)(int32_t)a.i : (int64_t)(uint32_t)a.i;
+        int64_t y = sgn ? (int64_t)(int32_t)b.i : (int64_t)(uint32_t)b.i;
+        if (sgn)
+            return (int64_t)((x * y) >> 32);
+        return (int64_t)(((uint64_t)x * (uint64_t)y) >> 32);
+    }
+    case GS_OP_AND: return a.i & b.i;
+    case GS_OP_OR: return a.i | b.i;
+    case GS_OP_XOR: return a.i ^ b.i;
+    case GS_OP_NOT: return ~a.i;
+    case GS_OP_SHL: case GS_OP_SHR: case GS_OP_ASR: {
+        int w64 = is_64(in->dst.type) || is_64(in->src[0].type);
+        unsigned cnt = (unsigned)(b.i & (w64 ? 63 : 31));
+        if (in->op == GS_OP_SHL)
+            return (int64_t)((uint64_t)a.i << cnt);
+        if (in->op == GS_OP_SHR)
+            return (int64_t)((w64 ? (uint64_t)a.i : (uint64_t)(uint32_t)a.i) >> cnt);
+        return (w64 ? a.i : (int64_t)(int32_t)a.i) >> cnt;
+    }
+    case GS_OP_LZD: return clz32((uint32_t)a.i);
+    case GS_OP_FBH: {
+        uint32_t v = (uint32_t)a.i;
+        if (is_signed_int(in->src[0].type) && (v & 0x80000000u))
+            v = ~v;
+        return v ? (int64_t)clz32(v) : (int64_t)0xffffffff;
+    }
+    case GS_OP_FBL: {
+        uint32_t v = (uint32_t)a.i;
+        unsigned k = 0;
+        if (!v)
+            return 0xffffffff;
+        while (!(v & 1)) { v >>= 1; k++; }
+        return k;
+    }
+    case GS_OP_CBIT: {
+        uint32_t v = (uint32_t)a.i;
+        unsigned k = 0;
+        while (v) { k += v & 1; v >>= 1; }
+        return k;
+    }
+    case GS_OP_BFREV: {
+        uint32_t v = (uint32_t)a.i, rv = 0;
+        for (unsigned k = 0; k < 32; k++)
+            if (v & (1u << k))
+                rv |= 1u << (31 - k);
+        return rv;
+    }
+    default:
+        return 0; /* alu_lane sends only the operations above */
+    }
+}
+
+/* the :f-only operations: rounding, line, the dot products */
+static int alu_float(gensim_thread *t, const gensim_inst *in, unsigned i, val a, val b,
+                     const alu_lanes *L, val *o)
+{
+    switch (in->op) {
+    case GS_OP_FRC: o->f = a.f - floorf(a.f); break;
+    case GS_OP_RNDD: o->f = floorf(a.f); break;
+    case GS_OP_RNDU: o->f = ceilf(a.f); break;
+    case GS_OP_RNDE: o->f = nearbyintf(a.f); break;
+    case GS_OP_RNDZ: o->f = truncf(a.f); break;
+    case GS_OP_LINE: {
+        const gensim_operand *p = &in->src[0];
+        if (p->file != GS_F_GRF || p->vs || p->hs || (p->sub % 4))
+            return gensim__fail(t, in, "line src0 must be a scalar region on a 16-byte aligned group");
+        float p0 = a.f, p3 = ftz(t, gensim_f32(t, p->reg, (unsigned)p->sub + 3));
+        if (p->abs) p3 = fabsf(p3);
+        if (p->neg) p3 = -p3;
+        o->f = fmaf(p0, b.f, p3);
+        break;
+    }
+    case GS_OP_DP2: case GS_OP_DP3: case GS_OP_DP4: case GS_OP_DPH: {
+        unsigned g = i & ~3u;
+        unsigned cnt = in->op == GS_OP_DP2 ? 2 : in->op == GS_OP_DP4 ? 4 : 3;
+        float acc = 0.0f;
+        for (unsigned k = 0; k < cnt; k++)
+            acc += L->s[0][g + k].f * L->s[1][g + k].f;
+        if (in->op == GS_OP_DPH)
+            acc += L->s[1][g + 3].f;
+        o->f = acc;
+        break;
+    }
+    default:
+        return gensim__fail(t, in, "instruction not modelled");
+    }
+    return 0;
+}
+
+/* cmp, sel, csel: a comparison that sets a flag or chooses a source */
+static int alu_compare(gensim_thread *t, const gensim_inst *in, int kind, unsigned i,
+                       uint32_t pmask, val a, val b, val c, val *o, uint8_t *fl)
+{
+    int take0;
+    switch (in->op) {
+    case GS_OP_CMP:
+        if (kind == K_F) *fl = (uint8_t)compare_f(in->cmod, a.f, b.f);
+        else if (kind == K_DF) *fl = (uint8_t)compare_f(in->cmod, a.d, b.d);
+        else {
+            if (in->cmod == GS_CM_OV || in->cmod == GS_CM_UN)
+                return gensim__fail(t, in, "(ov)/(un) compare is not modelled for integers");
+            *fl = (uint8_t)compare_i(in->cmod, a.i, b.i);
         }
         return 0;
-    }
-
-    /* pln: p0*X + p1*Y + p3 with X/Y from the barycentric layout */
-    if (op == GS_OP_PLN) {
-        const gensim_operand *p = &in->src[0], *q = &in->src[1];
-        if (n > 16)
-            return gensim__fail(t, in, "pln is at most SIMD16");
-        if (p->file != GS_F_GRF || p->addr_mode != GS_A_DIRECT || p->vs || p->hs || p->w != 1 || (p->sub % 4))
-            return gensim__fail(t, in, "pln src0 must be a scalar region on a 16-byte aligned group (rN.0 or rN.4)");
-        if (q->file != GS_F_GRF || q->addr_mode != GS_A_DIRECT || q->sub != 0)
-            return gensim__fail(t, in, "pln src1 must start at a register boundary");
-        unsigned need = n > 8 ? 4 : 2;
-        if (q->reg + need > GENSIM_GRF_COUNT)
-            return gensim__fail(t, in, "pln src1 runs past r127");
-        float p0 = ftz(t, gensim_f32(t, p->reg, (unsigned)p->sub));
-        float p1 = ftz(t, gensim_f32(t, p->reg, (unsigned)p->sub + 1));
-        float p3 = ftz(t, gensim_f32(t, p->reg, (unsigned)p->sub + 3));
-        if (p->abs) { p0 = fabsf(p0); p1 = fabsf(p1); p3 = fabsf(p3); }
-        if (p->neg) { p0 = -p0; p1 = -p1; p3 = -p3; }
-        for (unsigned i = 0; i < n; i++) {
-            if (!(wmask & (1u << i)))
-                continue;
-            unsigned rx = q->reg + (i >= 8 ? 2 : 0);
-            float x = ftz(t, gensim_f32(t, rx, i % 8)), y = ftz(t, gensim_f32(t, rx + 1, i % 8));
-            if (q->abs) { x = fabsf(x); y = fabsf(y); }
-            if (q->neg) { x = -x; y = -y; }
-            r[i].f = fmaf(p0, x, fmaf(p1, y, p3));
+    case GS_OP_SEL:
+        if (in->cmod != GS_CM_NONE) {
+            if (kind == K_F && (isnan(a.f) || isnan(b.f)))
+                take0 = isnan(b.f); /* min/max return the non-NaN source */
+            else if (kind == K_DF && (isnan(a.d) || isnan(b.d)))
+                take0 = isnan(b.d);
+            else if (kind == K_F) take0 = compare_f(in->cmod, a.f, b.f);
+            else if (kind == K_DF) take0 = compare_f(in->cmod, a.d, b.d);
+            else take0 = compare_i(in->cmod, a.i, b.i);
+        } else {
+            take0 = (pmask >> i) & 1;
         }
-        kind = K_F;
-        goto write_out;
+        *o = take0 ? a : b;
+        return 0;
+    case GS_OP_CSEL:
+        /* dst = (src2 <cmod> 0) ? src0 : src1 ; flags are not written */
+        take0 = compare_f(in->cmod ? in->cmod : GS_CM_NE, c.f, 0.0);
+        *o = take0 ? a : b;
+        return 0;
+    default:
+        return gensim__fail(t, in, "instruction not modelled");
     }
+}
 
-    for (unsigned i = 0; i < n; i++) {
+static int alu_lane(gensim_thread *t, const gensim_inst *in, int kind, unsigned i, uint32_t pmask,
+                    alu_lanes *L)
+{
+    val a = L->s[0][i], b = in->nsrc > 1 ? L->s[1][i] : a, c = in->nsrc > 2 ? L->s[2][i] : a;
+    val o = {0, 0.0f, 0.0};
+    int rc = 0;
+    switch (in->op) {
+    case GS_OP_MOV: case GS_OP_ADD: case GS_OP_MUL: case GS_OP_MAD: case GS_OP_LRP:
+        rc = alu_arith(t, in, kind, a, b, c, &o, &L->ovf[i]);
+        break;
+    case GS_OP_AVG: case GS_OP_MACH: case GS_OP_AND: case GS_OP_OR: case GS_OP_XOR:
+    case GS_OP_NOT: case GS_OP_SHL: case GS_OP_SHR: case GS_OP_ASR: case GS_OP_LZD:
+    case GS_OP_FBH: case GS_OP_FBL: case GS_OP_CBIT: case GS_OP_BFREV:
+        o.i = alu_int(in, a, b);
+        break;
+    case GS_OP_FRC: case GS_OP_RNDD: case GS_OP_RNDU: case GS_OP_RNDE: case GS_OP_RNDZ:
+    case GS_OP_LINE: case GS_OP_DP2: case GS_OP_DP3: case GS_OP_DP4: case GS_OP_DPH:
+        rc = alu_float(t, in, i, a, b, L, &o);
+        break;
+    case GS_OP_CMP: case GS_OP_SEL: case GS_OP_CSEL:
+        rc = alu_compare(t, in, kind, i, pmask, a, b, c, &o, &L->fl[i]);
+        break;
+    case GS_OP_MATH:
+        rc = exec_math(t, in, &a, &b, &o, kind);
+        break;
+    default:
+        return gensim__fail(t, in, "instruction not modelled");
+    }
+    if (rc)
+        return -1;
+    L->r[i] = o;
+    return 0;
+}
+
+static int alu_write_back(gensim_thread *t, const gensim_inst *in, int kind, uint32_t wmask,
+                          int flag_written, const alu_lanes *L)
+{
+    for (unsigned i = 0; i < in->exec_size; i++) {
         if (!(wmask & (1u << i)))
             continue;
-        val a = s[0][i], b = in->nsrc > 1 ? s[1][i] : a, c = in->nsrc > 2 ? s[2][i] : a;
-        val o = {0, 0.0f, 0.0};
-        switch (op) {
-        case GS_OP_MOV: o = a; break;
-        case GS_OP_ADD:
-            if (kind == K_F) o.f = a.f + b.f;
-            else if (kind == K_DF) o.d = a.d + b.d;
-            else o.i = (int64_t)((uint64_t)a.i + (uint64_t)b.i);
-            if (kind == K_F) ovf[i] = isinf(o.f) && !isinf(a.f) && !isinf(b.f);
-            break;
-        case GS_OP_MUL:
-            if (kind == K_F) o.f = a.f * b.f;
-            else if (kind == K_DF) o.d = a.d * b.d;
-            else o.i = (int64_t)((uint64_t)a.i * (uint64_t)b.i);
-            if (kind == K_F) ovf[i] = isinf(o.f) && !isinf(a.f) && !isinf(b.f);
-            break;
-        case GS_OP_MAD:
-            if (kind == K_DF) o.d = fma(b.d, c.d, a.d);
-            else if (kind == K_F) o.f = fmaf(b.f, c.f, a.f);
-            else return gensim__fail(t, in, "integer mad is not modelled on Gen9");
-            break;
-        case GS_OP_LRP:
-            o.f = a.f * b.f + (1.0f - a.f) * c.f;
-            break;
-        case GS_OP_AVG:
-            /* (a + b + 1) >> 1 without 64-bit overflow */
-            o.i = (a.i >> 1) + (b.i >> 1) + (((a.i & 1) + (b.i & 1) + 1) >> 1);
-            break;
-        case GS_OP_MACH: {
-            /* high 32 bits of the full 64-bit product */
-            int sgn = is_signed_int(in->src[0].type) || is_signed_int(in->src[1].type);
-            int64_t x = sgn ? (int64_t)(int32_t)a.i : (int64_t)(uint32_t)a.i;
-            int64_t y = sgn ? (int64_t)(int32_t)b.i : (int64_t)(uint32_t)b.i;
-            if (sgn)
-                o.i = (int64_t)((x * y) >> 32);
-            else
-                o.i = (int64_t)(((uint64_t)x * (uint64_t)y) >> 32);
-            break;
-        }
-        case GS_OP_AND: o.i = a.i & b.i; break;
-        case GS_OP_OR: o.i = a.i | b.i; break;
-        case GS_OP_XOR: o.i = a.i ^ b.i; break;
-        case GS_OP_NOT: o.i = ~a.i; break;
-        case GS_OP_SHL: case GS_OP_SHR: case GS_OP_ASR: {
-            int w64 = is_64(in->dst.type) || is_64(in->src[0].type);
-            unsigned cnt = (unsigned)(b.i & (w64 ? 63 : 31));
-            if (op == GS_OP_SHL)
-                o.i = (int64_t)((uint64_t)a.i << cnt);
-            else if (op == GS_OP_SHR)
-                o.i = (int64_t)((w64 ? (uint64_t)a.i : (uint64_t)(uint32_t)a.i) >> cnt);
-            else
-                o.i = (w64 ? a.i : (int64_t)(int32_t)a.i) >> cnt;
-            break;
-        }
-        case GS_OP_LZD: o.i = clz32((uint32_t)a.i); break;
-        case GS_OP_FBH: {
-            uint32_t v = (uint32_t)a.i;
-            if (is_signed_int(in->src[0].type) && (v & 0x80000000u))
-                v = ~v;
-            o.i = v ? (int64_t)clz32(v) : (int64_t)0xffffffff;
-            break;
-        }
-        case GS_OP_FBL: {
-            uint32_t v = (uint32_t)a.i;
-            unsigned k = 0;
-            if (!v) { o.i = 0xffffffff; break; }
-            while (!(v & 1)) { v >>= 1; k++; }
-            o.i = k;
-            break;
-        }
-        case GS_OP_CBIT: {
-            uint32_t v = (uint32_t)a.i;
-            unsigned k = 0;
-            while (v) { k += v & 1; v >>= 1; }
-            o.i = k;
-            break;
-        }
-        case GS_OP_BFREV: {
-            uint32_t v = (uint32_t)a.i, rv = 0;
-            for (unsigned k = 0; k < 32; k++)
-                if (v & (1u << k))
-                    rv |= 1u << (31 - k);
-            o.i = rv;
-            break;
-        }
-        case GS_OP_FRC: o.f = a.f - floorf(a.f); break;
-        case GS_OP_RNDD: o.f = floorf(a.f); break;
-        case GS_OP_RNDU: o.f = ceilf(a.f); break;
-        case GS_OP_RNDE: o.f = nearbyintf(a.f); break;
-        case GS_OP_RNDZ: o.f = truncf(a.f); break;
-        case GS_OP_LINE: {
-            const gensim_operand *p = &in->src[0];
-            if (p->file != GS_F_GRF || p->vs || p->hs || (p->sub % 4))
-                return gensim__fail(t, in, "line src0 must be a scalar region on a 16-byte aligned group");
-            float p0 = a.f, p3 = ftz(t, gensim_f32(t, p->reg, (unsigned)p->sub + 3));
-            if (p->abs) p3 = fabsf(p3);
-            if (p->neg) p3 = -p3;
-            o.f = fmaf(p0, b.f, p3);
-            break;
-        }
-        case GS_OP_DP2: case GS_OP_DP3: case GS_OP_DP4: case GS_OP_DPH: {
-            unsigned g = i & ~3u;
-            unsigned cnt = op == GS_OP_DP2 ? 2 : op == GS_OP_DP4 ? 4 : 3;
-            float acc = 0.0f;
-            for (unsigned k = 0; k < cnt; k++)
-                acc += s[0][g + k].f * s[1][g + k].f;
-            if (op == GS_OP_DPH)
-                acc += s[1][g + 3].f;
-            o.f = acc;
-            break;
-        }
-        case GS_OP_CMP:
-            if (kind == K_F) fl[i] = (uint8_t)compare_f(in->cmod, a.f, b.f);
-            else if (kind == K_DF) fl[i] = (uint8_t)compare_f(in->cmod, a.d, b.d);
-            else {
-                if (in->cmod == GS_CM_OV || in->cmod == GS_CM_UN)
-                    return gensim__fail(t, in, "(ov)/(un) compare is not modelled for integers");
-                fl[i] = (uint8_t)compare_i(in->cmod, a.i, b.i);
-            }
-            break;
-        case GS_OP_SEL: {
-            int take0;
-            if (in->cmod != GS_CM_NONE) {
-                if (kind == K_F && (isnan(a.f) || isnan(b.f)))
-                    take0 = isnan(b.f); /* min/max return the non-NaN source */
-                else if (kind == K_DF && (isnan(a.d) || isnan(b.d)))
-                    take0 = isnan(b.d);
-                else if (kind == K_F) take0 = compare_f(in->cmod, a.f, b.f);
-                else if (kind == K_DF) take0 = compare_f(in->cmod, a.d, b.d);
-                else take0 = compare_i(in->cmod, a.i, b.i);
-            } else {
-                take0 = (pmask >> i) & 1;
-            }
-            o = take0 ? a : b;
-            break;
-        }
-        case GS_OP_CSEL: {
-            /* dst = (src2 <cmod> 0) ? src0 : src1 ; flags are not written */
-            int take0 = compare_f(in->cmod ? in->cmod : GS_CM_NE, c.f, 0.0);
-            o = take0 ? a : b;
-            break;
-        }
-        case GS_OP_MATH:
-            if (exec_math(t, in, &a, &b, &o, kind))
-                return -1;
-            break;
-        default:
-            return gensim__fail(t, in, "instruction not modelled");
-        }
-        r[i] = o;
-    }
-
-write_out:
-    for (unsigned i = 0; i < n; i++) {
-        if (!(wmask & (1u << i)))
-            continue;
-        if (cmp_like) {
+        if (in->op == GS_OP_CMP) {
             /* cmp writes all ones for true, zero for false, in dst size */
             unsigned ts = tsize(in->dst.type);
-            uint64_t b = fl[i] ? (ts == 8 ? ~0ull : ((1ull << (8 * ts)) - 1)) : 0;
-            write_cmod_flag(t, in, i, fl[i]);
+            uint64_t b = L->fl[i] ? (ts == 8 ? ~0ull : ((1ull << (8 * ts)) - 1)) : 0;
+            write_cmod_flag(t, in, i, L->fl[i]);
             if (write_bits(t, in, i, b))
                 return -1;
             continue;
         }
-        if (kind == K_F)
-            fres[i] = r[i].f;
-        else if (kind == K_DF)
-            fres[i] = r[i].d;
         if (flag_written) {
             int f;
             if (kind == K_INT) {
                 int w64 = is_64(in->dst.type);
                 for (unsigned k = 0; k < in->nsrc; k++)
                     w64 |= is_64(in->src[k].type);
-                f = eval_cmod_i(in->cmod, r[i].i, is_signed_int(in->dst.type), w64);
+                f = eval_cmod_i(in->cmod, L->r[i].i, is_signed_int(in->dst.type), w64);
             } else {
                 /* post-condition flags come from the result before .sat
                  * (SKL PRM "Assigning Conditional Mods") */
-                double fr = fres[i];
+                double fr = kind == K_F ? (double)L->r[i].f : L->r[i].d;
                 if (kind == K_F)
                     fr = ftz(t, (float)fr);
-                f = eval_cmod_f(in->cmod, fr, ovf[i]);
+                f = eval_cmod_f(in->cmod, fr, L->ovf[i]);
             }
             write_cmod_flag(t, in, i, f);
         }
-        uint64_t bits = to_bits(t, r[i], kind, in->dst.type, in->sat, op != GS_OP_MOV);
+        uint64_t bits = to_bits(t, L->r[i], kind, in->dst.type, in->sat, in->op != GS_OP_MOV);
         if (write_bits(t, in, i, bits))
             return -1;
     }
     return 0;
+}
+
+static int exec_alu(gensim_thread *t, const gensim_inst *in, uint32_t emask, uint32_t pmask)
+{
+    const int op = in->op;
+    int kind = exec_kind(in);
+    int sel_pred = op == GS_OP_SEL && in->pred != GS_P_NONE && in->cmod == GS_CM_NONE;
+    /* sel uses the predicate to choose, not to mask the write */
+    uint32_t wmask = sel_pred ? emask : (emask & pmask);
+    int flag_written = in->cmod != GS_CM_NONE && op != GS_OP_SEL && op != GS_OP_CSEL;
+    alu_lanes L;
+
+    memset(L.fl, 0, sizeof L.fl);
+    memset(L.ovf, 0, sizeof L.ovf);
+    if (alu_check(t, in, kind))
+        return -1;
+    if (is_raw_mov(in))
+        return exec_raw_mov(t, in, wmask, flag_written);
+    if (op == GS_OP_PLN) {
+        if (exec_pln(t, in, wmask, &L))
+            return -1;
+        return alu_write_back(t, in, K_F, wmask, flag_written, &L);
+    }
+    if (alu_read_sources(t, in, kind, wmask, &L))
+        return -1;
+    for (unsigned i = 0; i < in->exec_size; i++)
+        if ((wmask & (1u << i)) && alu_lane(t, in, kind, i, pmask, &L))
+            return -1;
+    return alu_write_back(t, in, kind, wmask, flag_written, &L);
 }
 
 /* ---- control flow ------------------------------------------------------ */

@@ -1742,39 +1742,11 @@ static LLVMValueRef vec_compute(struct lower *L, const struct st_instr *ins)
     }
 }
 
-static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t *opmask)
+/* mov, the sums and products (dot products and matrices included) and bem:
+ * every product goes through bld_mul, where the d3d9 float rule lives. */
+static LLVMValueRef lower_arith(struct lower *L, const struct st_instr *ins)
 {
-    *opmask = op_mask(ins);
-    if (L->vec) {
-        if (L->ps1x) {
-            bool writes = false;
-            LLVMValueRef c = opaque_call(L, ins, &writes);
-            if (c && (ins->op == ST_OP_TEXDEPTH || ins->op == ST_OP_TEXM3x2DEPTH)) {
-                /* the depth it computes, in x, goes to oDepth */
-                store_masked(L, ST_REG_DEPTHOUT, 0, 0x1, c, NULL, ins->loc);
-                return NULL;
-            }
-            if (c) {
-                *opmask = 0xf;
-                return writes ? c : NULL;
-            }
-        }
-        return vec_compute(L, ins);
-    }
     const uint32_t didx = ins->dst.reg.index;
-    if (L->flags & ST_LOWER_OP_CALLS) {
-        LLVMValueRef c = op_call(L, ins);
-        if (c)
-            return c;
-    }
-    if ((L->flags & ST_LOWER_OPAQUE_TEX) && L->ps1x) {
-        bool writes = false;
-        LLVMValueRef c = opaque_call(L, ins, &writes);
-        if (c) {
-            *opmask = 0xf;
-            return writes ? c : NULL;
-        }
-    }
     switch (ins->op) {
     case ST_OP_MOV: case ST_OP_MOVA: case ST_OP_TEXCRD:
         return read_src(L, ins, 0);
@@ -1798,6 +1770,64 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1), c = read_src(L, ins, 2);
         return bld_splat(L, bld_add(L, dot(L, a, b, 2), bld_lane(L, c, 0)));
     }
+    case ST_OP_DST: {
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        return bld_gather(L, bld_f(L, 1.0f), scalar_mul(L, bld_lane(L, a, 1), bld_lane(L, b, 1)),
+                          bld_lane(L, a, 2), bld_lane(L, b, 3));
+    }
+    case ST_OP_LRP: {
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1), c = read_src(L, ins, 2);
+        if (L->arb) /* ARB's pseudo-code: a * b + (1 - a) * c */
+            return bld_add(L, bld_mul(L, a, b), bld_mul(L, bld_sub(L, bld_splatf(L, 1.0f), a), c));
+        return bld_add(L, bld_mul(L, a, bld_sub(L, b, c)), c);
+    }
+    case ST_OP_FRC: {
+        LLVMValueRef a = read_src(L, ins, 0);
+        return bld_sub(L, a, bld_floor(L, a));
+    }
+    case ST_OP_M4x4: case ST_OP_M4x3: case ST_OP_M3x4: case ST_OP_M3x3: case ST_OP_M3x2: {
+        unsigned n = ins->op == ST_OP_M4x4 || ins->op == ST_OP_M4x3 ? 4 : 3;
+        unsigned rows = ins->op == ST_OP_M4x4 || ins->op == ST_OP_M3x4 ? 4
+                        : ins->op == ST_OP_M3x2 ? 2 : 3;
+        LLVMValueRef a = read_src(L, ins, 0);
+        LLVMValueRef lane[4];
+        for (unsigned i = 0; i < 4; i++)
+            lane[i] = i < rows ? dot(L, a, read_src_row(L, ins, 1, i), n) : bld_f(L, 0.0f);
+        return bld_gather(L, lane[0], lane[1], lane[2], lane[3]);
+    }
+    case ST_OP_CRS: {
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        const int yzx[4] = {1, 2, 0, 3}, zxy[4] = {2, 0, 1, 3};
+        LLVMValueRef t1 = bld_mul(L, bld_shuffle(L, a, NULL, yzx), bld_shuffle(L, b, NULL, zxy));
+        LLVMValueRef t2 = bld_mul(L, bld_shuffle(L, a, NULL, zxy), bld_shuffle(L, b, NULL, yzx));
+        return bld_sub(L, t1, t2);
+    }
+    case ST_OP_ABS: return bld_fabs(L, read_src(L, ins, 0));
+    case ST_OP_NRM: {
+        LLVMValueRef a = read_src(L, ins, 0);
+        LLVMValueRef inv = bld_rcp(L, bld_intrin1(L, "llvm.sqrt", dot(L, a, a, 3)));
+        return bld_mul(L, a, bld_splat(L, inv));
+    }
+    case ST_OP_BEM: {
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        LLVMValueRef bx = bld_lane(L, b, 0), by = bld_lane(L, b, 1);
+        LLVMValueRef x = bld_add(L, bld_add(L, bld_lane(L, a, 0), scalar_mul(L, bumpenv(L, didx, 0), bx)),
+                                 scalar_mul(L, bumpenv(L, didx, 2), by));
+        LLVMValueRef y = bld_add(L, bld_add(L, bld_lane(L, a, 1), scalar_mul(L, bumpenv(L, didx, 1), bx)),
+                                 scalar_mul(L, bumpenv(L, didx, 3), by));
+        return bld_gather(L, x, y, bld_f(L, 0.0f), bld_f(L, 0.0f));
+    }
+    default:
+        not_supported(L, ins->loc, st_opinfo[ins->op].name);
+        return NULL;
+    }
+}
+
+/* min, max, set-on-compare, sgn, cmp/cnd, setp: an fcmp and a select, with
+ * the ordered predicates that give the interpreter's NaN results. */
+static LLVMValueRef lower_select(struct lower *L, const struct st_instr *ins)
+{
+    switch (ins->op) {
     case ST_OP_MIN: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
         if (L->arb) /* ARB: (a > b) ? b : a */
@@ -1814,6 +1844,34 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
         LLVMValueRef c = bld_fcmp(L, ins->op == ST_OP_SLT ? LLVMRealOLT : LLVMRealOGE, a, b);
         return bld_select(L, c, bld_splatf(L, 1.0f), bld_splatf(L, 0.0f));
     }
+    case ST_OP_SGN: {
+        LLVMValueRef a = read_src(L, ins, 0), zero = bld_splatf(L, 0.0f);
+        return bld_select(L, bld_fcmp(L, LLVMRealOGT, a, zero), bld_splatf(L, 1.0f),
+                          bld_select(L, bld_fcmp(L, LLVMRealOLT, a, zero), bld_splatf(L, -1.0f),
+                                     zero));
+    }
+    case ST_OP_CMP: case ST_OP_CND: {
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1), c = read_src(L, ins, 2);
+        LLVMValueRef t = ins->op == ST_OP_CMP
+                             ? bld_fcmp(L, L->arb ? LLVMRealOLT : LLVMRealOGE, a, bld_splatf(L, 0.0f))
+                             : bld_fcmp(L, LLVMRealOGT, a, bld_splatf(L, 0.5f));
+        return bld_select(L, t, b, c);
+    }
+    case ST_OP_SETP: {
+        LLVMValueRef c = bld_fcmp(L, cmp_pred(ins->cmp), read_src(L, ins, 0), read_src(L, ins, 1));
+        return bld_select(L, c, bld_splatf(L, 1.0f), bld_splatf(L, 0.0f));
+    }
+    default:
+        not_supported(L, ins->loc, st_opinfo[ins->op].name);
+        return NULL;
+    }
+}
+
+/* rcp, rsq, exp, log (and their partial forms), lit, pow, sincos: each keeps
+ * st_op_eval's special inputs (0, 1, |x|) and its libm calls in double. */
+static LLVMValueRef lower_math(struct lower *L, const struct st_instr *ins)
+{
+    switch (ins->op) {
     case ST_OP_RCP: {
         /* +-0 -> +inf (not -inf), else the IEEE quotient (1 -> exactly 1) */
         LLVMValueRef x = read_scalar(L, ins, 0);
@@ -1873,31 +1931,6 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
                                     pw, zero);
         return bld_gather(L, bld_f(L, 1.0f), bld_select(L, xpos, sx, zero), z, bld_f(L, 1.0f));
     }
-    case ST_OP_DST: {
-        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
-        return bld_gather(L, bld_f(L, 1.0f), scalar_mul(L, bld_lane(L, a, 1), bld_lane(L, b, 1)),
-                          bld_lane(L, a, 2), bld_lane(L, b, 3));
-    }
-    case ST_OP_LRP: {
-        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1), c = read_src(L, ins, 2);
-        if (L->arb) /* ARB's pseudo-code: a * b + (1 - a) * c */
-            return bld_add(L, bld_mul(L, a, b), bld_mul(L, bld_sub(L, bld_splatf(L, 1.0f), a), c));
-        return bld_add(L, bld_mul(L, a, bld_sub(L, b, c)), c);
-    }
-    case ST_OP_FRC: {
-        LLVMValueRef a = read_src(L, ins, 0);
-        return bld_sub(L, a, bld_floor(L, a));
-    }
-    case ST_OP_M4x4: case ST_OP_M4x3: case ST_OP_M3x4: case ST_OP_M3x3: case ST_OP_M3x2: {
-        unsigned n = ins->op == ST_OP_M4x4 || ins->op == ST_OP_M4x3 ? 4 : 3;
-        unsigned rows = ins->op == ST_OP_M4x4 || ins->op == ST_OP_M3x4 ? 4
-                        : ins->op == ST_OP_M3x2 ? 2 : 3;
-        LLVMValueRef a = read_src(L, ins, 0);
-        LLVMValueRef lane[4];
-        for (unsigned i = 0; i < 4; i++)
-            lane[i] = i < rows ? dot(L, a, read_src_row(L, ins, 1, i), n) : bld_f(L, 0.0f);
-        return bld_gather(L, lane[0], lane[1], lane[2], lane[3]);
-    }
     case ST_OP_POW: {
         /* exp2(src1 * log2|src0|) in double; d3d9 rule: 0 * x = 0 in the product */
         LLVMValueRef x = read_scalar(L, ins, 0), y = read_scalar(L, ins, 1);
@@ -1916,52 +1949,23 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
         }
         return bld_splat(L, bld_to_f32(L, bld_intrin1(L, "llvm.exp2", prod)));
     }
-    case ST_OP_CRS: {
-        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
-        const int yzx[4] = {1, 2, 0, 3}, zxy[4] = {2, 0, 1, 3};
-        LLVMValueRef t1 = bld_mul(L, bld_shuffle(L, a, NULL, yzx), bld_shuffle(L, b, NULL, zxy));
-        LLVMValueRef t2 = bld_mul(L, bld_shuffle(L, a, NULL, zxy), bld_shuffle(L, b, NULL, yzx));
-        return bld_sub(L, t1, t2);
-    }
-    case ST_OP_SGN: {
-        LLVMValueRef a = read_src(L, ins, 0), zero = bld_splatf(L, 0.0f);
-        return bld_select(L, bld_fcmp(L, LLVMRealOGT, a, zero), bld_splatf(L, 1.0f),
-                          bld_select(L, bld_fcmp(L, LLVMRealOLT, a, zero), bld_splatf(L, -1.0f),
-                                     zero));
-    }
-    case ST_OP_ABS: return bld_fabs(L, read_src(L, ins, 0));
-    case ST_OP_NRM: {
-        LLVMValueRef a = read_src(L, ins, 0);
-        LLVMValueRef inv = bld_rcp(L, bld_intrin1(L, "llvm.sqrt", dot(L, a, a, 3)));
-        return bld_mul(L, a, bld_splat(L, inv));
-    }
     case ST_OP_SINCOS: {
         LLVMValueRef x = read_scalar(L, ins, 0);
         return bld_gather(L, bld_libm1(L, "llvm.cos", x), bld_libm1(L, "llvm.sin", x),
                           bld_f(L, 0.0f), bld_f(L, 0.0f));
     }
-    case ST_OP_CMP: case ST_OP_CND: {
-        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1), c = read_src(L, ins, 2);
-        LLVMValueRef t = ins->op == ST_OP_CMP
-                             ? bld_fcmp(L, L->arb ? LLVMRealOLT : LLVMRealOGE, a, bld_splatf(L, 0.0f))
-                             : bld_fcmp(L, LLVMRealOGT, a, bld_splatf(L, 0.5f));
-        return bld_select(L, t, b, c);
+    default:
+        not_supported(L, ins->loc, st_opinfo[ins->op].name);
+        return NULL;
     }
-    case ST_OP_SETP: {
-        LLVMValueRef c = bld_fcmp(L, cmp_pred(ins->cmp), read_src(L, ins, 0), read_src(L, ins, 1));
-        return bld_select(L, c, bld_splatf(L, 1.0f), bld_splatf(L, 0.0f));
-    }
-    case ST_OP_BEM: {
-        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
-        LLVMValueRef bx = bld_lane(L, b, 0), by = bld_lane(L, b, 1);
-        LLVMValueRef x = bld_add(L, bld_add(L, bld_lane(L, a, 0), scalar_mul(L, bumpenv(L, didx, 0), bx)),
-                                 scalar_mul(L, bumpenv(L, didx, 2), by));
-        LLVMValueRef y = bld_add(L, bld_add(L, bld_lane(L, a, 1), scalar_mul(L, bumpenv(L, didx, 1), bx)),
-                                 scalar_mul(L, bumpenv(L, didx, 3), by));
-        return bld_gather(L, x, y, bld_f(L, 0.0f), bld_f(L, 0.0f));
-    }
+}
 
-    /* ---- sampling ---- */
+/* texld* and texkill: in ps_1_x the dst register number is also the texture
+ * stage and the t# whose coordinates are read. */
+static LLVMValueRef lower_sample(struct lower *L, const struct st_instr *ins)
+{
+    const uint32_t didx = ins->dst.reg.index;
+    switch (ins->op) {
     case ST_OP_TEXLD: case ST_OP_TEXLDP: case ST_OP_TEXLDB: case ST_OP_TEXLDL: case ST_OP_TEXLDD: {
         uint32_t stage;
         LLVMValueRef c;
@@ -1978,6 +1982,33 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
         }
         return step(L, sample(L, stage, c)); /* texld_pp: a half texel */
     }
+    case ST_OP_TEXKILL: {
+        /* any of x, y, z below 0 (lanes the predicate lets through) */
+        LLVMValueRef v = ins->dst.reg.file == ST_REG_TEXTURE ? coords(L, didx)
+                                                            : load_reg(L, &ins->dst.reg);
+        LLVMValueRef neg = bld_fcmp(L, LLVMRealOLT, v, bld_splatf(L, 0.0f));
+        LLVMValueRef pred = instr_pred(L, ins);
+        if (pred)
+            neg = LLVMBuildAnd(L->b, neg, pred, "");
+        LLVMValueRef any = LLVMBuildOr(L->b, LLVMBuildOr(L->b, bld_lane(L, neg, 0),
+                                                         bld_lane(L, neg, 1), ""),
+                                       bld_lane(L, neg, 2), "");
+        set_status(L, any, ST_LL_STATUS_KILLED);
+        return NULL;
+    }
+    default:
+        not_supported(L, ins->loc, st_opinfo[ins->op].name);
+        return NULL;
+    }
+}
+
+/* The ps_1_x texture-address instructions: coordinates from the t#
+ * interpolators, the dot products of texm*pad kept for the matrix's last row
+ * in the pad slots. */
+static LLVMValueRef lower_tex1x(struct lower *L, const struct st_instr *ins)
+{
+    const uint32_t didx = ins->dst.reg.index;
+    switch (ins->op) {
     case ST_OP_TEX:
         return sample(L, didx, coords(L, didx));
     case ST_OP_TEXCOORD: {
@@ -2062,20 +2093,66 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
         store_masked(L, ST_REG_DEPTHOUT, 0, 0x1, bld_splat(L, d), NULL, ins->loc);
         return NULL;
     }
-    case ST_OP_TEXKILL: {
-        /* any of x, y, z below 0 (lanes the predicate lets through) */
-        LLVMValueRef v = ins->dst.reg.file == ST_REG_TEXTURE ? coords(L, didx)
-                                                            : load_reg(L, &ins->dst.reg);
-        LLVMValueRef neg = bld_fcmp(L, LLVMRealOLT, v, bld_splatf(L, 0.0f));
-        LLVMValueRef pred = instr_pred(L, ins);
-        if (pred)
-            neg = LLVMBuildAnd(L->b, neg, pred, "");
-        LLVMValueRef any = LLVMBuildOr(L->b, LLVMBuildOr(L->b, bld_lane(L, neg, 0),
-                                                         bld_lane(L, neg, 1), ""),
-                                       bld_lane(L, neg, 2), "");
-        set_status(L, any, ST_LL_STATUS_KILLED);
+    default:
+        not_supported(L, ins->loc, st_opinfo[ins->op].name);
         return NULL;
     }
+}
+
+static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t *opmask)
+{
+    *opmask = op_mask(ins);
+    if (L->vec) {
+        if (L->ps1x) {
+            bool writes = false;
+            LLVMValueRef c = opaque_call(L, ins, &writes);
+            if (c && (ins->op == ST_OP_TEXDEPTH || ins->op == ST_OP_TEXM3x2DEPTH)) {
+                /* the depth it computes, in x, goes to oDepth */
+                store_masked(L, ST_REG_DEPTHOUT, 0, 0x1, c, NULL, ins->loc);
+                return NULL;
+            }
+            if (c) {
+                *opmask = 0xf;
+                return writes ? c : NULL;
+            }
+        }
+        return vec_compute(L, ins);
+    }
+    if (L->flags & ST_LOWER_OP_CALLS) {
+        LLVMValueRef c = op_call(L, ins);
+        if (c)
+            return c;
+    }
+    if ((L->flags & ST_LOWER_OPAQUE_TEX) && L->ps1x) {
+        bool writes = false;
+        LLVMValueRef c = opaque_call(L, ins, &writes);
+        if (c) {
+            *opmask = 0xf;
+            return writes ? c : NULL;
+        }
+    }
+    switch (ins->op) {
+    case ST_OP_MOV: case ST_OP_MOVA: case ST_OP_TEXCRD: case ST_OP_ADD: case ST_OP_SUB:
+    case ST_OP_MUL: case ST_OP_MAD: case ST_OP_DP3: case ST_OP_DP4: case ST_OP_DP2ADD:
+    case ST_OP_DST: case ST_OP_LRP: case ST_OP_FRC: case ST_OP_M4x4: case ST_OP_M4x3:
+    case ST_OP_M3x4: case ST_OP_M3x3: case ST_OP_M3x2: case ST_OP_CRS: case ST_OP_ABS:
+    case ST_OP_NRM: case ST_OP_BEM:
+        return lower_arith(L, ins);
+    case ST_OP_MIN: case ST_OP_MAX: case ST_OP_SLT: case ST_OP_SGE: case ST_OP_SGN: case ST_OP_CMP:
+    case ST_OP_CND: case ST_OP_SETP:
+        return lower_select(L, ins);
+    case ST_OP_RCP: case ST_OP_RSQ: case ST_OP_EXP: case ST_OP_LOG: case ST_OP_EXPP:
+    case ST_OP_LOGP: case ST_OP_LIT: case ST_OP_POW: case ST_OP_SINCOS:
+        return lower_math(L, ins);
+    case ST_OP_TEXLD: case ST_OP_TEXLDP: case ST_OP_TEXLDB: case ST_OP_TEXLDL: case ST_OP_TEXLDD:
+    case ST_OP_TEXKILL:
+        return lower_sample(L, ins);
+    case ST_OP_TEX: case ST_OP_TEXCOORD: case ST_OP_TEXBEM: case ST_OP_TEXBEML:
+    case ST_OP_TEXREG2AR: case ST_OP_TEXREG2GB: case ST_OP_TEXREG2RGB: case ST_OP_TEXM3x2PAD:
+    case ST_OP_TEXM3x3PAD: case ST_OP_TEXM3x2TEX: case ST_OP_TEXM3x2DEPTH: case ST_OP_TEXM3x3TEX:
+    case ST_OP_TEXM3x3: case ST_OP_TEXM3x3SPEC: case ST_OP_TEXM3x3VSPEC: case ST_OP_TEXDP3TEX:
+    case ST_OP_TEXDP3: case ST_OP_TEXDEPTH:
+        return lower_tex1x(L, ins);
     case ST_OP_NOP: case ST_OP_PHASE:
         return NULL;
     default:

@@ -511,7 +511,6 @@ static void arb_read_reg(struct run *R, struct lane *L, unsigned pc, const struc
         memcpy(v, src, 4 * sizeof(float));
 }
 
-/* LIT's power clamp: the largest float below 128 ("128 - epsilon"). */
 /* The instructions ARB adds that are more than a function of their
  * sources (the others are st_op_eval's); s0 is the first source, read. */
 static bool arb_compute(struct run *R, struct lane *L, const struct st_instr *in,
@@ -552,106 +551,79 @@ static bool arb_compute(struct run *R, struct lane *L, const struct st_instr *in
 /* ------------------------------------------------------------------ */
 /* Instructions                                                        */
 
-/*
- * Computes an instruction that writes its dst into res/opmask, without
- * writing (so co-issued pairs read their sources before either writes).
- * Returns false for instructions that write nothing.
- */
-static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_instr *in,
-                    float res[4], unsigned *opmask)
+/* m4x4 .. m3x2 read their second source row by row: it names the first of
+ * consecutive registers, so it is not one value compute could read. */
+static bool compute_matrix(struct run *R, struct lane *L, unsigned pc,
+                           const struct st_instr *in, float res[4], unsigned *opmask)
 {
-    float s0[4] = {0}, s1[4] = {0}, s2[4] = {0};
+    float s0[4] = {0}, s1[4] = {0};
+    unsigned rows = in->op == ST_OP_M4x4 || in->op == ST_OP_M3x4 ? 4
+                  : in->op == ST_OP_M3x2                        ? 2 : 3;
+    bool four = in->op == ST_OP_M4x4 || in->op == ST_OP_M4x3;
+    struct st_op_env env = {R->arb, R->legacy, R->ver, in->cmp, {0, 1, 2, 3}, 0, R->fused,
+                            is_half(R, in)};
+    read_src(R, L, pc, &in->src[0], s0);
+    for (unsigned k = 0; k < 4; k++) {
+        s0[k] = half_if(R, in, s0[k]);
+        res[k] = 0.0f;
+    }
+    for (unsigned row = 0; row < rows; row++) {
+        struct st_src m = in->src[1];
+        m.reg.index += row; /* the rows are consecutive registers */
+        read_src(R, L, pc, &m, s1);
+        for (unsigned k = 0; k < 4; k++)
+            s1[k] = half_if(R, in, s1[k]);
+        res[row] = st_op_dot_env(&env, s0, s1, four ? 4 : 3);
+    }
+    *opmask = (1u << rows) - 1;
+    return true;
+}
+
+/* texld* (ps_1_4 .. 3_0, vs_3_0): ps_1_4 samples the stage of its dst
+ * register, whose coordinates it reads when it names no source. */
+static bool compute_texld(struct run *R, struct lane *L, unsigned pc,
+                          const struct st_instr *in, float res[4])
+{
+    float s0[4] = {0};
     const unsigned ns = in->nsrc;
-    *opmask = 0xf;
-    /* Texture-address instructions of ps_1_x read their sources themselves. */
-    if (!(st_opinfo[in->op].flags & (OPF_TEX1X | OPF_MATRIX)) && in->op != ST_OP_TEXKILL &&
-        in->op != ST_OP_TEXLD && in->op != ST_OP_TEXLDP && in->op != ST_OP_TEXLDB &&
-        in->op != ST_OP_TEXLDL && in->op != ST_OP_TEXLDD) {
+    const uint32_t didx = in->dst.reg.index;
+    uint32_t stage;
+    if (R->ps && R->ver < ST_VER(2, 0)) {
+        /* ps_1_4: the stage is the dst register number. */
+        stage = didx;
         if (ns > 0)
             read_src(R, L, pc, &in->src[0], s0);
-        if (ns > 1)
-            read_src(R, L, pc, &in->src[1], s1);
-        if (ns > 2)
-            read_src(R, L, pc, &in->src[2], s2);
-        /* a _pp instruction in half reads its sources rounded to half */
-        for (int k = 0; k < 4 && is_half(R, in); k++) {
-            s0[k] = st_half_round(s0[k]);
-            s1[k] = st_half_round(s1[k]);
-            s2[k] = st_half_round(s2[k]);
-        }
+        else
+            memcpy(s0, coords(L, didx), sizeof(s0));
+    } else {
+        read_src(R, L, pc, &in->src[0], s0);
+        stage = ns > 1 ? in->src[1].reg.index : 0;
     }
+    if (in->op == ST_OP_TEXLDP)
+        for (int k = 0; k < 3; k++)
+            s0[k] = s0[k] / s0[3];
+    /* Only level 0 exists: the lod of texldl/texldb and the gradients
+     * of texldd select nothing else. */
+    sample(R, in, stage, s0, res);
+    /* _pp in half: the texel is rounded; the coordinates are an address,
+     * read at full precision */
+    for (int k = 0; k < 4; k++)
+        res[k] = half_if(R, in, res[k]);
+    return true;
+}
+
+/* The ps_1_x texture-address instructions (OPF_TEX1X).  Their sources are
+ * read here, not by compute: a t# source means the texture coordinates of
+ * that stage, and the texm* rows pass their dot products on in L->pad. */
+static bool compute_tex1x(struct run *R, struct lane *L, unsigned pc,
+                          const struct st_instr *in, float res[4])
+{
+    float s0[4] = {0};
     const uint32_t didx = in->dst.reg.index;
     switch (in->op) {
     case ST_OP_TEXCRD: /* ps_1_4: the coordinates, through swizzle and _dz/_dw */
         read_src(R, L, pc, &in->src[0], res);
         return true;
-    case ST_OP_M4x4:
-    case ST_OP_M4x3:
-    case ST_OP_M3x4:
-    case ST_OP_M3x3:
-    case ST_OP_M3x2: {
-        unsigned rows = in->op == ST_OP_M4x4 || in->op == ST_OP_M3x4 ? 4
-                      : in->op == ST_OP_M3x2                        ? 2 : 3;
-        bool four = in->op == ST_OP_M4x4 || in->op == ST_OP_M4x3;
-        struct st_op_env env = {R->arb, R->legacy, R->ver, in->cmp, {0, 1, 2, 3}, 0, R->fused,
-                                is_half(R, in)};
-        read_src(R, L, pc, &in->src[0], s0);
-        for (unsigned k = 0; k < 4; k++) {
-            s0[k] = half_if(R, in, s0[k]);
-            res[k] = 0.0f;
-        }
-        for (unsigned row = 0; row < rows; row++) {
-            struct st_src m = in->src[1];
-            m.reg.index += row; /* the rows are consecutive registers */
-            read_src(R, L, pc, &m, s1);
-            for (unsigned k = 0; k < 4; k++)
-                s1[k] = half_if(R, in, s1[k]);
-            res[row] = st_op_dot_env(&env, s0, s1, four ? 4 : 3);
-        }
-        *opmask = (1u << rows) - 1;
-        return true;
-    }
-    case ST_OP_BEM: {
-        const struct st_run_bumpenv *be = bumpenv(R, didx);
-        res[0] = muladd(R, be->mat[2], s1[1], muladd(R, be->mat[0], s1[0], s0[0]));
-        res[1] = muladd(R, be->mat[3], s1[1], muladd(R, be->mat[1], s1[0], s0[1]));
-        res[2] = res[3] = 0.0f;
-        *opmask = 0x3;
-        return true;
-    }
-
-    /* ---- sampling (ps_1_4 .. 3_0, vs_3_0) ---- */
-    case ST_OP_TEXLD:
-    case ST_OP_TEXLDP:
-    case ST_OP_TEXLDB:
-    case ST_OP_TEXLDL:
-    case ST_OP_TEXLDD: {
-        uint32_t stage;
-        if (R->ps && R->ver < ST_VER(2, 0)) {
-            /* ps_1_4: the stage is the dst register number. */
-            stage = didx;
-            if (ns > 0)
-                read_src(R, L, pc, &in->src[0], s0);
-            else
-                memcpy(s0, coords(L, didx), sizeof(s0));
-        } else {
-            read_src(R, L, pc, &in->src[0], s0);
-            stage = ns > 1 ? in->src[1].reg.index : 0;
-        }
-        if (in->op == ST_OP_TEXLDP)
-            for (int k = 0; k < 3; k++)
-                s0[k] = s0[k] / s0[3];
-        /* Only level 0 exists: the lod of texldl/texldb and the gradients
-         * of texldd select nothing else. */
-        sample(R, in, stage, s0, res);
-        /* _pp in half: the texel is rounded; the coordinates are an
-         * address, read at full precision */
-        for (int k = 0; k < 4; k++)
-            res[k] = half_if(R, in, res[k]);
-        return true;
-    }
-
-    /* ---- ps_1_1 .. 1_3 texture-address instructions ---- */
     case ST_OP_TEX:
         sample(R, in, didx, coords(L, didx), res);
         return true;
@@ -770,6 +742,32 @@ static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_
         L->out[ST_LL_OUT_DEPTH][0] = v[1] == 0.0f ? 1.0f : v[0] / v[1];
         return false;
     }
+    default: /* compute sends only the OPF_TEX1X opcodes */
+        return false;
+    }
+}
+
+/*
+ * Computes an instruction that writes its dst into res/opmask, without
+ * writing (so co-issued pairs read their sources before either writes).
+ * Returns false for instructions that write nothing.
+ */
+static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_instr *in,
+                    float res[4], unsigned *opmask)
+{
+    float s0[4] = {0}, s1[4] = {0}, s2[4] = {0};
+    const unsigned ns = in->nsrc;
+    const uint32_t didx = in->dst.reg.index;
+    *opmask = 0xf;
+    /* These read their sources themselves: t# coordinates, the rows of a
+     * matrix, ps_1_4's texld without a source, texkill's dst. */
+    if (st_opinfo[in->op].flags & OPF_TEX1X)
+        return compute_tex1x(R, L, pc, in, res);
+    if (st_opinfo[in->op].flags & OPF_MATRIX)
+        return compute_matrix(R, L, pc, in, res, opmask);
+    switch (in->op) {
+    case ST_OP_TEXLD: case ST_OP_TEXLDP: case ST_OP_TEXLDB: case ST_OP_TEXLDL: case ST_OP_TEXLDD:
+        return compute_texld(R, L, pc, in, res);
     case ST_OP_TEXKILL: {
         /* Discard when any of x, y, z is below 0 (lanes the predicate lets
          * through).  ps_1_x t#: the texture coordinates. */
@@ -783,6 +781,30 @@ static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_
             if ((pm & (1u << k)) && v[k] < 0.0f)
                 L->discarded = true;
         return false;
+    }
+    default:
+        break;
+    }
+    if (ns > 0)
+        read_src(R, L, pc, &in->src[0], s0);
+    if (ns > 1)
+        read_src(R, L, pc, &in->src[1], s1);
+    if (ns > 2)
+        read_src(R, L, pc, &in->src[2], s2);
+    /* a _pp instruction in half reads its sources rounded to half */
+    for (int k = 0; k < 4 && is_half(R, in); k++) {
+        s0[k] = st_half_round(s0[k]);
+        s1[k] = st_half_round(s1[k]);
+        s2[k] = st_half_round(s2[k]);
+    }
+    switch (in->op) {
+    case ST_OP_BEM: {
+        const struct st_run_bumpenv *be = bumpenv(R, didx);
+        res[0] = muladd(R, be->mat[2], s1[1], muladd(R, be->mat[0], s1[0], s0[0]));
+        res[1] = muladd(R, be->mat[3], s1[1], muladd(R, be->mat[1], s1[0], s0[1]));
+        res[2] = res[3] = 0.0f;
+        *opmask = 0x3;
+        return true;
     }
     case ST_OP_ARB_KIL: case ST_OP_ARB_TEX: case ST_OP_ARB_TXP: case ST_OP_ARB_TXB:
         return arb_compute(R, L, in, s0, res);

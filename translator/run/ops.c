@@ -277,12 +277,12 @@ static bool eval_arb(const struct st_op_env *e, enum st_opcode op, const float s
     }
 }
 
-bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4], float res[4],
-                unsigned *mask)
+/* mov, the sums and products (dot products, dst, lrp, crs, nrm included), frc,
+ * abs: every product goes through st_op_mul, st_op_muladd or st_op_dot, where
+ * the float rule and the fused reading live. */
+static bool eval_arith(const struct st_op_env *e, enum st_opcode op, const float *s0,
+                       const float *s1, const float *s2, float res[4], unsigned *mask)
 {
-    const float *s0 = s[0], *s1 = s[1], *s2 = s[2];
-    const bool lg = e->legacy;
-    *mask = 0xf;
     switch (op) {
     case ST_OP_MOV: case ST_OP_MOVA: case ST_OP_TEXCRD:
         memcpy(res, s0, 4 * sizeof(float));
@@ -312,6 +312,50 @@ bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4
     case ST_OP_DP2ADD:
         splat(res, R(e, st_op_dot_env(e, s0, s1, 2) + s2[0]));
         return true;
+    case ST_OP_DST:
+        res[0] = 1.0f;
+        res[1] = mul_e(e, s0[1], s1[1]);
+        res[2] = s0[2];
+        res[3] = s1[3];
+        return true;
+    case ST_OP_LRP: /* src0 * (src1 - src2) + src2; ARB: src0 * src1 + (1 - src0) * src2,
+                     * whose first product the fused reading rounds with the sum */
+        for (int k = 0; k < 4; k++)
+            res[k] = e->arb ? muladd_e(e, s0[k], s1[k], mul_e(e, R(e, 1.0f - s0[k]), s2[k]))
+                            : muladd_e(e, s0[k], R(e, s1[k] - s2[k]), s2[k]);
+        return true;
+    case ST_OP_FRC:
+        for (int k = 0; k < 4; k++)
+            res[k] = R(e, s0[k] - floorf(s0[k]));
+        return true;
+    case ST_OP_CRS:
+        cross(e, s0, s1, res);
+        res[3] = 0.0f;
+        *mask = 0x7;
+        return true;
+    case ST_OP_ABS:
+        for (int k = 0; k < 4; k++)
+            res[k] = fabsf(s0[k]);
+        return true;
+    case ST_OP_NRM: {
+        /* src * (1 / sqrt(dot3(src, src))), w included, as the spec. */
+        float d = st_op_dot_env(e, s0, s0, 3);
+        float f = R(e, 1.0f / (float)sqrt((double)d));
+        for (int k = 0; k < 4; k++)
+            res[k] = mul_e(e, s0[k], f);
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+/* min, max, slt, sge, sgn, cmp, cnd, setp: a comparison per lane picks a value,
+ * written as the specification's expression so that a NaN goes where it says. */
+static bool eval_select(const struct st_op_env *e, enum st_opcode op, const float *s0,
+                        const float *s1, const float *s2, float res[4], unsigned *mask)
+{
+    switch (op) {
     case ST_OP_MIN: /* the spec's (a < b) ? a : b, NaN included; ARB's (a > b) ? b : a */
         for (int k = 0; k < 4; k++)
             res[k] = e->arb ? (s0[k] > s1[k] ? s1[k] : s0[k]) : (s0[k] < s1[k] ? s0[k] : s1[k]);
@@ -328,6 +372,34 @@ bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4
         for (int k = 0; k < 4; k++)
             res[k] = s0[k] >= s1[k] ? 1.0f : 0.0f;
         return true;
+    case ST_OP_SGN: /* src1 and src2 are the spec's scratch registers */
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] > 0.0f ? 1.0f : s0[k] < 0.0f ? -1.0f : 0.0f;
+        return true;
+    case ST_OP_CMP: /* ARB: (a < 0) ? b : c, so NaN gives c */
+        for (int k = 0; k < 4; k++)
+            res[k] = (e->arb ? s0[k] < 0.0f : s0[k] >= 0.0f) ? s1[k] : s2[k];
+        return true;
+    case ST_OP_CND:
+        for (int k = 0; k < 4; k++)
+            res[k] = s0[k] > 0.5f ? s1[k] : s2[k];
+        return true;
+    case ST_OP_SETP:
+        for (int k = 0; k < 4; k++)
+            res[k] = st_op_compare(e->cmp, s0[k], s1[k]) ? 1.0f : 0.0f;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* rcp, rsq, exp, log (and the partial-precision forms), lit, pow, sincos:
+ * the scalar functions, with the special inputs the specification names. */
+static bool eval_math(const struct st_op_env *e, enum st_opcode op, const float *s0,
+                      const float *s1, const float *s2, float res[4], unsigned *mask)
+{
+    const bool lg = e->legacy;
+    switch (op) {
     case ST_OP_RCP: {
         /* 1.0 gives exactly 1.0; +-0 gives +inf (the text of the spec; its
          * code fragment says FLT_MAX); else the IEEE quotient. */
@@ -407,22 +479,6 @@ bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4
         }
         return true;
     }
-    case ST_OP_DST:
-        res[0] = 1.0f;
-        res[1] = mul_e(e, s0[1], s1[1]);
-        res[2] = s0[2];
-        res[3] = s1[3];
-        return true;
-    case ST_OP_LRP: /* src0 * (src1 - src2) + src2; ARB: src0 * src1 + (1 - src0) * src2,
-                     * whose first product the fused reading rounds with the sum */
-        for (int k = 0; k < 4; k++)
-            res[k] = e->arb ? muladd_e(e, s0[k], s1[k], mul_e(e, R(e, 1.0f - s0[k]), s2[k]))
-                            : muladd_e(e, s0[k], R(e, s1[k] - s2[k]), s2[k]);
-        return true;
-    case ST_OP_FRC:
-        for (int k = 0; k < 4; k++)
-            res[k] = R(e, s0[k] - floorf(s0[k]));
-        return true;
     case ST_OP_POW: {
         /* |src0|^src1 computed as exp2(src1 * log2|src0|): the product under
          * the float rule (so 0^0 is NaN under ieee, 1 under d3d9), log2 and
@@ -430,27 +486,6 @@ bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4
         double l2 = log2(fabs((double)s0[0]));
         double prod = (lg && (s1[0] == 0.0f || fabsf(s0[0]) == 1.0f)) ? 0.0 : (double)s1[0] * l2;
         splat(res, R(e, (float)exp2(prod)));
-        return true;
-    }
-    case ST_OP_CRS:
-        cross(e, s0, s1, res);
-        res[3] = 0.0f;
-        *mask = 0x7;
-        return true;
-    case ST_OP_SGN: /* src1 and src2 are the spec's scratch registers */
-        for (int k = 0; k < 4; k++)
-            res[k] = s0[k] > 0.0f ? 1.0f : s0[k] < 0.0f ? -1.0f : 0.0f;
-        return true;
-    case ST_OP_ABS:
-        for (int k = 0; k < 4; k++)
-            res[k] = fabsf(s0[k]);
-        return true;
-    case ST_OP_NRM: {
-        /* src * (1 / sqrt(dot3(src, src))), w included, as the spec. */
-        float d = st_op_dot_env(e, s0, s0, 3);
-        float f = R(e, 1.0f / (float)sqrt((double)d));
-        for (int k = 0; k < 4; k++)
-            res[k] = mul_e(e, s0[k], f);
         return true;
     }
     case ST_OP_SINCOS: {
@@ -462,22 +497,22 @@ bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4
         *mask = 0x3;
         return true;
     }
-    case ST_OP_CMP: /* ARB: (a < 0) ? b : c, so NaN gives c */
-        for (int k = 0; k < 4; k++)
-            res[k] = (e->arb ? s0[k] < 0.0f : s0[k] >= 0.0f) ? s1[k] : s2[k];
-        return true;
-    case ST_OP_CND:
-        for (int k = 0; k < 4; k++)
-            res[k] = s0[k] > 0.5f ? s1[k] : s2[k];
-        return true;
-    case ST_OP_SETP:
-        for (int k = 0; k < 4; k++)
-            res[k] = st_op_compare(e->cmp, s0[k], s1[k]) ? 1.0f : 0.0f;
-        return true;
     default:
-        if (st_opinfo[op].flags & OPF_ARB)
-            return eval_arb(e, op, s0, s1, res, mask);
-        *mask = 0;
         return false;
     }
+}
+
+bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4], float res[4],
+                unsigned *mask)
+{
+    const float *s0 = s[0], *s1 = s[1], *s2 = s[2];
+    *mask = 0xf;
+    /* a family returns false, touching nothing, for an opcode it does not define */
+    if (eval_arith(e, op, s0, s1, s2, res, mask) || eval_select(e, op, s0, s1, s2, res, mask) ||
+        eval_math(e, op, s0, s1, s2, res, mask))
+        return true;
+    if (st_opinfo[op].flags & OPF_ARB)
+        return eval_arb(e, op, s0, s1, res, mask);
+    *mask = 0;
+    return false;
 }
