@@ -30,7 +30,7 @@ struct gen_out {
     unsigned code, line, column;
 };
 
-static struct gen_out compile(const char *src, unsigned simd)
+static struct gen_out compile_pp(const char *src, unsigned simd, bool pp)
 {
     struct gen_out r = {0};
     bool arb = strncmp(src, "!!ARB", 5) == 0;
@@ -40,6 +40,7 @@ static struct gen_out compile(const char *src, unsigned simd)
     assert_non_null(sh);
     assert_int_equal(st_error_count(ctx), 0);
     assert_true(arb ? st_check_arb(ctx, sh) : st_check(ctx, sh));
+    sh->pp_half = pp; /* --pp=fp16, as st_front_end sets it */
     struct st_buf out = {0}, stats = {0};
     r.ok = test_gen_compile(ctx, sh, simd, ST_FLOAT_IEEE, ST_FP_CONTRACT_ON, &out, &stats, NULL);
     struct st_result res;
@@ -62,6 +63,11 @@ static struct gen_out compile(const char *src, unsigned simd)
     st_arena_destroy(a);
     st_ctx_destroy(ctx);
     return r;
+}
+
+static struct gen_out compile(const char *src, unsigned simd)
+{
+    return compile_pp(src, simd, false);
 }
 
 static void out_free(struct gen_out *r)
@@ -588,6 +594,80 @@ static void test_pressure_falls_back_to_simd8(void **state)
     out_free(&r);
 }
 
+/* "GRFs used: N" of a kernel's header, its "SIMDn" */
+static unsigned grfs_used(const struct gen_out *r)
+{
+    const char *g = strstr(r->text, "GRFs used: ");
+    assert_non_null(g);
+    return (unsigned)atoi(g + 11);
+}
+
+/* the spills of "N:M spills:fills" */
+static unsigned spills(const struct gen_out *r)
+{
+    const char *e = strstr(r->stats, " spills:fills");
+    assert_non_null(e);
+    while (e > r->stats && e[-1] != ' ')
+        e--;
+    return (unsigned)atoi(e);
+}
+
+static unsigned simd_of(const struct gen_out *r)
+{
+    assert_int_equal(strncmp(r->stats, "SIMD", 4), 0);
+    return (unsigned)atoi(r->stats + 4);
+}
+
+/*
+ * --pp=fp16 (issue 19): the _pp-heavy samples hold halves, two bytes a
+ * channel, where they held floats: at every width they use fewer GRFs,
+ * and the automatic choice is as wide or wider (62: SIMD8 -> SIMD16, 63:
+ * SIMD16 -> SIMD32).  The kernel computes in :hf, converts with SIMD8
+ * movs, runs :hf math in SIMD8 pieces and keeps half denormals (cr0 bit 10).
+ */
+static void test_pp_half_registers(void **state)
+{
+    (void)state;
+    static const struct { const char *name; unsigned ignore_auto, fp16_auto; } s[] = {
+        {"62-pp-pressure.ps.asm", 8, 16},
+        {"63-pp-four-lights.ps.asm", 16, 32},
+    };
+    for (unsigned k = 0; k < 2; k++) {
+        const char *src = read_sample(s[k].name);
+        char *copy = strdup(src); /* (read_sample's buffer is reused) */
+        for (unsigned w = 0; w <= 32; w = w ? w * 2 : 8) {
+            struct gen_out a = compile_pp(copy, w, false), b = compile_pp(copy, w, true);
+            assert_true(a.ok && b.ok);
+            if (w == 0) {
+                assert_int_equal(simd_of(&a), s[k].ignore_auto);
+                assert_int_equal(simd_of(&b), s[k].fp16_auto);
+                assert_non_null(strstr(b.stats, " 0:0 spills:fills"));
+            } else if (grfs_used(&b) >= grfs_used(&a) &&
+                       !(grfs_used(&a) == 128 && spills(&b) < spills(&a))) {
+                /* (past the file both spill: then fewer spills) */
+                fail_msg("%s SIMD%u: %u GRFs in half, %u in float", s[k].name, w, grfs_used(&b),
+                         grfs_used(&a));
+            }
+            assert_null(strstr(a.text, ":hf"));
+            assert_non_null(strstr(b.text, ":hf"));
+            assert_non_null(strstr(b.text, "cr0.0<0;1,0>:ud 0x480:ud"));
+            assert_non_null(strstr(a.text, "cr0.0<0;1,0>:ud 0x80:ud"));
+            if (simd_of(&b) >= 16) /* conversions and :hf math as (8|M0), (8|M8) pieces */
+                assert_non_null(strstr(b.text, "(8|M8)"));
+            out_free(&a);
+            out_free(&b);
+            if (w == 32)
+                break;
+        }
+        free(copy);
+    }
+    /* 63's nrm_pp: math.rsqt in half, SIMD8 pieces at SIMD16 */
+    struct gen_out r = compile_pp(read_sample("63-pp-four-lights.ps.asm"), 16, true);
+    assert_non_null(strstr(r.text, "math.rsqt (8|M8)"));
+    assert_null(strstr(r.text, "math.rsqt (16|M0)"));
+    out_free(&r);
+}
+
 static void test_spill_at_simd8(void **state)
 {
     (void)state;
@@ -706,7 +786,7 @@ static int run_sample(const char *path, unsigned simd, unsigned *compared)
     if (!test_gen_execute(ctx, sh, simd, &in, ST_FLOAT_IEEE, gen, NULL)) {
         bad = -1;
     } else {
-        bool inexact = st_tol_shader_inexact(sh);
+        unsigned inexact = st_tol_shader_inexact(sh);
         for (unsigned v = 0; v < in.num_invocations; v++) {
             if (ref[v].discarded != gen[v].discarded || ref[v].count != gen[v].count) {
                 printf("%s SIMD%u inv %u: discarded/outputs differ\n", path, simd, v);
@@ -1006,6 +1086,7 @@ int main(void)
         cmocka_unit_test(test_arb_fragment_position),
         cmocka_unit_test(test_arb_eight_render_targets),
         cmocka_unit_test(test_pressure_falls_back_to_simd8),
+        cmocka_unit_test(test_pp_half_registers),
         cmocka_unit_test(test_spill_at_simd8),
         cmocka_unit_test(test_outputs_computed_at_their_writes),
         cmocka_unit_test(test_loop_exit_phis_share_registers),

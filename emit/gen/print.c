@@ -4,8 +4,9 @@
  * gen_op_info is the one table of instruction fields: the printer, the
  * dead-code pass and the allocator all read it.  A logical SIMD32 ALU
  * instruction prints as its two SIMD16 halves, (16|M0) and (16|M16), the
- * second with every per-channel operand 64 bytes (two GRFs) further on:
- * Gen9 regions may span at most two registers.
+ * second with every per-channel operand 16 elements further on (64 bytes,
+ * two GRFs, for a dword; 32 for a half): Gen9 regions may span at most two
+ * registers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,11 +49,11 @@ const struct gen_op_info gen_op_info[GOP_COUNT] = {
 
 const char *const gen_math_name[] = {"inv", "log", "exp", "sqt", "rsqt", "sin", "cos", "pow", "fdiv"};
 const char *const gen_cmod_name[] = {"", "eq", "ne", "gt", "ge", "lt", "le"};
-const char *const gen_type_name[] = {"f", "d", "ud", "uw", "w", "v"};
+const char *const gen_type_name[] = {"f", "d", "ud", "uw", "w", "v", "hf"};
 
 static unsigned type_size(uint8_t t)
 {
-    return t == GT_UW || t == GT_W ? 2 : 4;
+    return gen_type_size((enum gen_type)t);
 }
 
 /* ------------------------------------------------------------------ */
@@ -189,6 +190,10 @@ static void print_imm(struct st_buf *b, const struct gen_opnd *o)
             st_buf_printf(b, "0x%08X:f", o->imm);
         return;
     }
+    if (o->type == GT_HF) { /* IGA reads a half immediate as its bits */
+        st_buf_printf(b, "0x%04X:hf", o->imm & 0xffffu);
+        return;
+    }
     if (o->type == GT_D || o->type == GT_W)
         st_buf_printf(b, "%d:%s", (int32_t)o->imm, t);
     else if (o->type == GT_V)
@@ -213,8 +218,8 @@ static void print_src(struct st_buf *b, const struct gen_program *p, const struc
         return;
     }
     bool vec = per_channel(p, i, o);
-    uint32_t a = opnd_addr(p, o) + (vec ? half : 0);
     unsigned ts = type_size(o->type);
+    uint32_t a = opnd_addr(p, o) + (vec ? half * ts : 0);
     bool three = gen_op_info[i->op].nsrc == 3;
     static const char *const special[] = {[GR_DDX] = "<2;2,0>", [GR_DDY] = "<0;2,1>",
                                           [GR_SUBSPAN] = "<2;4,0>", [GR_VEC16] = "<16;16,1>"};
@@ -235,9 +240,13 @@ static void print_dst(struct st_buf *b, const struct gen_program *p, const struc
         st_buf_printf(b, "null<1>:%s", gen_type_name[o->type]);
         return;
     }
-    uint32_t a = opnd_addr(p, o) + (i->exec > 1 ? half : 0);
     unsigned ts = type_size(o->type);
-    st_buf_printf(b, "r%u.%u<1>:%s", a / GEN_GRF_SIZE, (a % GEN_GRF_SIZE) / ts,
+    uint32_t a = opnd_addr(p, o) + (i->exec > 1 ? half * ts : 0);
+    /* a half of a uniform value is the low word of its dword: stride 2
+     * keeps a conversion to it legal wherever the dword is (a packed half
+     * destination of a mixed float instruction must be 16-byte aligned) */
+    bool strided = o->type == GT_HF && i->exec == 1 && i->src[0].type != GT_HF;
+    st_buf_printf(b, "r%u.%u<%u>:%s", a / GEN_GRF_SIZE, (a % GEN_GRF_SIZE) / ts, strided ? 2 : 1,
                   gen_type_name[o->type]);
 }
 
@@ -338,9 +347,9 @@ void gen_print(const struct gen_program *p, struct st_buf *out)
         if (i->op == GOP_LABEL)
             continue;
         bool split = i->exec == 32 && !gen_op_info[i->op].flow && !gen_op_info[i->op].send;
-        if (split) {
+        if (split) { /* the second half: 16 elements on */
             print_one(out, p, i, 16, 0, 0);
-            print_one(out, p, i, 16, 16, 64);
+            print_one(out, p, i, 16, 16, 16);
         } else {
             print_one(out, p, i, i->exec, i->group, 0);
         }
