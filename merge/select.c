@@ -311,6 +311,12 @@ static enum mir_class value_class(struct sel *S, LLVMValueRef v)
     return c;
 }
 
+/* Is vreg v a half one?  (No, when memory ran out making it.) */
+static bool half_vreg(const struct sel *S, uint32_t v)
+{
+    return v < S->p->nvregs && S->p->vclass[v] == MIR_CLASS_HALF;
+}
+
 /* A new vreg for value v (its class from its type and value), recorded. */
 static uint32_t def_vreg(struct sel *S, LLVMValueRef v)
 {
@@ -924,7 +930,7 @@ static struct mir_instr *def_instr(struct sel *S, LLVMValueRef v, unsigned op, u
     in->has_dst = true;
     in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = mask, .vreg = d};
     in->uniform = uniform(S, v);
-    in->half = S->p->vclass[d] == MIR_CLASS_HALF;
+    in->half = half_vreg(S, d);
     struct vinfo *e = vi(S, v);
     if (e)
         e->def = (int32_t)(in - S->p->ins);
@@ -1589,7 +1595,7 @@ static void copy_into(struct sel *S, LLVMValueRef phi, struct mir_src src, uint8
     in->has_dst = true;
     in->phi_copy = true;
     in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = lanes, .vreg = def_vreg(S, phi)};
-    in->half = S->p->vclass[in->dst.vreg] == MIR_CLASS_HALF;
+    in->half = half_vreg(S, in->dst.vreg);
     in->nsrc = 1;
     in->src[0] = src;
     in->lanes[0] = lanes;
@@ -1632,7 +1638,7 @@ static void phi_copies(struct sel *S, LLVMBasicBlockRef from, LLVMBasicBlockRef 
                 m[l] = (lanes >> l) & 1 ? (int8_t)l : (int8_t)-1;
             uint32_t pv = def_vreg(S, I);
             struct mir_src s = resolve_r(S, v, is_vec(I) ? m : ident,
-                                         S->p->vclass[pv] == MIR_CLASS_HALF);
+                                         half_vreg(S, pv));
             /* a phi of this block as the source: read it into a temporary
              * before the copies write any of them */
             if (opc(v) == LLVMPHI && LLVMGetInstructionParent(v) == to)
