@@ -137,7 +137,7 @@ static void test_version2_callers_and_pp(void **state)
     for (int v = 2; v <= 3; v++) {
         struct st_options o3 = opts_for("pp.asm", src, ST_EMIT_DEFAULT);
         o3.pp = ST_PP_FP16;
-        for (int e = ST_ENGINE_INTERP; e <= ST_ENGINE_LLVM; e++) {
+        for (int e = ST_ENGINE_INTERP; e <= ST_ENGINE_GEN; e++) {
             struct st_run_options ro = {.struct_version = ST_RUN_OPTIONS_VERSION,
                                         .compile = v == 2 ? o2 : &o3, .inputs_json = json,
                                         .inputs_len = strlen(json),

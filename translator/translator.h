@@ -1000,21 +1000,25 @@ bool st_run_budget_check(struct st_ctx *ctx, const struct st_shader *sh,
 /*
  * The tolerance of the Gen engine against the interpreter (tolerance.c;
  * docs/gensim.md "Tolerances of the Gen engine"), for every judge that
- * compares them: an instruction whose kernel result may differ, a shader
- * with one, and whether two output components agree (any NaN matches any
- * NaN; otherwise bit for bit, or, in an inexact shader, within 2^-14 of
- * the larger magnitude or 2^-24 absolute).
+ * compares them: an instruction whose kernel result may differ, and a
+ * shader's level (ST_TOL_EXACT: none; ST_TOL_INEXACT: one computed in
+ * float; ST_TOL_HALF: one a _pp instruction computes in half under
+ * --pp=fp16), and whether two output components agree at a level (any NaN
+ * matches any NaN; otherwise bit for bit, or within 2^-14 of the larger
+ * magnitude or 2^-24 absolute (INEXACT), or 2^-8 of it or 2^-14 absolute
+ * (HALF)).  A level is an unsigned; a bool `inexact` is the first two.
  */
+enum { ST_TOL_EXACT = 0, ST_TOL_INEXACT = 1, ST_TOL_HALF = 2 };
 bool st_tol_inexact_op(enum st_opcode op);
-bool st_tol_shader_inexact(const struct st_shader *sh);
-bool st_tol_within(float want, float got, bool inexact);
+unsigned st_tol_shader_inexact(const struct st_shader *sh);
+bool st_tol_within(float want, float got, unsigned level);
 /* The operations that are multiply-adds by definition (each product may
  * be rounded alone or with its sum), and a shader with one. */
 bool st_tol_muladd_op(enum st_opcode op);
 bool st_tol_shader_muladd(const struct st_shader *sh);
 /* A Gen value against the interpreter's two readings of the multiply-adds
  * (want: each product rounded; want_fused: rounded with its sum). */
-bool st_tol_within_either(float want, float want_fused, float got, bool inexact);
+bool st_tol_within_either(float want, float want_fused, float got, unsigned level);
 /* The distance of the two readings in units in the last place of a (0 for
  * the same bits or two NaNs), for the record. */
 double st_tol_reading_ulps(float a, float b);
