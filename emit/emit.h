@@ -57,10 +57,13 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, const struct m
  * Compiles a checked shader's MIR program (st_pipeline_mir in
  * translator/driver.h) to a complete Gen9 kernel in IGA assembly syntax, appended to `out`
  * (docs/gen-abi.md: payload, constants, outputs; docs/gen-backend.md: how).
- * simd: 0 = automatic (pixel shaders try 32, 16, 8 and keep the widest
- * that does not spill), or 8/16/32 to force one; vertex shaders are always
- * SIMD8.  `stats` (may be NULL) gets the shader-db line
- * "SIMD16 shader: N instructions. N loops. N cycles. N:N spills:fills, N sends".
+ * simd: 0 = automatic: the kernels a Gen9 driver ships, each printed with
+ * its header and statistics line, narrowest first (pixel shaders: SIMD8;
+ * SIMD16 unless it spills; SIMD32 when it does not spill and its estimated
+ * throughput beats both: docs/gen-backend.md "SIMD width"), or 8/16/32 to
+ * force one; vertex shaders are always SIMD8.  `stats` (may be NULL) gets
+ * one shader-db line per kernel, naming the shader by its file name:
+ * "FILE: SIMD16 shader: N instructions. N loops. N cycles. N:N spills:fills, N sends".
  * What the back end cannot compile is a located ST_E_NOT_SUPPORTED.
  */
 bool st_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
@@ -122,7 +125,8 @@ bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, const str
 /* ---- Gen engine ---- */
 /*
  * `shadertrans run --engine=gen` (emit/gen/run.c): the kernel of
- * st_gen_compile_ex run in the Gen9 simulator (emit/gensim//gensim.h) with thread
+ * st_gen_compile_ex (auto width: the widest one kept) run in the Gen9
+ * simulator (emit/gensim//gensim.h) with thread
  * payloads built from the run inputs as docs/gen-abi.md ("Gen engine")
  * says.  Same JSON in and out as st_interp_run; simd as st_gen_compile.
  */

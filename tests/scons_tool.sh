@@ -57,7 +57,7 @@ check "the tool is installed" test -f "$tooldir/shadertrans.py"
 check "one scons run builds every kernel with the installed shadertrans" \
     bash -c "cd '$p' && scons -Q > '$tmp/first' 2>&1 && grep -q '^$bin ' '$tmp/first' && [ -f shaders/water.ps.gen ] && [ -f shaders/sky.gen ] && [ -f shaders/lit.vs.vasm ] && [ -f shaders/plain.vs.gen ]"
 check "the kernels are what the command prints (includes expanded, -I from SHADERTRANSPATH)" \
-    bash -c "cd '$p' && '$bin' -I shaders/include shaders/water.ps.asm | cmp - shaders/water.ps.gen && '$bin' shaders/sky.vp | cmp - shaders/sky.gen && '$bin' --emit=vasm shaders/lit.vs.asm | cmp - shaders/lit.vs.vasm && grep -q '^// SIMD.. shader: ' shaders/water.ps.gen"
+    bash -c "cd '$p' && '$bin' -I shaders/include shaders/water.ps.asm | cmp - shaders/water.ps.gen && '$bin' shaders/sky.vp | cmp - shaders/sky.gen && '$bin' --emit=vasm shaders/lit.vs.asm | cmp - shaders/lit.vs.vasm && grep -q '^// water.ps.asm: SIMD.. shader: ' shaders/water.ps.gen"
 check "the include constants reached the kernel (0.5 and 0.25 as immediates)" \
     bash -c "cd '$p' && grep -q '0.5:f' shaders/water.ps.gen && grep -q '0.25:f' shaders/water.ps.gen"
 check "the scanner lists both includes as dependencies of water.ps.gen, none of the ARB program" \

@@ -6,7 +6,9 @@
  *
  * Every expectation follows from the rules of docs/gen-backend.md (a
  * dword at 4-byte alignment, a divergent value at GRF alignment, values
- * alive at the same time never share bytes), checked here by an
+ * alive at the same time never share bytes, except a destination written
+ * over a source that dies in the same instruction at the same place: the
+ * hardware reads the sources before it writes), checked here by an
  * independent liveness computation, not by re-reading the allocator.
  */
 #include <setjmp.h>
@@ -53,6 +55,15 @@ static void use2(struct gen_program *p, uint32_t dst, uint32_t a, uint32_t b)
     i->src[1] = gen_vr(b, 0, GT_F);
 }
 
+/* dst = a + 1.0: a value that is computed, not rematerializable */
+static void def_from(struct gen_program *p, uint32_t dst, uint32_t a)
+{
+    struct gen_inst *i = op(p, GOP_ADD, p->vreg[dst].uniform ? 1 : p->simd);
+    i->dst = gen_vr(dst, 0, GT_F);
+    i->src[0] = gen_vr(a, 0, GT_F);
+    i->src[1] = gen_imm(0x3f800000, GT_F);
+}
+
 /* An EOT message reading block v: keeps everything it depends on alive. */
 static void eot(struct gen_program *p, uint32_t v)
 {
@@ -81,6 +92,21 @@ static void ranges(const struct gen_program *p, int *first, int *last)
     }
 }
 
+/*
+ * Instruction k writes b over a, its source, at the same place: an ALU
+ * instruction reads a lane for lane before it writes b.
+ */
+static bool handoff(const struct gen_program *p, unsigned k, uint32_t a, uint32_t b)
+{
+    const struct gen_inst *i = &p->inst[k];
+    if (i->dst.kind != GO_VREG || i->dst.vreg != b || i->op >= GOP_SEND)
+        return false;
+    bool reads_a = false;
+    for (unsigned s2 = 0; s2 < 3; s2++)
+        reads_a |= i->src[s2].kind == GO_VREG && i->src[s2].vreg == a && i->src[s2].off == 0;
+    return reads_a && p->vreg[a].loc == p->vreg[b].loc && p->vreg[a].size == p->vreg[b].size;
+}
+
 /* No two vregs alive at the same time share a byte; all inside the file, off r0. */
 static void assert_no_conflicts(const struct gen_program *p)
 {
@@ -99,6 +125,10 @@ static void assert_no_conflicts(const struct gen_program *p)
                 continue;
             const struct gen_vreg *vb = &p->vreg[b];
             bool live_together = !(last[a] < first[b] || last[b] < first[a]);
+            if (last[a] == first[b] && handoff(p, (unsigned)first[b], a, b))
+                live_together = false;
+            if (last[b] == first[a] && handoff(p, (unsigned)first[a], b, a))
+                live_together = false;
             bool overlap = va->loc < vb->loc + (int32_t)vb->size && vb->loc < va->loc + (int32_t)va->size;
             if (live_together && overlap)
                 fail_msg("vregs %u and %u share bytes while both live", a, b);
@@ -339,7 +369,7 @@ static bool spill_code(const struct gen_program *p, unsigned k)
            (i->src[0].kind == GO_FIXED || (i->src[0].kind == GO_IMM && i->dst.off == 8));
 }
 
-/* 140 SIMD8 values alive at once cannot fit 127 GRFs: spill and fill. */
+/* 140 computed SIMD8 values alive at once cannot fit 127 GRFs: spill and fill. */
 static void test_spill_and_fill_placement(void **state)
 {
     (void)state;
@@ -347,9 +377,11 @@ static void test_spill_and_fill_placement(void **state)
     prog_init(&p, 8);
     enum { N = 140 };
     uint32_t v[N];
+    uint32_t x = gen_new_vreg(&p, 32, false);
+    def_imm(&p, x, 0);
     for (unsigned k = 0; k < N; k++) {
         v[k] = gen_new_vreg(&p, 32, false);
-        def_imm(&p, v[k], 0);
+        def_from(&p, v[k], x);
     }
     uint32_t s = gen_new_vreg(&p, 32, false);
     def_imm(&p, s, 0);
@@ -714,21 +746,35 @@ static void spill_two_defs(bool predicated, unsigned *fills_before_defs, unsigne
 {
     struct gen_program p;
     prog_init(&p, 8);
-    enum { N = 140 };
-    uint32_t v[N];
-    for (unsigned k = 0; k < N; k++)
-        v[k] = gen_new_vreg(&p, 32, false);
-    def_imm(&p, v[0], 0);
-    cmp_gt0(&p, v[0]);
-    def_imm(&p, v[0], 0); /* the second definition of v0 */
+    /*
+     * M computed fillers that may not be spilled, v0, w (read once at the
+     * end) and the sum s: M + 4 GRFs with r0 at the peak, one more than the
+     * file.  v0 and w are the cheap ones to spill (two, as the scratch
+     * header then takes a register); s is read and written everywhere.
+     */
+    enum { M = 125 };
+    uint32_t x = gen_new_vreg(&p, 32, false), w = gen_new_vreg(&p, 32, false);
+    uint32_t v0 = gen_new_vreg(&p, 32, false), f[M];
+    p.vreg[x].no_spill = true;
+    def_imm(&p, x, 0);
+    def_from(&p, w, x);
+    def_imm(&p, v0, 0);
+    cmp_gt0(&p, v0);
+    def_imm(&p, v0, 0); /* the second definition of v0 */
     p.inst[p.ninst - 1].pred = predicated ? GP_NORMAL : GP_NONE;
-    for (unsigned k = 1; k < N; k++)
-        def_imm(&p, v[k], 0);
+    for (unsigned k = 0; k < M; k++) {
+        f[k] = gen_new_vreg(&p, 32, false);
+        def_from(&p, f[k], x);
+        p.vreg[f[k]].no_spill = true;
+    }
     uint32_t s = gen_new_vreg(&p, 32, false);
     def_imm(&p, s, 0);
-    for (unsigned k = N; k-- > 0;)
-        use2(&p, s, s, v[k]); /* v0 is read last: the longest interval, spilled first */
+    for (unsigned k = M; k-- > 0;)
+        use2(&p, s, s, f[k]);
+    use2(&p, s, s, w);
+    use2(&p, s, s, v0);
     eot(&p, s);
+    uint32_t v[1] = {v0};
     assert_true(gen_allocate(&p));
     assert_true(p.vreg[v[0]].spill_slot >= 0);
     *fills_before_defs = *spilled_defs = 0;
@@ -764,6 +810,521 @@ static void test_spilled_whole_defs_need_no_fill(void **state)
     spill_two_defs(true, &fills, &defs);
     assert_int_equal(defs, 2);
     assert_int_equal(fills, 1);
+}
+
+
+/* ---- register classes, places, spill choice and rematerialization ---- */
+
+/* A message block of g GRFs that may not be spilled, written whole, alive until read_block. */
+static uint32_t fill_block(struct gen_program *p, unsigned g)
+{
+    uint32_t b = gen_new_vreg(p, g * GEN_GRF_SIZE, false);
+    p->vreg[b].no_spill = true;
+    for (unsigned k = 0; k < g; k++) {
+        struct gen_inst *i = op(p, GOP_MOV, 8);
+        i->dst = gen_vr(b, k * GEN_GRF_SIZE, GT_F);
+        i->src[0] = gen_imm(0x40000000, GT_F);
+    }
+    return b;
+}
+
+static void read_block(struct gen_program *p, uint32_t b)
+{
+    struct gen_inst *i = op(p, GOP_SEND, 8);
+    i->dst = gen_null(GT_UD);
+    i->src[0] = gen_vr(b, 0, GT_UD);
+    i->sfid = 6;
+    i->exdesc = 6;
+}
+
+static unsigned count_messages(const struct gen_program *p)
+{
+    unsigned n = 0;
+    for (unsigned k = 0; k < p->ninst; k++)
+        n += p->inst[k].spill || p->inst[k].fill;
+    return n;
+}
+
+/*
+ * SIMD16 and SIMD32: a divergent dword is 2 and 4 GRFs, GRF aligned and
+ * contiguous, and a 3-GRF block beside them too; eight values alive
+ * together take 8 x size bytes without overlap.
+ */
+static void test_wide_classes(void **state)
+{
+    (void)state;
+    for (unsigned simd = 16; simd <= 32; simd *= 2) {
+        struct gen_program p;
+        prog_init(&p, simd);
+        uint32_t v[8], blk = fill_block(&p, 3);
+        for (unsigned k = 0; k < 8; k++) {
+            v[k] = gen_new_vreg(&p, 4 * simd, false);
+            def_from(&p, v[k], k ? v[k - 1] : v[0]);
+        }
+        uint32_t s = gen_new_vreg(&p, 4 * simd, false);
+        def_imm(&p, s, 0);
+        for (unsigned k = 0; k < 8; k++)
+            use2(&p, s, s, v[k]);
+        read_block(&p, blk);
+        eot(&p, s);
+        assert_true(gen_allocate(&p));
+        for (unsigned k = 0; k < 8; k++) {
+            assert_int_equal(p.vreg[v[k]].loc % GEN_GRF_SIZE, 0);
+            assert_int_equal(p.vreg[v[k]].size, 4 * simd);
+        }
+        assert_int_equal(p.vreg[blk].loc % GEN_GRF_SIZE, 0);
+        assert_int_equal(p.spills, 0);
+        assert_no_conflicts(&p);
+        gen_program_free(&p);
+    }
+}
+
+/*
+ * Sub-GRF values (a SIMD8 half-float value will be 16 bytes): aligned to
+ * their size, never across a GRF boundary, and two alive together share
+ * one GRF, beside uniform dwords packed in the same way.
+ */
+static void test_sub_grf_values_pack(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t h[4], u[4];
+    for (unsigned k = 0; k < 4; k++) {
+        h[k] = gen_new_vreg(&p, 16, false);
+        struct gen_inst *i = op(&p, GOP_MOV, 4);
+        i->dst = gen_vr(h[k], 0, GT_F);
+        i->src[0] = gen_imm(0x3f800000 + k, GT_F);
+        u[k] = gen_new_vreg(&p, 4, true);
+        def_imm(&p, u[k], 0);
+    }
+    uint32_t acc = gen_new_vreg(&p, 32, false);
+    def_imm(&p, acc, 0);
+    for (unsigned k = 0; k < 4; k++) {
+        struct gen_inst *i = op(&p, GOP_ADD, 4);
+        i->dst = gen_vr(acc, 0, GT_F);
+        i->src[0] = gen_vr(acc, 0, GT_F);
+        i->src[1] = gen_vr(h[k], 0, GT_F);
+        use2(&p, acc, acc, u[k]);
+    }
+    eot(&p, acc);
+    assert_true(gen_allocate(&p));
+    assert_int_equal(p.vreg[h[0]].align, 16);
+    bool grf[GEN_NUM_GRFS] = {false};
+    unsigned ngrfs = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        int32_t loc = p.vreg[h[k]].loc;
+        assert_int_equal(loc % 16, 0);
+        assert_true(loc % GEN_GRF_SIZE + 16 <= GEN_GRF_SIZE);
+        assert_int_equal(p.vreg[u[k]].loc % 4, 0);
+        int32_t g[2] = {loc / GEN_GRF_SIZE, p.vreg[u[k]].loc / GEN_GRF_SIZE};
+        for (unsigned j = 0; j < 2; j++)
+            if (!grf[g[j]]) {
+                grf[g[j]] = true;
+                ngrfs++;
+            }
+    }
+    /* four 16-byte values and four dwords alive together, 80 bytes: three GRFs */
+    assert_int_equal(ngrfs, 3);
+    assert_no_conflicts(&p);
+    gen_program_free(&p);
+}
+
+/* b = a + 1 where a dies: b is written over a (divergent and uniform alike). */
+static void test_destination_takes_dying_source(void **state)
+{
+    (void)state;
+    for (unsigned uniform = 0; uniform < 2; uniform++) {
+        struct gen_program p;
+        prog_init(&p, 16);
+        uint32_t a = gen_new_vreg(&p, uniform ? 4 : 64, uniform);
+        uint32_t c = gen_new_vreg(&p, uniform ? 4 : 64, uniform);
+        uint32_t b = gen_new_vreg(&p, uniform ? 4 : 64, uniform);
+        uint32_t s = gen_new_vreg(&p, 64, false);
+        def_imm(&p, a, 0);
+        def_imm(&p, c, 0);
+        def_from(&p, b, a); /* a's last use */
+        use2(&p, s, b, c);
+        eot(&p, s);
+        assert_true(gen_allocate(&p));
+        assert_int_equal(p.vreg[b].loc, p.vreg[a].loc);
+        assert_true(p.vreg[c].loc != p.vreg[a].loc);
+        assert_no_conflicts(&p);
+        gen_program_free(&p);
+    }
+}
+
+/*
+ * Spill choice by cost: a block of 123 GRFs that may not be spilled, r0,
+ * and A (read in a loop), B and C (read after it), the loop's sum s and a
+ * temporary t: 129 GRFs in the loop, one too many, and two too many once
+ * the scratch header takes its register.  A use in a loop weighs 8: B and
+ * C (one definition, one use each) go to scratch, A stays in a register.
+ */
+static void test_spill_choice_weighs_loops(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t F = fill_block(&p, 123);
+    uint32_t A = gen_new_vreg(&p, 32, false), B = gen_new_vreg(&p, 32, false);
+    uint32_t C = gen_new_vreg(&p, 32, false), S = gen_new_vreg(&p, 32, false);
+    uint32_t t = gen_new_vreg(&p, 32, false), r = gen_new_vreg(&p, 32, false);
+    def_from(&p, A, F);
+    def_from(&p, B, F);
+    def_from(&p, C, F);
+    def_imm(&p, S, 0);
+    op(&p, GOP_LABEL, 8);
+    def_from(&p, t, A);
+    use2(&p, S, S, t);
+    cmp_gt0(&p, S);
+    op(&p, GOP_BREAK, 8)->pred = GP_NORMAL;
+    op(&p, GOP_WHILE, 8);
+    use2(&p, r, S, B);
+    use2(&p, r, r, C);
+    read_block(&p, F);
+    eot(&p, r);
+    assert_true(gen_allocate(&p));
+    assert_true(p.vreg[B].spill_slot >= 0);
+    assert_true(p.vreg[C].spill_slot >= 0);
+    assert_int_equal(p.vreg[A].spill_slot, -1);
+    assert_true(p.vreg[A].loc >= 0);
+    /* spill code sits outside the loop: a store after each definition, a fill before each use */
+    assert_int_equal(p.spills, 2);
+    assert_int_equal(p.fills, 2);
+    int label = -1, loop_end = -1;
+    for (unsigned k = 0; k < p.ninst; k++) {
+        if (p.inst[k].op == GOP_LABEL)
+            label = (int)k;
+        if (p.inst[k].op == GOP_WHILE)
+            loop_end = (int)k;
+    }
+    for (unsigned k = 0; k < p.ninst; k++)
+        if (p.inst[k].spill || p.inst[k].fill)
+            assert_true((int)k < label || (int)k > loop_end);
+    gen_program_free(&p);
+}
+
+/*
+ * An immediate is recomputed where it is read instead of spilled.  A block
+ * of 123 GRFs that may not be spilled, r0, K1 and K2 (movs of immediates,
+ * read near the end), and values x -> y -> z computed from the block: 129
+ * GRFs where z is defined (a destination written over a dying source, as
+ * y over x, needs no room of its own).  One value must go: recomputing K2
+ * costs one mov and no scratch message, and K2 lives longer than K1, so K2
+ * is rematerialized, nothing is spilled, a mov of K2's immediate writes a
+ * temporary right before its reader and K2's own definition is gone.
+ * Uniform dwords take an eighth of a GRF: nine of them are two GRFs, and
+ * one more GRF of block makes exactly one go, the one read last.
+ */
+static void test_remat_immediate(void **state)
+{
+    (void)state;
+    for (unsigned uniform = 0; uniform < 2; uniform++) {
+        struct gen_program p;
+        prog_init(&p, 8);
+        unsigned nk = uniform ? 9 : 2;
+        uint32_t F = fill_block(&p, 124), K[9];
+        for (unsigned k = 0; k < nk; k++) {
+            K[k] = gen_new_vreg(&p, uniform ? 4 : 32, uniform);
+            def_imm(&p, K[k], 0);
+            p.inst[p.ninst - 1].src[0].imm = 0x40400000 + k; /* 3.0 and a little more */
+        }
+        uint32_t x = gen_new_vreg(&p, 32, false), y = gen_new_vreg(&p, 32, false);
+        uint32_t z = gen_new_vreg(&p, 32, false), r = gen_new_vreg(&p, 32, false);
+        def_from(&p, x, F);
+        def_from(&p, y, x);
+        def_from(&p, z, y);
+        use2(&p, r, y, K[0]);
+        use2(&p, r, r, z);
+        for (unsigned k = 1; k < nk; k++)
+            use2(&p, r, r, K[k]);
+        read_block(&p, F);
+        eot(&p, r);
+        assert_true(gen_allocate(&p));
+        assert_int_equal(count_messages(&p), 0);
+        assert_int_equal(p.spills, 0);
+        for (unsigned k = 0; k + 1 < nk; k++)
+            assert_false(p.vreg[K[k]].rematerialized);
+        assert_true(p.vreg[K[nk - 1]].rematerialized);
+        uint32_t last_imm = 0x40400000 + nk - 1;
+        unsigned movs_of_last = 0;
+        for (unsigned k = 0; k < p.ninst; k++) {
+            const struct gen_inst *i = &p.inst[k];
+            if (i->op == GOP_MOV && i->src[0].kind == GO_IMM && i->src[0].imm == last_imm) {
+                movs_of_last++;
+                /* into a temporary read by the very next instruction */
+                assert_true(i->dst.vreg != K[nk - 1]);
+                assert_true(k + 1 < p.ninst);
+                assert_int_equal(p.inst[k + 1].src[1].kind, GO_VREG);
+                assert_int_equal(p.inst[k + 1].src[1].vreg, i->dst.vreg);
+            }
+        }
+        assert_int_equal(movs_of_last, 1);
+        assert_no_conflicts(&p);
+        gen_program_free(&p);
+    }
+}
+
+/* v = pln(setup at setup_byte, barycentrics r1-r2), as a pixel shader's payload has them */
+static void def_pln(struct gen_program *p, uint32_t v, unsigned setup_byte)
+{
+    struct gen_inst *i = op(p, GOP_PLN, 8);
+    i->dst = gen_vr(v, 0, GT_F);
+    i->src[0] = gen_fixed(setup_byte, GT_F, GR_SCALAR);
+    i->src[1] = gen_fixed(1 * GEN_GRF_SIZE, GT_F, GR_VEC);
+}
+
+/*
+ * An interpolant is recomputed from the payload only while the payload is
+ * alive anyway.  With a second interpolation reading the same setup and
+ * barycentric registers at the end, evicting P costs one pln before its
+ * reader: rematerialized, no scratch.  Without it the payload dies at P's
+ * definition, recomputing would keep it alive: P is spilled instead.
+ */
+static void test_remat_interpolant_needs_live_payload(void **state)
+{
+    (void)state;
+    for (unsigned live = 0; live < 2; live++) {
+        struct gen_program p;
+        prog_init(&p, 8);
+        /*
+         * r0-r3 of payload until the last pln, the block, then P
+         * and a chain x -> y -> z: 129 GRFs where z is defined, with 122
+         * GRFs of block while the payload is alive; without the second pln,
+         * three more values W1-W3 (each read twice, dearer than P) take its
+         * place.
+         */
+        uint32_t F = fill_block(&p, 122);
+        uint32_t P = gen_new_vreg(&p, 32, false), W1 = gen_new_vreg(&p, 32, false);
+        uint32_t W2 = gen_new_vreg(&p, 32, false), W3 = gen_new_vreg(&p, 32, false);
+        uint32_t x = gen_new_vreg(&p, 32, false), y = gen_new_vreg(&p, 32, false);
+        uint32_t z = gen_new_vreg(&p, 32, false), r = gen_new_vreg(&p, 32, false);
+        uint32_t Q = gen_new_vreg(&p, 32, false);
+        def_pln(&p, P, 3 * GEN_GRF_SIZE);
+        if (!live) {
+            def_from(&p, W1, F);
+            def_from(&p, W2, F);
+            def_from(&p, W3, F);
+        }
+        def_from(&p, x, F);
+        def_from(&p, y, x);
+        def_from(&p, z, y);
+        use2(&p, r, y, z);
+        use2(&p, r, r, P);
+        if (live) {
+            def_pln(&p, Q, 3 * GEN_GRF_SIZE + 16);
+            use2(&p, r, r, Q);
+        } else {
+            for (unsigned twice = 0; twice < 2; twice++) {
+                use2(&p, r, r, W1);
+                use2(&p, r, r, W2);
+                use2(&p, r, r, W3);
+            }
+        }
+        read_block(&p, F);
+        eot(&p, r);
+        assert_true(gen_allocate(&p));
+        assert_int_equal(p.vreg[P].rematerialized, live);
+        if (live) {
+            assert_int_equal(p.spills, 0);
+            unsigned plns = 0;
+            for (unsigned k = 0; k < p.ninst; k++) {
+                const struct gen_inst *i = &p.inst[k];
+                plns += i->op == GOP_PLN;
+                /* P's pln now sits right before its reader */
+                if (i->op == GOP_PLN && i->src[0].off == 3 * GEN_GRF_SIZE) {
+                    assert_true(k + 1 < p.ninst);
+                    assert_int_equal(p.inst[k + 1].src[1].vreg, i->dst.vreg);
+                }
+            }
+            assert_int_equal(plns, 2);
+        } else {
+            assert_true(p.vreg[P].spill_slot >= 0);
+            assert_true(p.spills > 0);
+        }
+        assert_no_conflicts(&p);
+        gen_program_free(&p);
+    }
+}
+
+/*
+ * SIMD semantics: x is defined before an IF and read only in the ELSE.
+ * While the then-block runs, the channels that will take the else-block
+ * wait with x in their lanes, so a NoMask write there (a message header,
+ * which writes every channel) must not share x's register, although on
+ * every single channel's path x is dead in the then-block.
+ */
+static void test_nomask_write_in_then_block_spares_else_value(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t x = gen_new_vreg(&p, 32, false), y = gen_new_vreg(&p, 32, false);
+    uint32_t h = gen_new_vreg(&p, 32, false);
+    p.vreg[h].no_spill = true;
+    def_imm(&p, y, 0);
+    def_from(&p, x, y);
+    cmp_gt0(&p, y);
+    op(&p, GOP_IF, 8)->pred = GP_NORMAL;
+    struct gen_inst *m = op(&p, GOP_MOV, 8);
+    m->nomask = true;
+    m->dst = gen_vr(h, 0, GT_UD);
+    m->src[0] = gen_fixed(0, GT_UD, GR_VEC);
+    read_block(&p, h);
+    op(&p, GOP_ELSE, 8);
+    def_from(&p, y, x);
+    op(&p, GOP_ENDIF, 8);
+    eot(&p, y);
+    assert_true(gen_allocate(&p));
+    assert_true(p.vreg[h].loc >= 0 && p.vreg[x].loc >= 0);
+    assert_true(p.vreg[h].loc != p.vreg[x].loc);
+    gen_program_free(&p);
+}
+
+/*
+ * The EOT payload must lie in r112-r127, so values alive across its first
+ * write cannot use those registers.  A 110-GRF block read before the
+ * payload is written, and nine values copied into the nine payload GRFs:
+ * 121 GRFs at most at any point, but only if the block (dead by then) is
+ * the one that takes the payload's registers and the nine values stay
+ * below them.
+ */
+static void test_values_across_eot_payload_stay_below(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t F = fill_block(&p, 110), v[9];
+    for (unsigned k = 0; k < 9; k++) {
+        v[k] = gen_new_vreg(&p, 32, false);
+        def_from(&p, v[k], F);
+    }
+    read_block(&p, F);
+    uint32_t msg = gen_new_vreg(&p, 9 * GEN_GRF_SIZE, false);
+    p.vreg[msg].no_spill = true;
+    p.vreg[msg].grf_lo = GEN_EOT_FIRST_GRF;
+    for (unsigned k = 0; k < 9; k++) {
+        struct gen_inst *i = op(&p, GOP_MOV, 8);
+        i->dst = gen_vr(msg, k * GEN_GRF_SIZE, GT_F);
+        i->src[0] = gen_vr(v[k], 0, GT_F);
+    }
+    eot(&p, msg);
+    assert_true(gen_allocate(&p));
+    assert_int_equal(p.spills, 0);
+    assert_true(p.vreg[msg].loc >= GEN_EOT_FIRST_GRF * GEN_GRF_SIZE);
+    for (unsigned k = 1; k < 9; k++)
+        assert_true(p.vreg[v[k]].loc + 32 <= p.vreg[msg].loc ||
+                    p.vreg[v[k]].loc >= p.vreg[msg].loc + 9 * GEN_GRF_SIZE);
+    assert_no_conflicts(&p);
+    gen_program_free(&p);
+}
+
+/* Many values spilled in one allocation: every one gets its slot, nothing overlaps. */
+static void test_many_spills_at_once(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    enum { N = 400 };
+    uint32_t v[N];
+    uint32_t x = gen_new_vreg(&p, 32, false);
+    def_imm(&p, x, 0);
+    for (unsigned k = 0; k < N; k++) {
+        v[k] = gen_new_vreg(&p, 32, false);
+        def_from(&p, v[k], k ? v[k - 1] : x);
+    }
+    uint32_t s = gen_new_vreg(&p, 32, false);
+    def_imm(&p, s, 0);
+    for (unsigned k = N; k-- > 0;)
+        use2(&p, s, s, v[k]);
+    eot(&p, s);
+    assert_true(gen_allocate(&p));
+    /* at least N - 126 values cannot stay in registers */
+    assert_true(p.spills >= N - 126);
+    assert_true(p.fills >= N - 126);
+    assert_true(p.layout.scratch_bytes >= (N - 126) * 32);
+    assert_no_conflicts(&p);
+    gen_program_free(&p);
+}
+
+/*
+ * Scratch slots are shared by spilled values that are never alive
+ * together: two phases of 140 values each, summed one phase after the
+ * other.  Values of one phase overlap and get distinct slots; the second
+ * phase reuses the first one's, so the scratch space is that of one phase.
+ */
+static void test_spill_slots_shared(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    enum { N = 140 };
+    uint32_t v[2][N], s[2];
+    uint32_t x = gen_new_vreg(&p, 32, false);
+    def_imm(&p, x, 0);
+    for (unsigned ph = 0; ph < 2; ph++) {
+        for (unsigned k = 0; k < N; k++) {
+            v[ph][k] = gen_new_vreg(&p, 32, false);
+            def_from(&p, v[ph][k], k ? v[ph][k - 1] : x);
+        }
+        s[ph] = gen_new_vreg(&p, 32, false);
+        def_imm(&p, s[ph], 0);
+        for (unsigned k = N; k-- > 0;)
+            use2(&p, s[ph], s[ph], v[ph][k]);
+        if (ph == 0) {
+            uint32_t y = gen_new_vreg(&p, 32, false);
+            use2(&p, y, s[0], x); /* x carries on into the second phase */
+            x = y;
+        }
+    }
+    uint32_t r = gen_new_vreg(&p, 32, false);
+    use2(&p, r, s[0], s[1]);
+    eot(&p, r);
+    assert_true(gen_allocate(&p));
+    unsigned spilled[2] = {0, 0};
+    bool shared = false;
+    for (unsigned ph = 0; ph < 2; ph++)
+        for (unsigned k = 0; k < N; k++) {
+            int32_t slot = p.vreg[v[ph][k]].spill_slot;
+            if (slot < 0)
+                continue;
+            spilled[ph]++;
+            for (unsigned j = 0; j < k; j++)
+                assert_true(p.vreg[v[ph][j]].spill_slot != slot);
+            if (ph == 1)
+                for (unsigned j = 0; j < N; j++)
+                    shared |= p.vreg[v[0][j]].spill_slot == slot;
+        }
+    assert_true(spilled[0] > 0 && spilled[1] > 0);
+    assert_true(shared);
+    unsigned most = spilled[0] > spilled[1] ? spilled[0] : spilled[1];
+    assert_true(p.layout.scratch_bytes <= (most + 2) * 32);
+    assert_no_conflicts(&p);
+    gen_program_free(&p);
+}
+
+/* A value carried round a loop that only feeds itself is dead code. */
+static void test_dce_removes_dead_cycle(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t a = gen_new_vreg(&p, 32, false), s = gen_new_vreg(&p, 32, false);
+    def_imm(&p, a, 0);
+    def_imm(&p, s, 0);
+    op(&p, GOP_LABEL, 8);
+    use2(&p, s, s, a);
+    cmp_gt0(&p, a);
+    op(&p, GOP_BREAK, 8)->pred = GP_NORMAL;
+    op(&p, GOP_WHILE, 8);
+    eot(&p, a);
+    gen_dce(&p);
+    for (unsigned k = 0; k < p.ninst; k++)
+        assert_false(p.inst[k].dst.kind == GO_VREG && p.inst[k].dst.vreg == s);
+    /* the compare feeding the break stays */
+    assert_int_equal(p.ninst, 6);
+    gen_program_free(&p);
 }
 
 static void test_dce_removes_unused(void **state)
@@ -862,6 +1423,17 @@ int main(void)
         cmocka_unit_test(test_same_sense_moves_are_not_an_edge),
         cmocka_unit_test(test_spill_and_fill_placement),
         cmocka_unit_test(test_spilled_whole_defs_need_no_fill),
+        cmocka_unit_test(test_wide_classes),
+        cmocka_unit_test(test_sub_grf_values_pack),
+        cmocka_unit_test(test_destination_takes_dying_source),
+        cmocka_unit_test(test_spill_choice_weighs_loops),
+        cmocka_unit_test(test_remat_immediate),
+        cmocka_unit_test(test_remat_interpolant_needs_live_payload),
+        cmocka_unit_test(test_nomask_write_in_then_block_spares_else_value),
+        cmocka_unit_test(test_values_across_eot_payload_stay_below),
+        cmocka_unit_test(test_many_spills_at_once),
+        cmocka_unit_test(test_spill_slots_shared),
+        cmocka_unit_test(test_dce_removes_dead_cycle),
         cmocka_unit_test(test_dce_removes_unused),
         cmocka_unit_test(test_verifier),
     };

@@ -68,7 +68,8 @@ void st_buf_putc(struct st_buf *b, char c);
 /* The shortest "%g" text of a finite float that reads back as the same
  * float, with '.' for the decimal point whatever the locale. */
 void st_float_text(float f, char buf[48]);
-/* Appends n bytes (binary data too; a NUL still follows them). */
+/* Appends n bytes (binary data, or text a printer built itself: no
+ * formatting); a NUL still follows them. */
 void st_buf_append(struct st_buf *b, const void *data, size_t n);
 void st_buf_free(struct st_buf *b);
 

@@ -2,8 +2,10 @@
  * gen/compile.c — the Gen9 back end's entry point: for each SIMD width
  * tried, the layout of the payload (gen/kernel.c), the instruction
  * selection from the MIR (gen/isel.c), the clean-ups on the Gen IR
- * (gen/cleanup.c), dead code and register allocation (gen/ra.c), then
- * the IGA text (gen/print.c).  docs/gen-backend.md describes the steps.
+ * (gen/cleanup.c, gen/sink.c), the optimizer (gen/opt*.c), the schedule
+ * before allocation (gen/sched.c), register allocation (gen/ra.c), the
+ * schedule after it, then the IGA text (gen/print.c); the widths a Gen9
+ * driver ships.  docs/gen-backend.md describes the steps.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 
 #include "cleanup.h"
 #include "isel.h"
+#include "opt.h"
 #include "verify.h"
 
 /* Does the kernel compute in half floats anywhere? */
@@ -118,14 +121,25 @@ static enum gen_contract contract_of(enum st_fp_contract c)
            : c == ST_FP_CONTRACT_OFF ? GEN_CONTRACT_OFF : GEN_CONTRACT_ON;
 }
 
-/* One compile at one width; false on errors (reported) or allocation failure (*ra_failed). */
-static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
-                          unsigned simd, enum st_float_rules rules, enum st_fp_contract contract,
-                          struct gen_program *p, bool *ra_failed)
+/* One try's options: what a retry after a spill changes. */
+struct gen_opts {
+    unsigned simd;
+    enum st_float_rules rules;
+    enum st_fp_contract contract;
+};
+
+enum build_mode {
+    BUILD_FAST,        /* optimizer, latency schedule before and after allocation */
+    BUILD_NO_PRESCHED, /* the same without the schedule before allocation, interpolation
+                        * recomputed next to distant uses (gen/opt_remat.c) */
+    BUILD_TIGHT,       /* and keeping message blocks' live ranges (gen_ir.h keep_block_ranges) */
+};
+
+/* Selection of the MIR at one width, then the clean-ups: false on errors
+ * (reported). */
+static bool select_kernel(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
+                          const struct gen_opts *o, struct gen_program *p)
 {
-    memset(p, 0, sizeof(*p));
-    p->simd = simd;
-    *ra_failed = false;
     struct gen_kernel_info *ki = calloc(1, sizeof(*ki));
     if (!ki) {
         st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
@@ -138,8 +152,8 @@ static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, const 
     ki->mir = mir;
     ki->b = &b;
     ki->p = p;
-    ki->legacy = rules == ST_FLOAT_D3D9;
-    bool ok = gen_kernel_layout(ki) && gen_isel(ki, rules, contract_of(contract));
+    ki->legacy = o->rules == ST_FLOAT_D3D9;
+    bool ok = gen_kernel_layout(ki) && gen_isel(ki, o->rules, contract_of(o->contract));
     gb_finish(&b);
     gen_kernel_free(ki);
     free(ki);
@@ -147,26 +161,229 @@ static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, const 
         st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
         ok = false;
     }
-    /* the compile budget: the clean-ups are linear in the Gen program,
-     * the allocation about instructions x values (charged its size once
-     * more); a budget spent or a cancel is reported by st_poll */
+    /* the compile budget: the clean-ups and the optimizer are about
+     * linear in the Gen program, the allocation about instructions x
+     * values (charged its size once more); a budget spent or a cancel is
+     * reported by st_poll */
     if (!ok || !st_poll(ctx, p->ninst) || !checked(ctx, sh, p, "selection", false))
         return false;
-    gen_cleanup(p, contract == ST_FP_CONTRACT_FAST);
+    gen_cleanup(p, o->contract == ST_FP_CONTRACT_FAST);
     gen_dce(p);
     gen_sink(p);
-    if (!st_poll(ctx, p->ninst) || !checked(ctx, sh, p, "the clean-ups", false))
+    return st_poll(ctx, p->ninst) && checked(ctx, sh, p, "the clean-ups", false);
+}
+
+/*
+ * One try at one width: selection and clean-ups, the optimizer, the
+ * schedule before allocation, allocation, the schedule after it.  False on
+ * errors (reported) or allocation failure (*ra_failed).
+ */
+static bool build_once(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
+                       const struct gen_opts *o, enum build_mode mode, struct gen_program *p,
+                       bool *ra_failed)
+{
+    memset(p, 0, sizeof(*p));
+    p->simd = o->simd;
+    p->keep_block_ranges = mode == BUILD_TIGHT;
+    *ra_failed = false;
+    if (!select_kernel(ctx, sh, mir, o, p))
         return false;
-    if (!gen_allocate(p)) {
-        if (p->oom) {
-            st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-            return false;
+    gen_optimize(p);
+    if (mode == BUILD_FAST && !p->oom)
+        gen_schedule_pre(p);
+    if (mode != BUILD_FAST && !p->oom && gen_opt_remat(p))
+        gen_opt_dce(p);
+    if (!p->oom && (!st_poll(ctx, p->ninst) || !checked(ctx, sh, p, "the optimizer", false)))
+        return false;
+    if (!p->oom && gen_allocate(p)) {
+        gen_schedule_post(p);
+        if (!p->oom) {
+            gen_resolve_flow(p);
+            if (!p->oom)
+                return checked(ctx, sh, p, "register allocation and scheduling", true);
         }
-        *ra_failed = true;
+    }
+    if (p->oom) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
         return false;
     }
-    gen_resolve_flow(p);
-    return checked(ctx, sh, p, "register allocation", true);
+    *ra_failed = true;
+    return false;
+}
+
+/*
+ * One compile at one width; false on errors (reported) or allocation
+ * failure (*ra_failed).  When a try spills (or cannot be allocated), the
+ * next is more careful with registers, as Mesa's brw retries its
+ * schedulers: without the latency schedule before allocation (it
+ * lengthens live ranges), then also keeping message blocks' live ranges
+ * as selected.  The try with the least scratch traffic is kept.
+ */
+static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
+                          const struct gen_opts *o, struct gen_program *p, bool *ra_failed)
+{
+    static const enum build_mode modes[] = {BUILD_FAST, BUILD_NO_PRESCHED, BUILD_TIGHT};
+    if (!build_once(ctx, sh, mir, o, modes[0], p, ra_failed) && !*ra_failed)
+        return false;
+    for (unsigned k = 1; k < sizeof(modes) / sizeof(modes[0]) && (*ra_failed || p->spills); k++) {
+        struct gen_program q;
+        bool q_failed;
+        if (!build_once(ctx, sh, mir, o, modes[k], &q, &q_failed) && !q_failed) {
+            gen_program_free(&q);
+            gen_program_free(p);
+            return false;
+        }
+        bool take = !q_failed && (*ra_failed || q.spills + q.fills < p->spills + p->fills);
+        if (take) {
+            gen_program_free(p);
+            *p = q;
+            *ra_failed = false;
+        } else {
+            gen_program_free(&q);
+        }
+    }
+    return !*ra_failed;
+}
+
+/* The last component of the source file's name: what the statistics line names. */
+static const char *shader_name(const struct st_ctx *ctx)
+{
+    const char *f = st_ctx_filename(ctx);
+    if (!f || !*f || strcmp(f, "-") == 0)
+        return "<stdin>";
+    const char *slash = strrchr(f, '/');
+    return slash && slash[1] ? slash + 1 : f;
+}
+
+enum { GEN_MAX_KEPT = 3 };
+
+/* The kernels kept for one shader, narrowest first. */
+struct kept {
+    unsigned n;
+    struct gen_program p[GEN_MAX_KEPT];
+};
+
+/*
+ * The widths a driver ships, as Mesa's brw_compile_fs decides them for
+ * Gen9: a pixel shader is compiled at SIMD8 (spilling if it must); when
+ * that does not spill, at SIMD16, kept unless it spills; when SIMD16 is
+ * kept, at SIMD32, kept only when it does not spill and its estimated
+ * throughput (pixels per cycle: width / gen_perf's thread time) beats both
+ * narrower kernels.  The hardware picks among the kernels per dispatch.
+ * A forced width or a vertex shader (SIMD8 only) is one compile.
+ */
+static bool compile_kept(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
+                         struct gen_opts o, unsigned simd, struct kept *K)
+{
+    K->n = 0;
+    bool ra_failed;
+    o.simd = sh->version.type == ST_VS ? 8 : simd ? simd : 8;
+    struct gen_program *p = &K->p[0];
+    if (!compile_width(ctx, sh, mir, &o, p, &ra_failed)) {
+        gen_program_free(p);
+        if (ra_failed)
+            st_error(ctx, sh->version.loc, ST_E_NOT_SUPPORTED,
+                     "the Gen9 register file cannot hold this shader at SIMD%u, even with spilling",
+                     o.simd);
+        return false;
+    }
+    K->n = 1;
+    if (sh->version.type == ST_VS || simd || p->spills)
+        return true;
+    uint64_t best_num = 8, best_den; /* throughput = width / thread time */
+    unsigned c, t;
+    gen_perf(p, &c, &t);
+    best_den = t ? t : 1;
+    /* a wider kernel is optional: what it cannot do (a payload past the
+     * push limit at its width, say) drops it, diagnostics to a throwaway
+     * context that shares the call's budget */
+    size_t len = 0;
+    const char *src = st_ctx_source(ctx, &len);
+    struct st_ctx *quiet = st_ctx_create(st_ctx_filename(ctx), src, len, 1);
+    if (!quiet) {
+        st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false; /* (no narrower kernel alone: not the answer memory allowed) */
+    }
+    st_ctx_set_limits(quiet, st_ctx_limits(ctx));
+    for (o.simd = 16; o.simd <= 32; o.simd *= 2) {
+        p = &K->p[K->n];
+        if (!compile_width(quiet, sh, mir, &o, p, &ra_failed)) {
+            gen_program_free(p);
+            break; /* a wider kernel would not do either */
+        }
+        gen_perf(p, &c, &t);
+        uint64_t den = t ? t : 1;
+        bool faster = (uint64_t)o.simd * best_den > best_num * den;
+        if (p->spills || (o.simd == 32 && !faster)) {
+            gen_program_free(p);
+            break;
+        }
+        if (faster) {
+            best_num = o.simd;
+            best_den = den;
+        }
+        K->n++;
+    }
+    /* memory, a budget or a cancel in the quiet tries: not a narrower answer */
+    bool oom = st_ctx_out_of_memory(quiet), stopped = oom || !st_poll(ctx, 0);
+    st_ctx_destroy(quiet);
+    if (oom)
+        st_error(ctx, sh->version.loc, ST_E_OUT_OF_MEMORY, "out of memory");
+    return !stopped;
+}
+
+static void print_kernel(const struct gen_program *p, const char *name, struct st_buf *out)
+{
+    print_header(p, out);
+    /* cr0.0 bit 7: keep f32 denormals.  The reset value flushes them,
+     * while both float rules keep them (the interpreter and the JIT
+     * do); IGC sets the same bit.  Bit 10 keeps half denormals, for a
+     * kernel that computes in :hf (--pp=fp16: the interpreter's halves
+     * go down to 2^-24). */
+    st_buf_printf(out, "(W)       or (1|M0)      cr0.0<1>:ud cr0.0<0;1,0>:ud 0x%X:ud {Switch}\n",
+                  uses_half(p) ? 0x480u : 0x80u);
+    gen_print(p, out);
+    st_buf_printf(out, "// ");
+    gen_print_stats(p, name, out);
+    st_buf_printf(out, "\n");
+}
+
+/* The kernels of the MIR; widest_only prints the widest kernel kept and
+ * nothing else (the Gen engine). */
+static bool compile_kernels(struct st_ctx *ctx, const struct st_shader *sh,
+                            const struct mir_prog *mir, unsigned simd, const struct gen_opts *o,
+                            bool widest_only, struct st_buf *out, struct st_buf *stats,
+                            struct st_gen_layout *layout)
+{
+    if (!sh || !mir)
+        return false;
+    if (simd != 0 && simd != 8 && simd != 16 && simd != 32) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED, "SIMD width %u (8, 16 or 32)", simd);
+        return false;
+    }
+    struct kept *K = calloc(1, sizeof(*K));
+    if (!K) {
+        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
+    bool ok = compile_kept(ctx, sh, mir, *o, simd, K);
+    if (ok) {
+        const char *name = shader_name(ctx);
+        if (layout)
+            *layout = K->p[K->n - 1].layout;
+        for (unsigned k = widest_only ? K->n - 1 : 0; k < K->n; k++) {
+            print_kernel(&K->p[k], name, out);
+            if (stats) {
+                if (stats->len)
+                    st_buf_printf(stats, "\n");
+                gen_print_stats(&K->p[k], name, stats);
+            }
+        }
+    }
+    for (unsigned k = 0; k < K->n; k++)
+        gen_program_free(&K->p[k]);
+    free(K);
+    return ok;
 }
 
 bool st_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
@@ -180,58 +397,14 @@ bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, const str
                        unsigned simd, enum st_float_rules rules, enum st_fp_contract contract,
                        struct st_buf *out, struct st_buf *stats, struct st_gen_layout *layout)
 {
-    if (!sh || !mir)
-        return false;
-    if (simd != 0 && simd != 8 && simd != 16 && simd != 32) {
-        st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED, "SIMD width %u (8, 16 or 32)", simd);
-        return false;
-    }
-    unsigned widths[3], nw = 0;
-    if (sh->version.type == ST_VS) {
-        widths[nw++] = 8; /* Gen9 dispatches scalar vertex shaders SIMD8 only */
-    } else if (simd) {
-        widths[nw++] = simd;
-    } else {
-        widths[nw++] = 32;
-        widths[nw++] = 16;
-        widths[nw++] = 8;
-    }
-    for (unsigned k = 0; k < nw; k++) {
-        struct gen_program p;
-        bool ra_failed;
-        bool last = k + 1 == nw;
-        if (!compile_width(ctx, sh, mir, widths[k], rules, contract, &p, &ra_failed)) {
-            gen_program_free(&p);
-            if (ra_failed && !last)
-                continue;
-            if (ra_failed)
-                st_error(ctx, sh->version.loc, ST_E_NOT_SUPPORTED,
-                         "the Gen9 register file cannot hold this shader at SIMD%u, even with spilling",
-                         widths[k]);
-            return false;
-        }
-        if (p.spills && !last) {
-            gen_program_free(&p);
-            continue;
-        }
-        if (layout)
-            *layout = p.layout;
-        print_header(&p, out);
-        /* cr0.0 bit 7: keep f32 denormals.  The reset value flushes them,
-         * while both float rules keep them (the interpreter and the JIT
-         * do); IGC sets the same bit.  Bit 10 keeps half denormals, for a
-         * kernel that computes in :hf (--pp=fp16: the interpreter's halves
-         * go down to 2^-24). */
-        st_buf_printf(out, "(W)       or (1|M0)      cr0.0<1>:ud cr0.0<0;1,0>:ud 0x%X:ud {Switch}\n",
-                      uses_half(&p) ? 0x480u : 0x80u);
-        gen_print(&p, out);
-        if (stats)
-            gen_print_stats(&p, stats);
-        st_buf_printf(out, "// ");
-        gen_print_stats(&p, out);
-        st_buf_printf(out, "\n");
-        gen_program_free(&p);
-        return true;
-    }
-    return false;
+    struct gen_opts o = {0, rules, contract};
+    return compile_kernels(ctx, sh, mir, simd, &o, false, out, stats, layout);
+}
+
+bool gen_compile_widest(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
+                        unsigned simd, enum st_float_rules rules, enum st_fp_contract contract,
+                        struct st_buf *out, struct st_gen_layout *layout)
+{
+    struct gen_opts o = {0, rules, contract};
+    return compile_kernels(ctx, sh, mir, simd, &o, true, out, NULL, layout);
 }

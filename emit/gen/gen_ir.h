@@ -78,6 +78,7 @@ enum gen_op {
     GOP_MATH, GOP_SEND, GOP_SENDC, GOP_SENDS,
     GOP_IF, GOP_ELSE, GOP_ENDIF, GOP_WHILE, GOP_BREAK, GOP_CONT,
     GOP_LABEL, /* pseudo: the start of a loop body (WHILE's target); prints nothing */
+    GOP_CSEL,  /* dst = (src2 <cmod> 0.0) ? src0 : src1, float, three-source (Gen8+) */
     GOP_COUNT
 };
 
@@ -132,6 +133,7 @@ struct gen_vreg {
     int32_t spill_slot; /* scratch byte offset when spilled; -1 otherwise */
     uint32_t alias_of;  /* vreg + 1 this one was renamed into (payload coalescing); 0: none */
     uint32_t alias_off;
+    bool rematerialized; /* recomputed at each use by the allocator instead of kept */
 };
 
 struct gen_program {
@@ -141,6 +143,10 @@ struct gen_program {
     unsigned nvreg, cap_vreg;
     unsigned simd;
     bool oom;
+    /* The optimizer may not lengthen the live range of a message block
+     * (payload or response: one allocation unit the allocator cannot
+     * spill): set for the second try after an allocation that spilled. */
+    bool keep_block_ranges;
     /* Handed out by gen_append/gen_insert once memory ran out, so callers
      * can keep filling fields; per program, as the library has no globals. */
     struct gen_inst oom_scratch;
@@ -149,6 +155,13 @@ struct gen_program {
     unsigned spills, fills;
     unsigned grfs_used;
 };
+
+/* A conditional modifier that updates its flag: not on sel (min/max) nor
+ * csel, whose modifier only chooses (Gen6+; Mesa flags_written). */
+static inline bool gen_cmod_writes_flag(const struct gen_inst *i)
+{
+    return i->cmod != GC_NONE && i->op != GOP_SEL && i->op != GOP_CSEL;
+}
 
 /* ---- gen/ra.c ---- */
 uint32_t gen_new_vreg(struct gen_program *p, uint32_t size, bool uniform);
@@ -167,8 +180,9 @@ static inline unsigned gen_type_size(enum gen_type t)
     return t == GT_UW || t == GT_W || t == GT_HF ? 2 : 4;
 }
 /*
- * Allocates every vreg (coalescing copies first, spilling to scratch when
- * the file is full).  Returns false when even spilling cannot make it fit.
+ * Allocates every vreg (coalescing copies first, rematerializing or
+ * spilling to scratch when the file is full).  Returns false when even
+ * spilling cannot make it fit (or memory ran out: p->oom).
  */
 bool gen_allocate(struct gen_program *p);
 /* Removes instructions whose results nobody reads. */
@@ -182,7 +196,40 @@ void gen_print(const struct gen_program *p, struct st_buf *out);
 /* Native instructions (SIMD32 halves counted) and sends; loops; cycles estimate. */
 void gen_count(const struct gen_program *p, unsigned *insts, unsigned *sends, unsigned *loops,
                unsigned *cycles);
-void gen_print_stats(const struct gen_program *p, struct st_buf *out);
+/* "NAME: SIMD8 shader: N instructions. N loops. N cycles. N:N spills:fills, N sends" */
+void gen_print_stats(const struct gen_program *p, const char *name, struct st_buf *out);
+/* Whether an operand reads one element per channel (else a scalar), and its
+ * byte address in the register file (after allocation). */
+bool gen_opnd_per_channel(const struct gen_program *p, const struct gen_inst *i,
+                          const struct gen_opnd *o);
+uint32_t gen_opnd_addr(const struct gen_program *p, const struct gen_opnd *o);
+
+/* ---- gen/perf.c: timings and the cycle estimate (Mesa's brw model) ---- */
+enum gen_unit { GU_NONE, GU_FPU, GU_EM, GU_SAMPLER, GU_URB, GU_DP_RC, GU_DP_DC, GU_DP_CC,
+                GU_COUNT };
+struct gen_timing {
+    uint8_t unit;   /* enum gen_unit; GU_NONE: the front end only */
+    int16_t df, db; /* front-end and back-end issue cycles */
+    int16_t ls, ld, lf; /* payload read, destination and flag latencies */
+};
+/* The timing of one instruction at `exec` channels (a SIMD32 ALU
+ * instruction is two of 16). */
+void gen_timing(const struct gen_inst *i, unsigned exec, bool bank_conflict, struct gen_timing *t);
+/* A three-source instruction whose last two sources share a GRF bank (allocated program). */
+bool gen_bank_conflict(const struct gen_program *p, const struct gen_inst *i);
+/* The estimate of the statistics line (allocated program; loops count ten times). */
+unsigned gen_perf_cycles(const struct gen_program *p);
+/* The same, and the cycles a thread keeps the EU busy (the estimate or the
+ * busiest unit's work, whichever is longer): SIMD-width / thread_time is
+ * brw's throughput figure, which decides whether SIMD32 is kept. */
+void gen_perf(const struct gen_program *p, unsigned *cycles, unsigned *thread_time);
+
+/* ---- gen/compile.c ---- */
+/* st_gen_compile_ex, but only the widest kernel kept (auto width) goes to
+ * `out`: what the Gen engine runs. */
+bool gen_compile_widest(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
+                        unsigned simd, enum st_float_rules rules, enum st_fp_contract contract,
+                        struct st_buf *out, struct st_gen_layout *layout);
 
 /* A message descriptor: mlen, rlen, header present, function control. */
 static inline uint32_t gen_desc(unsigned mlen, unsigned rlen, bool header, uint32_t fc)

@@ -45,6 +45,7 @@ const struct gen_op_info gen_op_info[GOP_COUNT] = {
     [GOP_BREAK] = {"break", 0, false, true, false, false, false},
     [GOP_CONT] = {"cont", 0, false, true, false, false, false},
     [GOP_LABEL] = {"", 0, false, false, false, false, false},
+    [GOP_CSEL] = {"csel", 3, true, false, false, true, true},
 };
 
 const char *const gen_math_name[] = {"inv", "log", "exp", "sqt", "rsqt", "sin", "cos", "pow", "fdiv"};
@@ -59,101 +60,105 @@ static unsigned type_size(uint8_t t)
 /* ------------------------------------------------------------------ */
 /* JIP / UIP.                                                          */
 
-/* The next ENDIF/ELSE/WHILE closing the block that contains instruction k. */
-static int32_t next_block_end(const struct gen_program *p, unsigned k)
+/*
+ * Mesa's rules (brw_set_uip_jip): IF -> after its ELSE (or the ENDIF) and
+ * the ENDIF; ELSE -> the ENDIF; ENDIF -> the next block end enclosing it;
+ * BREAK/CONT -> the innermost block end and the loop's WHILE; WHILE -> the
+ * body's start.  Linear: the closing instruction of every IF/LABEL from one
+ * pass with a stack, the next block end of every instruction from one
+ * backward pass that skips whole nested constructs.
+ */
+void gen_resolve_flow(struct gen_program *p)
 {
-    int depth = 0;
-    for (unsigned j = k + 1; j < p->ninst; j++) {
-        switch (p->inst[j].op) {
+    unsigned n = p->ninst;
+    int32_t *close = malloc((n + 1) * sizeof(*close)); /* IF/LABEL -> ENDIF/WHILE */
+    int32_t *else_of = malloc((n + 1) * sizeof(*else_of)); /* IF -> ELSE */
+    int32_t *next_end = malloc((n + 1) * sizeof(*next_end)); /* next block end after k */
+    int32_t *stack = malloc((n + 1) * sizeof(*stack));
+    if (!close || !else_of || !next_end || !stack) {
+        p->oom = true;
+        goto out;
+    }
+    unsigned sp = 0;
+    for (unsigned k = 0; k < n; k++) {
+        close[k] = else_of[k] = -1;
+        switch (p->inst[k].op) {
         case GOP_IF:
         case GOP_LABEL:
-            depth++;
+            stack[sp++] = (int32_t)k;
+            break;
+        case GOP_ELSE:
+            if (sp)
+                else_of[stack[sp - 1]] = (int32_t)k;
             break;
         case GOP_ENDIF:
         case GOP_WHILE:
-            if (depth == 0)
-                return (int32_t)j;
-            depth--;
-            break;
-        case GOP_ELSE:
-            if (depth == 0)
-                return (int32_t)j;
+            if (sp)
+                close[stack[--sp]] = (int32_t)k;
             break;
         default:
             break;
         }
     }
-    return -1;
-}
-
-void gen_resolve_flow(struct gen_program *p)
-{
-    unsigned sp = 0;
-    int32_t stack[512];
-    int32_t else_of[512];
-    for (unsigned k = 0; k < p->ninst; k++) {
+    for (unsigned k = n; k-- > 0;) {
+        unsigned j = k + 1;
+        if (j >= n) {
+            next_end[k] = -1;
+            continue;
+        }
+        uint8_t op = p->inst[j].op;
+        if (op == GOP_ENDIF || op == GOP_WHILE || op == GOP_ELSE)
+            next_end[k] = (int32_t)j;
+        else if (op == GOP_IF || op == GOP_LABEL)
+            next_end[k] = close[j] >= 0 ? next_end[close[j]] : -1;
+        else
+            next_end[k] = next_end[j];
+    }
+    sp = 0;
+    for (unsigned k = 0; k < n; k++) {
         struct gen_inst *i = &p->inst[k];
         switch (i->op) {
         case GOP_IF:
+            if (close[k] >= 0) {
+                i->uip = close[k];
+                i->jip = else_of[k] >= 0 ? else_of[k] + 1 : close[k];
+                if (else_of[k] >= 0)
+                    p->inst[else_of[k]].jip = p->inst[else_of[k]].uip = close[k];
+            }
+            break;
         case GOP_LABEL:
-            if (sp < 512) {
-                else_of[sp] = -1;
-                stack[sp++] = (int32_t)k;
-            }
-            break;
-        case GOP_ELSE:
-            if (sp)
-                else_of[sp - 1] = (int32_t)k;
-            break;
-        case GOP_ENDIF:
-            if (sp) {
-                sp--;
-                struct gen_inst *f = &p->inst[stack[sp]];
-                f->uip = (int32_t)k;
-                f->jip = else_of[sp] >= 0 ? else_of[sp] + 1 : (int32_t)k;
-                if (else_of[sp] >= 0)
-                    p->inst[else_of[sp]].jip = p->inst[else_of[sp]].uip = (int32_t)k;
-            }
-            {
-                int32_t e = next_block_end(p, k);
-                i->jip = e >= 0 ? e : (int32_t)k + 1;
-            }
+            stack[sp++] = (int32_t)k;
+            if (close[k] >= 0)
+                p->inst[close[k]].jip = (int32_t)k; /* WHILE -> the body's start */
             break;
         case GOP_WHILE:
             if (sp)
-                i->jip = stack[--sp];
+                sp--;
+            break;
+        case GOP_ENDIF:
+            i->jip = next_end[k] >= 0 ? next_end[k] : (int32_t)k + 1;
+            break;
+        case GOP_BREAK:
+        case GOP_CONT:
+            i->jip = next_end[k];
+            i->uip = sp ? close[stack[sp - 1]] : -1;
             break;
         default:
             break;
         }
     }
-    /* break/cont: JIP = innermost block end, UIP = the loop's WHILE */
-    for (unsigned k = 0; k < p->ninst; k++) {
-        struct gen_inst *i = &p->inst[k];
-        if (i->op != GOP_BREAK && i->op != GOP_CONT)
-            continue;
-        i->jip = next_block_end(p, k);
-        int depth = 0;
-        i->uip = -1;
-        for (unsigned j = k + 1; j < p->ninst; j++) {
-            if (p->inst[j].op == GOP_LABEL)
-                depth++;
-            else if (p->inst[j].op == GOP_WHILE) {
-                if (depth == 0) {
-                    i->uip = (int32_t)j;
-                    break;
-                }
-                depth--;
-            }
-        }
-    }
+out:
+    free(close);
+    free(else_of);
+    free(next_end);
+    free(stack);
 }
 
 /* ------------------------------------------------------------------ */
 /* Operands.                                                           */
 
-static bool per_channel(const struct gen_program *p, const struct gen_inst *i,
-                        const struct gen_opnd *o)
+bool gen_opnd_per_channel(const struct gen_program *p, const struct gen_inst *i,
+                          const struct gen_opnd *o)
 {
     if (i->exec == 1)
         return false;
@@ -164,7 +169,7 @@ static bool per_channel(const struct gen_program *p, const struct gen_inst *i,
     return false;
 }
 
-static uint32_t opnd_addr(const struct gen_program *p, const struct gen_opnd *o)
+uint32_t gen_opnd_addr(const struct gen_program *p, const struct gen_opnd *o)
 {
     if (o->kind == GO_FIXED)
         return o->off;
@@ -172,7 +177,74 @@ static uint32_t opnd_addr(const struct gen_program *p, const struct gen_opnd *o)
     return (uint32_t)(loc < 0 ? 0 : loc) + o->off;
 }
 
-static void print_imm(struct st_buf *b, const struct gen_opnd *o)
+/*
+ * One line of text, built by hand: the printer writes every instruction of
+ * the kernel, and a formatted print per field cost more than everything
+ * else in the back end.  No line comes near the size (a send with both
+ * sources and {EOT} is under 90 characters).
+ */
+struct line {
+    char c[256];
+    unsigned n;
+};
+
+static void put_s(struct line *l, const char *s)
+{
+    while (*s && l->n < sizeof(l->c))
+        l->c[l->n++] = *s++;
+}
+
+static void put_c(struct line *l, char ch)
+{
+    if (l->n < sizeof(l->c))
+        l->c[l->n++] = ch;
+}
+
+static void put_u(struct line *l, uint32_t v)
+{
+    char t[12];
+    unsigned k = 0;
+    do {
+        t[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (k)
+        put_c(l, t[--k]);
+}
+
+static void put_d(struct line *l, int32_t v)
+{
+    if (v < 0) {
+        put_c(l, '-');
+        put_u(l, 0u - (uint32_t)v);
+    } else {
+        put_u(l, (uint32_t)v);
+    }
+}
+
+/* Upper-case hex, at least `digits` digits. */
+static void put_x(struct line *l, uint32_t v, unsigned digits)
+{
+    char t[8];
+    unsigned k = 0;
+    do {
+        t[k++] = "0123456789ABCDEF"[v & 15];
+        v >>= 4;
+    } while (v);
+    while (k < digits)
+        t[k++] = '0';
+    while (k)
+        put_c(l, t[--k]);
+}
+
+/* Spaces up to column `from + width` (a left-justified field). */
+static void pad(struct line *l, unsigned from, unsigned width)
+{
+    while (l->n < from + width)
+        put_c(l, ' ');
+}
+
+static void print_imm(struct line *l, const struct gen_opnd *o)
 {
     const char *t = gen_type_name[o->type];
     if (o->type == GT_F) {
@@ -182,44 +254,67 @@ static void print_imm(struct st_buf *b, const struct gen_opnd *o)
         snprintf(tmp, sizeof(tmp), "%.9g", (double)f);
         float back = strtof(tmp, NULL);
         bool plain = f == f && f - f == 0 && memcmp(&back, &f, 4) == 0;
-        if (plain && !strchr(tmp, 'e') && !strchr(tmp, '.'))
-            st_buf_printf(b, "%s.0:f", tmp);
-        else if (plain && !strchr(tmp, 'e'))
-            st_buf_printf(b, "%s:f", tmp);
-        else
-            st_buf_printf(b, "0x%08X:f", o->imm);
+        if (plain && !strchr(tmp, 'e') && !strchr(tmp, '.')) {
+            put_s(l, tmp);
+            put_s(l, ".0:f");
+        } else if (plain && !strchr(tmp, 'e')) {
+            put_s(l, tmp);
+            put_s(l, ":f");
+        } else {
+            put_s(l, "0x");
+            put_x(l, o->imm, 8);
+            put_s(l, ":f");
+        }
         return;
     }
     if (o->type == GT_HF) { /* IGA reads a half immediate as its bits */
-        st_buf_printf(b, "0x%04X:hf", o->imm & 0xffffu);
+        put_s(l, "0x");
+        put_x(l, o->imm & 0xffffu, 4);
+        put_s(l, ":hf");
         return;
     }
-    if (o->type == GT_D || o->type == GT_W)
-        st_buf_printf(b, "%d:%s", (int32_t)o->imm, t);
-    else if (o->type == GT_V)
-        st_buf_printf(b, "0x%08X:v", o->imm);
-    else
-        st_buf_printf(b, "0x%X:%s", o->imm, t);
+    if (o->type == GT_D || o->type == GT_W) {
+        put_d(l, (int32_t)o->imm);
+    } else if (o->type == GT_V) {
+        put_s(l, "0x");
+        put_x(l, o->imm, 8);
+    } else {
+        put_s(l, "0x");
+        put_x(l, o->imm, 1);
+    }
+    put_c(l, ':');
+    put_s(l, t);
 }
 
-static void print_src(struct st_buf *b, const struct gen_program *p, const struct gen_inst *i,
+/* rN.sub in units of the type */
+static void put_reg(struct line *l, uint32_t a, unsigned ts)
+{
+    put_c(l, 'r');
+    put_u(l, a / GEN_GRF_SIZE);
+    put_c(l, '.');
+    put_u(l, (a % GEN_GRF_SIZE) / ts);
+}
+
+/* `half`: the elements a per-channel operand starts further on (16 in a
+ * SIMD32 instruction's second half) */
+static void print_src(struct line *l, const struct gen_program *p, const struct gen_inst *i,
                       const struct gen_opnd *o, uint32_t half)
 {
     if (o->neg)
-        st_buf_putc(b, '-');
+        put_c(l, '-');
     if (o->abs)
-        st_buf_printf(b, "(abs)");
+        put_s(l, "(abs)");
     if (o->kind == GO_IMM) {
-        print_imm(b, o);
+        print_imm(l, o);
         return;
     }
     if (o->kind == GO_NULL) {
-        st_buf_printf(b, "null<0;1,0>:%s", gen_type_name[o->type]);
+        put_s(l, "null<0;1,0>:");
+        put_s(l, gen_type_name[o->type]);
         return;
     }
-    bool vec = per_channel(p, i, o);
-    unsigned ts = type_size(o->type);
-    uint32_t a = opnd_addr(p, o) + (vec ? half * ts : 0);
+    bool vec = gen_opnd_per_channel(p, i, o);
+    uint32_t a = gen_opnd_addr(p, o) + (vec ? half * type_size(o->type) : 0);
     bool three = gen_op_info[i->op].nsrc == 3;
     static const char *const special[] = {[GR_DDX] = "<2;2,0>", [GR_DDY] = "<0;2,1>",
                                           [GR_SUBSPAN] = "<2;4,0>", [GR_VEC16] = "<16;16,1>"};
@@ -228,99 +323,123 @@ static void print_src(struct st_buf *b, const struct gen_program *p, const struc
         rg = special[o->region];
     if (three && o == &i->src[2])
         rg = vec ? "<1>" : "<0>";
-    st_buf_printf(b, "r%u.%u%s:%s", a / GEN_GRF_SIZE, (a % GEN_GRF_SIZE) / ts, rg,
-                  gen_type_name[o->type]);
+    put_reg(l, a, type_size(o->type));
+    put_s(l, rg);
+    put_c(l, ':');
+    put_s(l, gen_type_name[o->type]);
 }
 
-static void print_dst(struct st_buf *b, const struct gen_program *p, const struct gen_inst *i,
+static void print_dst(struct line *l, const struct gen_program *p, const struct gen_inst *i,
                       uint32_t half)
 {
     const struct gen_opnd *o = &i->dst;
     if (o->kind == GO_NULL || o->kind == GO_NONE) {
-        st_buf_printf(b, "null<1>:%s", gen_type_name[o->type]);
+        put_s(l, "null<1>:");
+        put_s(l, gen_type_name[o->type]);
         return;
     }
     unsigned ts = type_size(o->type);
-    uint32_t a = opnd_addr(p, o) + (i->exec > 1 ? half * ts : 0);
     /* a half of a uniform value is the low word of its dword: stride 2
      * keeps a conversion to it legal wherever the dword is (a packed half
      * destination of a mixed float instruction must be 16-byte aligned) */
     bool strided = o->type == GT_HF && i->exec == 1 && i->src[0].type != GT_HF;
-    st_buf_printf(b, "r%u.%u<%u>:%s", a / GEN_GRF_SIZE, (a % GEN_GRF_SIZE) / ts, strided ? 2 : 1,
-                  gen_type_name[o->type]);
+    put_reg(l, gen_opnd_addr(p, o) + (i->exec > 1 ? half * ts : 0), ts);
+    put_s(l, strided ? "<2>:" : "<1>:");
+    put_s(l, gen_type_name[o->type]);
 }
 
-static void print_pred(struct st_buf *b, const struct gen_inst *i)
+/* (W), (f0.0), (~f1.0), (W&f0.0) ... in a field of 10 */
+static void print_pred(struct line *l, const struct gen_inst *i)
 {
-    char tmp[32] = "";
-    if (i->pred != GP_NONE)
-        snprintf(tmp, sizeof(tmp), "%s%sf%u.0", i->nomask ? "W&" : "",
-                 i->pred == GP_INVERT ? "~" : "", (unsigned)i->flag);
-    else if (i->nomask)
-        snprintf(tmp, sizeof(tmp), "W");
-    if (tmp[0]) {
-        char full[40];
-        snprintf(full, sizeof(full), "(%s)", tmp);
-        st_buf_printf(b, "%-10s", full);
-    } else {
-        st_buf_printf(b, "%-10s", "");
+    unsigned from = l->n;
+    if (i->pred != GP_NONE || i->nomask) {
+        put_c(l, '(');
+        if (i->nomask)
+            put_c(l, 'W');
+        if (i->pred != GP_NONE) {
+            if (i->nomask)
+                put_c(l, '&');
+            if (i->pred == GP_INVERT)
+                put_c(l, '~');
+            put_c(l, 'f');
+            put_u(l, i->flag);
+            put_s(l, ".0");
+        }
+        put_c(l, ')');
     }
-}
-
-static void label_name(char *buf, size_t n, int32_t k)
-{
-    snprintf(buf, n, "L%d", k);
+    pad(l, from, 10);
 }
 
 static void print_one(struct st_buf *b, const struct gen_program *p, const struct gen_inst *i,
                       unsigned exec, unsigned group, uint32_t half)
 {
     const struct gen_op_info *oi = &gen_op_info[i->op];
-    print_pred(b, i);
-    char name[24];
-    if (i->op == GOP_MATH)
-        snprintf(name, sizeof(name), "math.%s", gen_math_name[i->math]);
-    else
-        snprintf(name, sizeof(name), "%s", oi->name);
-    char es[16];
-    snprintf(es, sizeof(es), "(%u|M%u)", exec, group);
-    st_buf_printf(b, "%s %-10s", name, es);
+    struct line l;
+    l.n = 0;
+    print_pred(&l, i);
+    if (i->op == GOP_MATH) {
+        put_s(&l, "math.");
+        put_s(&l, gen_math_name[i->math]);
+    } else {
+        put_s(&l, oi->name);
+    }
+    put_c(&l, ' ');
+    unsigned from = l.n;
+    put_c(&l, '(');
+    put_u(&l, exec);
+    put_s(&l, "|M");
+    put_u(&l, group);
+    put_c(&l, ')');
+    pad(&l, from, 10);
     if (oi->flow) {
-        char j[16], u[16];
-        label_name(j, sizeof(j), i->jip);
-        label_name(u, sizeof(u), i->uip);
-        if (i->op == GOP_ENDIF || i->op == GOP_WHILE)
-            st_buf_printf(b, " %s\n", j);
-        else
-            st_buf_printf(b, " %s %s\n", j, u);
-        return;
+        put_s(&l, " L");
+        put_d(&l, i->jip);
+        if (i->op != GOP_ENDIF && i->op != GOP_WHILE) {
+            put_s(&l, " L");
+            put_d(&l, i->uip);
+        }
+    } else if (oi->send) {
+        if (i->dst.kind == GO_VREG) {
+            put_s(&l, " r");
+            put_u(&l, gen_opnd_addr(p, &i->dst) / GEN_GRF_SIZE);
+            put_c(&l, ':');
+            put_s(&l, gen_type_name[i->dst.type]);
+        } else {
+            put_s(&l, i->op == GOP_SENDC ? " null:uw" : " null:ud");
+        }
+        put_s(&l, " r");
+        put_u(&l, gen_opnd_addr(p, &i->src[0]) / GEN_GRF_SIZE);
+        if (i->op == GOP_SENDS) {
+            put_s(&l, " r");
+            put_u(&l, gen_opnd_addr(p, &i->src[1]) / GEN_GRF_SIZE);
+        }
+        put_s(&l, " 0x");
+        put_x(&l, i->exdesc | (i->eot ? 0x20u : 0u), 1);
+        put_s(&l, " 0x");
+        put_x(&l, i->desc, 8);
+        if (i->eot)
+            put_s(&l, " {EOT}");
+    } else {
+        put_c(&l, ' ');
+        if (i->cmod) {
+            put_c(&l, '(');
+            put_s(&l, gen_cmod_name[i->cmod]);
+            put_s(&l, ")f");
+            put_u(&l, i->flag);
+            put_s(&l, ".0 ");
+        }
+        if (i->sat)
+            put_s(&l, "(sat)");
+        print_dst(&l, p, i, half);
+        for (unsigned s = 0; s < oi->nsrc; s++) {
+            if (i->src[s].kind == GO_NONE)
+                break;
+            put_c(&l, ' ');
+            print_src(&l, p, i, &i->src[s], half);
+        }
     }
-    if (oi->send) {
-        if (i->dst.kind == GO_VREG)
-            st_buf_printf(b, " r%u:%s", opnd_addr(p, &i->dst) / GEN_GRF_SIZE,
-                          gen_type_name[i->dst.type]);
-        else
-            st_buf_printf(b, " null:%s", i->op == GOP_SENDC ? "uw" : "ud");
-        st_buf_printf(b, " r%u", opnd_addr(p, &i->src[0]) / GEN_GRF_SIZE);
-        if (i->op == GOP_SENDS)
-            st_buf_printf(b, " r%u", opnd_addr(p, &i->src[1]) / GEN_GRF_SIZE);
-        st_buf_printf(b, " 0x%X 0x%08X%s\n", i->exdesc | (i->eot ? 0x20u : 0u), i->desc,
-                      i->eot ? " {EOT}" : "");
-        return;
-    }
-    st_buf_putc(b, ' ');
-    if (i->cmod)
-        st_buf_printf(b, "(%s)f%u.0 ", gen_cmod_name[i->cmod], (unsigned)i->flag);
-    if (i->sat)
-        st_buf_printf(b, "(sat)");
-    print_dst(b, p, i, half);
-    for (unsigned s = 0; s < oi->nsrc; s++) {
-        if (i->src[s].kind == GO_NONE)
-            break;
-        st_buf_putc(b, ' ');
-        print_src(b, p, i, &i->src[s], half);
-    }
-    st_buf_putc(b, '\n');
+    put_c(&l, '\n');
+    st_buf_append(b, l.c, l.n);
 }
 
 void gen_print(const struct gen_program *p, struct st_buf *out)
@@ -340,10 +459,18 @@ void gen_print(const struct gen_program *p, struct st_buf *out)
             (unsigned)i->uip <= p->ninst)
             is_target[i->uip] = true;
     }
-    for (unsigned k = 0; k < p->ninst; k++) {
+    for (unsigned k = 0; k <= p->ninst; k++) {
+        if (is_target[k]) {
+            struct line l;
+            l.n = 0;
+            put_c(&l, 'L');
+            put_u(&l, k);
+            put_s(&l, ":\n");
+            st_buf_append(out, l.c, l.n);
+        }
+        if (k == p->ninst)
+            break;
         const struct gen_inst *i = &p->inst[k];
-        if (is_target[k])
-            st_buf_printf(out, "L%u:\n", k);
         if (i->op == GOP_LABEL)
             continue;
         bool split = i->exec == 32 && !gen_op_info[i->op].flow && !gen_op_info[i->op].send;
@@ -354,56 +481,40 @@ void gen_print(const struct gen_program *p, struct st_buf *out)
             print_one(out, p, i, i->exec, i->group, 0);
         }
     }
-    if (is_target[p->ninst])
-        st_buf_printf(out, "L%u:\n", p->ninst);
     free(is_target);
 }
 
 /* ------------------------------------------------------------------ */
 /* Statistics.                                                         */
 
-/*
- * A static estimate, not a simulation: an ALU instruction issues in
- * exec/4 cycles (a SIMD8 float op takes two), extended math four times
- * that, a message 50 cycles of issue plus latency we do not model; loops
- * count once.
- */
+/* Native instructions (SIMD32 ALU halves count twice, the loop label not
+ * at all), messages (scratch writes and reads are the spills:fills, not
+ * sends, as brw counts them), loops, and gen/perf.c's cycle estimate. */
 void gen_count(const struct gen_program *p, unsigned *insts, unsigned *sends, unsigned *loops,
                unsigned *cycles)
 {
-    unsigned n = 0, s = 0, l = 0, c = 0;
+    unsigned n = 0, s = 0, l = 0;
     for (unsigned k = 0; k < p->ninst; k++) {
         const struct gen_inst *i = &p->inst[k];
         if (i->op == GOP_LABEL)
             continue;
         bool split = i->exec == 32 && !gen_op_info[i->op].flow && !gen_op_info[i->op].send;
-        unsigned copies = split ? 2 : 1;
-        n += copies;
-        if (gen_op_info[i->op].send) {
-            s++;
-            c += 50;
-        } else if (gen_op_info[i->op].flow) {
-            c += 2;
-            if (i->op == GOP_WHILE)
-                l++;
-        } else {
-            unsigned e = split ? 16 : i->exec;
-            unsigned cost = e <= 4 ? 1 : e / 4;
-            if (i->op == GOP_MATH)
-                cost *= 4;
-            c += copies * cost;
-        }
+        n += split ? 2 : 1;
+        if (gen_op_info[i->op].send)
+            s += !i->spill && !i->fill;
+        else if (i->op == GOP_WHILE)
+            l++;
     }
     *insts = n;
     *sends = s;
     *loops = l;
-    *cycles = c;
+    *cycles = gen_perf_cycles(p);
 }
 
-void gen_print_stats(const struct gen_program *p, struct st_buf *out)
+void gen_print_stats(const struct gen_program *p, const char *name, struct st_buf *out)
 {
     unsigned n, s, l, c;
     gen_count(p, &n, &s, &l, &c);
-    st_buf_printf(out, "SIMD%u shader: %u instructions. %u loops. %u cycles. %u:%u spills:fills, %u sends",
-                  p->simd, n, l, c, p->spills, p->fills, s);
+    st_buf_printf(out, "%s: SIMD%u shader: %u instructions. %u loops. %u cycles. %u:%u spills:fills, %u sends",
+                  name, p->simd, n, l, c, p->spills, p->fills, s);
 }

@@ -655,7 +655,7 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, const struct
     memset(&L, 0, sizeof(L));
     if (stats)
         memset(stats, 0, sizeof(*stats));
-    if (!st_gen_compile_ex(ctx, sh, mir, simd, rules, contract, &text, NULL, &L)) {
+    if (!gen_compile_widest(ctx, sh, mir, simd, rules, contract, &text, &L)) {
         st_buf_free(&text);
         return false;
     }

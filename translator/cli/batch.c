@@ -276,12 +276,20 @@ static void sniff_stage(const char *t, size_t n, char stage[4])
 
 bool cli_parse_kernel_stats(const char *text, struct cli_kernel *k)
 {
-    const char *p = text ? strstr(text, "SIMD") : NULL;
     memset(k, 0, sizeof(*k));
-    return p && sscanf(p, "SIMD%u shader: %u instructions. %u loops. %u cycles. %u:%u spills:fills, "
-                          "%u sends",
-                       &k->simd, &k->instructions, &k->loops, &k->cycles, &k->spills, &k->fills,
-                       &k->sends) == 7;
+    /* the line names the shader first ("a.ps.asm: SIMD8 shader: ..."), and
+     * a file name may contain "SIMD" too: the first place the whole
+     * pattern reads */
+    const char *end = text ? strchr(text, '\n') : NULL;
+    for (const char *p = text ? strstr(text, "SIMD") : NULL; p && (!end || p < end);
+         p = strstr(p + 1, "SIMD"))
+        if (sscanf(p, "SIMD%u shader: %u instructions. %u loops. %u cycles. %u:%u spills:fills, "
+                      "%u sends",
+                   &k->simd, &k->instructions, &k->loops, &k->cycles, &k->spills, &k->fills,
+                   &k->sends) == 7)
+            return true;
+    memset(k, 0, sizeof(*k));
+    return false;
 }
 
 /* An error code says the shader is wrong (1xxx syntax, 2xxx rules, 4xxx
@@ -630,9 +638,15 @@ static void process(const struct batch *B, struct batch_shader *s)
             st_result_free(res);
             break;
         }
-        struct cli_kernel kern;
-        if (gen && cli_parse_kernel_stats(res->stats, &kern) && s->nkernels < 3)
-            s->kernels[s->nkernels++] = kern;
+        /* one stats line per kernel: the automatic width gives every kernel a
+         * driver ships (a pixel shader's SIMD8 and SIMD16, say) */
+        for (const char *line = gen ? res->stats : NULL; line && *line;) {
+            struct cli_kernel kern;
+            if (cli_parse_kernel_stats(line, &kern) && s->nkernels < 3)
+                s->kernels[s->nkernels++] = kern;
+            line = strchr(line, '\n');
+            line = line ? line + 1 : NULL;
+        }
         st_result_free(res);
     }
     if (s->status == BATCH_ACCEPTED && B->compare) {

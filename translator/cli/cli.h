@@ -80,8 +80,9 @@ bool cli_make_inputs(const struct st_shader *sh, uint64_t seed, unsigned invocat
 struct cli_kernel {
     unsigned simd, instructions, loops, cycles, spills, fills, sends;
 };
-/* Parses "SIMD16 shader: N instructions. N loops. N cycles. N:N
- * spills:fills, N sends" (the Gen back end's stats line). */
+/* Parses "NAME: SIMD16 shader: N instructions. N loops. N cycles. N:N
+ * spills:fills, N sends" (the Gen back end's stats line, one per kernel;
+ * the first line of text). */
 bool cli_parse_kernel_stats(const char *text, struct cli_kernel *k);
 
 int cli_batch_main(int argc, char **argv);

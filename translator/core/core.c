@@ -215,11 +215,24 @@ static bool buf_reserve(struct st_buf *b, size_t extra)
 
 void st_buf_vprintf(struct st_buf *b, const char *fmt, va_list ap)
 {
+    /* print into the room left first; measure and grow only when it does not fit */
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    size_t room = b->data && !b->oom ? b->cap - b->len : 0;
+    int n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, ap2);
     va_end(ap2);
-    if (n < 0 || !buf_reserve(b, (size_t)n))
+    if (n < 0) {
+        if (room)
+            b->data[b->len] = '\0';
+        return;
+    }
+    if ((size_t)n < room) {
+        b->len += (size_t)n;
+        return;
+    }
+    if (room)
+        b->data[b->len] = '\0'; /* keep the text terminated if growing fails */
+    if (!buf_reserve(b, (size_t)n))
         return;
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
     b->len += (size_t)n;

@@ -1,0 +1,324 @@
+/*
+ * gen/opt_payload.c — values computed in the payload of the message that
+ * sends them (Mesa's LOAD_PAYLOAD coalescing): the selector builds every
+ * message payload (sampler parameters, render target colours, URB slots)
+ * as a block vreg filled by one mov per part; when the value copied is a
+ * vreg of its own, every reference to it is renamed into the block part,
+ * so the instructions that compute it write the payload register and the
+ * mov goes.
+ *
+ * requires: a selected program before allocation, after the other passes
+ *           (the values are final: no copy left to propagate)
+ * invalidates: def/use lists (vregs renamed into blocks), instruction indices
+ *
+ * A mov into block part (B, off) is coalesced when it is the only
+ * definition of that part, copies a whole divergent dword vreg V at the
+ * kernel's width (raw: no modifier, no conversion, every channel, no
+ * predicate), B is read by messages only, V is not redefined between the
+ * mov and the message, and V went into no other block.  After renaming,
+ * V's definitions write the part and its later readers read it there;
+ * nothing else writes the part, so it holds V for as long as V lives, and
+ * the block (one allocation unit) lives as long as its longest part.  A
+ * value sent twice, or a SIMD32 value split over two SIMD16 messages,
+ * keeps its copies.  Register classes follow: a part of an end-of-thread
+ * payload lives in r112-r127 with its block.
+ *
+ * URB slots read in place: a VUE slot whose four components are copies of
+ * four consecutive payload registers (a vertex attribute passed through) is
+ * written by a split send of its own, the handles (r1) and those registers
+ * as they are, instead of four movs into the message; the rest of the
+ * message keeps its slots (the end-of-thread write keeps at least one,
+ * copied into r112-r127).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "opt.h"
+
+static bool raw_copy(const struct gen_program *p, const struct gen_inst *m)
+{
+    if (m->op != GOP_MOV || m->sat || m->cmod || m->pred != GP_NONE || m->nomask ||
+        m->exec != p->simd || m->group || m->dst.kind != GO_VREG || m->src[0].kind != GO_VREG)
+        return false;
+    const struct gen_opnd *s = &m->src[0];
+    if (s->neg || s->abs || s->off || (s->region != GR_AUTO && s->region != GR_VEC))
+        return false;
+    bool f = m->dst.type == GT_F && s->type == GT_F;
+    bool d = (m->dst.type == GT_D || m->dst.type == GT_UD) && (s->type == GT_D || s->type == GT_UD);
+    return f || d;
+}
+
+static bool message_only_uses(const struct gen_program *p, const struct gen_du *du, uint32_t b)
+{
+    for (uint32_t q = du->use_start[b]; q < du->use_start[b + 1]; q++)
+        if (!gen_op_info[p->inst[du->use_list[q].inst].op].send)
+            return false;
+    return du->use_start[b + 1] > du->use_start[b];
+}
+
+/* The message reading block b after instruction m (its first use past m). */
+static int32_t reader_after(const struct gen_du *du, uint32_t b, uint32_t m)
+{
+    for (uint32_t q = du->use_start[b]; q < du->use_start[b + 1]; q++)
+        if (du->use_list[q].inst > m)
+            return (int32_t)du->use_list[q].inst;
+    return -1;
+}
+
+/* The payload register address of slot part (b, off) when its only
+ * definition is a raw copy of a per-channel payload register; -1 otherwise. */
+static int64_t part_source(const struct gen_program *p, const struct gen_du *du, uint32_t b,
+                           uint32_t off, uint32_t *def)
+{
+    int64_t src = -1;
+    unsigned found = 0;
+    for (uint32_t q = du->def_start[b]; q < du->def_start[b + 1]; q++) {
+        uint32_t j = du->def_list[q];
+        const struct gen_inst *i = &p->inst[j];
+        uint32_t lo = i->dst.off, hi = lo + gen_dst_bytes(p, i);
+        if (!(lo < off + GEN_GRF_SIZE && off < hi))
+            continue;
+        found++;
+        const struct gen_opnd *s = &i->src[0];
+        if (i->op != GOP_MOV || lo != off || i->exec != 8 || i->group || i->pred != GP_NONE ||
+            i->sat || i->cmod || i->nomask || s->kind != GO_FIXED || s->region != GR_VEC ||
+            s->neg || s->abs || s->off % GEN_GRF_SIZE || s->type != i->dst.type)
+            return -1;
+        src = s->off;
+        *def = j;
+    }
+    return found == 1 ? src : -1;
+}
+
+/* Rewrites the URB writes whose slots pass payload registers through. */
+static bool urb_in_place(struct gen_program *p)
+{
+    if (p->layout.stage != ST_VS || p->simd != 8)
+        return false;
+    struct gen_du du;
+    if (!gen_du_build(p, &du)) {
+        p->oom = true;
+        return false;
+    }
+    unsigned n = p->ninst;
+    bool *dead = calloc(n + 1, sizeof(*dead));
+    struct gen_inst *extra = malloc((2 * n + 1) * sizeof(*extra)); /* new sends */
+    uint32_t *extra_at = malloc((2 * n + 1) * sizeof(*extra_at));
+    unsigned nextra = 0;
+    bool changed = false;
+    if (!dead || !extra || !extra_at) {
+        p->oom = true;
+        goto out;
+    }
+    for (unsigned k = 0; k < n; k++) {
+        struct gen_inst *m = &p->inst[k];
+        if (!gen_op_info[m->op].send || m->sfid != 6 || m->pred != GP_NONE)
+            continue;
+        bool split = m->op == GOP_SENDS;
+        const struct gen_opnd *data = split ? &m->src[1] : &m->src[0];
+        if (data->kind != GO_VREG || data->off || !p->vreg[data->vreg].no_spill)
+            continue;
+        uint32_t b = data->vreg, hdr = split ? 0 : GEN_GRF_SIZE;
+        unsigned ns = split ? m->src1len / 4u : (m->mlen - 1u) / 4u;
+        uint32_t g = (m->desc >> 4) & 0x7ffu;
+        if (ns < 1 || ns > 2 || (split ? m->src1len : m->mlen - 1u) != 4u * ns ||
+            du.use_start[b + 1] - du.use_start[b] != 1)
+            continue;
+        bool in_place[2] = {false, false};
+        uint32_t src[2] = {0, 0}, defs[2][4];
+        unsigned moved = 0;
+        for (unsigned j = 0; j < ns; j++) {
+            int64_t a0 = -1;
+            bool ok = true;
+            for (unsigned c = 0; c < 4 && ok; c++) {
+                int64_t a = part_source(p, &du, b, hdr + (4 * j + c) * GEN_GRF_SIZE, &defs[j][c]);
+                if (c == 0)
+                    a0 = a;
+                ok = a >= 0 && a == a0 + (int64_t)c * GEN_GRF_SIZE &&
+                     a + GEN_GRF_SIZE <= (int64_t)GEN_FILE_BYTES;
+            }
+            in_place[j] = ok;
+            src[j] = (uint32_t)a0;
+            moved += ok;
+        }
+        /* the end of the thread keeps a slot of its own, copied */
+        if (m->eot && moved == ns) {
+            in_place[ns - 1] = false;
+            moved--;
+        }
+        if (!moved)
+            continue;
+        for (unsigned j = 0; j < ns; j++) {
+            if (!in_place[j])
+                continue;
+            struct gen_inst *w = &extra[nextra];
+            memset(w, 0, sizeof(*w));
+            w->op = GOP_SENDS;
+            w->exec = 8;
+            w->jip = w->uip = -1;
+            w->dst = gen_null(GT_UD);
+            w->src[0] = gen_fixed(1 * GEN_GRF_SIZE, GT_UD, GR_VEC);
+            w->src[1] = gen_fixed(src[j], GT_UD, GR_VEC);
+            w->sfid = 6;
+            w->mlen = 1;
+            w->src1len = 4;
+            w->exdesc = 6u | (4u << 6);
+            w->desc = gen_desc(1, 0, true, 7u | ((g + j) << 4));
+            extra_at[nextra++] = k;
+            for (unsigned c = 0; c < 4; c++)
+                dead[defs[j][c]] = true;
+        }
+        unsigned left = ns - moved;
+        if (!left) {
+            dead[k] = true; /* a write that went entirely in place */
+        } else {
+            if (in_place[0]) {
+                /* the second slot moves down to the first and the message starts one later */
+                for (uint32_t q = du.def_start[b]; q < du.def_start[b + 1]; q++) {
+                    struct gen_inst *i = &p->inst[du.def_list[q]];
+                    if (!dead[du.def_list[q]] && i->dst.off >= hdr + 4 * GEN_GRF_SIZE)
+                        i->dst.off -= 4 * GEN_GRF_SIZE;
+                }
+                g++;
+            }
+            if (split) {
+                m->src1len = (uint8_t)(4 * left);
+                m->exdesc = 6u | ((4u * left) << 6);
+            } else {
+                m->mlen = (uint8_t)(1 + 4 * left);
+            }
+            m->desc = gen_desc(m->mlen, 0, true, 7u | (g << 4));
+            p->vreg[b].size = hdr + 4 * left * GEN_GRF_SIZE;
+        }
+        changed = true;
+    }
+    if (changed) {
+        struct gen_inst *out = malloc((n + nextra + 1) * sizeof(*out));
+        if (!out) {
+            p->oom = true;
+            goto out;
+        }
+        unsigned w = 0, e = 0;
+        for (unsigned k = 0; k < n; k++) {
+            while (e < nextra && extra_at[e] == k)
+                out[w++] = extra[e++];
+            if (!dead[k])
+                out[w++] = p->inst[k];
+        }
+        free(p->inst);
+        p->inst = out;
+        p->ninst = w;
+        p->cap_inst = n + nextra + 1;
+    }
+out:
+    free(dead);
+    free(extra);
+    free(extra_at);
+    gen_du_free(&du);
+    return changed;
+}
+
+bool gen_opt_payload(struct gen_program *p)
+{
+    bool moved = urb_in_place(p);
+    if (p->oom)
+        return moved;
+    struct gen_du du;
+    if (!gen_du_build(p, &du)) {
+        p->oom = true;
+        return false;
+    }
+    unsigned nv = p->nvreg, n = p->ninst;
+    uint32_t *into = malloc((nv + 1) * sizeof(*into)); /* V -> block + 1, 0: none */
+    uint32_t *into_off = malloc((nv + 1) * sizeof(*into_off));
+    bool *dead = calloc(n + 1, sizeof(*dead));
+    if (!into || !into_off || !dead) {
+        free(into);
+        free(into_off);
+        free(dead);
+        gen_du_free(&du);
+        p->oom = true;
+        return false;
+    }
+    memset(into, 0, (nv + 1) * sizeof(*into));
+    bool changed = false;
+    for (uint32_t b = 0; b < nv; b++) {
+        const struct gen_vreg *B = &p->vreg[b];
+        if (!B->no_spill || !message_only_uses(p, &du, b))
+            continue;
+        for (uint32_t q = du.def_start[b]; q < du.def_start[b + 1]; q++) {
+            uint32_t m = du.def_list[q];
+            const struct gen_inst *mi = &p->inst[m];
+            if (!raw_copy(p, mi))
+                continue;
+            uint32_t v = mi->src[0].vreg, off = mi->dst.off, size = gen_dsize(p);
+            const struct gen_vreg *V = &p->vreg[v];
+            if (v == b || V->uniform || V->no_spill || V->size != size || V->spill_slot >= 0 ||
+                into[v] || off % GEN_GRF_SIZE || off + size > B->size)
+                continue;
+            /* V's grf range must allow the block's (EOT blocks: r112-r127) */
+            if (V->grf_lo > B->grf_lo || V->grf_hi < B->grf_hi)
+                continue;
+            /* the only definition of the part */
+            bool alone = true;
+            for (uint32_t r = du.def_start[b]; r < du.def_start[b + 1]; r++) {
+                uint32_t j = du.def_list[r];
+                if (j == m)
+                    continue;
+                uint32_t lo = p->inst[j].dst.off, hi = lo + gen_dst_bytes(p, &p->inst[j]);
+                if (lo < off + size && off < hi)
+                    alone = false;
+            }
+            if (!alone)
+                continue;
+            int32_t k = reader_after(&du, b, m);
+            if (k < 0 || !gen_du_dominates(&du, m, (uint32_t)k) ||
+                !gen_du_unchanged(p, &du, v, 0, size, m, (uint32_t)k))
+                continue;
+            /* V lives in one basic block with the message: the block (an
+             * unspillable unit) grows by V's range only there, and on the
+             * retry after a spill not at all.  The end-of-thread payload
+             * (r112-r127, after all control flow) takes V wherever it lives. */
+            uint32_t lo = m, hi = (uint32_t)k;
+            for (uint32_t r = du.def_start[v]; r < du.def_start[v + 1]; r++)
+                lo = du.def_list[r] < lo ? du.def_list[r] : lo;
+            for (uint32_t r = du.use_start[v]; r < du.use_start[v + 1]; r++) {
+                uint32_t j = du.use_list[r].inst;
+                lo = j < lo ? j : lo;
+                hi = j > hi ? j : hi;
+            }
+            bool eot_block = B->grf_lo >= GEN_EOT_FIRST_GRF;
+            if (!eot_block && !gen_du_same_block(&du, lo, hi))
+                continue;
+            if (p->keep_block_ranges) {
+                uint32_t first = du.def_list[du.def_start[b]], last = 0;
+                for (uint32_t r = du.use_start[b]; r < du.use_start[b + 1]; r++)
+                    last = du.use_list[r].inst > last ? du.use_list[r].inst : last;
+                if (lo < first || hi > last)
+                    continue;
+            }
+            into[v] = b + 1;
+            into_off[v] = off;
+            dead[m] = true;
+            changed = true;
+        }
+    }
+    if (changed) {
+        for (unsigned k = 0; k < n; k++) {
+            struct gen_inst *i = &p->inst[k];
+            struct gen_opnd *ops[4] = {&i->dst, &i->src[0], &i->src[1], &i->src[2]};
+            for (unsigned s = 0; s < 4; s++)
+                if (ops[s]->kind == GO_VREG && into[ops[s]->vreg]) {
+                    uint32_t v = ops[s]->vreg;
+                    ops[s]->vreg = into[v] - 1;
+                    ops[s]->off += into_off[v];
+                }
+        }
+        gen_remove_marked(p, dead);
+    }
+    free(into);
+    free(into_off);
+    free(dead);
+    gen_du_free(&du);
+    return changed || moved;
+}

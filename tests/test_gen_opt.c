@@ -1,0 +1,795 @@
+/*
+ * test_gen_opt.c — the optimizer on the Gen IR (emit/gen/opt*.c) and the
+ * cycle estimate (emit/gen/perf.c) on small hand-built programs.
+ *
+ * Each optimizer test states a rewrite that is valid (it must happen) and
+ * its neighbours that are not (a source redefined on the way, a use in the
+ * other branch, a value read again by the next loop iteration): the
+ * expectations follow from the program's meaning per channel, worked out
+ * by hand.  The end-to-end judges of the same passes are the differential
+ * tests (test_diff_gen, test_fuzz*: every kernel against the interpreter).
+ *
+ * The cycle figures are worked out by hand from the model of
+ * docs/gen-backend.md ("Statistics"), itself Mesa's brw_ir_performance.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "emit/gen/opt.h"
+
+static void prog_init(struct gen_program *p, unsigned simd)
+{
+    memset(p, 0, sizeof(*p));
+    p->simd = simd;
+}
+
+static struct gen_inst *op(struct gen_program *p, enum gen_op o)
+{
+    struct gen_inst *i = gen_append(p);
+    i->op = (uint8_t)o;
+    i->exec = (uint8_t)p->simd;
+    i->jip = i->uip = -1;
+    return i;
+}
+
+static uint32_t val(struct gen_program *p)
+{
+    return gen_new_vreg(p, gen_dsize(p), false);
+}
+
+static uint32_t block(struct gen_program *p, unsigned grfs)
+{
+    uint32_t b = gen_new_vreg(p, grfs * GEN_GRF_SIZE, false);
+    p->vreg[b].no_spill = true;
+    return b;
+}
+
+static struct gen_opnd V(uint32_t v)
+{
+    return gen_vr(v, 0, GT_F);
+}
+
+static struct gen_opnd F(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return gen_imm(u, GT_F);
+}
+
+static struct gen_inst *alu(struct gen_program *p, enum gen_op o, uint32_t d, struct gen_opnd a,
+                            struct gen_opnd b)
+{
+    struct gen_inst *i = op(p, o);
+    i->dst = V(d);
+    i->src[0] = a;
+    i->src[1] = b;
+    return i;
+}
+
+static struct gen_inst *mov(struct gen_program *p, uint32_t d, struct gen_opnd a)
+{
+    struct gen_inst *i = op(p, GOP_MOV);
+    i->dst = V(d);
+    i->src[0] = a;
+    return i;
+}
+
+static void flow(struct gen_program *p, enum gen_op o, bool pred)
+{
+    struct gen_inst *i = op(p, o);
+    if (pred)
+        i->pred = GP_NORMAL;
+}
+
+/* A render target write of block b (4 colour GRFs at SIMD8): the kernel's end. */
+static void rt_write(struct gen_program *p, uint32_t b)
+{
+    struct gen_inst *i = op(p, GOP_SENDC);
+    i->dst = gen_null(GT_UW);
+    i->src[0] = gen_vr(b, 0, GT_F);
+    i->sfid = 5;
+    i->mlen = (uint8_t)(4 * p->simd / 8);
+    i->eot = true;
+}
+
+/* The four colour parts of an EOT block from values r, g, b, a. */
+static uint32_t colour(struct gen_program *p, const uint32_t c[4])
+{
+    uint32_t b = block(p, 4 * p->simd / 8);
+    p->vreg[b].grf_lo = GEN_EOT_FIRST_GRF;
+    for (unsigned k = 0; k < 4; k++) {
+        struct gen_inst *i = op(p, GOP_MOV);
+        i->dst = gen_vr(b, k * gen_dsize(p), GT_F);
+        i->src[0] = V(c[k]);
+    }
+    return b;
+}
+
+static unsigned count_op(const struct gen_program *p, enum gen_op o)
+{
+    unsigned n = 0;
+    for (unsigned k = 0; k < p->ninst; k++)
+        n += p->inst[k].op == o;
+    return n;
+}
+
+static const struct gen_inst *find_op(const struct gen_program *p, enum gen_op o, unsigned nth)
+{
+    for (unsigned k = 0; k < p->ninst; k++)
+        if (p->inst[k].op == o && nth-- == 0)
+            return &p->inst[k];
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* The cycle estimate.                                                 */
+
+static void place(struct gen_program *p, uint32_t v, unsigned grf)
+{
+    p->vreg[v].loc = (int32_t)(grf * GEN_GRF_SIZE);
+}
+
+static void test_perf_sampler_latency(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t pl = block(&p, 2), resp = block(&p, 4), x = val(&p), out = block(&p, 4);
+    place(&p, pl, 10);
+    place(&p, resp, 20);
+    place(&p, x, 30);
+    place(&p, out, 112);
+    struct gen_inst *s = op(&p, GOP_SEND);
+    s->dst = gen_vr(resp, 0, GT_F);
+    s->src[0] = gen_vr(pl, 0, GT_F);
+    s->sfid = 2;
+    s->mlen = 2;
+    s->rlen = 4;
+    alu(&p, GOP_ADD, x, gen_vr(resp, 0, GT_F), F(1.0f));
+    struct gen_inst *m = op(&p, GOP_MOV);
+    m->dst = gen_vr(out, 0, GT_F);
+    m->src[0] = V(x);
+    rt_write(&p, out);
+    /* send: issues at 0, front end at 2, response ready 2 + 750 + 2*2 = 756;
+     * add waits for r20: 756 + 2 = 758, r30 ready at 766; mov waits: 768;
+     * r112 ready at 776; the render target write waits: 776 + 2 = 778 */
+    assert_int_equal(gen_perf_cycles(&p), 778);
+    gen_program_free(&p);
+}
+
+static void test_perf_loop_weight_and_bank_conflict(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t a = val(&p), b = val(&p), c = val(&p), d = val(&p);
+    place(&p, a, 10);
+    place(&p, b, 12); /* same bank as r10: even, below r64 */
+    place(&p, c, 14);
+    place(&p, d, 15);
+    flow(&p, GOP_LABEL, false);
+    struct gen_inst *m = op(&p, GOP_MAD);
+    m->dst = V(d);
+    m->src[0] = V(c);
+    m->src[1] = V(a);
+    m->src[2] = V(b);
+    flow(&p, GOP_WHILE, true);
+    /* mad: df 2 + 1 (conflict) = 3, counted ten times; while: 8 more (it
+     * reads f0.0, never written), also ten times: 110 */
+    assert_int_equal(gen_perf_cycles(&p), 110);
+    /* src0 sharing src1's register: the hardware reads it once, no conflict */
+    p.inst[1].src[0] = V(a);
+    assert_int_equal(gen_perf_cycles(&p), 100);
+    gen_program_free(&p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Webs.                                                               */
+
+static void test_webs_split_straight_line(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t t = val(&p), u = val(&p), w = val(&p), c[4];
+    mov(&p, t, F(1.0f));        /* t: first web */
+    alu(&p, GOP_ADD, u, V(t), F(2.0f));
+    mov(&p, t, F(3.0f));        /* t: second web, nothing reads the first any more */
+    alu(&p, GOP_ADD, w, V(t), F(4.0f));
+    c[0] = u, c[1] = w, c[2] = u, c[3] = w;
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_webs(&p));
+    assert_int_not_equal(p.inst[0].dst.vreg, p.inst[2].dst.vreg);
+    assert_int_equal(p.inst[1].src[0].vreg, p.inst[0].dst.vreg);
+    assert_int_equal(p.inst[3].src[0].vreg, p.inst[2].dst.vreg);
+    gen_program_free(&p);
+}
+
+static void test_webs_join_at_endif_and_loop(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t t = val(&p), u = val(&p), c[4];
+    /* if: t = 1 else t = 2 endif; u = t + t: both definitions reach u */
+    flow(&p, GOP_IF, true);
+    mov(&p, t, F(1.0f));
+    flow(&p, GOP_ELSE, false);
+    mov(&p, t, F(2.0f));
+    flow(&p, GOP_ENDIF, false);
+    alu(&p, GOP_ADD, u, V(t), V(t));
+    /* loop: s read at the top is last iteration's value */
+    uint32_t s = val(&p);
+    mov(&p, s, F(0.0f));
+    flow(&p, GOP_LABEL, false);
+    alu(&p, GOP_ADD, u, V(s), V(u));
+    mov(&p, s, V(u));
+    flow(&p, GOP_WHILE, true);
+    c[0] = c[1] = c[2] = c[3] = u;
+    rt_write(&p, colour(&p, c));
+    gen_opt_webs(&p);
+    assert_int_equal(p.inst[1].dst.vreg, p.inst[3].dst.vreg);
+    assert_int_equal(p.inst[5].src[0].vreg, p.inst[1].dst.vreg);
+    assert_int_equal(p.inst[6].dst.vreg, p.inst[9].dst.vreg); /* s before and in the loop */
+    assert_int_equal(p.inst[8].src[0].vreg, p.inst[6].dst.vreg);
+    gen_program_free(&p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Copy propagation.                                                   */
+
+static void test_copy_prop_dominated_use(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t a = val(&p), d = val(&p), e = val(&p), c[4];
+    alu(&p, GOP_ADD, a, gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC), F(1.0f));
+    mov(&p, d, V(a))->src[0].neg = true; /* d = -a */
+    alu(&p, GOP_MUL, e, V(d), V(d));
+    c[0] = c[1] = c[2] = c[3] = e;
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_copy_prop(&p));
+    const struct gen_inst *m = find_op(&p, GOP_MUL, 0);
+    assert_int_equal(m->src[0].vreg, a);
+    assert_true(m->src[0].neg);
+    assert_int_equal(m->src[1].vreg, a);
+    gen_opt_dce(&p);
+    assert_int_equal(count_op(&p, GOP_MOV), 4); /* the copy went; the four payload movs stay */
+    gen_program_free(&p);
+}
+
+static void test_copy_prop_blocked(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t s = val(&p), d = val(&p), e = val(&p), f = val(&p), c[4];
+    mov(&p, s, F(1.0f));
+    mov(&p, s, F(5.0f)); /* s has two definitions: not a single value */
+    mov(&p, d, V(s));
+    flow(&p, GOP_IF, true);
+    alu(&p, GOP_ADD, s, V(s), F(1.0f)); /* s changes on the way to the use below */
+    flow(&p, GOP_ENDIF, false);
+    alu(&p, GOP_ADD, e, V(d), F(2.0f));
+    /* a copy in a then-part does not reach the else-part */
+    uint32_t h = val(&p);
+    flow(&p, GOP_IF, true);
+    mov(&p, f, V(e));
+    flow(&p, GOP_ELSE, false);
+    alu(&p, GOP_ADD, h, V(f), F(3.0f));
+    flow(&p, GOP_ENDIF, false);
+    c[0] = c[1] = f;
+    c[2] = c[3] = h;
+    rt_write(&p, colour(&p, c));
+    gen_opt_copy_prop(&p);
+    assert_int_equal(p.inst[6].src[0].vreg, d);
+    assert_int_equal(p.inst[10].src[0].vreg, f);
+    gen_program_free(&p);
+}
+
+static void test_copy_prop_immediates(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t k = val(&p), x = val(&p), y = val(&p), z = val(&p), c[4];
+    mov(&p, k, F(2.0f));
+    alu(&p, GOP_MUL, x, V(k), gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC)); /* swapped: imm last */
+    struct gen_inst *m = op(&p, GOP_MATH);                              /* math: registers only */
+    m->math = GM_INV;
+    m->dst = V(y);
+    m->src[0] = V(k);
+    alu(&p, GOP_ADD, z, V(x), V(y));
+    c[0] = c[1] = c[2] = c[3] = z;
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_copy_prop(&p));
+    assert_int_equal(p.inst[1].src[1].kind, GO_IMM);
+    assert_int_equal(p.inst[1].src[0].kind, GO_FIXED);
+    assert_int_equal(p.inst[2].src[0].kind, GO_VREG);
+    gen_program_free(&p);
+}
+
+/* ------------------------------------------------------------------ */
+/* CSE and dead code.                                                  */
+
+static void test_cse(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t a = val(&p), b = val(&p), s = val(&p), x = val(&p), y = val(&p), z1 = val(&p),
+             z2 = val(&p), c[4];
+    alu(&p, GOP_ADD, a, in, F(1.0f))->sat = true;
+    alu(&p, GOP_ADD, b, F(1.0f), in)->sat = true; /* the same sum: a */
+    mov(&p, s, F(1.0f));
+    alu(&p, GOP_MUL, x, V(s), V(a));
+    mov(&p, s, F(2.0f)); /* s changes: the next product is another value */
+    alu(&p, GOP_MUL, y, V(s), V(a));
+    flow(&p, GOP_IF, true);
+    alu(&p, GOP_ADD, z1, V(x), V(y));
+    flow(&p, GOP_ELSE, false);
+    alu(&p, GOP_ADD, z2, V(x), V(y)); /* not dominated by the then-part's */
+    flow(&p, GOP_ENDIF, false);
+    c[0] = z1, c[1] = z2, c[2] = b, c[3] = y;
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_cse(&p));
+    assert_int_equal(count_op(&p, GOP_ADD), 3); /* b went */
+    assert_int_equal(count_op(&p, GOP_MUL), 2);
+    const struct gen_inst *m = find_op(&p, GOP_MOV, 4);
+    assert_int_equal(m->src[0].vreg, a); /* the payload reads a for b */
+    gen_program_free(&p);
+}
+
+static void test_flag_retest_and_dead_flags(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t bl = val(&p), r = val(&p), g = val(&p), c[4];
+    struct gen_inst *i = alu(&p, GOP_CMP, bl, in, F(0.5f));
+    i->cmod = GC_GT;
+    i->dst.type = GT_D;
+    i = op(&p, GOP_CMP); /* the boolean tested again: the flag already holds it */
+    i->cmod = GC_NE;
+    i->dst = gen_null(GT_D);
+    i->src[0] = gen_vr(bl, 0, GT_D);
+    i->src[1] = gen_imm(0, GT_D);
+    alu(&p, GOP_SEL, r, in, F(0.0f))->pred = GP_NORMAL;
+    i = op(&p, GOP_CMP); /* written over before anyone reads it */
+    i->cmod = GC_LT;
+    i->dst = gen_null(GT_F);
+    i->src[0] = in;
+    i->src[1] = F(2.0f);
+    i = op(&p, GOP_CMP);
+    i->cmod = GC_GE;
+    i->dst = gen_null(GT_F);
+    i->src[0] = in;
+    i->src[1] = F(3.0f);
+    alu(&p, GOP_SEL, g, in, F(1.0f))->pred = GP_INVERT;
+    c[0] = r, c[1] = g, c[2] = r, c[3] = g;
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_cse(&p));
+    assert_int_equal(count_op(&p, GOP_CMP), 3);
+    assert_true(gen_opt_dce(&p));
+    assert_int_equal(count_op(&p, GOP_CMP), 2);
+    const struct gen_inst *c0 = find_op(&p, GOP_CMP, 0), *c1 = find_op(&p, GOP_CMP, 1);
+    assert_int_equal(c0->cmod, GC_GT);
+    assert_int_equal(c0->dst.kind, GO_NULL); /* its boolean is read by nobody now */
+    assert_int_equal(c1->cmod, GC_GE);
+    gen_program_free(&p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Saturation.                                                         */
+
+/* add.sat d, x, 0.0: the selector's saturate (x + 0 makes -0 into +0) */
+static struct gen_inst *sat_of(struct gen_program *p, uint32_t d, uint32_t x)
+{
+    struct gen_inst *i = alu(p, GOP_ADD, d, V(x), F(0.0f));
+    i->sat = true;
+    return i;
+}
+
+static void test_fold_saturate(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t x = val(&p), a = val(&p), m = val(&p), b = val(&p), s1 = val(&p), s2 = val(&p), c[4];
+    alu(&p, GOP_ADD, x, in, F(0.5f)); /* a sum with 0.5 is never -0 */
+    sat_of(&p, a, x);                 /* -> add.sat x, in, 0.5 */
+    alu(&p, GOP_MUL, m, in, in);      /* a product may be -0 */
+    sat_of(&p, b, m);                 /* stays */
+    sat_of(&p, s1, b);                /* b is in [+0, 1]: a copy */
+    sat_of(&p, s2, s1);               /* so is s1: a copy */
+    c[0] = a, c[1] = b, c[2] = s2, c[3] = a;
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_fold(&p));
+    assert_true(p.inst[0].sat);
+    assert_int_equal(p.inst[1].op, GOP_MOV);
+    assert_false(p.inst[2].sat);
+    assert_int_equal(p.inst[3].op, GOP_ADD);
+    assert_true(p.inst[3].sat);
+    assert_int_equal(p.inst[4].op, GOP_MOV);
+    assert_int_equal(p.inst[4].src[0].vreg, b);
+    assert_int_equal(p.inst[5].op, GOP_MOV);
+    gen_program_free(&p);
+}
+
+static void test_fold_constants(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t u = gen_new_vreg(&p, 4, true), k = gen_new_vreg(&p, 4, true),
+             i0 = gen_new_vreg(&p, 4, true), i1 = gen_new_vreg(&p, 4, true), c[4];
+    struct gen_inst *m = op(&p, GOP_MOV);
+    m->exec = 1;
+    m->nomask = true;
+    m->dst = V(u);
+    m->src[0] = F(0.1f);
+    struct gen_inst *a = alu(&p, GOP_MUL, k, V(u), F(3.0f)); /* 0.1f * 3, rounded once */
+    a->exec = 1;
+    a->nomask = true;
+    a->src[0].neg = true;
+    struct gen_inst *b = alu(&p, GOP_SHL, i0, gen_imm(0xffffffffu, GT_D), gen_imm(33, GT_D));
+    b->exec = 1;
+    b->dst.type = GT_D;
+    struct gen_inst *d = alu(&p, GOP_ADD, i1, gen_vr(i0, 0, GT_D), gen_imm(0x7fffffffu, GT_D));
+    d->exec = 1;
+    d->dst.type = GT_D;
+    uint32_t x = val(&p);
+    mov(&p, x, V(k));
+    c[0] = c[1] = c[2] = c[3] = x;
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_fold(&p));
+    float want = -0.1f * 3.0f, got;
+    memcpy(&got, &p.inst[1].src[0].imm, 4);
+    assert_int_equal(p.inst[1].op, GOP_MOV);
+    assert_true(memcmp(&want, &got, 4) == 0);
+    assert_int_equal(p.inst[2].op, GOP_MOV);
+    assert_int_equal(p.inst[2].src[0].imm, 0xfffffffeu); /* the count wraps at 32 */
+    assert_int_equal(p.inst[3].op, GOP_MOV);
+    assert_int_equal(p.inst[3].src[0].imm, 0x7ffffffdu); /* 32-bit wrap-around */
+    gen_program_free(&p);
+}
+
+static void test_fold_csel(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 16);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t x = val(&p), y = val(&p), z = val(&p), a = val(&p), b = val(&p), d = val(&p), c[4];
+    alu(&p, GOP_ADD, x, in, F(-1.0f));
+    alu(&p, GOP_MUL, y, in, F(2.0f));
+    alu(&p, GOP_MUL, z, in, F(3.0f));
+    struct gen_inst *i = alu(&p, GOP_CMP, 0, V(x), F(0.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_GE;
+    alu(&p, GOP_SEL, a, V(y), V(z))->pred = GP_NORMAL;
+    alu(&p, GOP_SEL, b, V(y), V(z))->pred = GP_INVERT;
+    /* a select with an immediate: no three-source form, its compare stays */
+    i = alu(&p, GOP_CMP, 0, V(y), F(0.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_LT;
+    alu(&p, GOP_SEL, d, V(z), F(1.0f))->pred = GP_NORMAL;
+    c[0] = a, c[1] = b, c[2] = d, c[3] = a;
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_fold(&p));
+    gen_opt_dce(&p);
+    assert_int_equal(count_op(&p, GOP_CMP), 1);
+    assert_int_equal(count_op(&p, GOP_CSEL), 2);
+    const struct gen_inst *s0 = find_op(&p, GOP_CSEL, 0), *s1 = find_op(&p, GOP_CSEL, 1);
+    assert_int_equal(s0->cmod, GC_GE);
+    assert_int_equal(s0->src[2].vreg, x);
+    assert_int_equal(s0->src[0].vreg, y);
+    assert_int_equal(s1->src[0].vreg, z); /* ~f0: (x >= 0) ? z : y */
+    assert_int_equal(s1->pred, GP_NONE);
+    assert_int_equal(find_op(&p, GOP_CMP, 0)->cmod, GC_LT);
+    assert_int_equal(find_op(&p, GOP_SEL, 0)->pred, GP_NORMAL);
+    gen_program_free(&p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Payloads.                                                           */
+
+static void test_payload_coalescing(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 16);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t u = val(&p), v = val(&p), w = val(&p), c[4];
+    alu(&p, GOP_ADD, u, in, F(1.0f));
+    alu(&p, GOP_MUL, v, in, F(2.0f));
+    alu(&p, GOP_ADD, w, V(u), V(v));
+    /* a sampler message (u, v), then a colour (w, u, w, v): u and v are
+     * in the sampler payload, w goes into the colour; u and v copied again */
+    uint32_t pl = block(&p, 4), resp = block(&p, 8);
+    mov(&p, 0, V(u))->dst = gen_vr(pl, 0, GT_F);
+    mov(&p, 0, V(v))->dst = gen_vr(pl, 64, GT_F);
+    struct gen_inst *s = op(&p, GOP_SEND);
+    s->dst = gen_vr(resp, 0, GT_F);
+    s->src[0] = gen_vr(pl, 0, GT_F);
+    s->sfid = 2;
+    s->mlen = 4;
+    s->rlen = 8;
+    c[0] = w, c[1] = u, c[2] = w, c[3] = v;
+    uint32_t out = colour(&p, c);
+    /* the texel's red goes nowhere but the colour of w's second copy is kept */
+    rt_write(&p, out);
+    assert_true(gen_opt_payload(&p));
+    /* u, v computed in the sampler payload; w in the colour; its second copy stays */
+    assert_int_equal(p.inst[0].dst.vreg, pl);
+    assert_int_equal(p.inst[0].dst.off, 0);
+    assert_int_equal(p.inst[1].dst.vreg, pl);
+    assert_int_equal(p.inst[1].dst.off, 64);
+    assert_int_equal(p.inst[2].dst.vreg, out);
+    assert_int_equal(count_op(&p, GOP_MOV), 3); /* w again, u and v into the colour */
+    gen_program_free(&p);
+}
+
+/* A URB write of two slots: slot 1 passes the attribute in r8-r11 through,
+ * slot 2 is computed; the pass-through is written in place. */
+static void test_urb_slot_in_place(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    p.layout.stage = ST_VS;
+    uint32_t x = val(&p), d = block(&p, 8), e = block(&p, 5);
+    p.vreg[e].grf_lo = GEN_EOT_FIRST_GRF;
+    alu(&p, GOP_ADD, x, gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC), F(1.0f));
+    for (unsigned c = 0; c < 4; c++)
+        mov(&p, 0, gen_fixed((8 + c) * GEN_GRF_SIZE, GT_F, GR_VEC))->dst = gen_vr(d, c * 32, GT_F);
+    for (unsigned c = 0; c < 4; c++)
+        mov(&p, 0, V(x))->dst = gen_vr(d, (4 + c) * 32, GT_F);
+    struct gen_inst *w = op(&p, GOP_SENDS);
+    w->dst = gen_null(GT_UD);
+    w->src[0] = gen_fixed(GEN_GRF_SIZE, GT_UD, GR_VEC);
+    w->src[1] = gen_vr(d, 0, GT_UD);
+    w->sfid = 6;
+    w->mlen = 1;
+    w->src1len = 8;
+    w->exdesc = 6u | (8u << 6);
+    w->desc = gen_desc(1, 0, true, 7u | (1u << 4));
+    /* the end of the thread: slot 3 */
+    struct gen_inst *h = mov(&p, 0, gen_fixed(GEN_GRF_SIZE, GT_UD, GR_VEC));
+    h->dst = gen_vr(e, 0, GT_UD);
+    h->nomask = true;
+    for (unsigned c = 0; c < 4; c++)
+        mov(&p, 0, V(x))->dst = gen_vr(e, (1 + c) * 32, GT_F);
+    w = op(&p, GOP_SEND);
+    w->dst = gen_null(GT_UD);
+    w->src[0] = gen_vr(e, 0, GT_UD);
+    w->sfid = 6;
+    w->mlen = 5;
+    w->eot = true;
+    w->desc = gen_desc(5, 0, true, 7u | (3u << 4));
+    assert_true(gen_opt_payload(&p));
+    const struct gen_inst *s0 = find_op(&p, GOP_SENDS, 0), *s1 = find_op(&p, GOP_SENDS, 1);
+    assert_non_null(s0);
+    assert_non_null(s1);
+    assert_int_equal(s0->src[1].kind, GO_FIXED); /* r8-r11 as they are, VUE slot 1 */
+    assert_int_equal(s0->src[1].off, 8 * GEN_GRF_SIZE);
+    assert_int_equal(s0->src1len, 4);
+    assert_int_equal((s0->desc >> 4) & 0x7ff, 1);
+    assert_int_equal(s1->src[1].vreg, d); /* the computed slot, now slot 2 alone */
+    assert_int_equal(s1->src1len, 4);
+    assert_int_equal(s1->exdesc, 6u | (4u << 6));
+    assert_int_equal((s1->desc >> 4) & 0x7ff, 2);
+    assert_int_equal((s1->desc >> 25) & 0xf, 1);
+    unsigned in_d = 0;
+    for (unsigned k = 0; k < p.ninst; k++)
+        if (p.inst[k].dst.kind == GO_VREG && p.inst[k].dst.vreg == d) {
+            assert_true(p.inst[k].dst.off < 4 * GEN_GRF_SIZE);
+            in_d++;
+        }
+    assert_int_equal(in_d, 4);
+    gen_program_free(&p);
+}
+
+/* The allocator keeps every payload register a message reads in place
+ * (src1len GRFs from r8) until the message: none of the values computed
+ * before it may land in r9-r11. */
+static void test_payload_read_in_place_stays_live(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    p.layout.stage = ST_VS;
+    uint32_t v[40];
+    for (unsigned k = 0; k < 40; k++) {
+        v[k] = val(&p);
+        alu(&p, GOP_ADD, v[k], gen_fixed(8 * GEN_GRF_SIZE, GT_F, GR_VEC), F((float)k));
+    }
+    struct gen_inst *w = op(&p, GOP_SENDS);
+    w->dst = gen_null(GT_UD);
+    w->src[0] = gen_fixed(GEN_GRF_SIZE, GT_UD, GR_VEC);
+    w->src[1] = gen_fixed(8 * GEN_GRF_SIZE, GT_UD, GR_VEC);
+    w->sfid = 6;
+    w->mlen = 1;
+    w->src1len = 4;
+    w->exdesc = 6u | (4u << 6);
+    uint32_t e = block(&p, 5);
+    p.vreg[e].grf_lo = GEN_EOT_FIRST_GRF;
+    for (unsigned k = 0; k < 40; k += 8) /* everything stays alive to the end */
+        alu(&p, GOP_ADD, 0, V(v[k]), V(v[k + 1]))->dst = gen_vr(e, 32, GT_F);
+    for (unsigned k = 0; k < 40; k++)
+        alu(&p, GOP_ADD, 0, V(v[k]), F(1.0f))->dst = gen_vr(e, 32 + 32 * (k % 4), GT_F);
+    w = op(&p, GOP_SEND);
+    w->dst = gen_null(GT_UD);
+    w->src[0] = gen_vr(e, 0, GT_UD);
+    w->sfid = 6;
+    w->mlen = 5;
+    w->eot = true;
+    assert_true(gen_allocate(&p));
+    for (unsigned k = 0; k < 40; k++) {
+        int32_t g = p.vreg[v[k]].loc / GEN_GRF_SIZE;
+        if (g >= 8 && g <= 11)
+            fail_msg("v%u in r%d, which the URB write reads in place", k, g);
+    }
+    gen_program_free(&p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Rematerialization.                                                  */
+
+static void test_remat_interpolation(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t v = val(&p), near = val(&p), acc = val(&p), far = val(&p), c[4];
+    struct gen_inst *i = op(&p, GOP_PLN);
+    i->dst = V(v);
+    i->src[0] = gen_fixed(6 * GEN_GRF_SIZE, GT_F, GR_SCALAR);
+    i->src[1] = gen_fixed(2 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    alu(&p, GOP_MUL, near, V(v), F(2.0f)); /* close by: reads v */
+    alu(&p, GOP_ADD, acc, in, F(1.0f));
+    for (unsigned k = 0; k < 40; k++)
+        alu(&p, GOP_MUL, acc, V(acc), V(acc));
+    alu(&p, GOP_ADD, far, V(v), V(acc)); /* 40 instructions later: recomputed here */
+    c[0] = near, c[1] = far, c[2] = acc, c[3] = near;
+    rt_write(&p, colour(&p, c));
+    unsigned before = p.ninst;
+    assert_true(gen_opt_remat(&p));
+    assert_int_equal(p.ninst, before + 1);
+    assert_int_equal(count_op(&p, GOP_PLN), 2);
+    const struct gen_inst *again = find_op(&p, GOP_PLN, 1);
+    const struct gen_inst *use = again + 1;
+    assert_int_equal(use->op, GOP_ADD);
+    assert_int_equal(use->src[0].vreg, again->dst.vreg);
+    assert_int_not_equal(again->dst.vreg, v);
+    assert_int_equal(p.inst[1].src[0].vreg, v); /* the near use keeps v */
+    gen_program_free(&p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Scheduling.                                                         */
+
+static int index_of_op(const struct gen_program *p, enum gen_op o, unsigned nth)
+{
+    const struct gen_inst *i = find_op(p, o, nth);
+    return i ? (int)(i - p->inst) : -1;
+}
+
+static void test_schedule_hides_sampler_latency(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t pl = block(&p, 2), resp = block(&p, 4), x = val(&p), y = val(&p), z = val(&p),
+             w = val(&p), c[4];
+    alu(&p, GOP_ADD, 0, in, F(1.0f))->dst = gen_vr(pl, 0, GT_F);
+    alu(&p, GOP_ADD, 0, in, F(2.0f))->dst = gen_vr(pl, 32, GT_F);
+    struct gen_inst *s = op(&p, GOP_SEND);
+    s->dst = gen_vr(resp, 0, GT_F);
+    s->src[0] = gen_vr(pl, 0, GT_F);
+    s->sfid = 2;
+    s->mlen = 2;
+    s->rlen = 4;
+    alu(&p, GOP_ADD, x, gen_vr(resp, 0, GT_F), F(1.0f)); /* waits for the texel */
+    alu(&p, GOP_MUL, y, in, F(3.0f));                     /* independent work */
+    alu(&p, GOP_MUL, z, V(y), V(y));
+    /* a compare, its select, then another compare of the same flag */
+    struct gen_inst *i = alu(&p, GOP_CMP, 0, V(z), F(0.5f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_GT;
+    alu(&p, GOP_SEL, w, V(z), V(x))->pred = GP_NORMAL;
+    i = alu(&p, GOP_CMP, 0, V(w), F(0.25f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_LT;
+    alu(&p, GOP_SEL, w, V(w), F(0.0f))->pred = GP_NORMAL;
+    c[0] = c[1] = c[2] = c[3] = w;
+    rt_write(&p, colour(&p, c));
+    unsigned before = p.ninst;
+    gen_schedule_pre(&p);
+    assert_int_equal(p.ninst, before);
+    int send = index_of_op(&p, GOP_SEND, 0), add_x = -1;
+    for (unsigned k = 0; k < p.ninst; k++)
+        if (p.inst[k].op == GOP_ADD && p.inst[k].dst.kind == GO_VREG && p.inst[k].dst.vreg == x)
+            add_x = (int)k;
+    /* the texel's reader after the independent products, the payload before the send */
+    assert_true(send > index_of_op(&p, GOP_ADD, 1));
+    assert_true(index_of_op(&p, GOP_MUL, 1) < add_x);
+    assert_true(send < add_x);
+    /* each select between its compare and the next write of the flag */
+    int c0 = index_of_op(&p, GOP_CMP, 0), s0 = index_of_op(&p, GOP_SEL, 0);
+    int c1 = index_of_op(&p, GOP_CMP, 1), s1 = index_of_op(&p, GOP_SEL, 1);
+    assert_true(c0 < s0 && s0 < c1 && c1 < s1);
+    assert_true(p.inst[c0].cmod == GC_GT && p.inst[c1].cmod == GC_LT);
+    /* the end of the thread stays last */
+    assert_true(p.inst[p.ninst - 1].eot);
+    gen_program_free(&p);
+}
+
+static void test_schedule_after_allocation_keeps_register_reuse(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t a = val(&p), b = val(&p), out = block(&p, 4);
+    place(&p, a, 10);
+    place(&p, b, 10); /* b reuses a's register once a is dead */
+    place(&p, out, 112);
+    struct gen_inst *m = op(&p, GOP_MATH);
+    m->math = GM_INV;
+    m->dst = V(a);
+    m->src[0] = in;
+    alu(&p, GOP_ADD, 0, V(a), F(1.0f))->dst = gen_vr(out, 0, GT_F);
+    alu(&p, GOP_MUL, b, in, F(2.0f)); /* would fill the math latency, but overwrites r10 */
+    alu(&p, GOP_ADD, 0, V(b), F(1.0f))->dst = gen_vr(out, 32, GT_F);
+    mov(&p, 0, F(0.0f))->dst = gen_vr(out, 64, GT_F);
+    mov(&p, 0, F(0.0f))->dst = gen_vr(out, 96, GT_F);
+    rt_write(&p, out);
+    gen_schedule_post(&p);
+    int rd_a = -1, wr_b = -1;
+    for (unsigned k = 0; k < p.ninst; k++) {
+        if (p.inst[k].op == GOP_ADD && p.inst[k].src[0].kind == GO_VREG && p.inst[k].src[0].vreg == a)
+            rd_a = (int)k;
+        if (p.inst[k].op == GOP_MUL)
+            wr_b = (int)k;
+    }
+    assert_true(rd_a >= 0 && rd_a < wr_b); /* r10 is read as a before it is written as b */
+    assert_int_equal(p.inst[0].op, GOP_MATH);
+    gen_program_free(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_perf_sampler_latency),
+        cmocka_unit_test(test_perf_loop_weight_and_bank_conflict),
+        cmocka_unit_test(test_webs_split_straight_line),
+        cmocka_unit_test(test_webs_join_at_endif_and_loop),
+        cmocka_unit_test(test_copy_prop_dominated_use),
+        cmocka_unit_test(test_copy_prop_blocked),
+        cmocka_unit_test(test_copy_prop_immediates),
+        cmocka_unit_test(test_cse),
+        cmocka_unit_test(test_flag_retest_and_dead_flags),
+        cmocka_unit_test(test_fold_saturate),
+        cmocka_unit_test(test_fold_constants),
+        cmocka_unit_test(test_fold_csel),
+        cmocka_unit_test(test_payload_coalescing),
+        cmocka_unit_test(test_urb_slot_in_place),
+        cmocka_unit_test(test_payload_read_in_place_stays_live),
+        cmocka_unit_test(test_remat_interpolation),
+        cmocka_unit_test(test_schedule_hides_sampler_latency),
+        cmocka_unit_test(test_schedule_after_allocation_keeps_register_reuse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
