@@ -769,6 +769,87 @@ static void test_pp_half_registers(void **state)
     out_free(&r);
 }
 
+/* st_run of `src` on `json` under --pp=fp16, products rounded (so that the
+ * interpreter's one reading is the kernel's); malloc'd output, NULL on errors */
+static char *run_pp_unfused(const char *src, const char *json, enum st_engine engine, unsigned simd)
+{
+    struct st_options o = {.struct_version = ST_OPTIONS_VERSION, .filename = "h.asm",
+                           .source = src, .source_len = strlen(src),
+                           .fp_contract = ST_FP_CONTRACT_OFF, .pp = ST_PP_FP16};
+    struct st_run_options ro = {.struct_version = ST_RUN_OPTIONS_VERSION, .compile = &o,
+                                .inputs_filename = "h.in.json", .inputs_json = json,
+                                .inputs_len = strlen(json), .engine = engine, .simd_width = simd};
+    struct st_result *res = NULL;
+    if (st_run(&ro, &res) != 0 || !res)
+        return NULL;
+    char *out = res->ok && res->output ? strdup(res->output) : NULL;
+    st_result_free(res);
+    return out;
+}
+
+/*
+ * A SIMD8 half float is half a GRF: when the file is full of them, they
+ * spill like floats, one OWord each (block size 0) through a GRF of their
+ * own.  32 _pp temporaries all live, read with 131 constants each
+ * converted once and kept: in float it spills at every width; in half,
+ * SIMD8 spills halves too (before, nothing it held could go and the
+ * compile failed), and the kernel still computes the interpreter's bits.
+ */
+static void test_half_spills_at_simd8(void **state)
+{
+    (void)state;
+    char src[16384];
+    size_t n = (size_t)snprintf(src, sizeof(src), "ps_3_0\n");
+    for (unsigned k = 0; k < 8; k++)
+        n += (size_t)snprintf(src + n, sizeof(src) - n, "dcl_texcoord%u_pp v%u\n", k, k);
+    for (unsigned k = 0; k < 32; k++)
+        n += (size_t)snprintf(src + n, sizeof(src) - n, "mad_pp r%u, v%u, c%u, v%u\n", k, k % 8, k,
+                              (k + 1) % 8);
+    for (unsigned round = 0; round < 3; round++)
+        for (unsigned k = 0; k < 32; k++)
+            n += (size_t)snprintf(src + n, sizeof(src) - n, "mad_pp r%u, r%u, c%u, r%u\n", k, k,
+                                  (k * 7 + round * 13) % 96, (k + 5) % 32);
+    n += (size_t)snprintf(src + n, sizeof(src) - n, "mov_pp r31, r0\n");
+    for (unsigned k = 1; k < 31; k++)
+        n += (size_t)snprintf(src + n, sizeof(src) - n, "mad_pp r31, r31, c%u, r%u\n", 100 + k, k);
+    snprintf(src + n, sizeof(src) - n, "mov oC0, r31\n");
+    char json[16384];
+    size_t j = (size_t)snprintf(json, sizeof(json), "{\"constants\": {");
+    for (unsigned c = 0; c < 131; c++)
+        j += (size_t)snprintf(json + j, sizeof(json) - j, "%s\"c%u\": [%g, %g, %g, %g]",
+                              c ? ", " : "", c, (c * 37 % 23) / 20.0 - 0.55,
+                              ((c * 37 + 11) % 23) / 20.0 - 0.55, ((c * 37 + 22) % 23) / 20.0 - 0.55,
+                              ((c * 37 + 33) % 23) / 20.0 - 0.55);
+    j += (size_t)snprintf(json + j, sizeof(json) - j, "}, \"invocations\": [");
+    for (unsigned inv = 0; inv < 8; inv++) {
+        j += (size_t)snprintf(json + j, sizeof(json) - j, "%s{", inv ? ", " : "");
+        for (unsigned k = 0; k < 8; k++)
+            j += (size_t)snprintf(json + j, sizeof(json) - j, "%s\"v%u\": [%g, %g, %g, %g]",
+                                  k ? ", " : "", k, ((k * 13 + inv * 5) % 19) / 9.5 - 1,
+                                  ((k * 13 + 7 + inv * 5) % 19) / 9.5 - 1,
+                                  ((k * 13 + 14 + inv * 5) % 19) / 9.5 - 1,
+                                  ((k * 13 + 21 + inv * 5) % 19) / 9.5 - 1);
+        j += (size_t)snprintf(json + j, sizeof(json) - j, "}");
+    }
+    snprintf(json + j, sizeof(json) - j, "]}");
+    struct gen_out f = compile_pp(src, 8, false), h = compile_pp(src, 8, true);
+    assert_true(f.ok && h.ok);
+    assert_null(strstr(f.stats, " 0:0 spills:fills"));
+    assert_null(strstr(h.stats, " 0:0 spills:fills"));
+    assert_true(scratch_bytes(&h) < scratch_bytes(&f));
+    assert_non_null(strstr(h.text, " 0x4A 0x020A00FD")); /* 1-OWord block write */
+    assert_non_null(strstr(h.text, " 0xA 0x021800FD"));  /* 1-OWord block read, into a GRF */
+    out_free(&f);
+    out_free(&h);
+    char *ref = run_pp_unfused(src, json, ST_ENGINE_INTERP, 0);
+    char *gen = run_pp_unfused(src, json, ST_ENGINE_GEN, 8);
+    assert_non_null(ref);
+    assert_non_null(gen);
+    assert_string_equal(gen, ref);
+    free(ref);
+    free(gen);
+}
+
 static void test_spill_at_simd8(void **state)
 {
     (void)state;
@@ -1258,6 +1339,7 @@ int main(void)
         cmocka_unit_test(test_arb_eight_render_targets),
         cmocka_unit_test(test_pressure_falls_back_to_simd8),
         cmocka_unit_test(test_pp_half_registers),
+        cmocka_unit_test(test_half_spills_at_simd8),
         cmocka_unit_test(test_auto_width_like_a_driver),
         cmocka_unit_test(test_spill_at_simd8),
         cmocka_unit_test(test_outputs_computed_at_their_writes),

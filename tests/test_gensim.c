@@ -278,6 +278,19 @@ static const char K_half[] =
     EOT_TS;
 
 /* what the SKL PRM forbids for half floats (gen9-target.md section 2) */
+/* 1-OWord scratch block messages (SIMD8 half floats spill this way):
+ * write r3's low OWord at byte 32 and r4's high one at byte 64, read byte
+ * 32 into r5's high half and byte 64 into r6's low half */
+static const char K_oword1[] =
+    "(W)     mov (8|M0)    r2.0<1>:ud    r0.0<8;8,1>:ud\n"
+    "(W)     mov (1|M0)    r2.2<1>:ud    0x2:ud\n"
+    "(W)     sends (8|M0)  null:ud       r2   r3   0x4A   0x020A00FD\n"
+    "(W)     mov (1|M0)    r2.2<1>:ud    0x4:ud\n"
+    "(W)     sends (8|M0)  null:ud       r2   r4   0x4A   0x020A01FD\n"
+    "(W)     mov (1|M0)    r2.2<1>:ud    0x2:ud\n"
+    "(W)     send (8|M0)   r5:ud         r2   0xA  0x021801FD\n"
+    "(W)     mov (1|M0)    r2.2<1>:ud    0x4:ud\n"
+    "(W)     send (8|M0)   r6:ud         r2   0xA  0x021800FD\n" EOT_TS;
 static const char K_mixed16[] = "        mov (16|M0)    r14.0<1>:f   r12.0<8;8,1>:hf\n" EOT_TS;
 static const char K_hfalign[] = "        mov (8|M0)     r12.4<1>:hf  r10.0<8;8,1>:f\n" EOT_TS;
 static const char K_hfpacked16[] = "        mov (16|M0)    r12.0<1>:hf  r10.0<8;8,1>:f\n" EOT_TS;
@@ -1298,6 +1311,43 @@ static void test_run_errors(void **state)
  * Half floats, every value worked out by hand (binary16: 1 sign, 5
  * exponent bits, bias 15, 10 mantissa bits; round to nearest even).
  */
+static void test_oword_one(void **state)
+{
+    (void)state;
+    capture c;
+    memset(&c, 0, sizeof c);
+    uint8_t scratch[256];
+    memset(scratch, 0x11, sizeof scratch);
+    gensim_config cfg = make_cfg(&c, 0xffff);
+    cfg.scratch = scratch;
+    cfg.scratch_size = sizeof scratch;
+    gensim_program *p = parse_ok(K_oword1, "oword1");
+    gensim_thread *t = new_thread(p, &cfg);
+    for (unsigned k = 0; k < 8; k++) {
+        gensim_set_u32(t, 3, k, 0x30000000u + k);
+        gensim_set_u32(t, 4, k, 0x40000000u + k);
+    }
+    run_ok(t);
+    uint32_t w;
+    for (unsigned k = 0; k < 4; k++) { /* r3.0-3 at bytes 32-47, r4.4-7 at 64-79 */
+        memcpy(&w, scratch + 32 + 4 * k, 4);
+        assert_int_equal(w, 0x30000000u + k);
+        memcpy(&w, scratch + 64 + 4 * k, 4);
+        assert_int_equal(w, 0x40000004u + k);
+    }
+    assert_int_equal(scratch[48], 0x11); /* one OWord moved, no more */
+    assert_int_equal(scratch[80], 0x11);
+    for (unsigned k = 0; k < 4; k++) {
+        assert_int_equal(gensim_u32(t, 5, 4 + k), 0x30000000u + k); /* the high half */
+        assert_int_equal(gensim_u32(t, 6, k), 0x40000004u + k);     /* the low half */
+        /* the other half of the GRF: undefined, modelled as all ones */
+        assert_int_equal(gensim_u32(t, 5, k), 0xFFFFFFFFu);
+        assert_int_equal(gensim_u32(t, 6, 4 + k), 0xFFFFFFFFu);
+    }
+    gensim_thread_free(t);
+    gensim_program_free(p);
+}
+
 static void test_half(void **state)
 {
     (void)state;
@@ -1797,6 +1847,7 @@ int main(void)
         cmocka_unit_test(test_int_ops),
         cmocka_unit_test(test_denormals),
         cmocka_unit_test(test_half),
+        cmocka_unit_test(test_oword_one),
         cmocka_unit_test(test_mad_lrp_pln),
         cmocka_unit_test(test_mad_is_fused),
         cmocka_unit_test(test_indirect),
