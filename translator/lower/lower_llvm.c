@@ -309,8 +309,8 @@ static LLVMValueRef bld_mul(struct lower *L, LLVMValueRef a, LLVMValueRef b)
     if (L->rules != ST_FLOAT_D3D9)
         return p;
     LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(a));
-    LLVMValueRef z = LLVMBuildOr(L->b, bld_fcmp(L, LLVMRealOEQ, a, zero),
-                                 bld_fcmp(L, LLVMRealOEQ, b, zero), "");
+    LLVMValueRef az = bld_fcmp(L, LLVMRealOEQ, a, zero), bz = bld_fcmp(L, LLVMRealOEQ, b, zero);
+    LLVMValueRef z = LLVMBuildOr(L->b, az, bz, "");
     return bld_select(L, z, zero, p);
 }
 
@@ -1250,7 +1250,10 @@ static void write_dst(struct lower *L, const struct st_instr *ins, LLVMValueRef 
             x = bld_lane(L, bld_load(L, L->v4f, p, 0), 0);
             for (unsigned k = 4; k-- > 0;)
                 if (mask & (1u << k))
-                    x = bld_select(L, bld_lane(L, pred, k), bld_lane(L, v, k), x);
+                {
+                    LLVMValueRef c = bld_lane(L, pred, k), t = bld_lane(L, v, k);
+                    x = bld_select(L, c, t, x);
+                }
         }
         store_masked(L, f, d->reg.index, 0x1, bld_splat(L, x), NULL, d->loc);
         return;
@@ -1360,7 +1363,10 @@ static LLVMValueRef cond_src(struct lower *L, const struct st_instr *ins, unsign
         c = bld_lane(L, bld_load(L, L->v4b, reg_ptr(L, ST_REG_PREDICATE, 0, s->loc), 0),
                      ST_SWZ_LANE(s->swizzle, 0));
     else if (L->vec) {
-        LLVMValueRef args[2] = {read_src(L, ins, k), bld_splatf(L, 0.0f)};
+        LLVMValueRef args[2];
+        /* one source at a time: the order of an initializer list's evaluations is unspecified */
+        args[0] = read_src(L, ins, k);
+        args[1] = bld_splatf(L, 0.0f);
         c = bld_lane(L, mk_call(L, "st.setp.ne", L->v4b, args, 2, MK_PURE), 0);
     } else
         c = bld_fcmp(L, LLVMRealUNE, read_scalar(L, ins, k), bld_f(L, 0.0f));
@@ -1375,7 +1381,10 @@ static LLVMValueRef cond_compare(struct lower *L, const struct st_instr *ins)
     if (L->vec) {
         char name[16];
         snprintf(name, sizeof(name), "st.setp.%s", st_marker_cmp_name(ins->cmp));
-        LLVMValueRef args[2] = {read_src(L, ins, 0), read_src(L, ins, 1)};
+        LLVMValueRef args[2];
+        /* one source at a time: the order of an initializer list's evaluations is unspecified */
+        args[0] = read_src(L, ins, 0);
+        args[1] = read_src(L, ins, 1);
         return bld_lane(L, mk_call(L, name, L->v4b, args, 2, MK_PURE), 0);
     }
     return bld_fcmp(L, cmp_pred(ins->cmp), read_scalar(L, ins, 0), read_scalar(L, ins, 1));
@@ -1399,8 +1408,8 @@ static LLVMValueRef sample(struct lower *L, uint32_t stage, LLVMValueRef c)
         L->sample_fn = LLVMAddFunction(L->m, ST_LL_SAMPLE_FN, L->sample_ty);
         L->sample_out = bld_alloca(L, L->v4f, "texel");
     }
-    LLVMValueRef args[6] = {L->arg_tex, bld_i(L, (int32_t)stage), bld_lane(L, c, 0),
-                            bld_lane(L, c, 1), bld_lane(L, c, 2), L->sample_out};
+    LLVMValueRef c0 = bld_lane(L, c, 0), c1 = bld_lane(L, c, 1), c2 = bld_lane(L, c, 2);
+    LLVMValueRef args[6] = {L->arg_tex, bld_i(L, (int32_t)stage), c0, c1, c2, L->sample_out};
     LLVMBuildCall2(L->b, L->sample_ty, L->sample_fn, args, 6, "");
     return bld_load(L, L->v4f, L->sample_out, 16);
 }
@@ -1427,7 +1436,8 @@ static LLVMValueRef pad_value(struct lower *L, uint32_t didx, unsigned back)
 /* The 3-vector dot products of the texm3x* family: coords(didx) . src0. */
 static LLVMValueRef coord_dot(struct lower *L, const struct st_instr *ins)
 {
-    return dot(L, coords(L, ins->dst.reg.index), read_src(L, ins, 0), 3);
+    LLVMValueRef t = coords(L, ins->dst.reg.index), s = read_src(L, ins, 0);
+    return dot(L, t, s, 3);
 }
 
 /*
@@ -1509,7 +1519,8 @@ static LLVMValueRef arb_compute(struct lower *L, const struct st_instr *ins)
         return bld_splat(L, bld_floor(L, read_scalar(L, ins, 0)));
     case ST_OP_ARB_DPH: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
-        return bld_splat(L, bld_add(L, dot(L, a, b, 3), bld_lane(L, b, 3)));
+        LLVMValueRef d = dot(L, a, b, 3), bw = bld_lane(L, b, 3);
+        return bld_splat(L, bld_add(L, d, bw));
     }
     case ST_OP_ARB_FLR:
         return bld_floor(L, read_src(L, ins, 0));
@@ -1519,9 +1530,12 @@ static LLVMValueRef arb_compute(struct lower *L, const struct st_instr *ins)
         LLVMValueRef x = bld_select(L, bld_fcmp(L, LLVMRealOLT, sx, zero), zero, sx);
         LLVMValueRef y = bld_select(L, bld_fcmp(L, LLVMRealOLT, sy, zero), zero, sy);
         LLVMValueRef maxp = bld_f(L, ARB_LIT_MAXP), minp = bld_f(L, -ARB_LIT_MAXP);
-        LLVMValueRef w = bld_select(L, bld_fcmp(L, LLVMRealOLT, sw, minp), minp,
-                                    bld_select(L, bld_fcmp(L, LLVMRealOGT, sw, maxp), maxp, sw));
-        LLVMValueRef args[2] = {bld_to_f64(L, y), bld_to_f64(L, w)};
+        LLVMValueRef below = bld_fcmp(L, LLVMRealOLT, sw, minp);
+        LLVMValueRef above = bld_fcmp(L, LLVMRealOGT, sw, maxp);
+        LLVMValueRef w = bld_select(L, below, minp, bld_select(L, above, maxp, sw));
+        LLVMValueRef args[2];
+        args[0] = bld_to_f64(L, y);
+        args[1] = bld_to_f64(L, w);
         LLVMValueRef pw = bld_to_f32(L, bld_intrin(L, "llvm.pow", args, 2));
         LLVMValueRef z = bld_select(L, bld_fcmp(L, LLVMRealOGT, x, zero), pw, zero);
         return bld_gather(L, one, x, z, one);
@@ -1530,9 +1544,17 @@ static LLVMValueRef arb_compute(struct lower *L, const struct st_instr *ins)
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
         LLVMValueRef a0 = bld_lane(L, a, 0), a1 = bld_lane(L, a, 1), a2 = bld_lane(L, a, 2);
         LLVMValueRef b0 = bld_lane(L, b, 0), b1 = bld_lane(L, b, 1), b2 = bld_lane(L, b, 2);
-        return bld_gather(L, bld_sub(L, scalar_mul(L, a1, b2), scalar_mul(L, a2, b1)),
-                          bld_sub(L, scalar_mul(L, a2, b0), scalar_mul(L, a0, b2)),
-                          bld_sub(L, scalar_mul(L, a0, b1), scalar_mul(L, a1, b0)), one);
+        LLVMValueRef p[6] = {NULL}, x, y, z;
+        p[0] = scalar_mul(L, a1, b2);
+        p[1] = scalar_mul(L, a2, b1);
+        x = bld_sub(L, p[0], p[1]);
+        p[2] = scalar_mul(L, a2, b0);
+        p[3] = scalar_mul(L, a0, b2);
+        y = bld_sub(L, p[2], p[3]);
+        p[4] = scalar_mul(L, a0, b1);
+        p[5] = scalar_mul(L, a1, b0);
+        z = bld_sub(L, p[4], p[5]);
+        return bld_gather(L, x, y, z, one);
     }
     case ST_OP_ARB_SWZ: {
         LLVMValueRef s = read_src(L, ins, 0), lane[4];
@@ -1550,7 +1572,8 @@ static LLVMValueRef arb_compute(struct lower *L, const struct st_instr *ins)
         return bld_splat(L, bld_libm1(L, "llvm.cos", read_scalar(L, ins, 0)));
     case ST_OP_ARB_SCS: {
         LLVMValueRef x = read_scalar(L, ins, 0);
-        return bld_gather(L, bld_libm1(L, "llvm.cos", x), bld_libm1(L, "llvm.sin", x), zero, zero);
+        LLVMValueRef c = bld_libm1(L, "llvm.cos", x), sn = bld_libm1(L, "llvm.sin", x);
+        return bld_gather(L, c, sn, zero, zero);
     }
     case ST_OP_ARB_KIL: {
         LLVMValueRef neg = bld_fcmp(L, LLVMRealOLT, read_src(L, ins, 0), bld_splatf(L, 0.0f));
@@ -1654,8 +1677,14 @@ static LLVMValueRef vec_compute(struct lower *L, const struct st_instr *ins)
     switch (ins->op) {
     case ST_OP_MOV: case ST_OP_MOVA:
         return read_src(L, ins, 0);
-    case ST_OP_ADD: return bld_add(L, read_src(L, ins, 0), read_src(L, ins, 1));
-    case ST_OP_SUB: return bld_sub(L, read_src(L, ins, 0), read_src(L, ins, 1));
+    case ST_OP_ADD: { /* one source at a time: argument order is the compiler's */
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        return bld_add(L, a, b);
+    }
+    case ST_OP_SUB: { /* one source at a time: argument order is the compiler's */
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        return bld_sub(L, a, b);
+    }
     case ST_OP_ABS: return bld_fabs(L, read_src(L, ins, 0));
     case ST_OP_MUL: case ST_OP_DP3: case ST_OP_DP4: case ST_OP_MIN: case ST_OP_MAX:
     case ST_OP_SLT: case ST_OP_SGE: case ST_OP_DST: case ST_OP_CRS: case ST_OP_POW:
@@ -1675,7 +1704,10 @@ static LLVMValueRef vec_compute(struct lower *L, const struct st_instr *ins)
         char name[24];
         snprintf(name, sizeof(name), "st.setp.%s%s", st_marker_cmp_name(ins->cmp),
                  L->hcur ? ".f16" : "");
-        LLVMValueRef args[2] = {read_src(L, ins, 0), read_src(L, ins, 1)};
+        LLVMValueRef args[2];
+        /* one source at a time: the order of an initializer list's evaluations is unspecified */
+        args[0] = read_src(L, ins, 0);
+        args[1] = read_src(L, ins, 1);
         return mk_call(L, name, L->v4b, args, 2, MK_PURE);
     }
     case ST_OP_M4x4: case ST_OP_M4x3: case ST_OP_M3x4: case ST_OP_M3x3: case ST_OP_M3x2: {
@@ -1690,7 +1722,10 @@ static LLVMValueRef vec_compute(struct lower *L, const struct st_instr *ins)
                 lane[i] = LLVMConstNull(L->hcur ? L->f16 : L->f32);
                 continue;
             }
-            LLVMValueRef args[2] = {a, read_src_row(L, ins, 1, i)};
+            LLVMValueRef args[2];
+            /* one source at a time: the order of an initializer list's evaluations is unspecified */
+            args[0] = a;
+            args[1] = read_src_row(L, ins, 1, i);
             const char *name = four ? (L->hcur ? "st.dp4.f16" : "st.dp4")
                                     : (L->hcur ? "st.dp3.f16" : "st.dp3");
             lane[i] = bld_lane(L, mk_call(L, name, vt, args, 2, MK_PURE), 0);
@@ -1706,9 +1741,13 @@ static LLVMValueRef vec_compute(struct lower *L, const struct st_instr *ins)
     case ST_OP_TEXLDD: {
         uint32_t stage = ins->src[1].reg.index;
         char name[] = "st.texldd";
-        LLVMValueRef args[5] = {read_src(L, ins, 0), read_src(L, ins, 2), read_src(L, ins, 3),
-                                bld_i(L, (int32_t)stage),
-                                bld_i(L, (int32_t)(stage < 16 ? L->tex_dims[stage] : 3))};
+        LLVMValueRef args[5];
+        /* one source at a time: the order of an initializer list's evaluations is unspecified */
+        args[0] = read_src(L, ins, 0);
+        args[1] = read_src(L, ins, 2);
+        args[2] = read_src(L, ins, 3);
+        args[3] = bld_i(L, (int32_t)stage);
+        args[4] = bld_i(L, (int32_t)(stage < 16 ? L->tex_dims[stage] : 3));
         LLVMValueRef r = mk_call(L, name, v4f, args, 5, MK_PURE);
         return L->hcur ? LLVMBuildFPTrunc(L->b, r, L->v4h, "") : r;
     }
@@ -1750,9 +1789,18 @@ static LLVMValueRef lower_arith(struct lower *L, const struct st_instr *ins)
     switch (ins->op) {
     case ST_OP_MOV: case ST_OP_MOVA: case ST_OP_TEXCRD:
         return read_src(L, ins, 0);
-    case ST_OP_ADD: return bld_add(L, read_src(L, ins, 0), read_src(L, ins, 1));
-    case ST_OP_SUB: return bld_sub(L, read_src(L, ins, 0), read_src(L, ins, 1));
-    case ST_OP_MUL: return bld_mul(L, read_src(L, ins, 0), read_src(L, ins, 1));
+    case ST_OP_ADD: { /* one source at a time: argument order is the compiler's */
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        return bld_add(L, a, b);
+    }
+    case ST_OP_SUB: { /* one source at a time: argument order is the compiler's */
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        return bld_sub(L, a, b);
+    }
+    case ST_OP_MUL: { /* one source at a time: argument order is the compiler's */
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        return bld_mul(L, a, b);
+    }
     case ST_OP_MAD: {
         /* the product is rounded before the add: no fused multiply-add */
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1), c = read_src(L, ins, 2);
@@ -1768,17 +1816,24 @@ static LLVMValueRef lower_arith(struct lower *L, const struct st_instr *ins)
     }
     case ST_OP_DP2ADD: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1), c = read_src(L, ins, 2);
-        return bld_splat(L, bld_add(L, dot(L, a, b, 2), bld_lane(L, c, 0)));
+        LLVMValueRef d = dot(L, a, b, 2), cx = bld_lane(L, c, 0);
+        return bld_splat(L, bld_add(L, d, cx));
     }
     case ST_OP_DST: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
-        return bld_gather(L, bld_f(L, 1.0f), scalar_mul(L, bld_lane(L, a, 1), bld_lane(L, b, 1)),
-                          bld_lane(L, a, 2), bld_lane(L, b, 3));
+        LLVMValueRef ay = bld_lane(L, a, 1), by = bld_lane(L, b, 1);
+        LLVMValueRef y = scalar_mul(L, ay, by);
+        LLVMValueRef z = bld_lane(L, a, 2), w = bld_lane(L, b, 3);
+        return bld_gather(L, bld_f(L, 1.0f), y, z, w);
     }
     case ST_OP_LRP: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1), c = read_src(L, ins, 2);
         if (L->arb) /* ARB's pseudo-code: a * b + (1 - a) * c */
-            return bld_add(L, bld_mul(L, a, b), bld_mul(L, bld_sub(L, bld_splatf(L, 1.0f), a), c));
+        {
+            LLVMValueRef ab = bld_mul(L, a, b);
+            LLVMValueRef rest = bld_mul(L, bld_sub(L, bld_splatf(L, 1.0f), a), c);
+            return bld_add(L, ab, rest);
+        }
         return bld_add(L, bld_mul(L, a, bld_sub(L, b, c)), c);
     }
     case ST_OP_FRC: {
@@ -1798,8 +1853,10 @@ static LLVMValueRef lower_arith(struct lower *L, const struct st_instr *ins)
     case ST_OP_CRS: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
         const int yzx[4] = {1, 2, 0, 3}, zxy[4] = {2, 0, 1, 3};
-        LLVMValueRef t1 = bld_mul(L, bld_shuffle(L, a, NULL, yzx), bld_shuffle(L, b, NULL, zxy));
-        LLVMValueRef t2 = bld_mul(L, bld_shuffle(L, a, NULL, zxy), bld_shuffle(L, b, NULL, yzx));
+        LLVMValueRef a1 = bld_shuffle(L, a, NULL, yzx), b1 = bld_shuffle(L, b, NULL, zxy);
+        LLVMValueRef t1 = bld_mul(L, a1, b1);
+        LLVMValueRef a2 = bld_shuffle(L, a, NULL, zxy), b2 = bld_shuffle(L, b, NULL, yzx);
+        LLVMValueRef t2 = bld_mul(L, a2, b2);
         return bld_sub(L, t1, t2);
     }
     case ST_OP_ABS: return bld_fabs(L, read_src(L, ins, 0));
@@ -1846,9 +1903,10 @@ static LLVMValueRef lower_select(struct lower *L, const struct st_instr *ins)
     }
     case ST_OP_SGN: {
         LLVMValueRef a = read_src(L, ins, 0), zero = bld_splatf(L, 0.0f);
-        return bld_select(L, bld_fcmp(L, LLVMRealOGT, a, zero), bld_splatf(L, 1.0f),
-                          bld_select(L, bld_fcmp(L, LLVMRealOLT, a, zero), bld_splatf(L, -1.0f),
-                                     zero));
+        LLVMValueRef pos = bld_fcmp(L, LLVMRealOGT, a, zero);
+        LLVMValueRef neg = bld_fcmp(L, LLVMRealOLT, a, zero);
+        return bld_select(L, pos, bld_splatf(L, 1.0f),
+                          bld_select(L, neg, bld_splatf(L, -1.0f), zero));
     }
     case ST_OP_CMP: case ST_OP_CND: {
         LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1), c = read_src(L, ins, 2);
@@ -1858,7 +1916,8 @@ static LLVMValueRef lower_select(struct lower *L, const struct st_instr *ins)
         return bld_select(L, t, b, c);
     }
     case ST_OP_SETP: {
-        LLVMValueRef c = bld_fcmp(L, cmp_pred(ins->cmp), read_src(L, ins, 0), read_src(L, ins, 1));
+        LLVMValueRef a = read_src(L, ins, 0), b = read_src(L, ins, 1);
+        LLVMValueRef c = bld_fcmp(L, cmp_pred(ins->cmp), a, b);
         return bld_select(L, c, bld_splatf(L, 1.0f), bld_splatf(L, 0.0f));
     }
     default:
@@ -1875,14 +1934,14 @@ static LLVMValueRef lower_math(struct lower *L, const struct st_instr *ins)
     case ST_OP_RCP: {
         /* +-0 -> +inf (not -inf), else the IEEE quotient (1 -> exactly 1) */
         LLVMValueRef x = read_scalar(L, ins, 0);
-        LLVMValueRef r = bld_select(L, bld_fcmp(L, LLVMRealOEQ, x, bld_f(L, 0.0f)),
-                                    bld_f(L, INFINITY), bld_rcp(L, x));
+        LLVMValueRef is0 = bld_fcmp(L, LLVMRealOEQ, x, bld_f(L, 0.0f));
+        LLVMValueRef r = bld_select(L, is0, bld_f(L, INFINITY), bld_rcp(L, x));
         return bld_splat(L, r);
     }
     case ST_OP_RSQ: {
         LLVMValueRef x = bld_fabs(L, read_scalar(L, ins, 0));
-        LLVMValueRef r = bld_select(L, bld_fcmp(L, LLVMRealOEQ, x, bld_f(L, 0.0f)),
-                                    bld_f(L, INFINITY),
+        LLVMValueRef is0 = bld_fcmp(L, LLVMRealOEQ, x, bld_f(L, 0.0f));
+        LLVMValueRef r = bld_select(L, is0, bld_f(L, INFINITY),
                                     bld_rcp(L, bld_intrin1(L, "llvm.sqrt", x)));
         return bld_splat(L, r);
     }
@@ -1896,7 +1955,8 @@ static LLVMValueRef lower_math(struct lower *L, const struct st_instr *ins)
         if (L->ver >= ST_VER(2, 0))
             return bld_splat(L, z);
         LLVMValueRef fl = bld_floor(L, v);
-        return bld_gather(L, bld_libm1(L, "llvm.exp2", fl), bld_sub(L, v, fl), z, bld_f(L, 1.0f));
+        LLVMValueRef e = bld_libm1(L, "llvm.exp2", fl), fr = bld_sub(L, v, fl);
+        return bld_gather(L, e, fr, z, bld_f(L, 1.0f));
     }
     case ST_OP_LOGP: {
         LLVMValueRef v = bld_fabs(L, read_scalar(L, ins, 0));
@@ -1922,9 +1982,12 @@ static LLVMValueRef lower_math(struct lower *L, const struct st_instr *ins)
         LLVMValueRef s = read_src(L, ins, 0);
         LLVMValueRef sx = bld_lane(L, s, 0), sy = bld_lane(L, s, 1), sw = bld_lane(L, s, 3);
         LLVMValueRef zero = bld_f(L, 0.0f), maxp = bld_f(L, 127.9961f), minp = bld_f(L, -127.9961f);
-        LLVMValueRef p = bld_select(L, bld_fcmp(L, LLVMRealOLT, sw, minp), minp,
-                                    bld_select(L, bld_fcmp(L, LLVMRealOGT, sw, maxp), maxp, sw));
-        LLVMValueRef args[2] = {bld_to_f64(L, sy), bld_to_f64(L, p)};
+        LLVMValueRef below = bld_fcmp(L, LLVMRealOLT, sw, minp);
+        LLVMValueRef above = bld_fcmp(L, LLVMRealOGT, sw, maxp);
+        LLVMValueRef p = bld_select(L, below, minp, bld_select(L, above, maxp, sw));
+        LLVMValueRef args[2];
+        args[0] = bld_to_f64(L, sy);
+        args[1] = bld_to_f64(L, p);
         LLVMValueRef pw = bld_to_f32(L, bld_intrin(L, "llvm.pow", args, 2));
         LLVMValueRef xpos = bld_fcmp(L, LLVMRealOGT, sx, zero);
         LLVMValueRef z = bld_select(L, LLVMBuildAnd(L->b, xpos, bld_fcmp(L, LLVMRealOGT, sy, zero), ""),
@@ -1942,17 +2005,17 @@ static LLVMValueRef lower_math(struct lower *L, const struct st_instr *ins)
         LLVMValueRef prod = LLVMBuildFMul(L->b, bld_to_f64(L, y), lg, "");
         if (L->rules == ST_FLOAT_D3D9) {
             /* log2|x| is 0 when |x| == 1: the product is then 0 * y */
-            LLVMValueRef z = LLVMBuildOr(L->b, bld_fcmp(L, LLVMRealOEQ, y, bld_f(L, 0.0f)),
-                                         bld_fcmp(L, LLVMRealOEQ, bld_fabs(L, x), bld_f(L, 1.0f)),
-                                         "");
+            LLVMValueRef y0 = bld_fcmp(L, LLVMRealOEQ, y, bld_f(L, 0.0f));
+            LLVMValueRef x1 = bld_fcmp(L, LLVMRealOEQ, bld_fabs(L, x), bld_f(L, 1.0f));
+            LLVMValueRef z = LLVMBuildOr(L->b, y0, x1, "");
             prod = bld_select(L, z, LLVMConstReal(LLVMDoubleTypeInContext(L->c), 0.0), prod);
         }
         return bld_splat(L, bld_to_f32(L, bld_intrin1(L, "llvm.exp2", prod)));
     }
     case ST_OP_SINCOS: {
         LLVMValueRef x = read_scalar(L, ins, 0);
-        return bld_gather(L, bld_libm1(L, "llvm.cos", x), bld_libm1(L, "llvm.sin", x),
-                          bld_f(L, 0.0f), bld_f(L, 0.0f));
+        LLVMValueRef c = bld_libm1(L, "llvm.cos", x), sn = bld_libm1(L, "llvm.sin", x);
+        return bld_gather(L, c, sn, bld_f(L, 0.0f), bld_f(L, 0.0f));
     }
     default:
         not_supported(L, ins->loc, st_opinfo[ins->op].name);
@@ -1990,9 +2053,10 @@ static LLVMValueRef lower_sample(struct lower *L, const struct st_instr *ins)
         LLVMValueRef pred = instr_pred(L, ins);
         if (pred)
             neg = LLVMBuildAnd(L->b, neg, pred, "");
-        LLVMValueRef any = LLVMBuildOr(L->b, LLVMBuildOr(L->b, bld_lane(L, neg, 0),
-                                                         bld_lane(L, neg, 1), ""),
-                                       bld_lane(L, neg, 2), "");
+        LLVMValueRef nx = bld_lane(L, neg, 0), ny = bld_lane(L, neg, 1);
+        LLVMValueRef nxy = LLVMBuildOr(L->b, nx, ny, "");
+        LLVMValueRef nz = bld_lane(L, neg, 2);
+        LLVMValueRef any = LLVMBuildOr(L->b, nxy, nz, "");
         set_status(L, any, ST_LL_STATUS_KILLED);
         return NULL;
     }
@@ -2045,8 +2109,8 @@ static LLVMValueRef lower_tex1x(struct lower *L, const struct st_instr *ins)
         LLVMValueRef u = pad_value(L, didx, 1);
         LLVMValueRef v = coord_dot(L, ins);
         if (ins->op == ST_OP_TEXM3x2DEPTH) {
-            LLVMValueRef d = bld_select(L, bld_fcmp(L, LLVMRealOEQ, v, bld_f(L, 0.0f)),
-                                        bld_f(L, 1.0f), LLVMBuildFDiv(L->b, u, v, ""));
+            LLVMValueRef is0 = bld_fcmp(L, LLVMRealOEQ, v, bld_f(L, 0.0f));
+            LLVMValueRef d = bld_select(L, is0, bld_f(L, 1.0f), LLVMBuildFDiv(L->b, u, v, ""));
             store_masked(L, ST_REG_DEPTHOUT, 0, 0x1, bld_splat(L, d), NULL, ins->loc);
             return NULL;
         }
@@ -2074,7 +2138,8 @@ static LLVMValueRef lower_tex1x(struct lower *L, const struct st_instr *ins)
         for (unsigned k = 0; k < 3; k++) {
             LLVMValueRef t = scalar_mul(L, LLVMBuildFMul(L->b, bld_f(L, 2.0f), bld_lane(L, n3, k), ""),
                                         ne);
-            rv[k] = bld_sub(L, LLVMBuildFDiv(L->b, t, nn, ""), bld_lane(L, e, k));
+            LLVMValueRef q = LLVMBuildFDiv(L->b, t, nn, "");
+            rv[k] = bld_sub(L, q, bld_lane(L, e, k));
         }
         return sample(L, didx, bld_gather(L, rv[0], rv[1], rv[2], bld_f(L, 1.0f)));
     }
@@ -2088,8 +2153,9 @@ static LLVMValueRef lower_tex1x(struct lower *L, const struct st_instr *ins)
         /* depth = r5.x / r5.y, 1.0 when r5.y is 0 */
         LLVMValueRef v = load_reg(L, &ins->dst.reg);
         LLVMValueRef y = bld_lane(L, v, 1);
-        LLVMValueRef d = bld_select(L, bld_fcmp(L, LLVMRealOEQ, y, bld_f(L, 0.0f)), bld_f(L, 1.0f),
-                                    LLVMBuildFDiv(L->b, bld_lane(L, v, 0), y, ""));
+        LLVMValueRef is0 = bld_fcmp(L, LLVMRealOEQ, y, bld_f(L, 0.0f));
+        LLVMValueRef q = LLVMBuildFDiv(L->b, bld_lane(L, v, 0), y, "");
+        LLVMValueRef d = bld_select(L, is0, bld_f(L, 1.0f), q);
         store_masked(L, ST_REG_DEPTHOUT, 0, 0x1, bld_splat(L, d), NULL, ins->loc);
         return NULL;
     }
