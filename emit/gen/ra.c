@@ -356,12 +356,6 @@ static void compute_intervals(const struct gen_program *p, const struct csr *ref
 /* ------------------------------------------------------------------ */
 /* Dead code.                                                          */
 
-/* Writes a flag: cmp and any op with a conditional modifier except sel (Gen6+). */
-static bool writes_flag(const struct gen_inst *i)
-{
-    return i->cmod != GC_NONE && i->op != GOP_SEL;
-}
-
 /*
  * Mark and sweep.  Instructions that act beyond the registers (flow,
  * messages without a register result, the EOT) are live; so is the
@@ -399,10 +393,10 @@ void gen_dce(struct gen_program *p)
                 }
             last_write[0] = last_write[1] = -1;
         }
-        if (writes_flag(i))
+        if (gen_cmod_writes_flag(i))
             last_write[fl] = (int32_t)k;
         bool root = oi->flow || i->op == GOP_LABEL || i->eot ||
-                    (i->dst.kind != GO_VREG && !(writes_flag(i) && i->dst.kind == GO_NULL));
+                    (i->dst.kind != GO_VREG && !(gen_cmod_writes_flag(i) && i->dst.kind == GO_NULL));
         if (root && !live[k]) {
             live[k] = true;
             work[top++] = k;
