@@ -211,6 +211,47 @@ static void test_vs_pass_through_in_place(void **state)
     out_free(&r);
 }
 
+/* The pass-through is the second slot of a message that does not end the
+ * thread: that message becomes the split send (header and the position
+ * copied, mlen 5, then v1's GRFs in place), no message of its own; the
+ * Gen engine writes all three slots as the shader says. */
+static void test_vs_pass_through_second_slot(void **state)
+{
+    (void)state;
+    const char *src = "vs_2_0\n"
+                      "dcl_position v0\n"
+                      "dcl_texcoord v1\n"
+                      "add oPos, v0, c0\n"
+                      "mov oT0, v1\n"
+                      "mul oT1, v0, c1\n";
+    struct gen_out r = compile(src, 0);
+    assert_true(r.ok);
+    /* slots 1 (oPos) and 2 (oT0 = v1 in r7-r10): ExDesc 0x106, mlen 5, offset 1 */
+    assert_non_null(strstr(r.text, " r7 0x106 0x0A080017\n"));
+    assert_int_equal(count(r.text, " send (8|M0)"), 1); /* and the end of the thread */
+    assert_int_equal(count(r.text, " sends (8|M0)"), 1);
+    out_free(&r);
+
+    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    assert_true(sh && st_check(ctx, sh));
+    const char *json = "{\"constants\": {\"c0\": [1, 2, 3, 4], \"c1\": [0.5, 2, -1, 3]},"
+                       " \"invocations\": [{\"v0\": [10, 20, 30, 40], \"v1\": [5, 6, 7, 8]},"
+                       " {\"v0\": [-2, 0, 4, 1], \"v1\": [-1, 0.25, 9, 100]}]}";
+    struct st_run_inputs in;
+    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+    struct st_run_outputs o[2];
+    assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+    const float want[2][3][4] = {{{11, 22, 33, 44}, {5, 6, 7, 8}, {5, 40, -30, 120}},
+                                 {{-1, 2, 7, 5}, {-1, 0.25f, 9, 100}, {-1, 0, -4, 3}}};
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned j = 0; j < 3; j++)
+            assert_memory_equal(o[k].reg[j].v, want[k][j], sizeof(want[k][j]));
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+}
+
 static void test_modifiers_and_math(void **state)
 {
     (void)state;
@@ -1159,6 +1200,7 @@ int main(void)
         cmocka_unit_test(test_ps_simd16_and_32),
         cmocka_unit_test(test_vs_urb_write),
         cmocka_unit_test(test_vs_pass_through_in_place),
+        cmocka_unit_test(test_vs_pass_through_second_slot),
         cmocka_unit_test(test_modifiers_and_math),
         cmocka_unit_test(test_control_flow),
         cmocka_unit_test(test_texkill_predicates_write),
