@@ -252,6 +252,50 @@ static void test_vs_pass_through_second_slot(void **state)
     st_ctx_destroy(ctx);
 }
 
+/* A gather's response copied whole into the end-of-thread payload: the
+ * untyped read writes the payload registers (r113-r116, slot 1) and the
+ * four movs go; the Gen engine gives c[a0.x + 2] per vertex (a0.x =
+ * round(v1.x); c3 = (1, 2, 3, 4), c4 = (5, 6, 7, 8), c-1 and c300: 0). */
+static void test_vs_response_into_payload(void **state)
+{
+    (void)state;
+    const char *src = "vs_2_0\n"
+                      "dcl_position v0\n"
+                      "dcl_texcoord v1\n"
+                      "mova a0.x, v1.x\n"
+                      "mov oPos, c[a0.x + 2]\n"
+                      "add oT0, v0, c0\n";
+    struct gen_out r = compile(src, 0);
+    assert_true(r.ok);
+    assert_non_null(strstr(r.text, "send (8|M0)     r113:ud "));
+    assert_int_equal(count(r.text, "mov (8|M0)"), 2); /* the handles' copy, mova's conversion */
+    out_free(&r);
+
+    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    assert_true(sh && st_check(ctx, sh));
+    const char *json = "{\"constants\": {\"c0\": [1, 1, 1, 1], \"c3\": [1, 2, 3, 4],"
+                       " \"c4\": [5, 6, 7, 8]}, \"invocations\": ["
+                       "{\"v0\": [0, 0, 0, 0], \"v1\": [1, 0, 0, 0]},"
+                       " {\"v0\": [1, 2, 3, 4], \"v1\": [1.6, 0, 0, 0]},"
+                       " {\"v0\": [0, 0, 0, 0], \"v1\": [-3, 0, 0, 0]},"
+                       " {\"v0\": [0, 0, 0, 0], \"v1\": [298, 0, 0, 0]}]}";
+    struct st_run_inputs in;
+    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+    struct st_run_outputs o[4];
+    assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+    const float want[4][2][4] = {{{1, 2, 3, 4}, {1, 1, 1, 1}},
+                                 {{5, 6, 7, 8}, {2, 3, 4, 5}},
+                                 {{0, 0, 0, 0}, {1, 1, 1, 1}},
+                                 {{0, 0, 0, 0}, {1, 1, 1, 1}}};
+    for (unsigned k = 0; k < 4; k++)
+        for (unsigned j = 0; j < 2; j++)
+            assert_memory_equal(o[k].reg[j].v, want[k][j], sizeof(want[k][j]));
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+}
+
 static void test_modifiers_and_math(void **state)
 {
     (void)state;
@@ -1201,6 +1245,7 @@ int main(void)
         cmocka_unit_test(test_vs_urb_write),
         cmocka_unit_test(test_vs_pass_through_in_place),
         cmocka_unit_test(test_vs_pass_through_second_slot),
+        cmocka_unit_test(test_vs_response_into_payload),
         cmocka_unit_test(test_modifiers_and_math),
         cmocka_unit_test(test_control_flow),
         cmocka_unit_test(test_texkill_predicates_write),
