@@ -296,6 +296,42 @@ static void test_vs_response_into_payload(void **state)
     st_ctx_destroy(ctx);
 }
 
+/* A multiply-add by 1.0 is an add (x * 1.0 is x exactly): no mad and no
+ * register for the 1.0; a signed zero and a denormal come out as the
+ * interpreter gives them (-0 + -0 = -0, 1e-40 + 0 = 1e-40). */
+static void test_mad_by_one_is_add(void **state)
+{
+    (void)state;
+    const char *src = "vs_2_0\n"
+                      "def c0, 1, 1, 1, 1\n"
+                      "dcl_position v0\n"
+                      "dcl_texcoord v1\n"
+                      "mov r0, v1\n"
+                      "mad oPos, v0, c0, r0\n"
+                      "mad oT0, c0.x, r0, v0\n";
+    struct gen_out r = compile(src, 0);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "mad ("), 0);
+    assert_int_equal(count(r.text, "add (8|M0)"), 8);
+    out_free(&r);
+
+    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    assert_true(sh && st_check(ctx, sh));
+    const char *json = "{\"invocations\": [{\"v0\": [-0.0, 1e-40, 3, 5], "
+                       "\"v1\": [-0.0, 0, 0.25, -5]}]}";
+    struct st_run_inputs in;
+    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+    struct st_run_outputs o[1];
+    assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+    const float want[4] = {-0.0f, 1e-40f, 3.25f, 0};
+    for (unsigned j = 0; j < 2; j++)
+        assert_memory_equal(o[0].reg[j].v, want, sizeof(want));
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+}
+
 static void test_modifiers_and_math(void **state)
 {
     (void)state;
@@ -1246,6 +1282,7 @@ int main(void)
         cmocka_unit_test(test_vs_pass_through_in_place),
         cmocka_unit_test(test_vs_pass_through_second_slot),
         cmocka_unit_test(test_vs_response_into_payload),
+        cmocka_unit_test(test_mad_by_one_is_add),
         cmocka_unit_test(test_modifiers_and_math),
         cmocka_unit_test(test_control_flow),
         cmocka_unit_test(test_texkill_predicates_write),
