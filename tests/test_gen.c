@@ -426,20 +426,58 @@ static void test_odepth_and_two_targets(void **state)
 static void test_relative_constant_is_untyped_read(void **state)
 {
     (void)state;
-    struct gen_out r = compile("vs_2_0\n"
-                               "dcl_position v0\n"
-                               "dcl_blendindices v1\n"
-                               "mova a0.x, v1.x\n"
-                               "mov oPos, c[a0.x + 4]\n",
-                               0);
+    const char *src = "vs_2_0\n"
+                      "dcl_position v0\n"
+                      "dcl_blendindices v1\n"
+                      "mova a0.x, v1.x\n"
+                      "mov oPos, c[a0.x + 4]\n";
+    struct gen_out r = compile(src, 0);
     assert_true(r.ok);
     /* an index per vertex into the constants the layout pulls: untyped
      * surface read SIMD8, 4 channels, constant buffer BTI 8: mlen 1 rlen 4,
      * type 1, SIMD8 mode 2 = 0x02406008; the byte address is 16 * (the
-     * vector number plus the 8 leading zero vectors) */
+     * vector number plus the 8 leading zero vectors), the rounded index
+     * scaled in float so that its conversion saturates instead of a clamp
+     * (gen/opt_fold.c) */
     assert_non_null(strstr(r.text, " 0xC 0x02406008"));
-    assert_non_null(strstr(r.text, " 12:d"));
+    assert_non_null(strstr(r.text, " 16.0:f"));
+    assert_non_null(strstr(r.text, " 192:d"));
+    assert_int_equal(count(r.text, "sel ("), 0);
+    assert_int_equal(count(r.text, "shl ("), 0);
     out_free(&r);
+
+    /* c[a0.x + 4]: c0 = (1, 2, 3, 4), c255 = (5, 6, 7, 8); every other vector
+     * reads 0: before c0 (down to the pad and past it), past c255, and far
+     * off where a shift by 4 of the index would wrap (2^28 + 1 - 4 would read
+     * c1 if it wrapped; 2^27 - 16, an address just below 2^31) */
+    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    assert_true(sh && st_check(ctx, sh));
+    const char *xs[8] = {"-4", "251", "-5", "-12", "-13", "252", "268435453", "134217712"};
+    const int hit[8] = {0, 255, -1, -1, -1, -1, -1, -1};
+    const char *far[2] = {"3e9", "-3e9"};
+    char json[1024];
+    for (unsigned run = 0; run < 2; run++) {
+        int n = snprintf(json, sizeof(json), "{\"constants\": {\"c0\": [1, 2, 3, 4], "
+                                              "\"c1\": [9, 9, 9, 9], \"c255\": [5, 6, 7, 8]}, "
+                                              "\"invocations\": [");
+        for (unsigned i = 0; i < 8; i++)
+            n += snprintf(json + n, sizeof(json) - (size_t)n, "%s{\"v1\": [%s, 0, 0, 0]}",
+                          i ? ", " : "", run && i >= 6 ? far[i - 6] : xs[i]);
+        snprintf(json + n, sizeof(json) - (size_t)n, "]}");
+        struct st_run_inputs in;
+        assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+        struct st_run_outputs o[8];
+        assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+        for (unsigned i = 0; i < 8; i++) {
+            const float c0[4] = {1, 2, 3, 4}, c255[4] = {5, 6, 7, 8}, zero[4] = {0, 0, 0, 0};
+            const float *want = hit[i] == 0 ? c0 : hit[i] == 255 ? c255 : zero;
+            assert_memory_equal(o[i].reg[0].v, want, sizeof(c0));
+        }
+    }
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
 }
 
 static void test_derivatives_use_subspan_regions(void **state)
