@@ -1,7 +1,8 @@
 /*
  * gen/opt_fold.c — saturation folded into the instruction that produces
  * the value (Mesa's opt_saturate_propagation, kept bit exact), and a
- * compare with zero folded into the selects reading its flag (csel).
+ * compare with zero folded into the selects reading its flag (csel), and
+ * a gather's clamped byte address scaled in float (fold_byte_address).
  *
  * requires: a selected program before allocation (gen/opt.h def/use facts)
  * invalidates: instruction indices (folded instructions become dead movs
