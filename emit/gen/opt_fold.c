@@ -331,7 +331,7 @@ static bool fold_byte_address(struct gen_program *p, const struct gen_du *du, un
         return false;
     struct gen_inst *cv = &p->inst[d1];
     if (cv->op != GOP_MOV || cv->cmod || !plain_alu(cv, sh) || cv->dst.type != GT_D ||
-        cv->src[0].type != GT_F || ad->src[0].type != GT_D ||
+        cv->src[0].type != GT_F || cv->src[0].kind == GO_IMM || ad->src[0].type != GT_D ||
         !gen_du_same_block(du, (uint32_t)d1, k))
         return false;
     /* the conversion's float source, times 16 */
