@@ -217,6 +217,127 @@ static void test_vs_pass_through_in_place(void **state)
     out_free(&r);
 }
 
+/* The pass-through is the second slot of a message that does not end the
+ * thread: that message becomes the split send (header and the position
+ * copied, mlen 5, then v1's GRFs in place), no message of its own; the
+ * Gen engine writes all three slots as the shader says. */
+static void test_vs_pass_through_second_slot(void **state)
+{
+    (void)state;
+    const char *src = "vs_2_0\n"
+                      "dcl_position v0\n"
+                      "dcl_texcoord v1\n"
+                      "add oPos, v0, c0\n"
+                      "mov oT0, v1\n"
+                      "mul oT1, v0, c1\n";
+    struct gen_out r = compile(src, 0);
+    assert_true(r.ok);
+    /* slots 1 (oPos) and 2 (oT0 = v1 in r7-r10): ExDesc 0x106, mlen 5, offset 1 */
+    assert_non_null(strstr(r.text, " r7 0x106 0x0A080017\n"));
+    assert_int_equal(count(r.text, " send (8|M0)"), 1); /* and the end of the thread */
+    assert_int_equal(count(r.text, " sends (8|M0)"), 1);
+    out_free(&r);
+
+    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    assert_true(sh && st_check(ctx, sh));
+    const char *json = "{\"constants\": {\"c0\": [1, 2, 3, 4], \"c1\": [0.5, 2, -1, 3]},"
+                       " \"invocations\": [{\"v0\": [10, 20, 30, 40], \"v1\": [5, 6, 7, 8]},"
+                       " {\"v0\": [-2, 0, 4, 1], \"v1\": [-1, 0.25, 9, 100]}]}";
+    struct st_run_inputs in;
+    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+    struct st_run_outputs o[2];
+    assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+    const float want[2][3][4] = {{{11, 22, 33, 44}, {5, 6, 7, 8}, {5, 40, -30, 120}},
+                                 {{-1, 2, 7, 5}, {-1, 0.25f, 9, 100}, {-1, 0, -4, 3}}};
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned j = 0; j < 3; j++)
+            assert_memory_equal(o[k].reg[j].v, want[k][j], sizeof(want[k][j]));
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+}
+
+/* A gather's response copied whole into the end-of-thread payload: the
+ * untyped read writes the payload registers (r113-r116, slot 1) and the
+ * four movs go; the Gen engine gives c[a0.x + 2] per vertex (a0.x =
+ * round(v1.x); c3 = (1, 2, 3, 4), c4 = (5, 6, 7, 8), c-1 and c300: 0). */
+static void test_vs_response_into_payload(void **state)
+{
+    (void)state;
+    const char *src = "vs_2_0\n"
+                      "dcl_position v0\n"
+                      "dcl_texcoord v1\n"
+                      "mova a0.x, v1.x\n"
+                      "mov oPos, c[a0.x + 2]\n"
+                      "add oT0, v0, c0\n";
+    struct gen_out r = compile(src, 0);
+    assert_true(r.ok);
+    assert_non_null(strstr(r.text, "send (8|M0)     r113:ud "));
+    assert_int_equal(count(r.text, "mov (8|M0)"), 2); /* the handles' copy, mova's conversion */
+    out_free(&r);
+
+    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    assert_true(sh && st_check(ctx, sh));
+    const char *json = "{\"constants\": {\"c0\": [1, 1, 1, 1], \"c3\": [1, 2, 3, 4],"
+                       " \"c4\": [5, 6, 7, 8]}, \"invocations\": ["
+                       "{\"v0\": [0, 0, 0, 0], \"v1\": [1, 0, 0, 0]},"
+                       " {\"v0\": [1, 2, 3, 4], \"v1\": [1.6, 0, 0, 0]},"
+                       " {\"v0\": [0, 0, 0, 0], \"v1\": [-3, 0, 0, 0]},"
+                       " {\"v0\": [0, 0, 0, 0], \"v1\": [298, 0, 0, 0]}]}";
+    struct st_run_inputs in;
+    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+    struct st_run_outputs o[4];
+    assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+    const float want[4][2][4] = {{{1, 2, 3, 4}, {1, 1, 1, 1}},
+                                 {{5, 6, 7, 8}, {2, 3, 4, 5}},
+                                 {{0, 0, 0, 0}, {1, 1, 1, 1}},
+                                 {{0, 0, 0, 0}, {1, 1, 1, 1}}};
+    for (unsigned k = 0; k < 4; k++)
+        for (unsigned j = 0; j < 2; j++)
+            assert_memory_equal(o[k].reg[j].v, want[k][j], sizeof(want[k][j]));
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+}
+
+/* A multiply-add by 1.0 is an add (x * 1.0 is x exactly): no mad and no
+ * register for the 1.0; a signed zero and a denormal come out as the
+ * interpreter gives them (-0 + -0 = -0, 1e-40 + 0 = 1e-40). */
+static void test_mad_by_one_is_add(void **state)
+{
+    (void)state;
+    const char *src = "vs_2_0\n"
+                      "def c0, 1, 1, 1, 1\n"
+                      "dcl_position v0\n"
+                      "dcl_texcoord v1\n"
+                      "mov r0, v1\n"
+                      "mad oPos, v0, c0, r0\n"
+                      "mad oT0, c0.x, r0, v0\n";
+    struct gen_out r = compile(src, 0);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "mad ("), 0);
+    assert_int_equal(count(r.text, "add (8|M0)"), 8);
+    out_free(&r);
+
+    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    assert_true(sh && st_check(ctx, sh));
+    const char *json = "{\"invocations\": [{\"v0\": [-0.0, 1e-40, 3, 5], "
+                       "\"v1\": [-0.0, 0, 0.25, -5]}]}";
+    struct st_run_inputs in;
+    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+    struct st_run_outputs o[1];
+    assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+    const float want[4] = {-0.0f, 1e-40f, 3.25f, 0};
+    for (unsigned j = 0; j < 2; j++)
+        assert_memory_equal(o[0].reg[j].v, want, sizeof(want));
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+}
+
 static void test_modifiers_and_math(void **state)
 {
     (void)state;
@@ -311,20 +432,58 @@ static void test_odepth_and_two_targets(void **state)
 static void test_relative_constant_is_untyped_read(void **state)
 {
     (void)state;
-    struct gen_out r = compile("vs_2_0\n"
-                               "dcl_position v0\n"
-                               "dcl_blendindices v1\n"
-                               "mova a0.x, v1.x\n"
-                               "mov oPos, c[a0.x + 4]\n",
-                               0);
+    const char *src = "vs_2_0\n"
+                      "dcl_position v0\n"
+                      "dcl_blendindices v1\n"
+                      "mova a0.x, v1.x\n"
+                      "mov oPos, c[a0.x + 4]\n";
+    struct gen_out r = compile(src, 0);
     assert_true(r.ok);
     /* an index per vertex into the constants the layout pulls: untyped
      * surface read SIMD8, 4 channels, constant buffer BTI 8: mlen 1 rlen 4,
      * type 1, SIMD8 mode 2 = 0x02406008; the byte address is 16 * (the
-     * vector number plus the 8 leading zero vectors) */
+     * vector number plus the 8 leading zero vectors), the rounded index
+     * scaled in float so that its conversion saturates instead of a clamp
+     * (gen/opt_fold.c) */
     assert_non_null(strstr(r.text, " 0xC 0x02406008"));
-    assert_non_null(strstr(r.text, " 12:d"));
+    assert_non_null(strstr(r.text, " 16.0:f"));
+    assert_non_null(strstr(r.text, " 192:d"));
+    assert_int_equal(count(r.text, "sel ("), 0);
+    assert_int_equal(count(r.text, "shl ("), 0);
     out_free(&r);
+
+    /* c[a0.x + 4]: c0 = (1, 2, 3, 4), c255 = (5, 6, 7, 8); every other vector
+     * reads 0: before c0 (down to the pad and past it), past c255, and far
+     * off where a shift by 4 of the index would wrap (2^28 + 1 - 4 would read
+     * c1 if it wrapped; 2^27 - 16, an address just below 2^31) */
+    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    assert_true(sh && st_check(ctx, sh));
+    const char *xs[8] = {"-4", "251", "-5", "-12", "-13", "252", "268435453", "134217712"};
+    const int hit[8] = {0, 255, -1, -1, -1, -1, -1, -1};
+    const char *far[2] = {"3e9", "-3e9"};
+    char json[1024];
+    for (unsigned run = 0; run < 2; run++) {
+        int n = snprintf(json, sizeof(json), "{\"constants\": {\"c0\": [1, 2, 3, 4], "
+                                              "\"c1\": [9, 9, 9, 9], \"c255\": [5, 6, 7, 8]}, "
+                                              "\"invocations\": [");
+        for (unsigned i = 0; i < 8; i++)
+            n += snprintf(json + n, sizeof(json) - (size_t)n, "%s{\"v1\": [%s, 0, 0, 0]}",
+                          i ? ", " : "", run && i >= 6 ? far[i - 6] : xs[i]);
+        snprintf(json + n, sizeof(json) - (size_t)n, "]}");
+        struct st_run_inputs in;
+        assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+        struct st_run_outputs o[8];
+        assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+        for (unsigned i = 0; i < 8; i++) {
+            const float c0[4] = {1, 2, 3, 4}, c255[4] = {5, 6, 7, 8}, zero[4] = {0, 0, 0, 0};
+            const float *want = hit[i] == 0 ? c0 : hit[i] == 255 ? c255 : zero;
+            assert_memory_equal(o[i].reg[0].v, want, sizeof(c0));
+        }
+    }
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
 }
 
 static void test_derivatives_use_subspan_regions(void **state)
@@ -1330,6 +1489,9 @@ int main(void)
         cmocka_unit_test(test_ps_simd16_and_32),
         cmocka_unit_test(test_vs_urb_write),
         cmocka_unit_test(test_vs_pass_through_in_place),
+        cmocka_unit_test(test_vs_pass_through_second_slot),
+        cmocka_unit_test(test_vs_response_into_payload),
+        cmocka_unit_test(test_mad_by_one_is_add),
         cmocka_unit_test(test_modifiers_and_math),
         cmocka_unit_test(test_control_flow),
         cmocka_unit_test(test_texkill_predicates_write),

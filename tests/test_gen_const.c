@@ -463,6 +463,8 @@ static void test_waterfall(void **state)
          8, 3, {300, 245, 7, 300, 300, 300, 300, 300}},
         /* three vertices in the thread (the channels never dispatched take no turn) */
         {{"4", "8", "9"}, {"[1, 0]", "[1, 0]", "[1, 0]"}, 3, 1, {4, 4, 4}},
+        /* every vertex of the thread a different index: a read each */
+        {{"4", "8", "-2"}, {"[1, 0]", "[-1, 1]", "[-1, -1]"}, 3, 3, {4, 8, -2}},
     };
     for (unsigned r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
         char in[4096];

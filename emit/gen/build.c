@@ -240,9 +240,22 @@ struct gen_opnd gb_alu(struct gen_build *b, enum gen_op op, enum gen_type t, boo
     return d;
 }
 
+static bool is_one_f(struct gen_opnd o)
+{
+    o = gb_fold_imm(o);
+    return o.kind == GO_IMM && o.type == GT_F && !o.neg && !o.abs && o.imm == 0x3f800000u;
+}
+
 void gb_mad_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd add, struct gen_opnd m1,
                struct gen_opnd m2, bool sat)
 {
+    /* x * 1.0 is x exactly (a signed zero, a NaN, a denormal alike), so
+     * add + x * 1.0 is one add, which takes an immediate where a mad
+     * needs each source in a register (an ARB MAD by PARAM one = 1.0) */
+    if (is_one_f(m2) || is_one_f(m1)) {
+        gb_alu_to(b, GOP_ADD, dst, add, is_one_f(m2) ? m1 : m2, sat);
+        return;
+    }
     add = gb_reg(b, add);
     m1 = gb_reg(b, m1);
     m2 = gb_reg(b, m2);

@@ -1,7 +1,8 @@
 /*
  * gen/opt_fold.c — saturation folded into the instruction that produces
  * the value (Mesa's opt_saturate_propagation, kept bit exact), and a
- * compare with zero folded into the selects reading its flag (csel).
+ * compare with zero folded into the selects reading its flag (csel), and
+ * a gather's clamped byte address scaled in float (fold_byte_address).
  *
  * requires: a selected program before allocation (gen/opt.h def/use facts)
  * invalidates: instruction indices (folded instructions become dead movs
@@ -271,6 +272,88 @@ static bool fold_csel(struct gen_program *p, unsigned k)
     return true;
 }
 
+/* The one definition of operand o's whole vreg, read there alone; -1 otherwise. */
+static int32_t sole_def_used_once(const struct gen_program *p, const struct gen_du *du,
+                                  const struct gen_opnd *o)
+{
+    if (o->kind != GO_VREG || o->off || o->neg || o->abs ||
+        (o->region != GR_AUTO && o->region != GR_VEC))
+        return -1;
+    if (du->use_start[o->vreg + 1] - du->use_start[o->vreg] != 1)
+        return -1;
+    return gen_du_single_def(p, du, o->vreg);
+}
+
+static bool plain_alu(const struct gen_inst *i, const struct gen_inst *k)
+{
+    return !i->sat && i->pred == GP_NONE && !i->nomask && i->exec == k->exec &&
+           i->group == k->group && i->dst.off == 0;
+}
+
+/*
+ * A relative read's byte address from a float index f (gen/isel_const.c,
+ * gen/kernel.c): `mov t:d, f` (saturating), `add t, t, K`, `sel.l t, t,
+ * 0x0fffffff` as unsigned (below 0 or past the buffer stays past it once
+ * the shift cannot wrap), `shl t, t, 4`.  The same in three: `mul t:f, f,
+ * 16.0` (exact for an integer f below 2^27; beyond, or infinite, the
+ * conversion saturates, NaN converts as before), `mov t:d, t:f`, `add t,
+ * t, 16 K`: an index outside the buffer, below 0 or past 2^27, gives an
+ * address that is negative as a signed dword or past 2^31 - 16 |K|, which
+ * the buffer's bounds checking (unsigned, the buffer far smaller than 2^31)
+ * reads as zeros, as the clamp did; an index inside gives the same address.
+ */
+static bool fold_byte_address(struct gen_program *p, const struct gen_du *du, unsigned k)
+{
+    struct gen_inst *sh = &p->inst[k];
+    if (sh->op != GOP_SHL || sh->pred != GP_NONE || sh->sat || sh->cmod ||
+        sh->src[1].kind != GO_IMM || sh->src[1].imm != 4 || sh->dst.kind != GO_VREG)
+        return false;
+    int32_t d3 = sole_def_used_once(p, du, &sh->src[0]);
+    if (d3 < 0)
+        return false;
+    struct gen_inst *sel = &p->inst[d3];
+    if (sel->op != GOP_SEL || sel->cmod != GC_LT || !plain_alu(sel, sh) ||
+        sel->src[1].kind != GO_IMM || sel->src[1].imm != 0x0fffffffu || sel->dst.type != GT_UD ||
+        sel->src[0].type != GT_UD)
+        return false;
+    int32_t d2 = sole_def_used_once(p, du, &sel->src[0]);
+    if (d2 < 0)
+        return false;
+    struct gen_inst *ad = &p->inst[d2];
+    if (ad->op != GOP_ADD || ad->cmod || !plain_alu(ad, sh) || ad->dst.type != GT_D ||
+        ad->src[1].kind != GO_IMM || ad->src[1].type != GT_D)
+        return false;
+    int32_t kk = (int32_t)ad->src[1].imm;
+    if (kk <= -(1 << 20) || kk >= (1 << 20))
+        return false;
+    int32_t d1 = sole_def_used_once(p, du, &ad->src[0]);
+    if (d1 < 0)
+        return false;
+    struct gen_inst *cv = &p->inst[d1];
+    if (cv->op != GOP_MOV || cv->cmod || !plain_alu(cv, sh) || cv->dst.type != GT_D ||
+        cv->src[0].type != GT_F || cv->src[0].kind == GO_IMM || ad->src[0].type != GT_D ||
+        !gen_du_same_block(du, (uint32_t)d1, k))
+        return false;
+    /* the conversion's float source, times 16 */
+    cv->op = GOP_MUL;
+    cv->dst.type = GT_F;
+    cv->src[1] = gen_imm(0x41800000u, GT_F); /* 16.0 */
+    /* the conversion, saturating */
+    struct gen_opnd t = ad->src[0];
+    t.type = GT_F;
+    to_copy(ad, t);
+    /* the offset, in bytes */
+    sel->op = GOP_ADD;
+    sel->cmod = GC_NONE;
+    sel->dst.type = GT_D;
+    sel->src[0].type = GT_D;
+    sel->src[1] = gen_imm((uint32_t)(kk * 16), GT_D);
+    /* the shift is a copy */
+    struct gen_opnd b = sh->src[0];
+    to_copy(sh, b);
+    return true;
+}
+
 bool gen_opt_fold(struct gen_program *p)
 {
     struct gen_du du;
@@ -282,6 +365,9 @@ bool gen_opt_fold(struct gen_program *p)
     for (unsigned k = 0; k < p->ninst; k++)
         if (fold_constant(p, &du, &p->inst[k]))
             changed = true; /* a mov of an immediate now: its def/use facts still hold */
+    for (unsigned k = 0; k < p->ninst; k++)
+        if (fold_byte_address(p, &du, k))
+            changed = true; /* the same vregs defined and read: the facts still hold */
     for (unsigned k = 0; k < p->ninst; k++) {
         struct gen_inst *i = &p->inst[k];
         int s = sat_pattern(i);

@@ -21,14 +21,19 @@
  * the block (one allocation unit) lives as long as its longest part.  A
  * value sent twice, or a SIMD32 value split over two SIMD16 messages,
  * keeps its copies.  Register classes follow: a part of an end-of-thread
- * payload lives in r112-r127 with its block.
+ * payload lives in r112-r127 with its block.  A message's response (an
+ * untyped read of constants) copied whole, GRF by GRF in order, into
+ * consecutive parts and read by nothing else is renamed the same way: the
+ * message writes the payload and its movs go.
  *
  * URB slots read in place: a VUE slot whose four components are copies of
  * four consecutive payload registers (a vertex attribute passed through) is
  * written by a split send of its own, the handles (r1) and those registers
  * as they are, instead of four movs into the message; the rest of the
  * message keeps its slots (the end-of-thread write keeps at least one,
- * copied into r112-r127).
+ * copied into r112-r127).  When it is the second of two slots, the message
+ * itself becomes the split send (header and first slot, then the
+ * registers): a pass-through costs no message of its own.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +153,22 @@ static bool urb_in_place(struct gen_program *p)
         }
         if (!moved)
             continue;
+        if (!split && !m->eot && ns == 2 && !in_place[0] && in_place[1]) {
+            /* the second slot is the message's second payload: one split
+             * send still writes both slots (header and first slot copied,
+             * then the registers as they are), no message of its own */
+            m->op = GOP_SENDS;
+            m->src[1] = gen_fixed(src[1], GT_UD, GR_VEC);
+            m->mlen = 5;
+            m->src1len = 4;
+            m->exdesc = 6u | (4u << 6);
+            m->desc = gen_desc(m->mlen, 0, true, 7u | (g << 4));
+            p->vreg[b].size = hdr + 4 * GEN_GRF_SIZE;
+            for (unsigned c = 0; c < 4; c++)
+                dead[defs[1][c]] = true;
+            changed = true;
+            continue;
+        }
         for (unsigned j = 0; j < ns; j++) {
             if (!in_place[j])
                 continue;
@@ -218,6 +239,53 @@ out:
     return changed;
 }
 
+/* The most GRFs of a message response renamed into a payload, less one. */
+enum { MAX_RESP_PARTS = 7 };
+
+/*
+ * m copies part 0 of V, a message's response (its one definition a send
+ * writing all of it), into (B, off): are V's other parts copied by raw
+ * movs into (B, off + their offset), each of them once, in one straight
+ * stretch with m, V unchanged from its send until the last copy?  Those
+ * movs go into also[].
+ */
+static bool whole_response_copied(const struct gen_program *p, const struct gen_du *du, uint32_t b,
+                                  uint32_t m, uint32_t *also, unsigned *nalso)
+{
+    const struct gen_inst *mi = &p->inst[m];
+    uint32_t v = mi->src[0].vreg, size = gen_dsize(p), n = p->vreg[v].size / size;
+    *nalso = 0;
+    if (du->def_start[v + 1] - du->def_start[v] != 1)
+        return false;
+    uint32_t d = du->def_list[du->def_start[v]];
+    const struct gen_inst *s = &p->inst[d];
+    if (!gen_op_info[s->op].send || s->pred != GP_NONE || s->dst.off ||
+        (uint32_t)s->rlen * GEN_GRF_SIZE != p->vreg[v].size || d > m)
+        return false;
+    for (uint32_t part = 1; part < n; part++) {
+        uint32_t found = UINT32_MAX;
+        for (uint32_t q = du->def_start[b]; q < du->def_start[b + 1]; q++) {
+            uint32_t j = du->def_list[q];
+            const struct gen_inst *c = &p->inst[j];
+            if (c->op != GOP_MOV || c->src[0].kind != GO_VREG || c->src[0].vreg != v ||
+                c->src[0].off != part * size)
+                continue;
+            struct gen_inst raw = *c; /* raw_copy() but at an offset of V */
+            raw.src[0].off = 0;
+            if (found != UINT32_MAX || !raw_copy(p, &raw) ||
+                c->dst.off != mi->dst.off + part * size || c->dst.type != mi->dst.type)
+                return false;
+            found = j;
+        }
+        if (found == UINT32_MAX || !gen_du_same_block(du, d, found) || !gen_du_same_block(du, m, found))
+            return false;
+        also[(*nalso)++] = found;
+    }
+    /* V read by the copies only: it becomes B's parts, which nothing else may read
+     * as V, and the send writes them all */
+    return du->use_start[v + 1] - du->use_start[v] == n;
+}
+
 bool gen_opt_payload(struct gen_program *p)
 {
     bool moved = urb_in_place(p);
@@ -253,8 +321,21 @@ bool gen_opt_payload(struct gen_program *p)
                 continue;
             uint32_t v = mi->src[0].vreg, off = mi->dst.off, size = gen_dsize(p);
             const struct gen_vreg *V = &p->vreg[v];
-            if (v == b || V->uniform || V->no_spill || V->size != size || V->spill_slot >= 0 ||
-                into[v] || off % GEN_GRF_SIZE || off + size > B->size)
+            /* a message's response copied whole, part by part in order, into
+             * consecutive parts of B: the message writes B instead (the
+             * copies are m and the movs found here, all removed) */
+            uint32_t also[MAX_RESP_PARTS];
+            unsigned nalso = 0;
+            if (V->no_spill && V->size > size && V->size % size == 0 &&
+                V->size / size <= MAX_RESP_PARTS + 1u) {
+                if (!whole_response_copied(p, &du, b, m, also, &nalso))
+                    continue;
+                size = V->size;
+            } else if (V->no_spill || V->size != size) {
+                continue;
+            }
+            if (v == b || V->uniform || V->spill_slot >= 0 || into[v] || off % GEN_GRF_SIZE ||
+                off + size > B->size)
                 continue;
             /* V's grf range must allow the block's (EOT blocks: r112-r127) */
             if (V->grf_lo > B->grf_lo || V->grf_hi < B->grf_hi)
@@ -263,7 +344,10 @@ bool gen_opt_payload(struct gen_program *p)
             bool alone = true;
             for (uint32_t r = du.def_start[b]; r < du.def_start[b + 1]; r++) {
                 uint32_t j = du.def_list[r];
-                if (j == m)
+                bool copy = j == m;
+                for (unsigned a = 0; a < nalso; a++)
+                    copy = copy || j == also[a];
+                if (copy)
                     continue;
                 uint32_t lo = p->inst[j].dst.off, hi = lo + gen_dst_bytes(p, &p->inst[j]);
                 if (lo < off + size && off < hi)
@@ -271,7 +355,10 @@ bool gen_opt_payload(struct gen_program *p)
             }
             if (!alone)
                 continue;
-            int32_t k = reader_after(&du, b, m);
+            uint32_t last = m; /* the last of the copies */
+            for (unsigned a = 0; a < nalso; a++)
+                last = also[a] > last ? also[a] : last;
+            int32_t k = reader_after(&du, b, last);
             if (k < 0 || !gen_du_dominates(&du, m, (uint32_t)k) ||
                 !gen_du_unchanged(p, &du, v, 0, size, m, (uint32_t)k))
                 continue;
@@ -300,6 +387,8 @@ bool gen_opt_payload(struct gen_program *p)
             into[v] = b + 1;
             into_off[v] = off;
             dead[m] = true;
+            for (unsigned a = 0; a < nalso; a++)
+                dead[also[a]] = true;
             changed = true;
         }
     }
