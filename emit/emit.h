@@ -53,21 +53,6 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, const struct m
 /* ---- end of vector assembly ---- */
 
 /* ---- Gen9 back end ---- */
-/*
- * Compiles a checked shader's MIR program (st_pipeline_mir in
- * translator/driver.h) to a complete Gen9 kernel in IGA assembly syntax, appended to `out`
- * (docs/gen-abi.md: payload, constants, outputs; docs/gen-backend.md: how).
- * simd: 0 = automatic: the kernels a Gen9 driver ships, each printed with
- * its header and statistics line, narrowest first (pixel shaders: SIMD8;
- * SIMD16 unless it spills; SIMD32 when it does not spill and its estimated
- * throughput beats both: docs/gen-backend.md "SIMD width"), or 8/16/32 to
- * force one; vertex shaders are always SIMD8.  `stats` (may be NULL) gets
- * one shader-db line per kernel, naming the shader by its file name:
- * "FILE: SIMD16 shader: N instructions. N loops. N cycles. N:N spills:fills, N sends".
- * What the back end cannot compile is a located ST_E_NOT_SUPPORTED.
- */
-bool st_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
-                    unsigned simd, struct st_buf *out, struct st_buf *stats);
 
 /* Render targets a pixel shader kernel may write: ARB_draw_buffers'
  * MAX_DRAW_BUFFERS (result.color[0..7]); Direct3D 9 has oC0..oC3. */
@@ -114,9 +99,21 @@ struct st_gen_layout {
     unsigned window_grf;     /* CURBE GRF, dword 0 = window height (float); 0: none */
 };
 
-/* st_gen_compile with the float rules and the multiply-add contraction
- * baked into the kernel and, when layout is not NULL, the layout of the
- * kernel that was printed. */
+/*
+ * Compiles a checked shader's MIR program (st_pipeline_mir in
+ * translator/driver.h) to a complete Gen9 kernel in IGA assembly syntax, appended to `out`
+ * (docs/gen-abi.md: payload, constants, outputs; docs/gen-backend.md: how),
+ * with the float rules and the multiply-add contraction baked in.
+ * simd: 0 = automatic: the kernels a Gen9 driver ships, each printed with
+ * its header and statistics line, narrowest first (pixel shaders: SIMD8;
+ * SIMD16 unless it spills; SIMD32 when it does not spill and its estimated
+ * throughput beats both: docs/gen-backend.md "SIMD width"), or 8/16/32 to
+ * force one; vertex shaders are always SIMD8.  `stats` (may be NULL) gets
+ * one shader-db line per kernel, naming the shader by its file name:
+ * "FILE: SIMD16 shader: N instructions. N loops. N cycles. N:N spills:fills, N sends".
+ * `layout` (may be NULL) gets the layout of the widest kernel printed.
+ * What the back end cannot compile is a located ST_E_NOT_SUPPORTED.
+ */
 bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
                        unsigned simd, enum st_float_rules rules, enum st_fp_contract contract,
                        struct st_buf *out, struct st_buf *stats, struct st_gen_layout *layout);
@@ -128,7 +125,7 @@ bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, const str
  * st_gen_compile_ex (auto width: the widest one kept) run in the Gen9
  * simulator (emit/gensim//gensim.h) with thread
  * payloads built from the run inputs as docs/gen-abi.md ("Gen engine")
- * says.  Same JSON in and out as st_interp_run; simd as st_gen_compile.
+ * says.  Same JSON in and out as st_interp_run; simd as st_gen_compile_ex.
  */
 bool st_gen_run(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
                 unsigned simd, const char *inputs_name, const char *json, size_t len,

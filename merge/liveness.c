@@ -258,12 +258,6 @@ uint8_t mir_live_in(const struct mir_live *lv, unsigned b, uint32_t v)
     return g == MIR_NONE ? 0 : lset_get(&lv->in[b], g);
 }
 
-uint8_t mir_live_out(const struct mir_live *lv, unsigned b, uint32_t v)
-{
-    uint32_t g = v < lv->nv ? lv->gidx[v] : MIR_NONE;
-    return g == MIR_NONE ? 0 : lset_get(&lv->out[b], g);
-}
-
 /* A set big enough for n entries; false when memory ran out. */
 static bool lset_reserve(struct mir_lset *s, unsigned n)
 {

@@ -92,7 +92,7 @@ struct mir_live {
     uint8_t *nbsucc;
     /* the vregs live across a block boundary, numbered 0..ng-1 (gidx per
      * vreg, MIR_NONE for the others; globals the inverse); in and out
-     * hold what is live of them: read through mir_live_in/out */
+     * hold what is live of them: read through mir_live_in */
     uint32_t *gidx, *globals;
     unsigned ng;
     struct mir_lset *in, *out; /* nb + 1 sparse sets, sorted by global number */
@@ -100,9 +100,8 @@ struct mir_live {
 bool mir_liveness(const struct mir_prog *p, struct mir_live *lv, const uint32_t *exit_live,
                   unsigned nexit);
 void mir_live_free(struct mir_live *lv);
-/* Lanes of v live at the start / end of block b (b = nb: the exit). */
+/* Lanes of v live at the start of block b (b = nb: the exit). */
 uint8_t mir_live_in(const struct mir_live *lv, unsigned b, uint32_t v);
-uint8_t mir_live_out(const struct mir_live *lv, unsigned b, uint32_t v);
 /* Lanes of vreg v one instruction reads (sources, predicate, addresses,
  * the destination of a predicated write). */
 uint8_t mir_reads(const struct mir_prog *p, const struct mir_instr *in, uint32_t v);

@@ -214,8 +214,6 @@ static struct mir_instr *emit(struct sel *S, unsigned op)
     struct mir_instr *in = mir_append(S->p);
     if (!in) {
         S->failed = true;
-        static struct mir_instr scratch_unused;
-        (void)scratch_unused;
         return NULL;
     }
     in->op = (uint16_t)op;

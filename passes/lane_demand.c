@@ -17,8 +17,8 @@
  * of one operand on the lanes read is replaced by it), an insertelement
  * into a lane nobody reads disappears, and a vector nobody reads at all
  * becomes poison for its remaining users (dead loop-carried registers).
- * Each vector instruction left gets !st.lanes !{i32 mask} for the Gen back
- * end, which then computes only those channels.
+ * Each vector instruction left gets !st.lanes !{i32 mask}: the lanes the
+ * merge stage's selection makes it provide.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -348,20 +348,4 @@ unsigned st_pass_lane_demand(LLVMModuleRef m)
             n += k;
         }
     return n;
-}
-
-unsigned st_llvm_lanes(LLVMValueRef inst)
-{
-    if (!inst || !LLVMIsAInstruction(inst))
-        return 0xf;
-    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(inst));
-    unsigned kind = LLVMGetMDKindIDInContext(c, ST_MD_LANES, (unsigned)strlen(ST_MD_LANES));
-    LLVMValueRef md = LLVMGetMetadata(inst, kind);
-    if (!md)
-        return 0xf;
-    LLVMValueRef ops[1];
-    if (LLVMGetMDNodeNumOperands(md) != 1)
-        return 0xf;
-    LLVMGetMDNodeOperands(md, ops);
-    return ops[0] && LLVMIsAConstantInt(ops[0]) ? (unsigned)LLVMConstIntGetZExtValue(ops[0]) : 0xf;
 }

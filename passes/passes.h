@@ -41,19 +41,8 @@ enum st_pipe {
  * every LLVM pass); a verifier failure is an ST_E_NOT_SUPPORTED diagnostic
  * naming the stage, and the result is false.
  */
-bool st_llvm_pipeline(struct st_ctx *ctx, struct LLVMOpaqueModule *m, struct st_llvm_stats *stats);
 bool st_llvm_pipeline_for(struct st_ctx *ctx, struct LLVMOpaqueModule *m, enum st_pipe pipe,
                           struct st_llvm_stats *stats);
-
-/*
- * --emit=llvm-raw (optimize false: the IR as lowered, merges visible) and
- * --emit=llvm (after the pipeline): lowers sh in a private LLVM context and
- * appends the module's text to out.  stats (may be NULL) is filled in both
- * cases: for the raw output the pipeline still runs, after the printing,
- * to count the merges that survive it.  Returns false on errors (in ctx).
- */
-bool st_llvm_emit_text(struct st_ctx *ctx, const struct st_shader *sh, enum st_float_rules rules,
-                       bool optimize, struct st_buf *out, struct st_llvm_stats *stats);
 
 /* The --stats lines (stderr): "llvm: instructions in N, merges raw N, ...\n". */
 void st_llvm_stats_format(const struct st_llvm_stats *s, struct st_buf *out);
@@ -62,8 +51,8 @@ void st_llvm_stats_format(const struct st_llvm_stats *s, struct st_buf *out);
  * minmax_fence.c: an llvm.arithmetic.fence on the result of every
  * `select (fcmp a, b), a|b, b|a`, so that LLVM 19's instcombine cannot fold
  * two such selects into one with the wrong NaN behaviour (returns how many);
- * st_unfence removes every fence again.  st_llvm_pipeline wraps LLVM's
- * passes in the two.
+ * st_unfence removes every fence again.  st_llvm_pipeline_for wraps LLVM's
+ * passes of ST_PIPE_JIT in the two.
  */
 unsigned st_fence_minmax(struct LLVMOpaqueModule *m);
 void st_unfence(struct LLVMOpaqueModule *m);
@@ -80,7 +69,6 @@ bool st_llvm_verify(struct st_ctx *ctx, struct LLVMOpaqueModule *m, const char *
  * too; the lowering itself only inserts into poison (vector build-ups).
  */
 bool st_llvm_is_merge(struct LLVMOpaqueValue *inst);
-unsigned st_llvm_count_merges(struct LLVMOpaqueModule *m);
 
 /* ---- the markers of ST_LOWER_VECTOR (translator.h) on LLVM IR (markers.c) ---- */
 struct LLVMOpaqueValue;
@@ -99,7 +87,7 @@ int32_t st_llvm_marker_int(struct LLVMOpaqueValue *call, unsigned k);
 uint8_t st_llvm_marker_reads(const struct st_marker *m, struct LLVMOpaqueValue *call, unsigned k,
                              uint8_t demand);
 
-/* ---- our passes (the back end reads their metadata) ---- */
+/* ---- our passes (the merge stage reads their metadata) ---- */
 
 /* Metadata kind names. */
 #define ST_MD_UNIFORM "st.uniform" /* !{} on instructions computed only from constants */
@@ -114,12 +102,8 @@ uint8_t st_llvm_marker_reads(const struct st_marker *m, struct LLVMOpaqueValue *
 unsigned st_pass_fold_ops(struct LLVMOpaqueModule *m);
 /* Marks uniform instructions; returns how many. */
 unsigned st_pass_uniformity(struct LLVMOpaqueModule *m);
-/* True when inst carries the uniform mark. */
-bool st_llvm_is_uniform(struct LLVMOpaqueValue *inst);
 
 /* Removes lanes nobody reads and records the demand; returns rewrites. */
 unsigned st_pass_lane_demand(struct LLVMOpaqueModule *m);
-/* The recorded lane mask of inst (0xf when none was recorded). */
-unsigned st_llvm_lanes(struct LLVMOpaqueValue *inst);
 
 #endif

@@ -108,13 +108,6 @@ static void count(LLVMModuleRef m, unsigned *merges, unsigned *instrs)
             }
 }
 
-unsigned st_llvm_count_merges(LLVMModuleRef m)
-{
-    unsigned merges, instrs;
-    count(m, &merges, &instrs);
-    return merges;
-}
-
 static bool run_llvm_passes(struct st_ctx *ctx, LLVMModuleRef m, const char *passes)
 {
     LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
@@ -222,42 +215,6 @@ bool st_llvm_pipeline_for(struct st_ctx *ctx, LLVMModuleRef m, enum st_pipe pipe
     count(m, &s.merges_after, &s.ir_instrs_after);
     if (stats)
         *stats = s;
-    return ok;
-}
-
-bool st_llvm_pipeline(struct st_ctx *ctx, LLVMModuleRef m, struct st_llvm_stats *stats)
-{
-    return st_llvm_pipeline_for(ctx, m, ST_PIPE_JIT, stats);
-}
-
-bool st_llvm_emit_text(struct st_ctx *ctx, const struct st_shader *sh, enum st_float_rules rules,
-                       bool optimize, struct st_buf *out, struct st_llvm_stats *stats)
-{
-    LLVMContextRef c = LLVMContextCreate();
-    if (!c) {
-        st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
-        return false;
-    }
-    LLVMModuleRef m = st_lower_llvm(ctx, sh, rules, c);
-    bool ok = m != NULL;
-    if (ok && !optimize) {
-        ok = st_llvm_verify(ctx, m, "lowering");
-        if (ok) {
-            char *text = LLVMPrintModuleToString(m);
-            st_buf_printf(out, "%s", text);
-            LLVMDisposeMessage(text);
-        }
-    }
-    if (ok && (optimize || stats))
-        ok = st_llvm_pipeline(ctx, m, stats);
-    if (ok && optimize) {
-        char *text = LLVMPrintModuleToString(m);
-        st_buf_printf(out, "%s", text);
-        LLVMDisposeMessage(text);
-    }
-    if (m)
-        LLVMDisposeModule(m);
-    LLVMContextDispose(c);
     return ok;
 }
 

@@ -196,12 +196,3 @@ unsigned st_pass_uniformity(LLVMModuleRef m)
         }
     return n;
 }
-
-bool st_llvm_is_uniform(LLVMValueRef inst)
-{
-    if (!inst || !LLVMIsAInstruction(inst))
-        return false;
-    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(inst));
-    unsigned kind = LLVMGetMDKindIDInContext(c, ST_MD_UNIFORM, (unsigned)strlen(ST_MD_UNIFORM));
-    return LLVMGetMetadata(inst, kind) != NULL;
-}

@@ -239,7 +239,7 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
         t->failures++;
     }
     struct st_llvm_stats stats;
-    if (!st_llvm_pipeline(ctx, m, &stats)) {
+    if (!st_llvm_pipeline_for(ctx, m, ST_PIPE_JIT, &stats)) {
         fprintf(stderr, "FAIL %s: the pipeline failed\n", name);
         t->failures++;
     } else if (check_text && reassembles(m) == 0) {

@@ -1,5 +1,5 @@
 /*
- * test_gen.c — the Gen9 back end end to end (st_gen_compile): payload
+ * test_gen.c — the Gen9 back end end to end (st_gen_compile_ex): payload
  * reads, interpolation, sampler / URB / render-target messages with their
  * descriptors, modifiers, control flow, texkill, the SIMD width choice,
  * spilling and located errors.  Descriptor values are worked out by hand

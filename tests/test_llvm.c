@@ -106,6 +106,41 @@ static LLVMValueRef find_op(LLVMValueRef fn, LLVMOpcode op)
     return NULL;
 }
 
+/* Merges in the module (st_llvm_is_merge), as --stats counts them. */
+static unsigned count_merges(LLVMModuleRef m)
+{
+    unsigned n = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+                n += st_llvm_is_merge(i);
+    return n;
+}
+
+/* The metadata our passes leave for the merge stage (passes.h). */
+static LLVMValueRef pass_mark(LLVMValueRef inst, const char *kind)
+{
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(inst));
+    return LLVMGetMetadata(inst, LLVMGetMDKindIDInContext(c, kind, (unsigned)strlen(kind)));
+}
+
+static bool is_uniform(LLVMValueRef inst)
+{
+    return pass_mark(inst, ST_MD_UNIFORM) != NULL;
+}
+
+/* The lanes !st.lanes records (0xf when there is none). */
+static unsigned lanes(LLVMValueRef inst)
+{
+    LLVMValueRef md = pass_mark(inst, ST_MD_LANES), op[1];
+    if (!md)
+        return 0xf;
+    assert_int_equal(LLVMGetMDNodeNumOperands(md), 1);
+    LLVMGetMDNodeOperands(md, op);
+    assert_true(LLVMIsAConstantInt(op[0]) != NULL);
+    return (unsigned)LLVMConstIntGetZExtValue(op[0]);
+}
+
 static void run_passes(LLVMModuleRef m, const char *p)
 {
     LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
@@ -147,7 +182,7 @@ static void test_seed_after_mem2reg(void **state)
     assert_int_equal(st_error_count(ctx), 0);
     assert_verifies(m);
     /* Raw: the second write merges (load old r0, shuffle, store). */
-    assert_int_equal(st_llvm_count_merges(m), 1);
+    assert_int_equal(count_merges(m), 1);
 
     run_passes(m, "function(mem2reg)");
     assert_verifies(m);
@@ -190,7 +225,7 @@ static void test_seed_pipeline_stats(void **state)
     LLVMModuleRef m = st_lower_llvm(ctx, h.sh, ST_FLOAT_IEEE, c);
     assert_non_null(m);
     struct st_llvm_stats s;
-    assert_true(st_llvm_pipeline(ctx, m, &s));
+    assert_true(st_llvm_pipeline_for(ctx, m, ST_PIPE_JIT, &s));
     assert_int_equal(st_error_count(ctx), 0);
     assert_int_equal(s.instrs_in, 3);
     assert_int_equal(s.merges_raw, 1);
@@ -292,8 +327,8 @@ static void test_uniform_data(void **state)
     LLVMValueRef mul = find_op(fn, LLVMFMul), add = find_op(fn, LLVMFAdd);
     assert_non_null(mul);
     assert_non_null(add);
-    assert_true(st_llvm_is_uniform(mul));
-    assert_false(st_llvm_is_uniform(add));
+    assert_true(is_uniform(mul));
+    assert_false(is_uniform(add));
     ts_free(&t);
 }
 
@@ -322,9 +357,9 @@ static void test_uniform_control(void **state)
                 break;
         assert_non_null(phi);
         if (k == 0)
-            assert_false(st_llvm_is_uniform(phi));
+            assert_false(is_uniform(phi));
         else
-            assert_true(st_llvm_is_uniform(phi));
+            assert_true(is_uniform(phi));
         ts_free(&t);
     }
 }
@@ -341,17 +376,17 @@ static void test_lane_demand_drops_merge(void **state)
                  "mov oPos, r0.x\n");
     ts_lower(&t, ST_FLOAT_IEEE);
     run_passes(t.m, "function(mem2reg)");
-    assert_int_equal(st_llvm_count_merges(t.m), 1);
+    assert_int_equal(count_merges(t.m), 1);
     assert_true(st_pass_lane_demand(t.m) >= 1);
     assert_verifies(t.m);
-    assert_int_equal(st_llvm_count_merges(t.m), 0);
+    assert_int_equal(count_merges(t.m), 0);
     /* the splat r0.x now reads v0 directly, and reads all its lanes out */
     LLVMValueRef shuf = find_op(main_fn(&t), LLVMShuffleVector);
     assert_non_null(shuf);
     assert_true(LLVMIsALoadInst(LLVMGetOperand(shuf, 0)) != NULL);
-    assert_int_equal(st_llvm_lanes(shuf), 0xf);
+    assert_int_equal(lanes(shuf), 0xf);
     /* and the input it reads is demanded in lane x only */
-    assert_int_equal(st_llvm_lanes(LLVMGetOperand(shuf, 0)), 0x1);
+    assert_int_equal(lanes(LLVMGetOperand(shuf, 0)), 0x1);
     ts_free(&t);
 }
 
@@ -397,7 +432,7 @@ static bool jit(struct ts *t, struct run *r, unsigned n, enum st_float_rules rul
     r->in.num_invocations = n;
     r->in.inv = r->inv;
     struct st_llvm_stats s;
-    assert_true(st_llvm_pipeline(t->ctx, t->m, &s));
+    assert_true(st_llvm_pipeline_for(t->ctx, t->m, ST_PIPE_JIT, &s));
     return st_llvm_jit_execute(t->ctx, t->sh, t->m, &r->in, rules, r->out);
 }
 
@@ -538,7 +573,10 @@ static void test_jit_reladdr(void **state)
     ts_free(&t);
 }
 
-/* --emit=llvm-raw shows the merge; --emit=llvm keeps it (both lanes pairs are read). */
+/*
+ * --emit=llvm-raw shows the merge; --emit=llvm keeps it (both lanes pairs
+ * are read).  Both print the compile pipeline's form: the mul is a marker.
+ */
 static void test_emit_text(void **state)
 {
     (void)state;
@@ -546,19 +584,21 @@ static void test_emit_text(void **state)
     ts_parse(&t, "vs_2_0\ndcl_position v0\nmul r0.xy, v0, c0\nadd r0.zw, v0, c1\n"
                  "sub oPos, r0, c2\n");
     struct st_buf raw = {0}, opt = {0}, st = {0};
-    struct st_llvm_stats s;
-    assert_true(st_llvm_emit_text(t.ctx, t.sh, ST_FLOAT_IEEE, false, &raw, &s));
+    struct st_pipeline_stats ps;
+    const struct st_llvm_stats *s = &ps.llvm;
+    assert_true(st_pipeline_mir(t.ctx, t.sh, ST_EMIT_LLVM_RAW, &raw, NULL, &ps));
     assert_non_null(raw.data);
     assert_non_null(strstr(raw.data, "<4 x i32> <i32 0, i32 1, i32 6, i32 7>"));
     assert_non_null(strstr(raw.data, "alloca <4 x float>"));
-    assert_int_equal(s.instrs_in, 3);
-    assert_int_equal(s.merges_raw, 1);
-    assert_int_equal(s.merges_after, 1);
-    assert_true(st_llvm_emit_text(t.ctx, t.sh, ST_FLOAT_IEEE, true, &opt, NULL));
+    assert_non_null(strstr(raw.data, "call <4 x float> @st.mul("));
+    assert_int_equal(s->instrs_in, 3);
+    assert_int_equal(s->merges_raw, 1);
+    assert_int_equal(s->merges_after, 1);
+    assert_true(st_pipeline_mir(t.ctx, t.sh, ST_EMIT_LLVM, &opt, NULL, NULL));
     assert_null(strstr(opt.data, "alloca"));
     assert_non_null(strstr(opt.data, "<4 x i32> <i32 0, i32 1, i32 6, i32 7>"));
     assert_non_null(strstr(opt.data, "!st.uniform"));
-    st_llvm_stats_format(&s, &st);
+    st_llvm_stats_format(s, &st);
     assert_non_null(strstr(st.data, "instructions in 3, merges raw 1, merges after passes 1"));
     st_buf_free(&raw);
     st_buf_free(&opt);
@@ -701,26 +741,6 @@ static void test_unwritten_a0_destination(void **state)
         assert_non_null(strstr(res->output, "\"o0\": [1, 2, 3, 4]"));
         st_result_free(res);
     }
-}
-
-/* ST_LOWER_DERIV_CALLS: dsx is a call on the source value, no stops; the JIT refuses it. */
-static void test_deriv_calls(void **state)
-{
-    (void)state;
-    struct ts t;
-    ts_parse(&t, "ps_3_0\ndcl_texcoord0 v0\ndsx r0, v0\nmov oC0, r0\n");
-    t.m = st_lower_llvm_ex(t.ctx, t.sh, ST_FLOAT_IEEE, ST_LOWER_DERIV_CALLS, t.c);
-    assert_non_null(t.m);
-    assert_verifies(t.m);
-    LLVMValueRef call = find_op(main_fn(&t), LLVMCall);
-    assert_non_null(call);
-    assert_ptr_equal(LLVMGetCalledValue(call), LLVMGetNamedFunction(t.m, "st_dsx"));
-    assert_int_equal(count_op(main_fn(&t), LLVMSwitch), 0);
-    static struct run r;
-    memset(&r, 0, sizeof(r));
-    assert_false(jit(&t, &r, 4, ST_FLOAT_IEEE));
-    assert_int_equal(count_diag(t.ctx, ST_E_NOT_SUPPORTED, NULL), 1);
-    ts_free(&t);
 }
 
 /* ------------------------------------------------------------------ */
@@ -892,7 +912,6 @@ int main(void)
         cmocka_unit_test(test_jit_divergent_derivative),
         cmocka_unit_test(test_jit_reladdr),
         cmocka_unit_test(test_run_json),
-        cmocka_unit_test(test_deriv_calls),
         cmocka_unit_test(test_minmax_chains_keep_nan),
         cmocka_unit_test(test_unwritten_a0_destination),
         cmocka_unit_test(test_al_defi_loop_narrows),

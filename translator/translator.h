@@ -623,8 +623,6 @@ struct st_op_env {
 bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4], float res[4],
                 unsigned *mask);
 float st_op_mul(bool legacy, float a, float b);
-float st_op_dot3(bool legacy, const float a[4], const float b[4]);
-float st_op_dot4(bool legacy, const float a[4], const float b[4]);
 /* a * b + c: the product rounded, then the sum; with `fused`, rounded once. */
 float st_op_muladd(bool legacy, bool fused, float a, float b, float c);
 /* a . b over n lanes, left to right, each product added by st_op_muladd. */
@@ -727,34 +725,16 @@ struct LLVMOpaqueModule *st_lower_llvm(struct st_ctx *ctx, const struct st_shade
                                        enum st_float_rules rules,
                                        struct LLVMOpaqueContext *llctx);
 /*
- * The same with options.  ST_LOWER_DERIV_CALLS: for back ends that have
- * derivatives in hardware, a pixel shader's dsx/dsy become calls
- * `<4 x float> @st_dsx(<4 x float>)` / `@st_dsy` (convergent) on the
- * source value instead of the resumable stops; the JIT cannot run that
- * form.
+ * The same with options (0: the form st_lower_llvm builds, which the JIT
+ * runs).
  */
 enum st_lower_flags {
-    ST_LOWER_DERIV_CALLS = 1u << 0, /* dsx/dsy as convergent @st_dsx/@st_dsy calls (not the JIT) */
-    /* The merge stage only (never the JIT): lit, dst, sgn, expp, logp and crs
-     * as marker calls @st_op.NAME, which the selector gives back as one
-     * instruction each; in ARB programs also ARL, DPH, FLR, LIT, XPD, SWZ,
-     * SIN, COS, SCS, KIL and TEX/TXP/TXB (@"st_op.arb:name", the SWZ
-     * selectors and the texture unit and target as i32 arguments) ... */
-    ST_LOWER_OP_CALLS = 1u << 15,
-    /* ... and ps_1_x texture-phase instructions as @st_opaque calls, printed
-     * again as written. */
-    ST_LOWER_OPAQUE_TEX = 1u << 14,
-    /* The merge stage only: both factors of every product the float rules
-     * define differently (0 * x) pass through llvm.arithmetic.fence, so
-     * the cleanups fold no such product under one rule; the merge stage
-     * folds the ones both rules agree on and drops the fences. */
-    ST_LOWER_FENCE_MUL = 1u << 13,
     /* The compile pipeline's form (docs/pipeline.md "Markers"): every
      * source operation but mov/add/sub/abs/neg is one call to a marker
      * @"st.NAME" that keeps its identity through LLVM; relative reads and
      * writes, texture sampling, kill, _sat, shifts and the ps_1_x source
      * modifiers too.  Not runnable by the JIT (which lowers with 0). */
-    ST_LOWER_VECTOR = 1u << 12,
+    ST_LOWER_VECTOR = 1u << 0,
 };
 struct LLVMOpaqueModule *st_lower_llvm_ex(struct st_ctx *ctx, const struct st_shader *sh,
                                           enum st_float_rules rules, unsigned flags,
@@ -1020,9 +1000,6 @@ bool st_tol_shader_muladd(const struct st_shader *sh);
 /* A Gen value against the interpreter's two readings of the multiply-adds
  * (want: each product rounded; want_fused: rounded with its sum). */
 bool st_tol_within_either(float want, float want_fused, float got, unsigned level);
-/* The distance of the two readings in units in the last place of a (0 for
- * the same bits or two NaNs), for the record. */
-double st_tol_reading_ulps(float a, float b);
 /* ---- end of run ---- */
 
 /* ---- ARB programs ---- */

@@ -198,17 +198,6 @@ struct gen_opnd gb_as_type(struct gen_build *b, struct gen_opnd o, enum gen_type
     return o;
 }
 
-struct gen_opnd gb_plain(struct gen_build *b, struct gen_opnd o)
-{
-    if (o.kind == GO_IMM)
-        return gb_fold_imm(o);
-    if (!o.neg && !o.abs)
-        return o;
-    struct gen_opnd v = gb_val(b, gb_is_uniform(b->p, &o), (enum gen_type)o.type);
-    gb_mov_to(b, v, o);
-    return v;
-}
-
 static bool commutes(enum gen_op op)
 {
     return op == GOP_ADD || op == GOP_MUL || op == GOP_AND || op == GOP_OR || op == GOP_XOR;
@@ -370,19 +359,6 @@ enum gen_cmod gb_swap_cmod(enum gen_cmod c)
     case GC_GE: return GC_LE;
     case GC_LT: return GC_GT;
     case GC_LE: return GC_GE;
-    default: return c;
-    }
-}
-
-enum gen_cmod gb_not_cmod(enum gen_cmod c)
-{
-    switch (c) {
-    case GC_GT: return GC_LE;
-    case GC_GE: return GC_LT;
-    case GC_LT: return GC_GE;
-    case GC_LE: return GC_GT;
-    case GC_EQ: return GC_NE;
-    case GC_NE: return GC_EQ;
     default: return c;
     }
 }

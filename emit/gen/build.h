@@ -101,8 +101,6 @@ struct gen_opnd gb_reg(struct gen_build *b, struct gen_opnd o);
 /* The operand retyped for a use of type t; float modifiers on a non-float
  * use are applied first (a mov), as integer instructions read them differently. */
 struct gen_opnd gb_as_type(struct gen_build *b, struct gen_opnd o, enum gen_type t);
-/* The operand without modifiers, in a register or an immediate (a mov when needed). */
-struct gen_opnd gb_plain(struct gen_build *b, struct gen_opnd o);
 
 /* dst = a OP c (one or two sources), legalised; sat on the instruction. */
 struct gen_inst *gb_alu_to(struct gen_build *b, enum gen_op op, struct gen_opnd dst,
@@ -157,6 +155,5 @@ void gb_selc_to(struct gen_build *b, struct gen_opnd dst, enum gen_cmod cmod, st
                 struct gen_opnd c);
 
 enum gen_cmod gb_swap_cmod(enum gen_cmod c);
-enum gen_cmod gb_not_cmod(enum gen_cmod c); /* the negation, for non-NaN operands */
 
 #endif

@@ -386,13 +386,6 @@ static bool compile_kernels(struct st_ctx *ctx, const struct st_shader *sh,
     return ok;
 }
 
-bool st_gen_compile(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
-                    unsigned simd, struct st_buf *out, struct st_buf *stats)
-{
-    return st_gen_compile_ex(ctx, sh, mir, simd, ST_FLOAT_IEEE, ST_FP_CONTRACT_ON, out, stats,
-                             NULL);
-}
-
 bool st_gen_compile_ex(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
                        unsigned simd, enum st_float_rules rules, enum st_fp_contract contract,
                        struct st_buf *out, struct st_buf *stats, struct st_gen_layout *layout)

@@ -147,7 +147,7 @@ struct gen_program {
      * (payload or response: one allocation unit the allocator cannot
      * spill): set for the second try after an allocation that spilled. */
     bool keep_block_ranges;
-    /* Handed out by gen_append/gen_insert once memory ran out, so callers
+    /* Handed out by gen_append once memory ran out, so callers
      * can keep filling fields; per program, as the library has no globals. */
     struct gen_inst oom_scratch;
     struct st_gen_layout layout;
@@ -166,8 +166,6 @@ static inline bool gen_cmod_writes_flag(const struct gen_inst *i)
 /* ---- gen/ra.c ---- */
 uint32_t gen_new_vreg(struct gen_program *p, uint32_t size, bool uniform);
 struct gen_inst *gen_append(struct gen_program *p);
-/* Inserts a zeroed instruction at index at (shifting the rest). */
-struct gen_inst *gen_insert(struct gen_program *p, unsigned at);
 void gen_program_free(struct gen_program *p);
 /* Size in bytes of a divergent dword at the program's width. */
 static inline uint32_t gen_dsize(const struct gen_program *p)

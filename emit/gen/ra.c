@@ -118,19 +118,6 @@ struct gen_inst *gen_append(struct gen_program *p)
     return i;
 }
 
-struct gen_inst *gen_insert(struct gen_program *p, unsigned at)
-{
-    if (!grow((void **)&p->inst, &p->cap_inst, p->ninst + 1, sizeof(*p->inst))) {
-        p->oom = true;
-        memset(&p->oom_scratch, 0, sizeof(p->oom_scratch));
-        return &p->oom_scratch;
-    }
-    memmove(&p->inst[at + 1], &p->inst[at], (size_t)(p->ninst - at) * sizeof(*p->inst));
-    p->ninst++;
-    memset(&p->inst[at], 0, sizeof(p->inst[at]));
-    return &p->inst[at];
-}
-
 void gen_program_free(struct gen_program *p)
 {
     free(p->inst);

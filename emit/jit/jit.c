@@ -356,12 +356,6 @@ bool st_llvm_jit_execute(struct st_ctx *ctx, const struct st_shader *sh, LLVMMod
                  fr ? fr : "?", want);
         return false;
     }
-    if (LLVMGetNamedFunction(m, "st_dsx") || LLVMGetNamedFunction(m, "st_dsy")) {
-        st_error(ctx, (struct st_loc){0, 0}, ST_E_NOT_SUPPORTED,
-                 "LLVM JIT: the module computes derivatives through st_dsx/st_dsy calls "
-                 "(ST_LOWER_DERIV_CALLS); lower it without that option to run it");
-        return false;
-    }
     const char *lb = fn_attr(main_fn, "st-lane-state-bytes", lbbuf, sizeof(lbbuf));
     size_t state_bytes = lb ? (size_t)strtoul(lb, NULL, 10) : 0;
 

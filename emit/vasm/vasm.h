@@ -74,8 +74,6 @@ bool vasm_legalize(struct vasm *V);
 bool vasm_fail(struct vasm *V, const char *what);
 /* A new vreg (the pin table follows). */
 uint32_t vasm_new_vreg(struct vasm *V, enum mir_class cls);
-/* Inserts a zeroed instruction before index `at` (NULL when memory ran out). */
-struct mir_instr *vasm_insert(struct vasm *V, unsigned at);
 
 /* regalloc.c */
 bool vasm_allocate(struct vasm *V);

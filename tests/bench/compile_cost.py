@@ -38,7 +38,7 @@ STATS = re.compile(r'SIMD(\d+) shader: (\d+) instructions\. (\d+) loops\. (\d+) 
 
 # stage: functions whose inclusive counts make it up (callgrind names)
 STAGES = [
-    ('llvm', ['st_lower_llvm_ex', 'st_llvm_pipeline']),
+    ('llvm', ['st_lower_llvm_ex', 'st_llvm_pipeline_for']),
     ('isel', ['gen_isel']),
     ('ra', ['gen_dce', 'gen_allocate']),
     ('print', ['gen_print']),

@@ -27,8 +27,6 @@ enum { EXIT_OK = 0, EXIT_BAD_INPUT = 1, EXIT_USAGE = 2 };
  * returns EXIT_USAGE without a message.
  */
 int cli_write_output(const char *path, const char *text, size_t len);
-/* True once a write failed with EPIPE (the reader went away). */
-bool cli_broken_pipe(void);
 /* Writes to a stdio stream, noting a broken pipe; false on any error. */
 bool cli_fwrite(const void *p, size_t n, void *stream);
 

@@ -30,11 +30,6 @@
 
 static bool broken_pipe;
 
-bool cli_broken_pipe(void)
-{
-    return broken_pipe;
-}
-
 bool cli_fwrite(const void *p, size_t n, void *stream)
 {
     FILE *f = stream;

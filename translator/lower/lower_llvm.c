@@ -69,7 +69,6 @@ struct lower {
     struct st_ctx *ctx;
     const struct st_shader *sh;
     enum st_float_rules rules;
-    unsigned flags; /* ST_LOWER_* */
     bool failed;
 
     LLVMContextRef c;
@@ -89,8 +88,8 @@ struct lower {
      * ".f16" forms. */
     bool hcur;
     unsigned tex_dims[16]; /* D3D9 samplers: coordinates their dcl type reads (2 or 3) */
-    /* ST_LOWER_OP_CALLS: output files some instruction writes relatively;
-     * every write to them is an ordered @st_op.ostore call (write_dst) */
+    /* ST_LOWER_VECTOR: output files some instruction writes relatively;
+     * every write to them is an ordered st.ostore marker (write_dst) */
     bool rel_out[ST_REG_COUNT];
     uint16_t ver;
     LLVMBasicBlockRef entry, body, exit;
@@ -301,10 +300,6 @@ static LLVMValueRef mk_call(struct lower *L, const char *name, LLVMTypeRef rty, 
  */
 static LLVMValueRef bld_mul(struct lower *L, LLVMValueRef a, LLVMValueRef b)
 {
-    if (L->flags & ST_LOWER_FENCE_MUL) { /* the merge stage's form: see translator.h */
-        a = bld_intrin1(L, "llvm.arithmetic.fence", a);
-        b = bld_intrin1(L, "llvm.arithmetic.fence", b);
-    }
     LLVMValueRef p = step(L, LLVMBuildFMul(L->b, a, b, ""));
     if (L->rules != ST_FLOAT_D3D9)
         return p;
@@ -612,7 +607,7 @@ static void prescan_range(struct lower *L, struct prescan *ps, const struct st_i
 static void mark_written(struct lower *L, const struct st_instr *i)
 {
     const struct st_reg *r = &i->dst.reg;
-    if (r->rel && ((L->flags & ST_LOWER_OP_CALLS) || L->vec) && !L->arb && is_output_file(r->file))
+    if (r->rel && L->vec && !L->arb && is_output_file(r->file))
         L->rel_out[r->file] = true;
     if (r->rel) {
         unsigned n = rel_limit(L, r->file);
@@ -795,7 +790,6 @@ static LLVMValueRef rel_in_range(struct lower *L, LLVMValueRef idx, unsigned n)
     return inr;
 }
 
-/* The unswizzled float value of a register. */
 /* ST_LOWER_VECTOR: file[base + k] as one st.rel marker, 0 outside
  * first..first+count-1 (the range check is the marker's). */
 static LLVMValueRef rel_base(struct lower *L, const struct st_reg *r)
@@ -814,6 +808,7 @@ static LLVMValueRef vec_rel(struct lower *L, const struct st_reg *r, int32_t k, 
     return mk_call(L, "st.rel", L->v4f, args, 5, MK_PURE);
 }
 
+/* The unswizzled float value of a register. */
 static LLVMValueRef load_reg(struct lower *L, const struct st_reg *r)
 {
     if (r->rel && L->vec) {
@@ -831,15 +826,9 @@ static LLVMValueRef load_reg(struct lower *L, const struct st_reg *r)
         /* A known set narrows the select chain below to the reachable
          * registers, and when all of them are inside the file the chain
          * needs no range check.  v[] then becomes a chain of direct loads
-         * too (a back end sees which inputs the loop reads, not an indexed
-         * load of the whole file).  c[] stays one indexed load with its
-         * check: the select on the index keeps the vector back end's
-         * address arithmetic in its supported forms (fuzz seed 169,
-         * c[aL + 14]), and a back end reads c[] from memory anyway.  The
-         * merge stage (ST_LOWER_OP_CALLS) keeps v[] indexed as well: its
-         * vector back end gives it back as v[aL + k], which it has an
-         * instruction for, and has none for a select among inputs. */
-        bool narrow_in = known && r->file == ST_REG_INPUT && !(L->flags & ST_LOWER_OP_CALLS);
+         * too (which inputs the loop reads, not an indexed load of the
+         * whole file).  c[] stays one indexed load with its check. */
+        bool narrow_in = known && r->file == ST_REG_INPUT;
         bool chain = narrow_in || r->file == ST_REG_TEMP || is_output_file(r->file);
         LLVMValueRef inr = !chain || oob ? rel_in_range(L, idx, n) : NULL;
         LLVMValueRef safe = inr ? bld_select(L, inr, idx, bld_i(L, 0)) : idx;
@@ -1045,7 +1034,8 @@ static LLVMValueRef read_src_row(struct lower *L, const struct st_instr *ins, un
     struct st_reg r = s->reg;
     r.index += row;
     LLVMValueRef v = L->arb && r.rel ? arb_load_rel(L, ins, k) : load_reg(L, &r);
-    v = apply_srcmod(L, bld_swizzle(L, v, s->swizzle), s->mod);
+    v = bld_swizzle(L, v, s->swizzle);
+    v = apply_srcmod(L, v, s->mod);
     if (L->hcur && !is_texld(ins->op))
         v = L->vec ? LLVMBuildFPTrunc(L->b, v, L->v4h, "") : round_half(L, v);
     return v;
@@ -1137,14 +1127,12 @@ static LLVMValueRef to_addr(struct lower *L, LLVMValueRef v)
 }
 
 /*
- * ST_LOWER_OP_CALLS (the merge stage only): a write to an output file that
- * some instruction writes relatively is
- * call void @st_op.ostore(i32 file, i32 register, <4 x float> v, i32 mask),
- * or @st_op.ostore.rel with the register index computed at run time
- * (aL or a0.c plus the offset).  The calls stay in program order and are
- * the only writes of that file (build_exit stores none of its registers),
- * so a vector back end gives each back as one instruction with that
- * destination.  The JIT's per-register predicated stores never appear.
+ * ST_LOWER_VECTOR: a write to an output file that some instruction writes
+ * relatively is an st.ostore marker (translator.h), or st.ostore.rel with
+ * the register index computed at run time (aL or a0.c plus the offset).
+ * The calls stay in program order and are the only writes of that file
+ * (build_exit stores none of its registers), so the merge stage gives each
+ * back as one instruction with that destination.
  */
 static void ostore_call(struct lower *L, const struct st_dst *d, LLVMValueRef v, uint8_t mask,
                         LLVMValueRef pred)
@@ -1153,37 +1141,17 @@ static void ostore_call(struct lower *L, const struct st_dst *d, LLVMValueRef v,
         not_supported(L, d->loc, "a predicated write to an output file written relatively");
         return;
     }
-    if (L->vec) {
-        LLVMValueRef args[6];
-        unsigned n = 0;
-        args[n++] = bld_i(L, (int32_t)d->reg.file);
-        if (d->reg.rel)
-            args[n++] = rel_base(L, &d->reg);
-        args[n++] = bld_i(L, (int32_t)d->reg.index);
-        if (d->reg.rel) /* a write outside 0..count-1 is dropped */
-            args[n++] = bld_i(L, (int32_t)rel_limit(L, d->reg.file));
-        args[n++] = v;
-        args[n++] = bld_i(L, mask);
-        mk_call(L, d->reg.rel ? "st.ostore.rel" : "st.ostore", LLVMVoidTypeInContext(L->c), args, n,
-                0);
-        return;
-    }
-    LLVMValueRef idx;
-    const char *name = d->reg.rel ? "st_op.ostore.rel" : "st_op.ostore";
-    if (d->reg.rel) {
-        unsigned n = rel_limit(L, d->reg.file);
-        idx = rel_index(L, &d->reg);
-        rel_in_range(L, idx, n);
-    } else {
-        idx = bld_i(L, (int32_t)d->reg.index);
-    }
-    LLVMTypeRef params[4] = {L->i32, L->i32, L->v4f, L->i32};
-    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(L->c), params, 4, 0);
-    LLVMValueRef fn = LLVMGetNamedFunction(L->m, name);
-    if (!fn)
-        fn = LLVMAddFunction(L->m, name, fty);
-    LLVMValueRef args[4] = {bld_i(L, (int32_t)d->reg.file), idx, v, bld_i(L, mask)};
-    LLVMBuildCall2(L->b, fty, fn, args, 4, "");
+    LLVMValueRef args[6];
+    unsigned n = 0;
+    args[n++] = bld_i(L, (int32_t)d->reg.file);
+    if (d->reg.rel)
+        args[n++] = rel_base(L, &d->reg);
+    args[n++] = bld_i(L, (int32_t)d->reg.index);
+    if (d->reg.rel) /* a write outside 0..count-1 is dropped */
+        args[n++] = bld_i(L, (int32_t)rel_limit(L, d->reg.file));
+    args[n++] = v;
+    args[n++] = bld_i(L, mask);
+    mk_call(L, d->reg.rel ? "st.ostore.rel" : "st.ostore", LLVMVoidTypeInContext(L->c), args, n, 0);
 }
 
 /*
@@ -1440,73 +1408,6 @@ static LLVMValueRef coord_dot(struct lower *L, const struct st_instr *ins)
     return dot(L, t, s, 3);
 }
 
-/*
- * ST_LOWER_OP_CALLS (the merge stage's --emit=vasm, never the JIT): lit,
- * dst, sgn, expp, logp and crs become one call <4 x float> @st_op.NAME on
- * the read sources, so a vector back end can give them back as one
- * instruction instead of recognizing their expansion.  ARB programs add
- * their own instructions with no one-instruction LLVM shape
- * (@"st_op.arb:NAME", docs/merge.md "ARB programs"): ARL (the result is
- * the floor, which the address write converts as usual), DPH, FLR, LIT,
- * XPD, SIN, COS, SCS; SWZ with two i32 arguments (selector k in bits
- * 3k..3k+2, the negation bits); TEX/TXP/TXB with the texture unit and
- * target as i32 arguments, returning the texel; KIL returning void.
- * NULL for every other instruction (lowered as usual).
- */
-static LLVMValueRef op_call(struct lower *L, const struct st_instr *ins)
-{
-    unsigned n, nint = 0;
-    int32_t ints[2] = {0, 0};
-    bool is_void = false;
-    switch (ins->op) {
-    case ST_OP_LIT: case ST_OP_SGN: case ST_OP_EXPP: case ST_OP_LOGP: n = 1; break;
-    case ST_OP_DST: case ST_OP_CRS: n = 2; break;
-    case ST_OP_ARB_ARL: case ST_OP_ARB_FLR: case ST_OP_ARB_LIT: case ST_OP_ARB_SIN:
-    case ST_OP_ARB_COS: case ST_OP_ARB_SCS:
-        n = 1;
-        break;
-    case ST_OP_ARB_DPH: case ST_OP_ARB_XPD: n = 2; break;
-    case ST_OP_ARB_KIL:
-        n = 1;
-        is_void = true;
-        break;
-    case ST_OP_ARB_SWZ:
-        if (!ins->arb)
-            return NULL;
-        n = 1;
-        nint = 2;
-        for (unsigned k = 0; k < 4; k++)
-            ints[0] |= (int32_t)((ins->arb->swz_sel[k] & 7u) << (3 * k));
-        ints[1] = ins->arb->swz_neg & 0xf;
-        break;
-    case ST_OP_ARB_TEX: case ST_OP_ARB_TXP: case ST_OP_ARB_TXB:
-        if (!ins->arb)
-            return NULL;
-        n = 1;
-        nint = 2;
-        ints[0] = (int32_t)ins->arb->tex_unit;
-        ints[1] = (int32_t)ins->arb->tex_target;
-        break;
-    default: return NULL;
-    }
-    char name[32];
-    snprintf(name, sizeof(name), "st_op.%s", st_opinfo[ins->op].name);
-    LLVMTypeRef params[4] = {L->v4f, L->v4f, L->i32, L->i32};
-    if (nint)
-        params[1] = L->i32;
-    LLVMTypeRef rty = is_void ? LLVMVoidTypeInContext(L->c) : L->v4f;
-    LLVMTypeRef fty = LLVMFunctionType(rty, params, n + nint, 0);
-    LLVMValueRef fn = LLVMGetNamedFunction(L->m, name);
-    if (!fn)
-        fn = LLVMAddFunction(L->m, name, fty);
-    LLVMValueRef args[4];
-    for (unsigned k = 0; k < n; k++)
-        args[k] = read_src(L, ins, k);
-    for (unsigned k = 0; k < nint; k++)
-        args[n + k] = bld_i(L, ints[k]);
-    return LLVMBuildCall2(L->b, fty, fn, args, n + nint, "");
-}
-
 /* LIT's power clamp: the largest float below 128 ("128 - epsilon"). */
 #define ARB_LIT_MAXP 127.99999237060546875f
 
@@ -1603,9 +1504,9 @@ static LLVMValueRef arb_compute(struct lower *L, const struct st_instr *ins)
 static unsigned instr_index(const struct st_shader *sh, const struct st_instr *ins);
 
 /*
- * ST_LOWER_OPAQUE_TEX (the merge stage only): a ps_1_x texture-phase
- * instruction (tex*, texcrd, texld, texkill, texdepth, bem, phase) is
- * call <4 x float> (i32, ...) @st_opaque(i32 K, the raw registers it reads)
+ * ST_LOWER_VECTOR: a ps_1_x texture-phase instruction (tex*, texcrd,
+ * texld, texkill, texdepth, bem, phase) is
+ * call <4 x float> (i32, ...) @st.opaque(i32 K, the raw registers it reads)
  * with K its index in the shader's list; a vector back end prints that
  * instruction again as written.  Its result (if it writes a register) is
  * what the register holds afterwards.  NULL for every other instruction.
@@ -1617,10 +1518,9 @@ static LLVMValueRef opaque_call(struct lower *L, const struct st_instr *ins, boo
           op == ST_OP_BEM || op == ST_OP_PHASE))
         return NULL;
     LLVMTypeRef fty = LLVMFunctionType(L->v4f, &L->i32, 1, 1);
-    const char *oname = L->vec ? "st.opaque" : "st_opaque";
-    LLVMValueRef fn = LLVMGetNamedFunction(L->m, oname);
+    LLVMValueRef fn = LLVMGetNamedFunction(L->m, "st.opaque");
     if (!fn)
-        fn = LLVMAddFunction(L->m, oname, fty);
+        fn = LLVMAddFunction(L->m, "st.opaque", fty);
     LLVMValueRef args[6];
     unsigned n = 0;
     args[n++] = bld_i(L, (int32_t)instr_index(L->sh, ins));
@@ -1632,13 +1532,6 @@ static LLVMValueRef opaque_call(struct lower *L, const struct st_instr *ins, boo
         args[n++] = load_reg(L, &ins->src[k].reg);
     return LLVMBuildCall2(L->b, fty, fn, args, n, "");
 }
-
-/*
- * Computes an instruction's result without writing it (co-issued pairs
- * read their sources before either writes).  Returns NULL for
- * instructions that write no register; *opmask gets the lanes the
- * operation defines.
- */
 
 /*
  * ST_LOWER_VECTOR: one instruction of a Direct3D 9 (ps_2_0 and up, every
@@ -1997,10 +1890,6 @@ static LLVMValueRef lower_math(struct lower *L, const struct st_instr *ins)
     case ST_OP_POW: {
         /* exp2(src1 * log2|src0|) in double; d3d9 rule: 0 * x = 0 in the product */
         LLVMValueRef x = read_scalar(L, ins, 0), y = read_scalar(L, ins, 1);
-        if (L->flags & ST_LOWER_FENCE_MUL) { /* its product too: see bld_mul */
-            x = bld_intrin1(L, "llvm.arithmetic.fence", x);
-            y = bld_intrin1(L, "llvm.arithmetic.fence", y);
-        }
         LLVMValueRef lg = bld_intrin1(L, "llvm.log2", bld_fabs(L, bld_to_f64(L, x)));
         LLVMValueRef prod = LLVMBuildFMul(L->b, bld_to_f64(L, y), lg, "");
         if (L->rules == ST_FLOAT_D3D9) {
@@ -2165,6 +2054,12 @@ static LLVMValueRef lower_tex1x(struct lower *L, const struct st_instr *ins)
     }
 }
 
+/*
+ * Computes an instruction's result without writing it (co-issued pairs
+ * read their sources before either writes).  Returns NULL for
+ * instructions that write no register; *opmask gets the lanes the
+ * operation defines.
+ */
 static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t *opmask)
 {
     *opmask = op_mask(ins);
@@ -2183,19 +2078,6 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
             }
         }
         return vec_compute(L, ins);
-    }
-    if (L->flags & ST_LOWER_OP_CALLS) {
-        LLVMValueRef c = op_call(L, ins);
-        if (c)
-            return c;
-    }
-    if ((L->flags & ST_LOWER_OPAQUE_TEX) && L->ps1x) {
-        bool writes = false;
-        LLVMValueRef c = opaque_call(L, ins, &writes);
-        if (c) {
-            *opmask = 0xf;
-            return writes ? c : NULL;
-        }
     }
     switch (ins->op) {
     case ST_OP_MOV: case ST_OP_MOVA: case ST_OP_TEXCRD: case ST_OP_ADD: case ST_OP_SUB:
@@ -2282,20 +2164,6 @@ static void lower_deriv_steps(struct lower *L, const struct st_instr *ins)
         const char *name = ins->op == ST_OP_DSX ? (L->hcur ? "st.dsx.f16" : "st.dsx")
                                                 : (L->hcur ? "st.dsy.f16" : "st.dsy");
         write_dst(L, ins, mk_call(L, name, LLVMTypeOf(v), &v, 1, MK_PURE | MK_CONVERGENT), 0xf);
-        return;
-    }
-    if (L->flags & ST_LOWER_DERIV_CALLS) {
-        const char *name = ins->op == ST_OP_DSX ? "st_dsx" : "st_dsy";
-        LLVMTypeRef fty = LLVMFunctionType(L->v4f, &L->v4f, 1, 0);
-        LLVMValueRef fn = LLVMGetNamedFunction(L->m, name);
-        if (!fn) {
-            fn = LLVMAddFunction(L->m, name, fty);
-            unsigned k = LLVMGetEnumAttributeKindForName("convergent", 10);
-            LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
-                                    LLVMCreateEnumAttribute(L->c, k, 0));
-        }
-        LLVMValueRef v = read_src(L, ins, 0);
-        write_dst(L, ins, LLVMBuildCall2(L->b, fty, fn, &v, 1, ""), 0xf);
         return;
     }
     if (L->nyields == L->cap_yields) {
@@ -2680,7 +2548,7 @@ static void build_exit(struct lower *L)
         for (uint32_t i = 0; i < MAX_REG_INDEX; i++) {
             int slot = st_run_out_slot((enum st_regfile)f, i);
             if (slot < 0 || !L->regs[f][i].written || L->rel_out[f])
-                continue; /* rel_out: the @st_op.ostore calls wrote it */
+                continue; /* rel_out: the st.ostore markers wrote it */
             LLVMValueRef p = reg_ptr(L, (enum st_regfile)f, i, (struct st_loc){0, 0});
             store_output(L, slot, bld_load(L, L->v4f, p, 0));
         }
@@ -2782,7 +2650,6 @@ struct LLVMOpaqueModule *st_lower_llvm_ex(struct st_ctx *ctx, const struct st_sh
     L->ctx = ctx;
     L->sh = sh;
     L->rules = rules;
-    L->flags = flags;
     L->c = llctx;
     L->ps = sh->version.type == ST_PS;
     L->ver = sh->version.ver;

@@ -110,16 +110,6 @@ float st_op_dot(bool legacy, bool fused, const float a[4], const float b[4], uns
     return s;
 }
 
-float st_op_dot3(bool legacy, const float a[4], const float b[4])
-{
-    return st_op_dot(legacy, false, a, b, 3);
-}
-
-float st_op_dot4(bool legacy, const float a[4], const float b[4])
-{
-    return st_op_dot(legacy, false, a, b, 4);
-}
-
 bool st_op_compare(enum st_compare c, float a, float b)
 {
     switch (c) {

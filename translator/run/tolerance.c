@@ -4,7 +4,6 @@
  * every judge (tests/test_diff_gen.c, test_fuzz.c, test_fuzz_arb.c and
  * `shadertrans batch --compare-engines`).
  */
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -107,15 +106,4 @@ bool st_tol_within(float want, float got, unsigned level)
 bool st_tol_within_either(float want, float want_fused, float got, unsigned level)
 {
     return st_tol_within(want, got, level) || st_tol_within(want_fused, got, level);
-}
-
-double st_tol_reading_ulps(float a, float b)
-{
-    if ((isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof(a)) == 0)
-        return 0.0;
-    if (!isfinite(a) || !isfinite(b))
-        return INFINITY;
-    int e;
-    frexpf(a == 0.0f ? FLT_MIN : a, &e);
-    return fabs((double)a - (double)b) / ldexp(1.0, e - 24);
 }
