@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every sample (samples/*.asm, samples/arb/*) and every valid corpus shader (D3D9
-# and ARB), compiled by
+# Every sample (samples/*.asm, samples/arb/*), the relative-read shaders of
+# tests/gen_const/ and every valid corpus shader (D3D9 and ARB), compiled by
 # the Gen9 back end at SIMD8, SIMD16 and SIMD32, must be accepted by Intel's
 # assembler: iga64 -p=9 -a (Debian package libigc-tools).  Kernels come from
 # the CLI (shadertrans --emit=gen --simd=N).  Shaders the back end reports as
@@ -26,7 +26,8 @@ trap 'rm -rf "$tmp"' EXIT
 # a private copy: a concurrent rebuild must not swap the binary under the loop
 cp "$tool" "$tmp/shadertrans" || exit 1
 tool=$tmp/shadertrans
-files=("$root"/samples/*.asm "$root"/samples/arb/*.vp "$root"/samples/arb/*.fp)
+files=("$root"/samples/*.asm "$root"/samples/arb/*.vp "$root"/samples/arb/*.fp
+       "$root"/tests/gen_const/*.asm "$root"/tests/gen_const/*.vp)
 if [ -f "$corpus/manifest.tsv" ]; then
     defects=$(cut -f1 "$root/tests/corpus-defects.tsv" | grep -v '^#' | grep -v '^path$')
     while IFS=$'\t' read -r path dialect stage expect source mojo notes; do

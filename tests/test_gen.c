@@ -318,9 +318,12 @@ static void test_relative_constant_is_untyped_read(void **state)
                                "mov oPos, c[a0.x + 4]\n",
                                0);
     assert_true(r.ok);
-    /* untyped surface read SIMD8, 4 channels, constant buffer BTI 8: mlen 1 rlen 4, type 1,
-     * SIMD8 mode 2 = 0x02406008 */
+    /* an index per vertex into the constants the layout pulls: untyped
+     * surface read SIMD8, 4 channels, constant buffer BTI 8: mlen 1 rlen 4,
+     * type 1, SIMD8 mode 2 = 0x02406008; the byte address is 16 * (the
+     * vector number plus the 8 leading zero vectors) */
     assert_non_null(strstr(r.text, " 0xC 0x02406008"));
+    assert_non_null(strstr(r.text, " 12:d"));
     out_free(&r);
 }
 
@@ -375,7 +378,8 @@ static void test_ret_in_loop_is_refused(void **state)
  * More constants than the push budget (c0 and c255 span 128 GRFs): the
  * window with the most vectors read is pushed (a tie keeps the lowest, c0)
  * and c255 is pulled from the constant buffer with an untyped read at its
- * byte address 255 * 16; the values are those of the inputs.
+ * byte address (8 + 255) * 16 (after the buffer's 8 leading zero vectors);
+ * the values are those of the inputs.
  */
 static void test_far_constants_are_pulled(void **state)
 {
@@ -387,7 +391,7 @@ static void test_far_constants_are_pulled(void **state)
     struct gen_out r = compile(src, 0);
     assert_true(r.ok);
     assert_non_null(strstr(r.text, "c0-c0 at r2"));
-    assert_non_null(strstr(r.text, "4080:d"));       /* the address of c255 */
+    assert_non_null(strstr(r.text, "4208:d"));       /* the address of c255: (8 + 255) * 16 */
     assert_non_null(strstr(r.text, " 0xC 0x02406008")); /* untyped read, 4 channels, BTI 8 */
     out_free(&r);
 

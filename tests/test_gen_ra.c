@@ -162,6 +162,40 @@ static void test_classes_and_alignment(void **state)
     gen_program_free(&p);
 }
 
+/*
+ * A block that is not whole GRFs (48 bytes: three vectors of a relative
+ * read) covers part of the GRF after its first: a first GRF that is free
+ * is not enough when the next holds a live value (a = r1 dies, b = r2
+ * lives on, the block must not start at r1).
+ */
+static void test_partial_grf_block(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t a = gen_new_vreg(&p, 32, false), b = gen_new_vreg(&p, 32, false);
+    uint32_t blk = gen_new_vreg(&p, 48, true), out = gen_new_vreg(&p, 32, false);
+    p.vreg[blk].no_spill = true;
+    def_imm(&p, a, 0);
+    def_imm(&p, b, 0);
+    use2(&p, out, a, a);
+    struct gen_inst *i = op(&p, GOP_MOV, 4);
+    i->dst = gen_vr(blk, 0, GT_F);
+    i->src[0] = gen_imm(0x3f800000, GT_F);
+    i = op(&p, GOP_MOV, 4);
+    i->dst = gen_vr(blk, 32, GT_F);
+    i->src[0] = gen_imm(0x3f800000, GT_F);
+    use2(&p, out, out, b);
+    i = op(&p, GOP_ADD, 8);
+    i->dst = gen_vr(out, 0, GT_F);
+    i->src[0] = gen_vr(out, 0, GT_F);
+    i->src[1] = gen_vr(blk, 32, GT_F);
+    eot(&p, out);
+    assert_true(gen_allocate(&p));
+    assert_no_conflicts(&p);
+    gen_program_free(&p);
+}
+
 static void test_uniform_packing(void **state)
 {
     (void)state;
@@ -1347,6 +1381,43 @@ static void test_dce_removes_unused(void **state)
     gen_program_free(&p);
 }
 
+/*
+ * csel's conditional modifier only chooses (it leaves the flag alone, as
+ * sel's does): a predicated instruction after a csel reads the flag the
+ * compare before it wrote, so that compare stays.
+ */
+static void test_dce_csel_does_not_write_flag(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t a = gen_new_vreg(&p, 32, false), b = gen_new_vreg(&p, 32, false);
+    uint32_t c = gen_new_vreg(&p, 32, false), d = gen_new_vreg(&p, 32, false);
+    def_imm(&p, a, 0);
+    def_imm(&p, b, 0);
+    def_imm(&p, c, 0);
+    struct gen_inst *i = op(&p, GOP_CMP, 8); /* f0.0 = a < 0 */
+    i->cmod = GC_LT;
+    i->dst = gen_null(GT_F);
+    i->src[0] = gen_vr(a, 0, GT_F);
+    i->src[1] = gen_imm(0, GT_F);
+    i = op(&p, GOP_CSEL, 8); /* d = c < 0 ? a : b */
+    i->cmod = GC_LT;
+    i->dst = gen_vr(d, 0, GT_F);
+    i->src[0] = gen_vr(a, 0, GT_F);
+    i->src[1] = gen_vr(b, 0, GT_F);
+    i->src[2] = gen_vr(c, 0, GT_F);
+    i = op(&p, GOP_MOV, 8); /* (f0.0) d = b */
+    i->pred = GP_NORMAL;
+    i->dst = gen_vr(d, 0, GT_F);
+    i->src[0] = gen_vr(b, 0, GT_F);
+    eot(&p, d);
+    gen_dce(&p);
+    assert_int_equal(p.ninst, 7);
+    assert_int_equal(p.inst[3].op, GOP_CMP);
+    gen_program_free(&p);
+}
+
 /* gen_verify: a well-formed allocated program passes; each broken copy
  * of it is caught, with one error naming the step. */
 static void test_verifier(void **state)
@@ -1407,6 +1478,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_classes_and_alignment),
+        cmocka_unit_test(test_partial_grf_block),
         cmocka_unit_test(test_uniform_packing),
         cmocka_unit_test(test_payload_contiguity_and_eot_range),
         cmocka_unit_test(test_dead_registers_are_reused),
@@ -1435,6 +1507,7 @@ int main(void)
         cmocka_unit_test(test_spill_slots_shared),
         cmocka_unit_test(test_dce_removes_dead_cycle),
         cmocka_unit_test(test_dce_removes_unused),
+        cmocka_unit_test(test_dce_csel_does_not_write_flag),
         cmocka_unit_test(test_verifier),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -63,6 +63,16 @@ static const char K_simd32[] =
     "(W)     mov (1|M0)     r30.0<1>:ud  f0.0<0;1,0>:ud\n"
     EOT_TS;
 
+static const char K_chanmask[] =
+    "// ce0 (not the dispatch mask), sr0.2 / sr0.3 (the dispatch mask), their AND\n"
+    "(W)     mov (1|M0)     r20.0<1>:ud  ce0.0<0;1,0>:ud\n"
+    "(W)     mov (1|M0)     r20.1<1>:ud  sr0.2<0;1,0>:ud\n"
+    "(W)     mov (1|M0)     r20.2<1>:ud  sr0.3<0;1,0>:ud\n"
+    "(W)     and (1|M0)     r20.3<1>:ud  ce0.0<0;1,0>:ud  r20.1<0;1,0>:ud\n"
+    "(W)     fbl (1|M0)     r20.4<1>:ud  r20.0<0;1,0>:ud\n"
+    "(W)     fbl (1|M0)     r20.5<1>:ud  r20.3<0;1,0>:ud\n"
+    EOT_TS;
+
 static const char K_ifelse[] =
     "        cmp (16|M0)    (lt)f0.0   null<1>:f   r10.0<8;8,1>:f   2.0:f\n"
     "(f0.0)  if (16|M0)     ELSE_BODY  END1\n"
@@ -312,7 +322,7 @@ static const struct {
     {"indirect", K_indirect}, {"halt", K_halt}, {"sampler", K_sampler},
     {"bad_eot", K_bad_eot}, {"spin", K_spin}, {"row_cross", K_row_cross},
     {"divzero", K_divzero}, {"gateway", K_gateway}, {"noeot", K_noeot},
-    {"ps32", K_ps32}, {"bad_slot", K_bad_slot}, {"rule6", K_rule6}, {"rule2", K_rule2}, {"vimm", K_vimm}, {"mathsplit", K_mathsplit},
+    {"ps32", K_ps32}, {"bad_slot", K_bad_slot}, {"chanmask", K_chanmask}, {"rule6", K_rule6}, {"rule2", K_rule2}, {"vimm", K_vimm}, {"mathsplit", K_mathsplit},
     {"half", K_half}, {"mixed16", K_mixed16}, {"hfalign", K_hfalign}, {"hfpacked16", K_hfpacked16},
     {"hfmath16", K_hfmath16}, {"hfint", K_hfint}, {"hfmad", K_hfmad},
 };
@@ -744,6 +754,35 @@ static void test_simd32_halves(void **state)
             float want = (want_flags >> ch & 1) ? v : -1.0f;
             assert_true(gensim_f32(t, 20 + ch / 8, ch % 8) == want);
         }
+        gensim_thread_free(t);
+        gensim_program_free(p);
+    }
+}
+
+/*
+ * ce0 does not consider the dispatch mask (Mesa brw_find_live_channel ANDs
+ * it with DMask/VMask): with a SIMD16 dispatch of channels 4-15, channels
+ * 0-3 read as enabled in ce0, so the first "live" channel by ce0 alone is
+ * 0, by ce0 & sr0.2 it is 4.  Without a dispatch width ce0 is the
+ * execution mask as before.
+ */
+static void test_channel_enable_and_dispatch_masks(void **state)
+{
+    (void)state;
+    for (int width = 0; width < 2; width++) {
+        capture c;
+        memset(&c, 0, sizeof c);
+        gensim_config cfg = make_cfg(&c, 0xfff0);
+        cfg.dispatch_width = width ? 16 : 0;
+        gensim_program *p = parse_ok(K_chanmask, "chanmask");
+        gensim_thread *t = new_thread(p, &cfg);
+        run_ok(t);
+        assert_int_equal(gensim_u32(t, 20, 0), width ? 0xffffu : 0xfff0u);
+        assert_int_equal(gensim_u32(t, 20, 1), 0xfff0u);
+        assert_int_equal(gensim_u32(t, 20, 2), 0xfff0u);
+        assert_int_equal(gensim_u32(t, 20, 3), 0xfff0u);
+        assert_int_equal(gensim_u32(t, 20, 4), width ? 0u : 4u);
+        assert_int_equal(gensim_u32(t, 20, 5), 4u);
         gensim_thread_free(t);
         gensim_program_free(p);
     }
@@ -1839,6 +1878,7 @@ int main(void)
         cmocka_unit_test(test_regions),
         cmocka_unit_test(test_conversions),
         cmocka_unit_test(test_simd32_halves),
+        cmocka_unit_test(test_channel_enable_and_dispatch_masks),
         cmocka_unit_test(test_if_else),
         cmocka_unit_test(test_loop_break),
         cmocka_unit_test(test_predication),

@@ -392,6 +392,13 @@ static void test_locations(void **state)
     assert_string_equal(res->diagnostics[0].source_line, "   q1");
     expect_diag(res, 1, "main.asm", 8, 10, ST_SEVERITY_ERROR, 1008, "unknown register 'q2'");
     st_result_free(res);
+    /* A word continued on the next line: a column inside it is on the
+     * physical line that part is on (the second "_" is line 3, column 4;
+     * the line with the '\\' is 10 bytes long). */
+    res = pp_compile("ps_2_x\n     setp\\\n_gt__ p0, r0, r1\n", NULL, NULL, 0, ST_EMIT_ASM);
+    expect_diag(res, 0, "main.asm", 3, 4, ST_SEVERITY_ERROR, 1007, "unknown modifier '_'");
+    assert_string_equal(res->diagnostics[0].source_line, "_gt__ p0, r0, r1");
+    st_result_free(res);
     /* In a macro's expansion: at the invocation, with a note at the macro;
      * in an argument: at the argument. */
     res = pp_compile("#define BAD mov r0, q0\n#define M(a) mov r1, a\nvs_2_0\n  BAD\nM( q5 )\n",
@@ -583,6 +590,30 @@ static void test_random(void **state)
     printf("random directive soup: %u texts, %u diagnostics, all located\n", count, located);
 }
 
+/*
+ * source_line leaves out the '\r' of a CRLF line break and nothing more,
+ * whether the text went through the preprocessor (its locator gives the
+ * line) or not (the message context finds it): a line ending "\r\r\n"
+ * keeps one '\r'.  Both paths once dropped a '\r' each, and a column at
+ * the end of such a line pointed past the text (fuzz_run found it).
+ */
+static void test_source_line_crlf(void **state)
+{
+    (void)state;
+    const char *texts[] = {"vs_2_0\r\nmov r0, q0\r\r\n",            /* read as it is */
+                           "#define X q0\r\nvs_2_0\r\nmov r0, X\r\r\n"}; /* preprocessed */
+    const char *want[] = {"mov r0, q0\r", "mov r0, X\r"};
+    for (unsigned k = 0; k < 2; k++) {
+        struct st_result *res = pp_compile(texts[k], NULL, NULL, 0, ST_EMIT_ASM);
+        assert_false(res->ok);
+        assert_true(res->num_diagnostics >= 1);
+        const struct st_diagnostic *d = &res->diagnostics[0];
+        assert_non_null(d->source_line);
+        assert_string_equal(d->source_line, want[k]);
+        st_result_free(res);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -594,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_locations),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_plain_text_unchanged),
+        cmocka_unit_test(test_source_line_crlf),
         cmocka_unit_test(test_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

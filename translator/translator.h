@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "shadertrans.h"
 
@@ -72,6 +73,11 @@ void st_float_text(float f, char buf[48]);
  * formatting); a NUL still follows them. */
 void st_buf_append(struct st_buf *b, const void *data, size_t n);
 void st_buf_free(struct st_buf *b);
+/* Reads f to its end into a malloc'd buffer with a NUL after the bytes
+ * (*len does not count it).  NULL after a read error (*oom false) or when
+ * memory ran out (*oom true).  The preprocessor's #include files and the
+ * command's inputs. */
+char *st_read_stream(FILE *f, size_t *len, bool *oom);
 
 /* ------------------------------------------------------------------ */
 /* Locations and the message context.                                  */

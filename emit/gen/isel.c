@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "isel.h"
+#include "isel_const.h"
 #include "isel_ops.h"
 #include "isel_tex.h"
 
@@ -94,6 +95,7 @@ struct isel {
     unsigned ncache, cap_cache;
     struct loopf *loops;
     unsigned nloops, cap_loops;
+    struct gen_relc relc;  /* relative constant reads (gen/isel_const.c) */
 };
 
 static void fail(struct isel *I, const char *what)
@@ -239,7 +241,7 @@ static struct cache_ent *cache_add(struct isel *I, const uint32_t key[4], bool s
     return e;
 }
 
-enum { K_INPUT = 1, K_PULL, K_REL_C, K_REL_V, K_INTF, K_HALF };
+enum { K_INPUT = 1, K_PULL, K_REL_V, K_INTF, K_HALF };
 
 /* ------------------------------------------------------------------ */
 /* Analysis: writers, variables, uniform lanes, outputs.               */
@@ -293,8 +295,9 @@ static bool divergent_fixed(const struct isel *I, const struct mir_src *s)
 {
     if (s->kind != MIR_FIXED)
         return false;
-    if (s->rel)
-        return true; /* relative reads are messages or per-channel chains */
+    if (s->rel) /* a relative constant read is uniform when its index is (gen/isel_const.c);
+                   inputs are per channel */
+        return s->file != ST_REG_CONST;
     switch (s->file) {
     case ST_REG_CONST:
         return s->index < 0 || !gen_kernel_const_pushed(I->ki, (uint32_t)s->index);
@@ -698,57 +701,26 @@ static void fetch_rel(struct isel *I, const struct mir_src *s, uint8_t elems, st
 {
     struct gen_build *B = I->b;
     struct gen_kernel_info *ki = I->ki;
+    if (s->file == ST_REG_CONST) {
+        gen_relc_read(&I->relc, I->cur, I->seg, s, elems, vec);
+        return;
+    }
+    if (s->file != ST_REG_INPUT || ki->arb) {
+        fail(I, "relative addressing of this register file");
+        return;
+    }
     struct gen_opnd a = gb_as_type(B, lane_value(I, s->rel_vreg, s->rel_lane), GT_D);
-    uint32_t key[4] = {s->file == ST_REG_CONST ? K_REL_C : K_REL_V,
-                       a.kind == GO_VREG ? a.vreg : 0xffffffffu, (uint32_t)s->index,
+    uint32_t key[4] = {K_REL_V, a.kind == GO_VREG ? a.vreg : 0xffffffffu, (uint32_t)s->index,
                        (uint32_t)s->rel_first ^ (s->rel_count << 16) ^ ((uint32_t)elems << 28)};
     struct cache_ent *c = cache_find(I, key);
     if (c && a.kind == GO_VREG) {
         memcpy(vec, c->v, sizeof(c->v));
         return;
     }
-    bool u = gb_is_uniform(B->p, &a);
-    if (s->file == ST_REG_INPUT && !ki->arb) {
-        unsigned n = gen_kernel_rel_limit(ki->sh, ST_REG_INPUT);
-        bool reach[16], oob;
-        bool known = gen_kernel_rel_reach(ki, s->rel_vreg, s->index, n, reach, &oob);
-        gen_kernel_input_rel(ki, a, s->index, known ? reach : NULL, elems, vec);
-    } else if (s->file == ST_REG_CONST) {
-        unsigned nbuf = ki->arb ? ki->arb_slots.num_c : ST_LL_NUM_CONSTS;
-        bool *reach = calloc(nbuf + 1, sizeof(bool)), oob = true;
-        if (!reach)
-            B->p->oom = true; /* (selection stops; a weaker bounds check is no answer) */
-        bool known = reach && gen_kernel_rel_reach(ki, s->rel_vreg, s->index, nbuf, reach, &oob);
-        bool inside = known && !oob;
-        for (unsigned k = 0; inside && k < nbuf; k++)
-            if (reach[k] && ((int64_t)k < s->rel_first ||
-                             (int64_t)k >= (int64_t)s->rel_first + s->rel_count))
-                inside = false;
-        free(reach);
-        struct gen_opnd base = s->index ? gb_alu(B, GOP_ADD, GT_D, u, a, gb_imm_d(s->index)) : a;
-        struct gen_opnd t = base;
-        if (!inside && !ki->arb && s->rel_first == 0 && s->rel_count == ST_LL_NUM_CONSTS) {
-            /* the constant buffer is the file: an index past it reads 0 by
-             * bounds checking, once the shift to bytes cannot wrap it back */
-            t = gb_val(B, u, GT_UD);
-            base.type = GT_UD;
-            gb_selc_to(B, t, GC_LT, base, gen_imm(0x0fffffffu, GT_UD));
-            t.type = GT_D;
-        } else if (!inside) {
-            /* outside first..first+count-1: an index past the buffer */
-            struct gen_opnd o = base;
-            if (s->rel_first)
-                o = gb_alu(B, GOP_ADD, GT_D, u, base, gb_imm_d(-s->rel_first));
-            o.type = GT_UD;
-            gb_cmp_flag(B, GC_GE, o, gen_imm(s->rel_count, GT_UD), u, 0);
-            t = gb_val(B, u, GT_D);
-            gb_sel_to(B, t, gb_imm_d(0x0fffffff), base, 0, false);
-        }
-        gen_kernel_pull(ki, t, elems, vec);
-    } else {
-        fail(I, "relative addressing of this register file");
-        return;
-    }
+    unsigned n = gen_kernel_rel_limit(ki->sh, ST_REG_INPUT);
+    bool reach[16], oob;
+    bool known = gen_kernel_rel_reach(ki, s->rel_vreg, s->index, n, reach, &oob);
+    gen_kernel_input_rel(ki, a, s->index, known ? reach : NULL, known && oob, elems, vec);
     c = cache_add(I, key, false);
     if (c)
         memcpy(c->v, vec, sizeof(c->v));
@@ -1478,6 +1450,18 @@ static void hand_over(struct isel *I)
     ki->status = I->status;
 }
 
+/* The hooks gen/isel_const.c reads the selection's state through. */
+static struct gen_opnd relc_lane(void *u, uint32_t v, unsigned l)
+{
+    return lane_value(u, v, l);
+}
+
+static bool relc_lane_uniform(void *u, uint32_t v, unsigned l)
+{
+    struct isel *I = u;
+    return v < I->m->nvregs && lane_of(I, v, l)->gu;
+}
+
 static void isel_free(struct isel *I)
 {
     free(I->lane);
@@ -1489,6 +1473,7 @@ static void isel_free(struct isel *I)
     free(I->region_open);
     free(I->cache);
     free(I->loops);
+    gen_relc_free(&I->relc);
 }
 
 bool gen_isel(struct gen_kernel_info *ki, enum st_float_rules rules, enum gen_contract contract)
@@ -1508,7 +1493,9 @@ bool gen_isel(struct gen_kernel_info *ki, enum st_float_rules rules, enum gen_co
     I.fast = contract == GEN_CONTRACT_FAST;
     I.tex.op = I.oc;
     I.tex.ki = ki;
-    bool ok = region_enter(&I) && analyze_flow(&I) && analyze_lanes(&I);
+    struct gen_relc_hooks hooks = {&I, relc_lane, relc_lane_uniform};
+    bool ok = region_enter(&I) && analyze_flow(&I) && analyze_lanes(&I) &&
+              gen_relc_init(&I.relc, ki, hooks);
     if (!ok) {
         I.p->oom = true;
     } else {

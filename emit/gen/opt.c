@@ -17,9 +17,11 @@ static unsigned type_bytes(uint8_t t)
 
 uint32_t gen_dst_bytes(const struct gen_program *p, const struct gen_inst *i)
 {
-    (void)p;
     if (gen_op_info[i->op].send)
         return (uint32_t)i->rlen * GEN_GRF_SIZE;
+    /* an indirect read (gen_ir.h) fills its whole block */
+    if (i->op == GOP_MOVI && i->dst.kind == GO_VREG && i->dst.vreg < p->nvreg)
+        return p->vreg[i->dst.vreg].size - i->dst.off;
     return (uint32_t)(i->exec ? i->exec : 1) * type_bytes(i->dst.type);
 }
 

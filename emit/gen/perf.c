@@ -238,6 +238,10 @@ static unsigned issue(struct perf_state *st, const struct gen_program *p, const 
             wr_lo = gen_opnd_addr(p, &i->dst) / GEN_GRF_SIZE;
             wr_hi = wr_lo + i->rlen;
         }
+    } else if (i->op == GOP_MOVI && i->dst.kind == GO_VREG) {
+        uint32_t a = gen_opnd_addr(p, &i->dst);
+        wr_lo = a / GEN_GRF_SIZE;
+        wr_hi = div_up(a + p->vreg[i->dst.vreg].size - i->dst.off, GEN_GRF_SIZE);
     } else if (oi->has_dst && i->dst.kind == GO_VREG) {
         uint32_t a = gen_opnd_addr(p, &i->dst) + (e > 1 ? half * type_bytes(i->dst.type) : 0);
         wr_lo = a / GEN_GRF_SIZE;
@@ -253,7 +257,9 @@ static unsigned issue(struct perf_state *st, const struct gen_program *p, const 
         for (unsigned b = lo; b < hi; b++)
             stall(fe, st->flag_ready[b]);
     }
-    /* issue */
+    /* issue (a pseudo-instruction issues each native instruction it prints as) */
+    if (i->op == GOP_MOVI || i->op == GOP_BCAST)
+        t.df = (int16_t)(t.df * (int)gen_indirect_count(p, i));
     *fe += (unsigned)t.df;
     if (t.unit != GU_NONE) {
         stall(fe, st->unit_ready[t.unit]);

@@ -46,6 +46,8 @@ const struct gen_op_info gen_op_info[GOP_COUNT] = {
     [GOP_CONT] = {"cont", 0, false, true, false, false, false},
     [GOP_LABEL] = {"", 0, false, false, false, false, false},
     [GOP_CSEL] = {"csel", 3, true, false, false, true, true},
+    [GOP_MOVI] = {"movi", 3, true, false, false, false, false},
+    [GOP_BCAST] = {"bcast", 1, true, false, false, false, false},
 };
 
 const char *const gen_math_name[] = {"inv", "log", "exp", "sqt", "rsqt", "sin", "cos", "pow", "fdiv"};
@@ -473,6 +475,10 @@ void gen_print(const struct gen_program *p, struct st_buf *out)
         const struct gen_inst *i = &p->inst[k];
         if (i->op == GOP_LABEL)
             continue;
+        if (i->op == GOP_MOVI || i->op == GOP_BCAST) {
+            gen_indirect_print(p, i, out);
+            continue;
+        }
         bool split = i->exec == 32 && !gen_op_info[i->op].flow && !gen_op_info[i->op].send;
         if (split) { /* the second half: 16 elements on */
             print_one(out, p, i, 16, 0, 0);
@@ -498,6 +504,10 @@ void gen_count(const struct gen_program *p, unsigned *insts, unsigned *sends, un
         const struct gen_inst *i = &p->inst[k];
         if (i->op == GOP_LABEL)
             continue;
+        if (i->op == GOP_MOVI || i->op == GOP_BCAST) {
+            n += gen_indirect_count(p, i); /* the a0 set-up and the moves, as printed */
+            continue;
+        }
         bool split = i->exec == 32 && !gen_op_info[i->op].flow && !gen_op_info[i->op].send;
         n += split ? 2 : 1;
         if (gen_op_info[i->op].send)

@@ -122,6 +122,7 @@ void gen_program_free(struct gen_program *p)
 {
     free(p->inst);
     free(p->vreg);
+    st_buf_free(&p->rel_notes);
     memset(p, 0, sizeof(*p));
 }
 
@@ -300,6 +301,8 @@ static uint32_t fixed_extent(const struct gen_inst *i, unsigned srcno, const str
 {
     if (gen_op_info[i->op].send) /* a payload read in place: its message length */
         return (uint32_t)(srcno == 0 ? (i->mlen ? i->mlen : 1) : i->src1len) * GEN_GRF_SIZE;
+    if (i->op == GOP_MOVI && srcno == 1)
+        return o->imm; /* every register the indirect read may reach (gen_ir.h) */
     if (o->region == GR_SCALAR)
         return 4;
     unsigned exec = i->exec ? i->exec : 8;
@@ -354,12 +357,6 @@ static void compute_intervals(const struct gen_program *p, const struct csr *ref
 /* ------------------------------------------------------------------ */
 /* Dead code.                                                          */
 
-/* Writes a flag: cmp and any op with a conditional modifier except sel (Gen6+). */
-static bool writes_flag(const struct gen_inst *i)
-{
-    return i->cmod != GC_NONE && i->op != GOP_SEL;
-}
-
 /*
  * Mark and sweep.  Instructions that act beyond the registers (flow,
  * messages without a register result, the EOT) are live; so is the
@@ -397,10 +394,10 @@ void gen_dce(struct gen_program *p)
                 }
             last_write[0] = last_write[1] = -1;
         }
-        if (writes_flag(i))
+        if (gen_cmod_writes_flag(i))
             last_write[fl] = (int32_t)k;
         bool root = oi->flow || i->op == GOP_LABEL || i->eot ||
-                    (i->dst.kind != GO_VREG && !(writes_flag(i) && i->dst.kind == GO_NULL));
+                    (i->dst.kind != GO_VREG && !(gen_cmod_writes_flag(i) && i->dst.kind == GO_NULL));
         if (root && !live[k]) {
             live[k] = true;
             work[top++] = k;
@@ -2067,7 +2064,8 @@ static int32_t place(const struct alloc *a, const struct occupancy *oc, uint32_t
      * value prefers a run among registers that already held something, so
      * the kernel touches fewer.
      */
-    uint32_t need = size / GEN_GRF_SIZE, best = UINT32_MAX, best_len = UINT32_MAX;
+    /* every GRF the bytes touch (a block need not be whole GRFs) */
+    uint32_t need = (size + GEN_GRF_SIZE - 1) / GEN_GRF_SIZE, best = UINT32_MAX, best_len = UINT32_MAX;
     /* a value that dies before a confined block starts (or starts after it
      * ends) takes the block's registers first, leaving the others to values
      * that live across it */

@@ -124,7 +124,12 @@ static bool opnd_res(const struct sched *S, const struct gen_inst *i, const stru
         if (!bytes)
             return false;
     } else if (is_dst) {
-        bytes = e * gen_type_size((enum gen_type)o->type);
+        bytes = i->op == GOP_MOVI ? gen_dst_bytes(p, i)
+                                  : e * gen_type_size((enum gen_type)o->type);
+    } else if (i->op == GOP_MOVI && srcno == 1) {
+        bytes = (uint32_t)o->imm; /* every register the indirect read may reach */
+    } else if (i->op == GOP_BCAST && o->kind == GO_VREG) {
+        bytes = p->vreg[o->vreg].size - o->off; /* any channel's dword */
     } else {
         bool vec = o->kind == GO_FIXED ? o->region >= GR_VEC
                                        : o->region >= GR_VEC ||

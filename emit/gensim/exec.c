@@ -156,7 +156,12 @@ static uint8_t *file_base(gensim_thread *t, int file, size_t *size, unsigned *re
     case GS_F_CR: *size = sizeof t->cr; *regbytes = 12; return t->cr;
     case GS_F_SR: *size = sizeof t->sr; *regbytes = 16; return t->sr;
     case GS_F_CE: {
+        /* ce0 does not consider the dispatch mask: channels of the thread's
+         * width that were never dispatched read as enabled */
         uint32_t m = gensim_active_mask(t);
+        unsigned w = t->cfg.dispatch_width;
+        if (w)
+            m |= ~t->cfg.dispatch_mask & (w >= 32 ? 0xffffffffu : (1u << w) - 1);
         ce_buf[0] = (uint8_t)m; ce_buf[1] = (uint8_t)(m >> 8);
         ce_buf[2] = (uint8_t)(m >> 16); ce_buf[3] = (uint8_t)(m >> 24);
         *size = 4; *regbytes = 4;
@@ -1435,6 +1440,10 @@ gensim_thread *gensim_thread_new(const gensim_program *p, const gensim_config *c
     if (!t->cfg.undef_bits)
         t->cfg.undef_bits = 0xffbadbadu;
     store_le(t->cr, 4, t->cfg.cr0);
+    /* sr0.2 = dispatch mask (DMask), sr0.3 = vector mask (VMask): the
+     * channels dispatched, helpers included */
+    store_le(t->sr + 8, 4, t->cfg.dispatch_mask);
+    store_le(t->sr + 12, 4, t->cfg.dispatch_mask);
     for (unsigned n = 0; n < GENSIM_MAX_CHANNELS; n++)
         t->chan_wait[n] = (t->cfg.dispatch_mask >> n & 1) ? -1 : -2;
     return t;

@@ -28,11 +28,17 @@ for bin in build-fuzz/tests/fuzz/fuzz_*; do
     t=$(basename "$bin")
     seeds=$(ls "$base/smoke-seeds/$t" | wc -l)
     mkdir -p "$tmp/$t"
+    # The seeds as a list in a fixed order (-seed_inputs), not a directory:
+    # libFuzzer shuffles and sorts the seeds it reads, and a directory comes
+    # in the file system's order, so the same tree would run other
+    # mutations on another machine.
+    ls "$base/smoke-seeds/$t" | LC_ALL=C sort | sed "s|^|$base/smoke-seeds/$t/|" |
+        paste -sd, > "$tmp/$t.seeds"
     start=$(date +%s)
     ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         "$bin" -seed=1 -runs=$((seeds + ${runs[$t]:-1000})) -max_total_time=120 -timeout=30 \
         -rss_limit_mb=4096 -artifact_prefix="$base/smoke-findings/$t-" \
-        "$tmp/$t" "$base/smoke-seeds/$t" > "$tmp/$t.log" 2>&1
+        -seed_inputs="@$tmp/$t.seeds" "$tmp/$t" > "$tmp/$t.log" 2>&1
     rc=$?
     n=$(sed -n 's/^#\([0-9]*\).*DONE.*/\1/p' "$tmp/$t.log" | tail -1)
     if [ $rc -eq 0 ]; then

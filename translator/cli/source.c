@@ -13,40 +13,19 @@
 #include <time.h>
 
 #include "cli.h"
+#include "translator.h"
 
 char *cli_read_file(const char *path, size_t *len)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f)
         return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-        if (n == cap - 1) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    int err = ferror(f);
+    bool oom;
+    char *buf = st_read_stream(f, len, &oom);
     if (f != stdin)
         fclose(f);
-    if (err || !buf) {
-        free(buf);
-        errno = err ? EIO : ENOMEM;
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
+    if (!buf)
+        errno = oom ? ENOMEM : EIO;
     return buf;
 }
 

@@ -264,6 +264,36 @@ void st_buf_append(struct st_buf *b, const void *data, size_t n)
     b->data[b->len] = '\0';
 }
 
+char *st_read_stream(FILE *f, size_t *len, bool *oom)
+{
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+        if (n == cap - 1) {
+            char *nb = cap < SIZE_MAX / 4 ? realloc(buf, cap * 2) : NULL;
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    *oom = !buf;
+    if (!buf || ferror(f)) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
 void st_float_text(float f, char buf[48])
 {
     for (int prec = 6; prec <= 9; prec++) {
@@ -603,8 +633,14 @@ static unsigned place_of(const struct st_ctx *ctx, struct st_loc loc, struct st_
 {
     if (ctx->locate && loc.line) {
         unsigned n = ctx->locate(ctx->map, loc, out, max);
-        if (n >= 1 && n <= max)
+        if (n >= 1 && n <= max) {
+            /* a locator's line may end in the '\r' of a CRLF file, which
+             * source_line leaves out (find_line below does the same) */
+            for (unsigned k = 0; k < n; k++)
+                if (out[k].text && out[k].text_len && out[k].text[out[k].text_len - 1] == '\r')
+                    out[k].text_len--;
             return n;
+        }
     }
     memset(out, 0, sizeof(*out));
     out->line = loc.line;
@@ -732,10 +768,7 @@ bool st_ctx_export(struct st_ctx *ctx, struct st_result *res)
         } else {
             out[i].message = strdup(p->note ? p->note : "out of memory");
         }
-        size_t tl = p->text_len;
-        if (p->text && tl && p->text[tl - 1] == '\r')
-            tl--;
-        out[i].source_line = p->text ? line_copy(p->text, tl) : NULL;
+        out[i].source_line = p->text ? line_copy(p->text, p->text_len) : NULL;
     }
     free(order);
     free(places);

@@ -299,7 +299,20 @@ static void emit_tok(struct pp *pp, const struct pp_tok *t)
     put_spaces(pp, pad);
     piece_for(pp, t);
     st_buf_append(&pp->out, t->text, t->len);
-    pp->out_col += width(t->text, t->len);
+    if (t->macro < 0) {
+        /* the rest of a spliced token is on the next physical line */
+        uint32_t done = 0;
+        for (uint32_t k = 0; k < t->nsplices; k++) {
+            const struct pp_splice *sp = &t->splices[k];
+            pp->out_col += width(t->text + done, sp->off - done);
+            done = sp->off;
+            struct pp_piece pc = {pp->out_col, sp->pos, -1};
+            PUSH(pp, pp->pieces, pc);
+        }
+        pp->out_col += width(t->text + done, t->len - done);
+    } else {
+        pp->out_col += width(t->text, t->len);
+    }
     pp->prev = *t;
     pp->line_has_tok = true;
 }
@@ -754,6 +767,30 @@ bool pp_lex_one(const char *text, uint32_t len, enum pp_kind *kind)
     return len && lex_at(text, len, kind, true) == len;
 }
 
+/* A token that runs over a line splice ("set\\" then "p_gt") gets where
+ * each of its physical pieces starts, so that a column inside it maps to
+ * the physical line it is on. */
+static bool note_splices(struct pp *pp, struct pp_tok *t, uint32_t at)
+{
+    const struct lpos *p = pp->ll.pos.v + at;
+    uint32_t n = 0;
+    for (uint32_t j = 1; j < t->len; j++)
+        n += p[j].line != p[j - 1].line;
+    if (!n)
+        return true;
+    struct pp_splice *sp = st_arena_alloc(pp->scratch, n * sizeof(*sp));
+    if (!sp) {
+        pp->oom = true;
+        return false;
+    }
+    t->splices = sp;
+    t->nsplices = n;
+    for (uint32_t j = 1, k = 0; j < t->len; j++)
+        if (p[j].line != p[j - 1].line)
+            sp[k++] = (struct pp_splice){j, {pp->ll.inst, p[j].line, p[j].col}};
+    return true;
+}
+
 /* Tokens of pp->ll from byte `from` on, appended to v. */
 static bool tokenize(struct pp *pp, uint32_t from, struct pp_vec *v, bool first_space)
 {
@@ -781,6 +818,8 @@ static bool tokenize(struct pp *pp, uint32_t from, struct pp_vec *v, bool first_
         t.space = space;
         t.pos = ll_pos(ll, i);
         t.macro = -1;
+        if (!note_splices(pp, &t, i))
+            return false;
         if (!pp_vec_push(pp, v, &t))
             return false;
         space = false;
@@ -1251,36 +1290,11 @@ static char *read_whole(const char *path, size_t *len, const char **why)
         *why = errno == ENOENT ? NULL : errno == EACCES ? "permission denied" : "cannot open it";
         return NULL;
     }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-        if (n == cap) {
-            char *nb = cap < (SIZE_MAX / 4) ? realloc(buf, cap * 2) : NULL;
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    bool err = ferror(f) != 0;
+    bool oom;
+    char *buf = st_read_stream(f, len, &oom);
     fclose(f);
-    if (!buf) {
-        *why = "out of memory";
-        return NULL;
-    }
-    if (err) {
-        free(buf);
-        *why = "read error (a directory?)";
-        return NULL;
-    }
-    *len = n;
+    if (!buf)
+        *why = oom ? "out of memory" : "read error (a directory?)";
     return buf;
 }
 

@@ -40,6 +40,13 @@ struct pp_pos {
     uint32_t inst, line, col;
 };
 
+/* A line splice inside a token of the file: from byte `off` of the token's
+ * text on, the text is the file's at `pos` (the next physical line). */
+struct pp_splice {
+    uint32_t off;
+    struct pp_pos pos;
+};
+
 struct pp_tok {
     uint8_t kind;        /* enum pp_kind */
     bool space;          /* white space before it */
@@ -52,6 +59,8 @@ struct pp_tok {
     int32_t macro;       /* -1: from the file; else the outermost macro it came from */
     bool noexpand;       /* named a macro while that macro was being rescanned: it never
                           * expands again (C 6.10.3.4p2) */
+    uint32_t nsplices;   /* from the file: line splices inside the token (rare) */
+    const struct pp_splice *splices;
 };
 
 struct pp_macro {
