@@ -2049,6 +2049,16 @@ static int32_t place(const struct alloc *a, const struct occupancy *oc, uint32_t
         uint32_t top = hi > GEN_EOT_FIRST_GRF * GEN_GRF_SIZE && lo < GEN_EOT_FIRST_GRF * GEN_GRF_SIZE
                            ? GEN_EOT_FIRST_GRF * GEN_GRF_SIZE
                            : hi;
+        /* a divergent one (a SIMD8 half float, --pp=fp16) first takes a slot
+         * in a GRF that already held something (a float that died, the other
+         * half of a half pair), so halves that replace floats do not add
+         * registers of their own to the kernel */
+        if (!r->uniform && (how & PLACE_BEST_FIT))
+            for (uint32_t g = top / GEN_GRF_SIZE; g-- > lo / GEN_GRF_SIZE;)
+                for (uint32_t loc = g * GEN_GRF_SIZE;
+                     oc->touched[g] && loc + size <= (g + 1) * GEN_GRF_SIZE; loc += align)
+                    if (free_at(oc, loc, size, s, e, 0))
+                        return (int32_t)loc;
         for (uint32_t g = top / GEN_GRF_SIZE; g-- > lo / GEN_GRF_SIZE;)
             for (uint32_t loc = g * GEN_GRF_SIZE; loc + size <= (g + 1) * GEN_GRF_SIZE; loc += align)
                 if (free_at(oc, loc, size, s, e, 0))
