@@ -50,7 +50,8 @@
  *      (same size and place; the hardware reads sources before it writes),
  *      values that die before the EOT payload starts in its registers,
  *      divergent values and blocks best fit (one-GRF values in registers
- *      already used), sub-GRF values packed from r111 down.
+ *      already used), sub-GRF values packed from r111 down (divergent ones,
+ *      SIMD8 halves, first into GRFs already used).
  * Pressure within the file does not guarantee a colouring when values
  * are wider than a GRF (free registers need not be contiguous): a few other
  * placements are tried, and when all fail the capacity is lowered by the
