@@ -1355,7 +1355,10 @@ static LLVMValueRef cond_compare(struct lower *L, const struct st_instr *ins)
         args[1] = read_src(L, ins, 1);
         return bld_lane(L, mk_call(L, name, L->v4b, args, 2, MK_PURE), 0);
     }
-    return bld_fcmp(L, cmp_pred(ins->cmp), read_scalar(L, ins, 0), read_scalar(L, ins, 1));
+    /* one source at a time, as above */
+    LLVMValueRef a = read_scalar(L, ins, 0);
+    LLVMValueRef b = read_scalar(L, ins, 1);
+    return bld_fcmp(L, cmp_pred(ins->cmp), a, b);
 }
 
 /* The bump-environment value j of stage n. */
