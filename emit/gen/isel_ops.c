@@ -553,7 +553,7 @@ bool gen_op_compute(const struct gen_opctx *c, unsigned op, const struct gen_opn
             struct gen_opctx fc = *c;
             fc.ft = GT_F;
             /* one conversion a statement: the order of a call's argument
-             * evaluations is unspecified (the two movs would swap between
+             * evaluations is unspecified (the two movs could swap between
              * compilers) */
             struct gen_opnd base = gb_convert(B, s[0][0], GT_F);
             struct gen_opnd ex = gb_convert(B, s[1][0], GT_F);
