@@ -4,7 +4,8 @@
 # and with clang-19 (both from Debian) in two copies of the tree and compares
 # the Gen9 kernel (--emit=gen), the vector assembly (--emit=vasm) and the
 # optimized LLVM IR (--emit=llvm) of every sample and every corpus shader
-# byte for byte.  Any difference is a dependence on something C leaves
+# byte for byte, those with a _pp modifier also under --pp=fp16 (the half
+# float paths).  Any difference is a dependence on something C leaves
 # unspecified (the order a call's arguments are evaluated in, qsort's
 # order of equal elements, pointer values...).
 #
@@ -53,15 +54,21 @@ files=$( (ls samples/*.asm samples/arb/*.vp samples/arb/*.fp
 n=0
 d=0
 for f in $files; do
-    for e in gen vasm llvm; do
-        n=$((n + 1))
-        # outputs and diagnostics, and the exit status
-        o1=$("$bin1" --emit=$e "$f" 2>&1; echo "exit $?")
-        o2=$("$bin2" --emit=$e "$f" 2>&1; echo "exit $?")
-        if [ "$o1" != "$o2" ]; then
-            d=$((d + 1))
-            echo "DIFFERS: --emit=$e ${f#$root/}"
-        fi
+    # a shader with a _pp modifier (mad_pp, dcl_texcoord0_pp, texld_sat_pp)
+    # also under --pp=fp16: the half-float lowering and kernels
+    pps=""
+    grep -Eq '^[[:space:]]*[a-z0-9_]+_pp([_ ]|$)' "$f" 2>/dev/null && pps="--pp=fp16"
+    for pp in "" $pps; do
+        for e in gen vasm llvm; do
+            n=$((n + 1))
+            # outputs and diagnostics, and the exit status
+            o1=$("$bin1" --emit=$e $pp "$f" 2>&1; echo "exit $?")
+            o2=$("$bin2" --emit=$e $pp "$f" 2>&1; echo "exit $?")
+            if [ "$o1" != "$o2" ]; then
+                d=$((d + 1))
+                echo "DIFFERS: --emit=$e $pp ${f#$root/}"
+            fi
+        done
     done
 done
 echo "compilers: $n outputs compared ($cc1 vs $cc2), $d differ"

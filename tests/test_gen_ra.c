@@ -964,6 +964,47 @@ static void test_sub_grf_values_pack(void **state)
     gen_program_free(&p);
 }
 
+/*
+ * Two SIMD8 half-float values (--pp=fp16, GT_HF: two bytes a channel, 16
+ * bytes, half a GRF) alive together: one GRF holds both, at byte offsets 0
+ * and 16, as the hardware's HF regions address them (r.0<8;8,1>:hf and
+ * r.8<8;8,1>:hf).  The product of the two is another half, widened to a
+ * float (one GRF) for the final message.
+ */
+static void test_two_simd8_halves_share_a_grf(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t h0 = gen_new_vreg(&p, 8 * 2, false), h1 = gen_new_vreg(&p, 8 * 2, false);
+    uint32_t prod = gen_new_vreg(&p, 8 * 2, false), out = gen_new_vreg(&p, 8 * 4, false);
+    struct gen_inst *i = op(&p, GOP_MOV, 8); /* h0 = 1.0hf */
+    i->dst = gen_vr(h0, 0, GT_HF);
+    i->src[0] = gen_imm(0x3c00, GT_HF);
+    i = op(&p, GOP_ADD, 8); /* h1 = h0 + 2.0hf: h0 stays alive */
+    i->dst = gen_vr(h1, 0, GT_HF);
+    i->src[0] = gen_vr(h0, 0, GT_HF);
+    i->src[1] = gen_imm(0x4000, GT_HF);
+    i = op(&p, GOP_MUL, 8); /* prod = h0 * h1: both die here */
+    i->dst = gen_vr(prod, 0, GT_HF);
+    i->src[0] = gen_vr(h0, 0, GT_HF);
+    i->src[1] = gen_vr(h1, 0, GT_HF);
+    i = op(&p, GOP_MOV, 8); /* out = (float)prod */
+    i->dst = gen_vr(out, 0, GT_F);
+    i->src[0] = gen_vr(prod, 0, GT_HF);
+    eot(&p, out);
+    assert_true(gen_allocate(&p));
+    assert_int_equal(p.spills, 0);
+    int32_t a = p.vreg[h0].loc, b = p.vreg[h1].loc;
+    assert_true(a >= 0 && b >= 0);
+    assert_int_equal(a / GEN_GRF_SIZE, b / GEN_GRF_SIZE);
+    int32_t lo = a < b ? a : b, hi = a < b ? b : a;
+    assert_int_equal(lo % GEN_GRF_SIZE, 0);
+    assert_int_equal(hi % GEN_GRF_SIZE, 16);
+    assert_no_conflicts(&p);
+    gen_program_free(&p);
+}
+
 /* b = a + 1 where a dies: b is written over a (divergent and uniform alike). */
 static void test_destination_takes_dying_source(void **state)
 {
@@ -1497,6 +1538,7 @@ int main(void)
         cmocka_unit_test(test_spilled_whole_defs_need_no_fill),
         cmocka_unit_test(test_wide_classes),
         cmocka_unit_test(test_sub_grf_values_pack),
+        cmocka_unit_test(test_two_simd8_halves_share_a_grf),
         cmocka_unit_test(test_destination_takes_dying_source),
         cmocka_unit_test(test_spill_choice_weighs_loops),
         cmocka_unit_test(test_remat_immediate),

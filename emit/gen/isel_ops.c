@@ -552,8 +552,12 @@ bool gen_op_compute(const struct gen_opctx *c, unsigned op, const struct gen_opn
              * exp: half math would round each) and rounded to half */
             struct gen_opctx fc = *c;
             fc.ft = GT_F;
-            x = gb_convert(B, power(&fc, gb_convert(B, s[0][0], GT_F), gb_convert(B, s[1][0], GT_F)),
-                           GT_HF);
+            /* one conversion a statement: the order of a call's argument
+             * evaluations is unspecified (the two movs could swap between
+             * compilers) */
+            struct gen_opnd base = gb_convert(B, s[0][0], GT_F);
+            struct gen_opnd ex = gb_convert(B, s[1][0], GT_F);
+            x = gb_convert(B, power(&fc, base, ex), GT_HF);
             break;
         }
         x = power(c, s[0][0], s[1][0]);

@@ -50,7 +50,8 @@
  *      (same size and place; the hardware reads sources before it writes),
  *      values that die before the EOT payload starts in its registers,
  *      divergent values and blocks best fit (one-GRF values in registers
- *      already used), sub-GRF values packed from r111 down.
+ *      already used), sub-GRF values packed from r111 down (divergent ones,
+ *      SIMD8 halves, first into GRFs already used).
  * Pressure within the file does not guarantee a colouring when values
  * are wider than a GRF (free registers need not be contiguous): a few other
  * placements are tried, and when all fail the capacity is lowered by the
@@ -2049,6 +2050,16 @@ static int32_t place(const struct alloc *a, const struct occupancy *oc, uint32_t
         uint32_t top = hi > GEN_EOT_FIRST_GRF * GEN_GRF_SIZE && lo < GEN_EOT_FIRST_GRF * GEN_GRF_SIZE
                            ? GEN_EOT_FIRST_GRF * GEN_GRF_SIZE
                            : hi;
+        /* a divergent one (a SIMD8 half float, --pp=fp16) first takes a slot
+         * in a GRF that already held something (a float that died, the other
+         * half of a half pair), so halves that replace floats do not add
+         * registers of their own to the kernel */
+        if (!r->uniform && (how & PLACE_BEST_FIT))
+            for (uint32_t g = top / GEN_GRF_SIZE; g-- > lo / GEN_GRF_SIZE;)
+                for (uint32_t loc = g * GEN_GRF_SIZE;
+                     oc->touched[g] && loc + size <= (g + 1) * GEN_GRF_SIZE; loc += align)
+                    if (free_at(oc, loc, size, s, e, 0))
+                        return (int32_t)loc;
         for (uint32_t g = top / GEN_GRF_SIZE; g-- > lo / GEN_GRF_SIZE;)
             for (uint32_t loc = g * GEN_GRF_SIZE; loc + size <= (g + 1) * GEN_GRF_SIZE; loc += align)
                 if (free_at(oc, loc, size, s, e, 0))

@@ -1034,7 +1034,8 @@ static LLVMValueRef read_src_row(struct lower *L, const struct st_instr *ins, un
     struct st_reg r = s->reg;
     r.index += row;
     LLVMValueRef v = L->arb && r.rel ? arb_load_rel(L, ins, k) : load_reg(L, &r);
-    v = apply_srcmod(L, bld_swizzle(L, v, s->swizzle), s->mod);
+    v = bld_swizzle(L, v, s->swizzle);
+    v = apply_srcmod(L, v, s->mod);
     if (L->hcur && !is_texld(ins->op))
         v = L->vec ? LLVMBuildFPTrunc(L->b, v, L->v4h, "") : round_half(L, v);
     return v;
@@ -1354,7 +1355,10 @@ static LLVMValueRef cond_compare(struct lower *L, const struct st_instr *ins)
         args[1] = read_src(L, ins, 1);
         return bld_lane(L, mk_call(L, name, L->v4b, args, 2, MK_PURE), 0);
     }
-    return bld_fcmp(L, cmp_pred(ins->cmp), read_scalar(L, ins, 0), read_scalar(L, ins, 1));
+    /* one source at a time, as above */
+    LLVMValueRef a = read_scalar(L, ins, 0);
+    LLVMValueRef b = read_scalar(L, ins, 1);
+    return bld_fcmp(L, cmp_pred(ins->cmp), a, b);
 }
 
 /* The bump-environment value j of stage n. */
