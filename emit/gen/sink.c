@@ -25,6 +25,9 @@ struct sink {
     struct gen_program *p;
     int32_t *last;   /* per vreg: index of the last instruction touching it */
     uint32_t *defs;  /* per vreg: writers */
+    uint32_t *ord;   /* the order being built: ord[q] is an index into p->inst
+                      * (moving 4-byte indices, not 120-byte instructions, and
+                      * the instructions once at the end) */
     int32_t lastfix[GEN_NUM_GRFS]; /* per payload GRF: last reader (of its first byte's GRF) */
 };
 
@@ -87,10 +90,11 @@ static bool writes(const struct gen_inst *x, uint32_t v)
 static void move(struct sink *S, unsigned k, unsigned u)
 {
     struct gen_program *p = S->p;
-    struct gen_inst i = p->inst[k];
+    uint32_t moved = S->ord[k];
+    const struct gen_inst i = p->inst[moved];
     /* the instructions between shift up by one: so do their last touches */
     for (unsigned q = k + 1; q < u; q++) {
-        const struct gen_inst *x = &p->inst[q];
+        const struct gen_inst *x = &p->inst[S->ord[q]];
         const struct gen_opnd *o[4] = {&x->dst, &x->src[0], &x->src[1], &x->src[2]};
         for (unsigned s = 0; s < 4; s++) {
             if (o[s]->kind == GO_VREG && S->last[o[s]->vreg] == (int32_t)q)
@@ -100,8 +104,8 @@ static void move(struct sink *S, unsigned k, unsigned u)
                 S->lastfix[o[s]->off / GEN_GRF_SIZE] = (int32_t)q - 1;
         }
     }
-    memmove(&p->inst[k], &p->inst[k + 1], sizeof(struct gen_inst) * (u - 1 - k));
-    p->inst[u - 1] = i;
+    memmove(&S->ord[k], &S->ord[k + 1], sizeof(*S->ord) * (u - 1 - k));
+    S->ord[u - 1] = moved;
     /* its sources now live down to here at least */
     for (unsigned s = 0; s < 3; s++) {
         const struct gen_opnd *o = &i.src[s];
@@ -117,13 +121,19 @@ void gen_sink(struct gen_program *p)
     if (p->oom || !p->ninst)
         return;
     struct sink S = {p, malloc(sizeof(int32_t) * (p->nvreg + 1)),
-                     calloc(p->nvreg + 1, sizeof(uint32_t)), {0}};
-    if (!S.last || !S.defs) {
+                     calloc(p->nvreg + 1, sizeof(uint32_t)), malloc(sizeof(uint32_t) * p->ninst),
+                     {0}};
+    struct gen_inst *sorted = malloc(sizeof(*sorted) * p->ninst);
+    if (!S.last || !S.defs || !S.ord || !sorted) {
         free(S.last);
         free(S.defs);
+        free(S.ord);
+        free(sorted);
         p->oom = true;
         return;
     }
+    for (unsigned k = 0; k < p->ninst; k++)
+        S.ord[k] = k;
     for (unsigned v = 0; v < p->nvreg; v++)
         S.last[v] = -1;
     for (unsigned g = 0; g < GEN_NUM_GRFS; g++)
@@ -135,14 +145,14 @@ void gen_sink(struct gen_program *p)
     }
     /* last instruction first, so a chain follows its reader down */
     for (unsigned k = p->ninst; k-- > 0;) {
-        const struct gen_inst *i = &p->inst[k];
+        const struct gen_inst *i = &p->inst[S.ord[k]];
         if (!movable(&S, i))
             continue;
         uint32_t v = i->dst.vreg;
         unsigned u = k + 1, end = k + WINDOW < p->ninst ? k + WINDOW : p->ninst;
         bool ok = false;
         for (; u < end; u++) {
-            const struct gen_inst *x = &p->inst[u];
+            const struct gen_inst *x = &p->inst[S.ord[u]];
             if (flow_or_label(x))
                 break;
             if (reads(x, v)) {
@@ -179,6 +189,11 @@ void gen_sink(struct gen_program *p)
             continue;
         move(&S, k, u);
     }
+    for (unsigned k = 0; k < p->ninst; k++)
+        sorted[k] = p->inst[S.ord[k]];
+    memcpy(p->inst, sorted, sizeof(*sorted) * p->ninst);
+    free(sorted);
     free(S.last);
     free(S.defs);
+    free(S.ord);
 }
