@@ -929,6 +929,10 @@ static LLVMValueRef apply_srcmod(struct lower *L, LLVMValueRef v, enum st_srcmod
         default: break;
         }
     }
+    if (mod == ST_SRCMOD_NONE || mod == ST_SRCMOD_NOT)
+        return v;
+    /* built only for a modifier: two constant vectors per source read were
+     * a fifth of the compile work of a shader without modifiers */
     LLVMValueRef half = bld_splatf(L, 0.5f), two = bld_splatf(L, 2.0f);
     switch (mod) {
     case ST_SRCMOD_NONE: case ST_SRCMOD_NOT: return v;
