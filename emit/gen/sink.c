@@ -23,13 +23,23 @@ enum { WINDOW = 256 };
 
 struct sink {
     struct gen_program *p;
-    int32_t *last;   /* per vreg: index of the last instruction touching it */
+    int32_t *last;   /* per vreg: the last instruction touching it (an index
+                      * into p->inst), -1 */
     uint32_t *defs;  /* per vreg: writers */
     uint32_t *ord;   /* the order being built: ord[q] is an index into p->inst
                       * (moving 4-byte indices, not 120-byte instructions, and
                       * the instructions once at the end) */
+    int32_t *pos;    /* per instruction: its place in ord.  A move keeps the
+                      * order of the others, so the last touches stay the same
+                      * instructions: only their places shift */
     int32_t lastfix[GEN_NUM_GRFS]; /* per payload GRF: last reader (of its first byte's GRF) */
 };
+
+/* The place of instruction id (-1: none). */
+static int32_t place(const struct sink *S, int32_t id)
+{
+    return id < 0 ? -1 : S->pos[id];
+}
 
 static bool flow_or_label(const struct gen_inst *i)
 {
@@ -91,28 +101,20 @@ static void move(struct sink *S, unsigned k, unsigned u)
 {
     struct gen_program *p = S->p;
     uint32_t moved = S->ord[k];
-    const struct gen_inst i = p->inst[moved];
-    /* the instructions between shift up by one: so do their last touches */
-    for (unsigned q = k + 1; q < u; q++) {
-        const struct gen_inst *x = &p->inst[S->ord[q]];
-        const struct gen_opnd *o[4] = {&x->dst, &x->src[0], &x->src[1], &x->src[2]};
-        for (unsigned s = 0; s < 4; s++) {
-            if (o[s]->kind == GO_VREG && S->last[o[s]->vreg] == (int32_t)q)
-                S->last[o[s]->vreg] = (int32_t)q - 1;
-            else if (o[s]->kind == GO_FIXED && o[s]->off / GEN_GRF_SIZE < GEN_NUM_GRFS &&
-                     S->lastfix[o[s]->off / GEN_GRF_SIZE] == (int32_t)q)
-                S->lastfix[o[s]->off / GEN_GRF_SIZE] = (int32_t)q - 1;
-        }
-    }
+    const struct gen_inst *i = &p->inst[moved];
+    /* the instructions between shift up by one */
+    for (unsigned q = k + 1; q < u; q++)
+        S->pos[S->ord[q]] = (int32_t)q - 1;
     memmove(&S->ord[k], &S->ord[k + 1], sizeof(*S->ord) * (u - 1 - k));
     S->ord[u - 1] = moved;
+    S->pos[moved] = (int32_t)u - 1;
     /* its sources now live down to here at least */
     for (unsigned s = 0; s < 3; s++) {
-        const struct gen_opnd *o = &i.src[s];
-        if (o->kind == GO_VREG && S->last[o->vreg] < (int32_t)u - 1)
-            S->last[o->vreg] = (int32_t)u - 1;
-        else if (o->kind == GO_FIXED && S->lastfix[o->off / GEN_GRF_SIZE] < (int32_t)u - 1)
-            S->lastfix[o->off / GEN_GRF_SIZE] = (int32_t)u - 1;
+        const struct gen_opnd *o = &i->src[s];
+        if (o->kind == GO_VREG && place(S, S->last[o->vreg]) < (int32_t)u - 1)
+            S->last[o->vreg] = (int32_t)moved;
+        else if (o->kind == GO_FIXED && place(S, S->lastfix[o->off / GEN_GRF_SIZE]) < (int32_t)u - 1)
+            S->lastfix[o->off / GEN_GRF_SIZE] = (int32_t)moved;
     }
 }
 
@@ -122,18 +124,21 @@ void gen_sink(struct gen_program *p)
         return;
     struct sink S = {p, malloc(sizeof(int32_t) * (p->nvreg + 1)),
                      calloc(p->nvreg + 1, sizeof(uint32_t)), malloc(sizeof(uint32_t) * p->ninst),
-                     {0}};
+                     malloc(sizeof(int32_t) * p->ninst), {0}};
     struct gen_inst *sorted = malloc(sizeof(*sorted) * p->ninst);
-    if (!S.last || !S.defs || !S.ord || !sorted) {
+    if (!S.last || !S.defs || !S.ord || !S.pos || !sorted) {
         free(S.last);
         free(S.defs);
         free(S.ord);
+        free(S.pos);
         free(sorted);
         p->oom = true;
         return;
     }
-    for (unsigned k = 0; k < p->ninst; k++)
+    for (unsigned k = 0; k < p->ninst; k++) {
         S.ord[k] = k;
+        S.pos[k] = (int32_t)k;
+    }
     for (unsigned v = 0; v < p->nvreg; v++)
         S.last[v] = -1;
     for (unsigned g = 0; g < GEN_NUM_GRFS; g++)
@@ -180,9 +185,9 @@ void gen_sink(struct gen_program *p)
                        (o->kind != GO_FIXED || i->src[t].off / GEN_GRF_SIZE == o->off / GEN_GRF_SIZE);
             if (dup)
                 continue;
-            if (o->kind == GO_VREG && S.last[o->vreg] < (int32_t)u)
+            if (o->kind == GO_VREG && place(&S, S.last[o->vreg]) < (int32_t)u)
                 grows += p->vreg[o->vreg].size;
-            else if (o->kind == GO_FIXED && S.lastfix[o->off / GEN_GRF_SIZE] < (int32_t)u)
+            else if (o->kind == GO_FIXED && place(&S, S.lastfix[o->off / GEN_GRF_SIZE]) < (int32_t)u)
                 grows += GEN_GRF_SIZE;
         }
         if (grows > p->vreg[v].size)
@@ -196,4 +201,5 @@ void gen_sink(struct gen_program *p)
     free(S.last);
     free(S.defs);
     free(S.ord);
+    free(S.pos);
 }
