@@ -156,6 +156,11 @@ void gen_sink(struct gen_program *p)
         uint32_t v = i->dst.vreg;
         unsigned u = k + 1, end = k + WINDOW < p->ninst ? k + WINDOW : p->ninst;
         bool ok = false;
+        uint32_t sv[3];
+        unsigned nsv = 0;
+        for (unsigned s = 0; s < gen_op_info[i->op].nsrc; s++)
+            if (i->src[s].kind == GO_VREG)
+                sv[nsv++] = i->src[s].vreg;
         for (; u < end; u++) {
             const struct gen_inst *x = &p->inst[S.ord[u]];
             if (flow_or_label(x))
@@ -166,9 +171,8 @@ void gen_sink(struct gen_program *p)
             }
             /* what it reads must keep its value down to the new place */
             bool clobber = false;
-            for (unsigned s = 0; s < gen_op_info[i->op].nsrc; s++)
-                if (i->src[s].kind == GO_VREG && writes(x, i->src[s].vreg))
-                    clobber = true;
+            for (unsigned s = 0; s < nsv; s++)
+                clobber |= writes(x, sv[s]);
             if (clobber)
                 break;
         }
