@@ -56,7 +56,15 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, const struct m
 
 /* Render targets a pixel shader kernel may write: ARB_draw_buffers'
  * MAX_DRAW_BUFFERS (result.color[0..7]); Direct3D 9 has oC0..oC3. */
-enum { ST_GEN_MAX_RT = 8 };
+enum { ST_GEN_MAX_RT = 8, ST_GEN_MAX_REL_BLOCKS = 8 };
+
+/* A range of constants read through a run-time index and pushed
+ * (docs/gen-abi.md, CURBE block 6): pad zero vectors, c[first ..
+ * first + count - 1], pad zero vectors, from GRF grf, two vectors per GRF. */
+struct st_gen_rel_block {
+    int first;
+    unsigned count, pad, grf;
+};
 
 /*
  * What the kernel expects from its driver (docs/gen-abi.md explains every
@@ -97,6 +105,12 @@ struct st_gen_layout {
     bool upper_left, center_integer; /* ARB_fragment_coord_origin_upper_left / _pixel_center_integer */
     unsigned depth_grf[2], w_grf[2]; /* source depth / source W per half; 0: not in the payload */
     unsigned window_grf;     /* CURBE GRF, dword 0 = window height (float); 0: none */
+    /* the constant buffer's vectors (c0..c255, or an ARB program's parameter
+     * slots), between GEN_CBUF_PAD zero vectors on each side */
+    unsigned cbuf_vectors;
+    /* relatively addressed ranges pushed whole, zero-padded (the last CURBE blocks) */
+    unsigned num_rel_blocks;
+    struct st_gen_rel_block rel_block[ST_GEN_MAX_REL_BLOCKS];
 };
 
 /*
@@ -138,6 +152,7 @@ struct st_gen_run_stats {
     unsigned packed_pixels; /* pixels run in full SIMD-width groups */
     unsigned quad_pixels;   /* ... in one-quad threads (group not on one plane) */
     unsigned single_pixels; /* ... alone (quad not on one plane, no derivatives) */
+    unsigned sends_by_sfid[16]; /* messages sent, by shared function (0xC untyped, 9 constant block reads) */
 };
 /* The execution step: outs[0 .. in->num_invocations); stats may be NULL. */
 bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,

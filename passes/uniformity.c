@@ -1,4 +1,4 @@
-/* requires: SSA form (after mem2reg) and st_main's ABI: args c, i, b, bump are uniform; in, out, status, lane vary.
+/* requires: SSA form (after mem2reg) and st_main's ABI: args c, i, b, bump are uniform; in, out, status, lane vary (so do st.rel reads of v#, t#, o#).
  * invalidates: nothing: only adds !st.uniform metadata (the IR is unchanged). */
 /*
  * uniformity.c — which values are the same for every invocation.
@@ -110,6 +110,14 @@ static bool inst_varies(const struct pset *vary, const struct pset *divblocks, L
         bool pure_marker = st_llvm_marker(NULL, i, &mk) && mk.kind != ST_MK_OPAQUE;
         if (!is_intrinsic_call(i) && !pure_marker)
             return true;
+        /* st.rel(file, addr, ...) reads a register its operands do not hold:
+         * one of the constant files is the same in every invocation (when
+         * the address is), any other (v#, t#, o#) is the invocation's own */
+        if (pure_marker && mk.kind == ST_MK_REL) {
+            int32_t file = st_llvm_marker_int(i, 0);
+            if (file != ST_REG_CONST && file != ST_REG_CONSTINT && file != ST_REG_CONSTBOOL)
+                return true;
+        }
         break;
     }
     case LLVMStore:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every sample (samples/*.asm, samples/arb/*) and every valid corpus shader (D3D9
-# and ARB), compiled by
+# Every sample (samples/*.asm, samples/arb/*), the relative-read shaders of
+# tests/gen_const/ and every valid corpus shader (D3D9 and ARB), compiled by
 # the Gen9 back end at SIMD8, SIMD16 and SIMD32, must be accepted by Intel's
 # assembler: iga64 -p=9 -a (Debian package libigc-tools).  Kernels come from
 # the CLI (shadertrans --emit=gen --simd=N).  Shaders the back end reports as
@@ -26,7 +26,8 @@ trap 'rm -rf "$tmp"' EXIT
 # a private copy: a concurrent rebuild must not swap the binary under the loop
 cp "$tool" "$tmp/shadertrans" || exit 1
 tool=$tmp/shadertrans
-files=("$root"/samples/*.asm "$root"/samples/arb/*.vp "$root"/samples/arb/*.fp)
+files=("$root"/samples/*.asm "$root"/samples/arb/*.vp "$root"/samples/arb/*.fp
+       "$root"/tests/gen_const/*.asm "$root"/tests/gen_const/*.vp)
 if [ -f "$corpus/manifest.tsv" ]; then
     defects=$(cut -f1 "$root/tests/corpus-defects.tsv" | grep -v '^#' | grep -v '^path$')
     while IFS=$'\t' read -r path dialect stage expect source mojo notes; do
@@ -38,8 +39,12 @@ if [ -f "$corpus/manifest.tsv" ]; then
 fi
 pass=0; fail=0; unsupported=0
 for f in "${files[@]}"; do
+    # a shader with _pp also with it computed in :hf (--pp=fp16)
+    modes=ignore
+    grep -q '_pp' "$f" && modes="ignore fp16"
+    for pp in $modes; do
     for simd in 8 16 32; do
-        "$tool" --emit=gen --simd="$simd" "$f" >"$tmp/k.asm" 2>"$tmp/err"
+        "$tool" --emit=gen --pp="$pp" --simd="$simd" "$f" >"$tmp/k.asm" 2>"$tmp/err"
         rc=$?
         if [ $rc -ne 0 ]; then
             if [ $rc -eq 1 ] && grep -q '\[ST3001\]' "$tmp/err"; then
@@ -54,8 +59,9 @@ for f in "${files[@]}"; do
            && ! grep -qi 'error' "$tmp/log"; then
             pass=$((pass + 1))
         else
-            fail=$((fail + 1)); echo "FAILED: iga64 rejects $f --simd=$simd"; head -5 "$tmp/log"
+            fail=$((fail + 1)); echo "FAILED: iga64 rejects $f --pp=$pp --simd=$simd"; head -5 "$tmp/log"
         fi
+    done
     done
 done
 echo "gen-iga: $pass kernels assembled, $unsupported not supported (ST3001), $fail failed"

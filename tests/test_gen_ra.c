@@ -162,6 +162,40 @@ static void test_classes_and_alignment(void **state)
     gen_program_free(&p);
 }
 
+/*
+ * A block that is not whole GRFs (48 bytes: three vectors of a relative
+ * read) covers part of the GRF after its first: a first GRF that is free
+ * is not enough when the next holds a live value (a = r1 dies, b = r2
+ * lives on, the block must not start at r1).
+ */
+static void test_partial_grf_block(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t a = gen_new_vreg(&p, 32, false), b = gen_new_vreg(&p, 32, false);
+    uint32_t blk = gen_new_vreg(&p, 48, true), out = gen_new_vreg(&p, 32, false);
+    p.vreg[blk].no_spill = true;
+    def_imm(&p, a, 0);
+    def_imm(&p, b, 0);
+    use2(&p, out, a, a);
+    struct gen_inst *i = op(&p, GOP_MOV, 4);
+    i->dst = gen_vr(blk, 0, GT_F);
+    i->src[0] = gen_imm(0x3f800000, GT_F);
+    i = op(&p, GOP_MOV, 4);
+    i->dst = gen_vr(blk, 32, GT_F);
+    i->src[0] = gen_imm(0x3f800000, GT_F);
+    use2(&p, out, out, b);
+    i = op(&p, GOP_ADD, 8);
+    i->dst = gen_vr(out, 0, GT_F);
+    i->src[0] = gen_vr(out, 0, GT_F);
+    i->src[1] = gen_vr(blk, 32, GT_F);
+    eot(&p, out);
+    assert_true(gen_allocate(&p));
+    assert_no_conflicts(&p);
+    gen_program_free(&p);
+}
+
 static void test_uniform_packing(void **state)
 {
     (void)state;
@@ -1444,6 +1478,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_classes_and_alignment),
+        cmocka_unit_test(test_partial_grf_block),
         cmocka_unit_test(test_uniform_packing),
         cmocka_unit_test(test_payload_contiguity_and_eot_range),
         cmocka_unit_test(test_dead_registers_are_reused),

@@ -16,6 +16,18 @@
 #include "opt.h"
 #include "verify.h"
 
+/* Does the kernel compute in half floats anywhere? */
+static bool uses_half(const struct gen_program *p)
+{
+    for (unsigned k = 0; k < p->ninst; k++) {
+        const struct gen_inst *i = &p->inst[k];
+        if (i->dst.type == GT_HF || i->src[0].type == GT_HF || i->src[1].type == GT_HF ||
+            i->src[2].type == GT_HF)
+            return true;
+    }
+    return false;
+}
+
 static void print_header(const struct gen_program *p, struct st_buf *out)
 {
     const struct st_gen_layout *L = &p->layout;
@@ -56,8 +68,16 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
                       L->bump_grf);
         sep = "; ";
     }
-    if (L->window_grf)
+    if (L->window_grf) {
         st_buf_printf(out, "%swindow height at r%u.0", sep, L->window_grf);
+        sep = "; ";
+    }
+    for (unsigned k = 0; k < L->num_rel_blocks; k++) {
+        const struct st_gen_rel_block *r = &L->rel_block[k];
+        st_buf_printf(out, "%sc%d-c%d (relative, %u zero vectors around) at r%u", sep, r->first,
+                      r->first + (int)r->count - 1, r->pad, r->grf);
+        sep = "; ";
+    }
     if (L->frag_pos_slot >= 0)
         st_buf_printf(out, "\n// fragment.position (slot%d) from the payload: origin %s, pixel centres %s",
                       L->frag_pos_slot, L->upper_left ? "upper left" : "lower left",
@@ -85,6 +105,26 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
                   ST_GEN_MAX_RT - 1, GEN_BTI_CONSTANTS, GEN_BTI_TEXTURE0, GEN_BTI_SCRATCH);
     st_buf_printf(out, "// GRFs used: %u, scratch: %u bytes per thread\n", p->grfs_used,
                   L->scratch_bytes);
+    if (p->rel_notes.data && !p->rel_notes.oom) {
+        st_buf_printf(out, "// relative constant reads (docs/gen-backend.md):\n");
+        st_buf_append(out, p->rel_notes.data, p->rel_notes.len);
+    }
+}
+
+/* --stats: how the relative constant reads were done, when there are any. */
+static void print_rel_stats(const struct gen_program *p, struct st_buf *stats)
+{
+    static const char *const name[GEN_REL_STRATEGIES] = {"vx1", "vxh", "block", "gather",
+                                                         "waterfall"};
+    unsigned n = 0;
+    for (unsigned k = 0; k < GEN_REL_STRATEGIES; k++)
+        n += p->rel_strategy[k];
+    if (!n)
+        return;
+    st_buf_printf(stats, "\ngen: relative constant read groups %u:", n);
+    for (unsigned k = 0; k < GEN_REL_STRATEGIES; k++)
+        st_buf_printf(stats, " %s %u", name[k], p->rel_strategy[k]);
+    st_buf_printf(stats, " (uniform index: vx1, block; per channel: vxh, gather, waterfall)");
 }
 
 /* After each step, in debug builds: the Gen IR's rules (gen/verify.c). */
@@ -145,7 +185,7 @@ static bool select_kernel(struct st_ctx *ctx, const struct st_shader *sh, const 
     gb_finish(&b);
     gen_kernel_free(ki);
     free(ki);
-    if (ok && p->oom) {
+    if (ok && (p->oom || p->rel_notes.oom)) {
         st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
         ok = false;
     }
@@ -325,8 +365,11 @@ static void print_kernel(const struct gen_program *p, const char *name, struct s
     print_header(p, out);
     /* cr0.0 bit 7: keep f32 denormals.  The reset value flushes them,
      * while both float rules keep them (the interpreter and the JIT
-     * do); IGC sets the same bit. */
-    st_buf_printf(out, "(W)       or (1|M0)      cr0.0<1>:ud cr0.0<0;1,0>:ud 0x80:ud {Switch}\n");
+     * do); IGC sets the same bit.  Bit 10 keeps half denormals, for a
+     * kernel that computes in :hf (--pp=fp16: the interpreter's halves
+     * go down to 2^-24). */
+    st_buf_printf(out, "(W)       or (1|M0)      cr0.0<1>:ud cr0.0<0;1,0>:ud 0x%X:ud {Switch}\n",
+                  uses_half(p) ? 0x480u : 0x80u);
     gen_print(p, out);
     st_buf_printf(out, "// ");
     gen_print_stats(p, name, out);
@@ -362,6 +405,7 @@ static bool compile_kernels(struct st_ctx *ctx, const struct st_shader *sh,
                 if (stats->len)
                     st_buf_printf(stats, "\n");
                 gen_print_stats(&K->p[k], name, stats);
+                print_rel_stats(&K->p[k], stats);
             }
         }
     }

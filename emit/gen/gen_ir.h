@@ -30,14 +30,31 @@ enum { GEN_GRF_SIZE = 32, GEN_NUM_GRFS = 128, GEN_FILE_BYTES = GEN_GRF_SIZE * GE
        GEN_EOT_FIRST_GRF = 112,
        /* payload + pushed constants + inputs stay below this GRF (room for
         * the kernel's own values); constants past it are pulled */
-       GEN_PUSH_LIMIT = 100 };
+       GEN_PUSH_LIMIT = 100,
+       /* zero vectors before and after the constants in the constant
+        * buffer (docs/gen-abi.md): c[i] is at byte 16 * (GEN_CBUF_PAD + i), so a
+        * block read a little outside the constants reads zeros */
+       GEN_CBUF_PAD = 8 };
 
 /* Binding table (docs/gen-abi.md): render target n at BTI n (0-7, as Mesa
  * binds them), then the constant buffer, then textures 0-15. */
 enum { GEN_BTI_RT0 = 0, GEN_BTI_CONSTANTS = ST_GEN_MAX_RT, GEN_BTI_TEXTURE0 = ST_GEN_MAX_RT + 1,
        GEN_BTI_SCRATCH = 253 };
 
-enum gen_type { GT_F, GT_D, GT_UD, GT_UW, GT_W, GT_V };
+/* How a group of relative constant reads is done (gen/isel_const.c). */
+enum gen_rel_strategy {
+    GEN_REL_VX1,       /* uniform index, pushed constants: a0 + one mov per two vectors */
+    GEN_REL_VXH,       /* an index per channel, pushed constants: a0.0-a0.15, a mov per component */
+    GEN_REL_BLOCK,     /* uniform index, pulled: one OWord block read */
+    GEN_REL_GATHER,    /* an index per channel, pulled: an untyped read per vector */
+    GEN_REL_WATERFALL, /* an index per channel, pulled, few distinct values: a loop of block reads */
+    GEN_REL_STRATEGIES
+};
+
+/* GT_HF: IEEE half (--pp=fp16): a divergent half value is two bytes per
+ * channel (SIMD8: 16 bytes, half a GRF), a uniform one the low word of a
+ * dword; an immediate holds the half's 16 bits. */
+enum gen_type { GT_F, GT_D, GT_UD, GT_UW, GT_W, GT_V, GT_HF };
 
 enum gen_opnd_kind {
     GO_NONE,
@@ -76,6 +93,23 @@ enum gen_op {
     GOP_IF, GOP_ELSE, GOP_ENDIF, GOP_WHILE, GOP_BREAK, GOP_CONT,
     GOP_LABEL, /* pseudo: the start of a loop body (WHILE's target); prints nothing */
     GOP_CSEL,  /* dst = (src2 <cmod> 0.0) ? src0 : src1, float, three-source (Gen8+) */
+    /* Register-indirect reads (gen/indirect.c prints each as the native
+     * instructions it stands for, setting a0 itself, so that no other step
+     * ever sees the address register):
+     * GOP_MOVI: vectors of 16 bytes from the pushed constants.  src[0] is
+     *   the vector number (a dword, never negative), src[1] a GO_FIXED
+     *   whose `off` and `imm` are the first byte and the length of the
+     *   registers the read may reach (the allocator keeps them live), src[2]
+     *   an immediate: gen_movi_imm(base, span, comps, vecs).  exec 1
+     *   (uniform index, Vx1): dst is a uniform block of 16 * span bytes,
+     *   the whole vectors base + 16 * (src0 + v), v < span (those of vecs;
+     *   the rest of the block is not written).  exec = the kernel's width
+     *   (an index per channel, VxH): dst is a block of one divergent dword
+     *   per (vector v in vecs, component c in comps), in that order.
+     *   With GEN_MOVI_INPUT, one input register (gen_ir.h, below).
+     * GOP_BCAST: dst (a uniform dword) = src[0] (a divergent dword) in the
+     *   first channel that runs it (the waterfall loop's next index). */
+    GOP_MOVI, GOP_BCAST,
     GOP_COUNT
 };
 
@@ -151,6 +185,10 @@ struct gen_program {
     /* filled by the allocator */
     unsigned spills, fills;
     unsigned grfs_used;
+    /* relative constant reads (gen/isel_const.c): one comment line each for
+     * the kernel's header, and how many groups took each strategy */
+    struct st_buf rel_notes;
+    unsigned rel_strategy[GEN_REL_STRATEGIES];
 };
 
 /* A conditional modifier that updates its flag: not on sel (min/max) nor
@@ -169,6 +207,11 @@ static inline uint32_t gen_dsize(const struct gen_program *p)
 {
     return 4u * p->simd;
 }
+/* Bytes of one element of type t. */
+static inline unsigned gen_type_size(enum gen_type t)
+{
+    return t == GT_UW || t == GT_W || t == GT_HF ? 2 : 4;
+}
 /*
  * Allocates every vreg (coalescing copies first, rematerializing or
  * spilling to scratch when the file is full).  Returns false when even
@@ -177,6 +220,43 @@ static inline uint32_t gen_dsize(const struct gen_program *p)
 bool gen_allocate(struct gen_program *p);
 /* Removes instructions whose results nobody reads. */
 void gen_dce(struct gen_program *p);
+
+/* ---- gen/indirect.c: the register-indirect pseudo-instructions ---- */
+static inline uint32_t gen_movi_imm(uint32_t base, unsigned span, unsigned comps, unsigned vecs)
+{
+    return (base & 0xffffu) | ((uint32_t)(span - 1) & 7u) << 16 | ((uint32_t)comps & 15u) << 20 |
+           ((uint32_t)vecs & 0xffu) << 24;
+}
+/* The input form (gen_movi_imm | GEN_MOVI_INPUT): one input register
+ * through a uniform index, each component of comps into its slot: a vertex
+ * shader's attribute (4 GRFs, the index * 128; exec 8, one GRF per
+ * component), a pixel shader's setup data (2 GRFs, the index * 64; exec 1,
+ * the 4-dword group of each component, for pln). */
+enum { GEN_MOVI_INPUT = 1u << 19 };
+static inline uint32_t gen_movi_base(const struct gen_inst *i)
+{
+    return i->src[2].imm & 0xffffu;
+}
+static inline unsigned gen_movi_span(const struct gen_inst *i)
+{
+    return ((i->src[2].imm >> 16) & 7u) + 1;
+}
+static inline unsigned gen_movi_comps(const struct gen_inst *i)
+{
+    return (i->src[2].imm >> 20) & 15u;
+}
+static inline bool gen_movi_input(const struct gen_inst *i)
+{
+    return (i->src[2].imm & GEN_MOVI_INPUT) != 0;
+}
+/* The vectors of the span read (bit v): the others are skipped. */
+static inline unsigned gen_movi_vecs(const struct gen_inst *i)
+{
+    return (i->src[2].imm >> 24) & 0xffu;
+}
+/* Native instructions a pseudo-instruction prints as (after allocation). */
+unsigned gen_indirect_count(const struct gen_program *p, const struct gen_inst *i);
+void gen_indirect_print(const struct gen_program *p, const struct gen_inst *i, struct st_buf *out);
 
 /* ---- gen/print.c ---- */
 /* Fills jip/uip of the control-flow instructions from the nesting. */

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "isel.h"
+#include "isel_const.h"
 #include "isel_ops.h"
 #include "isel_tex.h"
 
@@ -94,6 +95,7 @@ struct isel {
     unsigned ncache, cap_cache;
     struct loopf *loops;
     unsigned nloops, cap_loops;
+    struct gen_relc relc;  /* relative constant reads (gen/isel_const.c) */
 };
 
 static void fail(struct isel *I, const char *what)
@@ -103,7 +105,24 @@ static void fail(struct isel *I, const char *what)
 
 static enum gen_type class_type(unsigned cls)
 {
-    return cls == MIR_CLASS_INT ? GT_D : cls == MIR_CLASS_BOOL ? GT_UD : GT_F;
+    return cls == MIR_CLASS_INT    ? GT_D
+           : cls == MIR_CLASS_BOOL ? GT_UD
+           : cls == MIR_CLASS_HALF ? GT_HF
+                                   : GT_F;
+}
+
+static bool is_sample(unsigned op)
+{
+    return op == ST_OP_TEXLD || op == ST_OP_TEXLDP || op == ST_OP_TEXLDB || op == ST_OP_TEXLDL ||
+           op == ST_OP_TEXLDD;
+}
+
+/* The float type instruction `in` reads its sources in: half for a half
+ * instruction (mir.h: it rounds them; a HALF vreg is read as it is),
+ * except the coordinates of a texture read, which are an address. */
+static enum gen_type read_type(const struct mir_instr *in)
+{
+    return in->half && !is_sample(in->op) ? GT_HF : GT_F;
 }
 
 static struct lane *lane_of(struct isel *I, uint32_t v, unsigned l)
@@ -222,7 +241,7 @@ static struct cache_ent *cache_add(struct isel *I, const uint32_t key[4], bool s
     return e;
 }
 
-enum { K_INPUT = 1, K_PULL, K_REL_C, K_REL_V, K_INTF };
+enum { K_INPUT = 1, K_PULL, K_REL_V, K_INTF, K_HALF };
 
 /* ------------------------------------------------------------------ */
 /* Analysis: writers, variables, uniform lanes, outputs.               */
@@ -276,8 +295,9 @@ static bool divergent_fixed(const struct isel *I, const struct mir_src *s)
 {
     if (s->kind != MIR_FIXED)
         return false;
-    if (s->rel)
-        return true; /* relative reads are messages or per-channel chains */
+    if (s->rel) /* a relative constant read is uniform when its index is (gen/isel_const.c);
+                   inputs are per channel */
+        return s->file != ST_REG_CONST;
     switch (s->file) {
     case ST_REG_CONST:
         return s->index < 0 || !gen_kernel_const_pushed(I->ki, (uint32_t)s->index);
@@ -643,6 +663,22 @@ static struct gen_opnd fixed_elem(struct isel *I, enum st_regfile f, int32_t idx
     }
 }
 
+/* Element e of a fixed register as a half, for a half instruction: one
+ * conversion per input or constant component where the register keeps its
+ * value (inputs, constants; relative reads are converted at each read). */
+static struct gen_opnd fixed_half(struct isel *I, enum st_regfile f, int32_t idx, unsigned e)
+{
+    uint32_t key[4] = {K_HALF, (uint32_t)f, (uint32_t)idx, e};
+    struct cache_ent *c = cache_find(I, key);
+    if (c)
+        return c->v[0];
+    struct gen_opnd h = gb_convert(I->b, fixed_elem(I, f, idx, e), GT_HF);
+    c = cache_add(I, key, true);
+    if (c)
+        c->v[0] = h;
+    return h;
+}
+
 /* The operand of a MIR lane: its value, GO_NONE when nothing wrote it. */
 static struct gen_opnd lane_value(struct isel *I, uint32_t v, unsigned l)
 {
@@ -665,57 +701,26 @@ static void fetch_rel(struct isel *I, const struct mir_src *s, uint8_t elems, st
 {
     struct gen_build *B = I->b;
     struct gen_kernel_info *ki = I->ki;
+    if (s->file == ST_REG_CONST) {
+        gen_relc_read(&I->relc, I->cur, I->seg, s, elems, vec);
+        return;
+    }
+    if (s->file != ST_REG_INPUT || ki->arb) {
+        fail(I, "relative addressing of this register file");
+        return;
+    }
     struct gen_opnd a = gb_as_type(B, lane_value(I, s->rel_vreg, s->rel_lane), GT_D);
-    uint32_t key[4] = {s->file == ST_REG_CONST ? K_REL_C : K_REL_V,
-                       a.kind == GO_VREG ? a.vreg : 0xffffffffu, (uint32_t)s->index,
+    uint32_t key[4] = {K_REL_V, a.kind == GO_VREG ? a.vreg : 0xffffffffu, (uint32_t)s->index,
                        (uint32_t)s->rel_first ^ (s->rel_count << 16) ^ ((uint32_t)elems << 28)};
     struct cache_ent *c = cache_find(I, key);
     if (c && a.kind == GO_VREG) {
         memcpy(vec, c->v, sizeof(c->v));
         return;
     }
-    bool u = gb_is_uniform(B->p, &a);
-    if (s->file == ST_REG_INPUT && !ki->arb) {
-        unsigned n = gen_kernel_rel_limit(ki->sh, ST_REG_INPUT);
-        bool reach[16], oob;
-        bool known = gen_kernel_rel_reach(ki, s->rel_vreg, s->index, n, reach, &oob);
-        gen_kernel_input_rel(ki, a, s->index, known ? reach : NULL, elems, vec);
-    } else if (s->file == ST_REG_CONST) {
-        unsigned nbuf = ki->arb ? ki->arb_slots.num_c : ST_LL_NUM_CONSTS;
-        bool *reach = calloc(nbuf + 1, sizeof(bool)), oob = true;
-        if (!reach)
-            B->p->oom = true; /* (selection stops; a weaker bounds check is no answer) */
-        bool known = reach && gen_kernel_rel_reach(ki, s->rel_vreg, s->index, nbuf, reach, &oob);
-        bool inside = known && !oob;
-        for (unsigned k = 0; inside && k < nbuf; k++)
-            if (reach[k] && ((int64_t)k < s->rel_first ||
-                             (int64_t)k >= (int64_t)s->rel_first + s->rel_count))
-                inside = false;
-        free(reach);
-        struct gen_opnd base = s->index ? gb_alu(B, GOP_ADD, GT_D, u, a, gb_imm_d(s->index)) : a;
-        struct gen_opnd t = base;
-        if (!inside && !ki->arb && s->rel_first == 0 && s->rel_count == ST_LL_NUM_CONSTS) {
-            /* the constant buffer is the file: an index past it reads 0 by
-             * bounds checking, once the shift to bytes cannot wrap it back */
-            t = gb_val(B, u, GT_UD);
-            base.type = GT_UD;
-            gb_selc_to(B, t, GC_LT, base, gen_imm(0x0fffffffu, GT_UD));
-            t.type = GT_D;
-        } else if (!inside) {
-            /* outside first..first+count-1: an index past the buffer */
-            struct gen_opnd o = base;
-            if (s->rel_first)
-                o = gb_alu(B, GOP_ADD, GT_D, u, base, gb_imm_d(-s->rel_first));
-            o.type = GT_UD;
-            gb_cmp_flag(B, GC_GE, o, gen_imm(s->rel_count, GT_UD), u, 0);
-            t = gb_val(B, u, GT_D);
-            gb_sel_to(B, t, gb_imm_d(0x0fffffff), base, 0, false);
-        }
-        gen_kernel_pull(ki, t, elems, vec);
-    } else {
-        fail(I, "relative addressing of this register file");
-        return;
-    }
+    unsigned n = gen_kernel_rel_limit(ki->sh, ST_REG_INPUT);
+    bool reach[16], oob;
+    bool known = gen_kernel_rel_reach(ki, s->rel_vreg, s->index, n, reach, &oob);
+    gen_kernel_input_rel(ki, a, s->index, known ? reach : NULL, known && oob, elems, vec);
     c = cache_add(I, key, false);
     if (c)
         memcpy(c->v, vec, sizeof(c->v));
@@ -783,7 +788,7 @@ static void read_src(struct isel *I, const struct mir_instr *in, unsigned k, uin
             case MIR_VREG: {
                 vec[e] = lane_value(I, s->vreg, e);
                 unsigned cls = s->vreg < I->m->nvregs ? I->m->vclass[s->vreg] : MIR_CLASS_FLOAT;
-                if (cls != MIR_CLASS_FLOAT && in->op != MIR_OP_MERGE &&
+                if (cls != MIR_CLASS_FLOAT && cls != MIR_CLASS_HALF && in->op != MIR_OP_MERGE &&
                     !(in->op == ST_OP_MOV && in->has_dst && in->dst.kind == MIR_VREG &&
                       in->dst.vreg < I->m->nvregs && I->m->vclass[in->dst.vreg] == cls))
                     vec[e] = to_float(I, vec[e], cls);
@@ -797,14 +802,15 @@ static void read_src(struct isel *I, const struct mir_instr *in, unsigned k, uin
                 break;
             }
             default:
-                vec[e] = fixed_elem(I, s->file, s->index, e);
+                vec[e] = read_type(in) == GT_HF ? fixed_half(I, s->file, s->index, e)
+                                                : fixed_elem(I, s->file, s->index, e);
                 break;
             }
         }
     }
     for (unsigned e = 0; e < 4; e++)
         if (elems >> e & 1)
-            vec[e] = apply_mod(I, vec[e], s->mod);
+            vec[e] = gb_convert(I->b, apply_mod(I, vec[e], s->mod), read_type(in));
     for (unsigned l = 0; l < 4; l++)
         out[l] = need >> l & 1 ? vec[ST_SWZ_LANE(s->swz, l)] : gb_imm_f(0.0f);
 }
@@ -923,16 +929,24 @@ static bool pred_flag(struct isel *I, const struct mir_instr *in, unsigned l, bo
 static struct gen_opnd saturate(struct isel *I, struct gen_opnd x, bool u)
 {
     float f;
-    if (x.kind == GO_IMM && x.type == GT_F) {
-        x = gb_fold_imm(x);
-        memcpy(&f, &x.imm, 4);
-        return gb_imm_f(st_op_saturate(f));
-    }
+    enum gen_type t = x.type == GT_HF ? GT_HF : GT_F; /* a half stays one */
+    if (gb_imm_value(x, &f))
+        return gb_imm_ft(st_op_saturate(f), t);
     /* x + 0 under (sat): -0 becomes +0 as the definition's saturate
      * gives, whatever (sat) does with -0 (the simulator keeps it) */
-    struct gen_opnd d = gb_val(I->b, u && gb_is_uniform(I->p, &x), GT_F);
-    gb_alu_to(I->b, GOP_ADD, d, x, gb_imm_f(0.0f), true);
+    struct gen_opnd d = gb_val(I->b, u && gb_is_uniform(I->p, &x), t);
+    gb_alu_to(I->b, GOP_ADD, d, x, gb_imm_ft(0.0f, t), true);
     return d;
+}
+
+/* The float type the lanes of in's destination hold: the class of a vreg,
+ * float for an output; 0 for an integer or boolean destination. */
+static enum gen_type dst_float_type(const struct isel *I, const struct mir_instr *in)
+{
+    if (in->dst.kind != MIR_VREG)
+        return GT_F;
+    unsigned cls = in->dst.vreg < I->m->nvregs ? I->m->vclass[in->dst.vreg] : MIR_CLASS_FLOAT;
+    return cls == MIR_CLASS_FLOAT ? GT_F : cls == MIR_CLASS_HALF ? GT_HF : (enum gen_type)0xff;
 }
 
 static void write_dst(struct isel *I, const struct mir_instr *in, struct gen_opnd r[4])
@@ -958,6 +972,11 @@ static void write_dst(struct isel *I, const struct mir_instr *in, struct gen_opn
         }
         if (in->sat)
             r[l] = saturate(I, r[l], u);
+        /* a half result into a float output, a float texel into a half
+         * vreg (texld_pp): converted (exactly, or rounded to half) */
+        enum gen_type ft = dst_float_type(I, in);
+        if (ft != (enum gen_type)0xff && gb_is_float_type((enum gen_type)r[l].type))
+            r[l] = gb_convert(B, r[l], ft);
     }
     if (in->dst.kind == MIR_VREG && in->dst.vreg < I->m->nvregs &&
         I->m->vclass[in->dst.vreg] == MIR_CLASS_INT)
@@ -1023,6 +1042,7 @@ static void emit_alu(struct isel *I, const struct mir_instr *in)
     struct gen_opctx c = I->oc;
     c.uniform = dst_uniform(I, in);
     c.cmp = in->cmp;
+    c.ft = read_type(in);
     memcpy(c.swz_sel, in->swz_sel, 4);
     c.swz_neg = in->swz_neg;
     if (!gen_op_compute(&c, in->op, (const struct gen_opnd(*)[4])s,
@@ -1055,6 +1075,11 @@ static void emit_deriv(struct isel *I, const struct mir_instr *in)
     struct gen_opnd s[4], r[4];
     uint8_t mask = in->has_dst ? in->dst.mask : 0;
     read_src(I, in, 0, mask, s);
+    /* dsx_pp: the difference of the two halves in float, rounded to half
+     * once (write_dst): what the half subtraction gives */
+    for (unsigned l = 0; l < 4; l++)
+        if (mask >> l & 1)
+            s[l] = gb_convert(I->b, s[l], GT_F);
     gen_op_deriv(&I->oc, in->op == ST_OP_DSX, s, mask, r);
     write_dst(I, in, r);
 }
@@ -1425,6 +1450,18 @@ static void hand_over(struct isel *I)
     ki->status = I->status;
 }
 
+/* The hooks gen/isel_const.c reads the selection's state through. */
+static struct gen_opnd relc_lane(void *u, uint32_t v, unsigned l)
+{
+    return lane_value(u, v, l);
+}
+
+static bool relc_lane_uniform(void *u, uint32_t v, unsigned l)
+{
+    struct isel *I = u;
+    return v < I->m->nvregs && lane_of(I, v, l)->gu;
+}
+
 static void isel_free(struct isel *I)
 {
     free(I->lane);
@@ -1436,6 +1473,7 @@ static void isel_free(struct isel *I)
     free(I->region_open);
     free(I->cache);
     free(I->loops);
+    gen_relc_free(&I->relc);
 }
 
 bool gen_isel(struct gen_kernel_info *ki, enum st_float_rules rules, enum gen_contract contract)
@@ -1451,10 +1489,13 @@ bool gen_isel(struct gen_kernel_info *ki, enum st_float_rules rules, enum gen_co
     I.oc.fuse = contract != GEN_CONTRACT_OFF;
     I.oc.arb = I.m->arb;
     I.oc.ver = I.m->ver;
+    I.oc.ft = GT_F;
     I.fast = contract == GEN_CONTRACT_FAST;
     I.tex.op = I.oc;
     I.tex.ki = ki;
-    bool ok = region_enter(&I) && analyze_flow(&I) && analyze_lanes(&I);
+    struct gen_relc_hooks hooks = {&I, relc_lane, relc_lane_uniform};
+    bool ok = region_enter(&I) && analyze_flow(&I) && analyze_lanes(&I) &&
+              gen_relc_init(&I.relc, ki, hooks);
     if (!ok) {
         I.p->oom = true;
     } else {

@@ -137,23 +137,33 @@ static int in_slot(const struct gen_kernel_info *ki, enum st_regfile f, int32_t 
     return idx < 0 ? -1 : st_run_in_slot(f, (uint32_t)idx);
 }
 
-bool gen_kernel_rel_reach(const struct gen_kernel_info *ki, uint32_t rel_vreg, int32_t index,
-                          unsigned n, bool *reach, bool *oob)
+int gen_kernel_rel_aL(const struct gen_kernel_info *ki, uint32_t rel_vreg, uint32_t vals[256])
 {
     const struct mir_prog *m = ki->mir;
     if (!ki->aloop || rel_vreg >= m->nvregs || ki->aloop[rel_vreg] < 0)
-        return false;
+        return -1;
     const struct mir_instr *lp = &m->ins[ki->aloop[rel_vreg]];
     if (lp->src[0].kind != MIR_IMM || lp->src[0].vreg >= m->nimm)
-        return false;
+        return -1;
     const uint32_t *v = m->imm[lp->src[0].vreg].bits;
     int32_t cnt = (int32_t)v[0] < 0 ? 0 : (int32_t)v[0] > 255 ? 255 : (int32_t)v[0];
+    for (int32_t j = 0; j < cnt; j++)
+        vals[j] = v[1] + (uint32_t)j * v[2]; /* the interpreter's aL arithmetic: uint32 wrap */
+    return cnt;
+}
+
+bool gen_kernel_rel_reach(const struct gen_kernel_info *ki, uint32_t rel_vreg, int32_t index,
+                          unsigned n, bool *reach, bool *oob)
+{
+    uint32_t vals[256];
+    int cnt = gen_kernel_rel_aL(ki, rel_vreg, vals);
+    if (cnt < 0)
+        return false;
     for (unsigned k = 0; k < n; k++)
         reach[k] = false;
     *oob = false;
-    for (int32_t j = 0; j < cnt; j++) {
-        /* the interpreter's aL arithmetic: uint32 wrap */
-        uint32_t idx = v[1] + (uint32_t)j * v[2] + (uint32_t)index;
+    for (int j = 0; j < cnt; j++) {
+        uint32_t idx = vals[j] + (uint32_t)index;
         if (idx < n)
             reach[idx] = true;
         else
@@ -190,13 +200,67 @@ void gen_kernel_free(struct gen_kernel_info *ki)
     ki->aloop = NULL;
 }
 
+/* A range read through a run-time index the layout cannot bound: pushed
+ * whole (CURBE block 6) when it fits, with pad zero vectors around it. */
+struct rel_cand {
+    uint32_t vreg;
+    uint8_t lane;
+    int first;
+    uint32_t count;
+    int32_t kmin, kmax; /* the offsets read through this address */
+};
+enum { MAX_REL_CANDS = 64 };
+
 /* The reads of one fixed MIR source: what must be pushed. */
 struct scan {
     bool in_read[ST_LL_IN_SLOTS];
     bool pos_comp[4];
     bool *c_read;
     unsigned nc;
+    struct rel_cand cand[MAX_REL_CANDS];
+    unsigned ncand;
 };
+
+/*
+ * c[aL + k] of a loop over literal counts reads known vectors: those are
+ * pushed like the ones read directly, when every one is inside the range
+ * (an index outside it reads 0, which the pushed block cannot give).
+ * Other relative reads name a range, which may be pushed whole.
+ */
+static void scan_rel_const(struct gen_kernel_info *ki, struct scan *sc, struct st_gen_layout *L,
+                           const struct mir_src *s)
+{
+    uint32_t vals[256];
+    int n = gen_kernel_rel_aL(ki, s->rel_vreg, vals);
+    bool inside = n >= 0;
+    for (int j = 0; j < n && inside; j++)
+        if ((uint32_t)(vals[j] + (uint32_t)s->index - (uint32_t)s->rel_first) >= s->rel_count)
+            inside = false;
+    if (inside) {
+        for (int j = 0; j < n; j++) {
+            uint32_t idx = vals[j] + (uint32_t)s->index;
+            if (idx >= sc->nc)
+                continue;
+            widen(&L->c_lo, &L->c_hi, (int)idx);
+            sc->c_read[idx] = true;
+        }
+        return;
+    }
+    for (unsigned k = 0; k < sc->ncand; k++) {
+        struct rel_cand *c = &sc->cand[k];
+        if (c->vreg == s->rel_vreg && c->lane == s->rel_lane && c->first == s->rel_first &&
+            c->count == s->rel_count) {
+            if (s->index < c->kmin)
+                c->kmin = s->index;
+            if (s->index > c->kmax)
+                c->kmax = s->index;
+            return;
+        }
+    }
+    if (sc->ncand < MAX_REL_CANDS)
+        sc->cand[sc->ncand++] = (struct rel_cand){s->rel_vreg, s->rel_lane, s->rel_first,
+                                                  s->rel_count, s->index, s->index};
+}
 
 static void scan_fixed(struct gen_kernel_info *ki, struct scan *sc, struct st_gen_layout *L,
                        const struct mir_src *s, uint8_t lanes)
@@ -205,7 +269,9 @@ static void scan_fixed(struct gen_kernel_info *ki, struct scan *sc, struct st_ge
         return;
     switch (s->file) {
     case ST_REG_CONST:
-        if (!s->rel && s->index >= 0) {
+        if (s->rel) {
+            scan_rel_const(ki, sc, L, s);
+        } else if (s->index >= 0) {
             widen(&L->c_lo, &L->c_hi, s->index);
             if ((unsigned)s->index < sc->nc)
                 sc->c_read[s->index] = true;
@@ -320,6 +386,39 @@ static void ps_payload(struct st_gen_layout *L, unsigned simd, const bool pos_co
     L->payload_grfs = g;
 }
 
+/*
+ * The relatively addressed ranges pushed whole (CURBE block 6), from
+ * GRF g on, while the push budget holds `rest` more GRFs: in the order
+ * they were met, each padded by as many zero vectors as its reads span
+ * (up to 8), so that a clamped index reads zeros.  Returns the GRF after.
+ */
+static unsigned place_rel_blocks(struct st_gen_layout *L, const struct scan *sc, unsigned g,
+                                 unsigned rest)
+{
+    for (unsigned k = 0; k < sc->ncand && L->num_rel_blocks < ST_GEN_MAX_REL_BLOCKS; k++) {
+        const struct rel_cand *c = &sc->cand[k];
+        bool seen = false;
+        for (unsigned j = 0; j < L->num_rel_blocks; j++)
+            seen = seen || (L->rel_block[j].first == c->first && L->rel_block[j].count == c->count);
+        if (seen || c->count > 2 * GEN_PUSH_LIMIT)
+            continue;
+        unsigned pad = 1;
+        for (unsigned j = k; j < sc->ncand; j++) {
+            const struct rel_cand *d = &sc->cand[j];
+            unsigned span = (unsigned)(d->kmax - d->kmin) + 1;
+            if (d->first == c->first && d->count == c->count && span > pad)
+                pad = span > 8 ? 8 : span;
+        }
+        unsigned grfs = (c->count + 2 * pad + 1) / 2;
+        if (grfs > rest)
+            continue;
+        L->rel_block[L->num_rel_blocks++] = (struct st_gen_rel_block){c->first, c->count, pad, g};
+        g += grfs;
+        rest -= grfs;
+    }
+    return g;
+}
+
 /* CURBE blocks and attributes after the thread payload. */
 static bool place_blocks(struct gen_kernel_info *ki, struct st_gen_layout *L, const struct scan *sc)
 {
@@ -327,15 +426,15 @@ static bool place_blocks(struct gen_kernel_info *ki, struct st_gen_layout *L, co
     for (unsigned s = 0; s < ST_LL_IN_SLOTS; s++)
         if (sc->in_read[s])
             L->in_slot[L->num_inputs++] = (int)s;
+    unsigned other = g + (L->i_hi >= L->i_lo ? (unsigned)(L->i_hi - L->i_lo) / 2 + 1 : 0) +
+                     (L->has_b ? 2 : 0) +
+                     (L->bump_hi >= L->bump_lo ? (unsigned)(L->bump_hi - L->bump_lo) + 1 : 0) +
+                     (sc->pos_comp[1] && !L->upper_left ? 1 : 0) +
+                     L->num_inputs * (L->stage == ST_VS ? 4 : 2);
     if (L->c_hi >= L->c_lo) {
         /* What does not fit the push budget is pulled from the constant
          * buffer (gen_kernel_pull): the window of the budget's size
          * holding the most vectors read stays pushed. */
-        unsigned other = g + (L->i_hi >= L->i_lo ? (unsigned)(L->i_hi - L->i_lo) / 2 + 1 : 0) +
-                         (L->has_b ? 2 : 0) +
-                         (L->bump_hi >= L->bump_lo ? (unsigned)(L->bump_hi - L->bump_lo) + 1 : 0) +
-                         (sc->pos_comp[1] && !L->upper_left ? 1 : 0) +
-                         L->num_inputs * (L->stage == ST_VS ? 4 : 2);
         unsigned full = (unsigned)(L->c_hi - L->c_lo) / 2 + 1;
         if (other + full > GEN_PUSH_LIMIT && other < GEN_PUSH_LIMIT)
             push_window(L, sc->c_read, sc->nc, 2 * (GEN_PUSH_LIMIT - other));
@@ -362,6 +461,8 @@ static bool place_blocks(struct gen_kernel_info *ki, struct st_gen_layout *L, co
         L->window_grf = g;
         g += 1;
     }
+    unsigned used = g + L->num_inputs * (L->stage == ST_VS ? 4 : 2);
+    g = place_rel_blocks(L, sc, g, used < GEN_PUSH_LIMIT ? GEN_PUSH_LIMIT - used : 0);
     L->curbe_grfs = g - L->curbe_grf;
     L->input_grf = g;
     g += L->num_inputs * (L->stage == ST_VS ? 4 : 2);
@@ -398,6 +499,7 @@ bool gen_kernel_layout(struct gen_kernel_info *ki)
         if (ki->arb_slots.num_c > sc.nc)
             sc.nc = ki->arb_slots.num_c;
     }
+    L->cbuf_vectors = sc.nc;
     sc.c_read = calloc(sc.nc, sizeof(bool));
     if (!sc.c_read || !find_aloops(ki)) {
         free(sc.c_read);
@@ -569,6 +671,23 @@ static void comp_range(uint8_t comps, unsigned *first, unsigned *n)
     *n = lo < 4 ? hi - lo + 1 : 1;
 }
 
+static void pull_send(struct gen_kernel_info *ki, uint32_t a, unsigned c0, unsigned nch,
+                      struct gen_opnd out[4]);
+
+void gen_kernel_pull_at(struct gen_kernel_info *ki, struct gen_opnd bytes, int32_t k, uint8_t comps,
+                        struct gen_opnd out[4])
+{
+    struct gen_program *p = ki->p;
+    uint32_t a = gen_new_vreg(p, gen_dsize(p), false);
+    unsigned c0, nch;
+    comp_range(comps ? comps : 1, &c0, &nch);
+    struct gen_inst *i = add(p, GOP_ADD, p->simd, 0);
+    i->dst = gen_vr(a, 0, GT_D);
+    i->src[0] = gb_reg(ki->b, gb_as_type(ki->b, bytes, GT_D));
+    i->src[1] = gen_imm((uint32_t)k + 4 * c0, GT_D);
+    pull_send(ki, a, c0, nch, out);
+}
+
 bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t comps,
                      struct gen_opnd out[4])
 {
@@ -583,7 +702,7 @@ bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t 
         /* a constant index (a vector past the pushed ones): one mov */
         i = add(p, GOP_MOV, p->simd, 0);
         i->dst = gen_vr(a, 0, GT_D);
-        i->src[0] = gen_imm((index.imm << 4) + 4 * c0, GT_D);
+        i->src[0] = gen_imm(((index.imm + GEN_CBUF_PAD) << 4) + 4 * c0, GT_D);
     } else {
         i = add(p, GOP_SHL, p->simd, 0);
         i->dst = gen_vr(a, 0, GT_D);
@@ -596,6 +715,17 @@ bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t 
             i->src[1] = gen_imm(4 * c0, GT_D);
         }
     }
+    pull_send(ki, a, c0, nch, out);
+    return true;
+}
+
+/* The untyped read of components c0..c0+nch-1 at the byte addresses in a. */
+static void pull_send(struct gen_kernel_info *ki, uint32_t a, unsigned c0, unsigned nch,
+                      struct gen_opnd out[4])
+{
+    struct gen_program *p = ki->p;
+    uint32_t ds = gen_dsize(p);
+    struct gen_inst *i;
     uint32_t mask = (0xFu << nch) & 0xFu;
     unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
     uint32_t resp[2];
@@ -621,7 +751,47 @@ bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t 
     }
     for (unsigned c = 0; c < 4; c++)
         out[c] = c >= c0 && c < c0 + nch ? got[c - c0] : gen_imm(0, GT_F);
-    return true;
+}
+
+uint32_t gen_kernel_block_read(struct gen_kernel_info *ki, struct gen_opnd off, unsigned nvec)
+{
+    struct gen_program *p = ki->p;
+    unsigned grfs = nvec <= 2 ? 1 : nvec <= 4 ? 2 : 4;
+    /* header: r0, dword 2 = the offset in OWords (gen9-target.md section 5) */
+    uint32_t h = block(p, GEN_GRF_SIZE, false);
+    struct gen_inst *i = add(p, GOP_MOV, 8, 0);
+    i->nomask = true;
+    i->dst = gen_vr(h, 0, GT_UD);
+    i->src[0] = gen_fixed(0, GT_UD, GR_VEC);
+    i = add(p, GOP_MOV, 1, 0);
+    i->dst = gen_vr(h, 8, GT_UD);
+    i->src[0] = gb_as_type(ki->b, off, GT_UD);
+    /* the response: one value for the thread, read with scalar regions */
+    uint32_t r = gen_new_vreg(p, grfs * GEN_GRF_SIZE, true);
+    if (!p->oom)
+        p->vreg[r].no_spill = true;
+    i = add(p, GOP_SEND, 8, 0);
+    i->nomask = true;
+    i->dst = gen_vr(r, 0, GT_UD);
+    i->src[0] = gen_vr(h, 0, GT_UD);
+    i->sfid = 9;
+    i->exdesc = 9;
+    i->mlen = 1;
+    i->rlen = (uint8_t)grfs;
+    /* constant cache OWord block read (type 0), 2/4/8 OWords = message control 2/3/4 */
+    i->desc = gen_desc(1, grfs, true, ((grfs == 1 ? 2u : grfs == 2 ? 3u : 4u) << 8) |
+                                          GEN_BTI_CONSTANTS);
+    return r;
+}
+
+const struct st_gen_rel_block *gen_kernel_rel_block(const struct gen_kernel_info *ki, int first,
+                                                    uint32_t count)
+{
+    const struct st_gen_layout *L = &ki->p->layout;
+    for (unsigned k = 0; k < L->num_rel_blocks; k++)
+        if (L->rel_block[k].first == first && L->rel_block[k].count == count)
+            return &L->rel_block[k];
+    return NULL;
 }
 
 bool gen_kernel_const_pushed(const struct gen_kernel_info *ki, uint32_t idx)
@@ -826,19 +996,83 @@ struct gen_opnd gen_kernel_input(struct gen_kernel_info *ki, int slot, unsigned 
  * of compares and predicated reads over every register it may reach;
  * outside v0..v(limit-1) the read gives 0, as in the interpreter.
  */
+/*
+ * v[index + k] through the address register: the index is one value for
+ * the thread and names only registers rmin..rmax, whose attributes follow
+ * each other in the payload from a_min on (4 GRFs each in a vertex
+ * shader, 2 setup GRFs in a pixel shader), so register index + k is at
+ * base + stride * index (gen_ir.h, GEN_MOVI_INPUT); pixel shaders then
+ * interpolate the setup groups read.  False: not so (a chain instead).
+ */
+static bool input_rel_indirect(struct gen_kernel_info *ki, struct gen_opnd index, int32_t k,
+                               unsigned rmin, unsigned rmax, uint8_t comps, struct gen_opnd out[4])
+{
+    struct gen_program *p = ki->p;
+    const struct st_gen_layout *L = &p->layout;
+    bool vs = L->stage == ST_VS;
+    int a_min = attr_index(L, ST_LL_IN_V + (int)rmin);
+    if (!gb_is_uniform(p, &index) || index.kind != GO_VREG || a_min < 0 ||
+        (int64_t)rmin - k < 0 || (vs && p->simd != 8))
+        return false;
+    for (unsigned r = rmin; r <= rmax; r++)
+        if (attr_index(L, ST_LL_IN_V + (int)r) != a_min + (int)(r - rmin))
+            return false;
+    uint32_t stride = vs ? 4 * GEN_GRF_SIZE : 2 * GEN_GRF_SIZE;
+    uint32_t lo = (L->input_grf * GEN_GRF_SIZE) + stride * (uint32_t)a_min;
+    /* index >= rmin - k, so base + stride * index >= lo */
+    uint32_t base = lo - stride * (rmin - (uint32_t)k);
+    unsigned n = 0;
+    for (unsigned c = 0; c < 4; c++)
+        n += comps >> c & 1;
+    uint32_t dst = gen_new_vreg(p, vs ? n * gen_dsize(p) : n == 1 ? 16 : (n + 1) / 2 * GEN_GRF_SIZE,
+                                !vs);
+    if (p->oom)
+        return true; /* (the kernel is abandoned) */
+    p->vreg[dst].no_spill = true;
+    if (!vs && n == 1)
+        p->vreg[dst].align = 16;
+    struct gen_inst *i = add(p, GOP_MOVI, vs ? p->simd : 1, 0);
+    i->dst = gen_vr(dst, 0, GT_F);
+    i->src[0] = index;
+    i->src[1] = gen_fixed(lo, GT_UD, GR_SCALAR);
+    i->src[1].imm = stride * (rmax - rmin + 1);
+    i->src[2] = gen_imm(gen_movi_imm(base, 1, comps, 1) | GEN_MOVI_INPUT, GT_UD);
+    unsigned slot = 0;
+    for (unsigned c = 0; c < 4; c++) {
+        if (!(comps >> c & 1))
+            continue;
+        if (vs) {
+            out[c] = gen_vr(dst, slot * gen_dsize(p), GT_F);
+        } else {
+            uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+            unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
+            for (unsigned h = 0; h < halves; h++) {
+                struct gen_inst *pl = add(p, GOP_PLN, exec, 16 * h);
+                pl->dst = gen_vr(v, 64 * h, GT_F);
+                pl->src[0] = gen_vr(dst, 16 * slot, GT_F);
+                pl->src[1] = gen_fixed(L->bary_grf[h] * GEN_GRF_SIZE, GT_F, GR_VEC);
+            }
+            out[c] = gen_vr(v, 0, GT_F);
+        }
+        slot++;
+    }
+    return true;
+}
+
 bool gen_kernel_input_rel(struct gen_kernel_info *ki, struct gen_opnd index, int32_t k,
-                          const bool *reach, uint8_t comps, struct gen_opnd out[4])
+                          const bool *reach, bool oob, uint8_t comps, struct gen_opnd out[4])
 {
     struct gen_program *p = ki->p;
     const struct st_gen_layout *L = &p->layout;
     unsigned limit = gen_kernel_rel_limit(ki->sh, ST_REG_INPUT);
     index = gb_reg(ki->b, gb_as_type(ki->b, index, GT_D));
     uint32_t res[4] = {0, 0, 0, 0};
-    unsigned nreach = 0, only = 0;
+    unsigned nreach = 0, only = 0, first = limit;
     for (unsigned r = 0; r < limit; r++)
         if (!reach || reach[r]) {
             nreach++;
             only = r;
+            first = r < first ? r : first;
         }
     for (unsigned c = 0; c < 4; c++)
         out[c] = gen_imm(0, GT_F);
@@ -849,6 +1083,8 @@ bool gen_kernel_input_rel(struct gen_kernel_info *ki, struct gen_opnd index, int
                 out[c] = gen_kernel_input(ki, ST_LL_IN_V + (int)only, c);
         return !ki->b->failed;
     }
+    if (reach && !oob && nreach > 1 && input_rel_indirect(ki, index, k, first, only, comps, out))
+        return !ki->b->failed;
     for (unsigned c = 0; c < 4; c++)
         if (comps >> c & 1) {
             res[c] = gen_new_vreg(p, gen_dsize(p), false);

@@ -59,18 +59,25 @@ bool gen_kernel_layout(struct gen_kernel_info *ki);
  * payload).  GO_NONE after a located error. */
 struct gen_opnd gen_kernel_input(struct gen_kernel_info *ki, int slot, unsigned c);
 /* v[index + k] component c for lanes c in `comps`: 0 outside v0..v(limit-1);
- * reach (NULL: every register) limits the chain to the registers index + k
- * can name.  `uniform_index`: the index is one value for all channels. */
+ * reach (NULL: every register) limits the registers index + k can name,
+ * oob that it may also fall outside them all.  A uniform index whose
+ * registers are all inside and pushed one after the other reads through
+ * a0; otherwise a chain of compares and predicated reads. */
 bool gen_kernel_input_rel(struct gen_kernel_info *ki, struct gen_opnd index, int32_t k,
-                          const bool *reach, uint8_t comps, struct gen_opnd out[4]);
+                          const bool *reach, bool oob, uint8_t comps, struct gen_opnd out[4]);
 /* Is c[idx] pushed?  Then gen_kernel_const reads it in place. */
 bool gen_kernel_const_pushed(const struct gen_kernel_info *ki, uint32_t idx);
 struct gen_opnd gen_kernel_const(struct gen_kernel_info *ki, uint32_t idx, unsigned c);
 /* c[index] from the constant buffer, the components in `comps` (an index
- * past the buffer reads 0): one untyped read (two at SIMD32).  index is a
- * dword (per channel or uniform) or an immediate. */
+ * past the buffer reads 0): one untyped read (two at SIMD32).  index is an
+ * immediate (the vector number), or a dword (per channel or uniform)
+ * holding the vector number plus GEN_CBUF_PAD (the buffer's leading zeros). */
 bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t comps,
                      struct gen_opnd out[4]);
+/* The same at byte address bytes + k (bytes: a per-channel dword, the
+ * address of the vector's first component; k: a constant added). */
+void gen_kernel_pull_at(struct gen_kernel_info *ki, struct gen_opnd bytes, int32_t k, uint8_t comps,
+                        struct gen_opnd out[4]);
 struct gen_opnd gen_kernel_int(struct gen_kernel_info *ki, uint32_t idx, unsigned c);
 struct gen_opnd gen_kernel_bool(struct gen_kernel_info *ki, uint32_t idx);
 /* Bump-environment value j (mat00, mat01, mat10, mat11, lscale, loffset) of a stage. */
@@ -86,6 +93,19 @@ void gen_kernel_sample(struct gen_kernel_info *ki, unsigned stage, unsigned arb_
 /* The URB write (vertex shaders) or render target writes (pixel shaders),
  * with the ARB options' fixed-function steps first. */
 void gen_kernel_epilogue(struct gen_kernel_info *ki);
+
+/* The values the aL in rel_vreg takes (a loop over literal counts) into
+ * vals, their number; -1 when unknown (an address register, a loop over
+ * an i# register). */
+int gen_kernel_rel_aL(const struct gen_kernel_info *ki, uint32_t rel_vreg, uint32_t vals[256]);
+/* The pushed block of c[first .. first + count - 1] (CURBE block 6), or NULL. */
+const struct st_gen_rel_block *gen_kernel_rel_block(const struct gen_kernel_info *ki, int first,
+                                                    uint32_t count);
+/* One OWord block read of `nvec` (1-8) vectors of the constant buffer from
+ * OWord `off` (a uniform dword or an immediate: the vector number plus
+ * GEN_CBUF_PAD) into a uniform block (vector v at byte 16 * v); the
+ * caller keeps off + nvec inside the buffer and its pads. */
+uint32_t gen_kernel_block_read(struct gen_kernel_info *ki, struct gen_opnd off, unsigned nvec);
 
 /* Registers relative addressing of a file may reach (the interpreter's limits). */
 unsigned gen_kernel_rel_limit(const struct st_shader *sh, enum st_regfile file);

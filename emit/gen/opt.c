@@ -12,14 +12,16 @@
 
 static unsigned type_bytes(uint8_t t)
 {
-    return t == GT_UW || t == GT_W ? 2 : 4;
+    return gen_type_size((enum gen_type)t);
 }
 
 uint32_t gen_dst_bytes(const struct gen_program *p, const struct gen_inst *i)
 {
-    (void)p;
     if (gen_op_info[i->op].send)
         return (uint32_t)i->rlen * GEN_GRF_SIZE;
+    /* an indirect read (gen_ir.h) fills its whole block */
+    if (i->op == GOP_MOVI && i->dst.kind == GO_VREG && i->dst.vreg < p->nvreg)
+        return p->vreg[i->dst.vreg].size - i->dst.off;
     return (uint32_t)(i->exec ? i->exec : 1) * type_bytes(i->dst.type);
 }
 

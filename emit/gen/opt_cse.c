@@ -55,7 +55,8 @@ static bool candidate(const struct gen_program *p, const struct gen_du *du, unsi
     const struct gen_op_info *oi = &gen_op_info[i->op];
     if (oi->flow || oi->send || i->op == GOP_LABEL || i->pred != GP_NONE || i->dst.kind != GO_VREG)
         return false;
-    if (gen_cmod_writes_flag(i))
+    /* the first live channel's value: a function of the execution mask too */
+    if (gen_cmod_writes_flag(i) || i->op == GOP_BCAST)
         return false;
     for (unsigned s = 0; s < oi->nsrc; s++) {
         const struct gen_opnd *o = &i->src[s];

@@ -51,6 +51,7 @@ struct gen_run {
     unsigned depth_comp;  /* D3D9: x; ARB result.depth: z */
     uint8_t *cbuf;        /* the constant buffer (GEN_BTI_CONSTANTS): every c[] vector of the inputs */
     size_t cbuf_size;
+    struct st_gen_run_stats *stats; /* messages counted by SFID, when asked */
     /* per channel of the running thread */
     float out[GENSIM_MAX_CHANNELS][ST_LL_OUT_SLOTS][4];
     bool written[GENSIM_MAX_CHANNELS];
@@ -200,6 +201,25 @@ static void fill_curbe(gensim_thread *th, const struct gen_run *R)
         for (unsigned j = 0; j < 8; j++)
             gensim_set_f32(th, L->bump_grf + (unsigned)(s - L->bump_lo), j, v[j]);
     }
+    /* relatively addressed ranges: pad zero vectors (the GRFs start zeroed), the range */
+    for (unsigned b = 0; b < L->num_rel_blocks; b++) {
+        const struct st_gen_rel_block *r = &L->rel_block[b];
+        for (unsigned x = 0; x < r->count; x++) {
+            int64_t c = (int64_t)r->first + x;
+            const float *v = c >= 0 && c <= UINT32_MAX ? st_run_const(in, (uint32_t)c) : NULL;
+            unsigned pos = r->pad + x;
+            for (unsigned j = 0; j < 4 && v; j++)
+                gensim_set_f32(th, r->grf + pos / 2, (pos % 2) * 4 + j, v[j]);
+        }
+    }
+}
+
+/* The messages the kernel sends, by SFID (tests check how constants are read). */
+static void cb_observe(void *u, const gensim_send_info *s)
+{
+    struct gen_run *R = u;
+    if (R->stats && s->sfid < 16)
+        R->stats->sends_by_sfid[s->sfid]++;
 }
 
 static bool same_bits(float a, float b)
@@ -495,6 +515,7 @@ static gensim_thread *thread_new(struct gen_exec *E, uint32_t mask)
     gensim_config cfg;
     memset(&cfg, 0, sizeof(cfg));
     cfg.dispatch_mask = mask;
+    cfg.dispatch_width = E->R->L->simd;
     cfg.scratch = E->scratch;
     cfg.scratch_size = E->scratch_size;
     cfg.rt_has_depth = E->R->L->writes_depth;
@@ -503,6 +524,7 @@ static gensim_thread *thread_new(struct gen_exec *E, uint32_t mask)
     cfg.cb.urb_write = cb_urb;
     cfg.cb.sample = cb_sample;
     cfg.cb.surface = cb_surface;
+    cfg.cb.observe_send = cb_observe;
     gensim_thread *th = gensim_thread_new(E->prog, &cfg);
     if (!th)
         st_error(E->R->ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
@@ -683,8 +705,10 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, const struct
     memset(&E, 0, sizeof(E));
     E.scratch_size = L.scratch_bytes ? L.scratch_bytes : 64;
     E.scratch = calloc(1, E.scratch_size);
-    size_t nc = st_run_num_consts(in);
-    uint8_t *cbuf = malloc(nc * 16);
+    /* the constant buffer: GEN_CBUF_PAD zero vectors, the kernel's
+     * cbuf_vectors constants, GEN_CBUF_PAD zero vectors (docs/gen-abi.md) */
+    size_t nc = st_run_num_consts(in), nbuf = L.cbuf_vectors;
+    uint8_t *cbuf = calloc(nbuf + 2 * GEN_CBUF_PAD, 16);
     bool ok = R && E.scratch && cbuf;
     if (!ok) {
         st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
@@ -722,10 +746,11 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, const struct
         }
         if (R->depth_slot >= ST_LL_OUT_SLOTS)
             R->depth_slot = -1;
-        for (unsigned i = 0; i < nc; i++)
-            memcpy(cbuf + 16 * i, st_run_const(in, i), 16);
+        for (unsigned i = 0; i < nc && i < nbuf; i++)
+            memcpy(cbuf + 16 * (GEN_CBUF_PAD + i), st_run_const(in, i), 16);
         R->cbuf = cbuf;
-        R->cbuf_size = nc * 16;
+        R->cbuf_size = (nbuf + 2 * GEN_CBUF_PAD) * 16;
+        R->stats = stats;
         E.R = R;
         E.prog = prog;
         E.outs = outs;

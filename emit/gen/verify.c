@@ -41,7 +41,7 @@ static bool width_ok(unsigned w)
 static void operand(struct vfy *V, unsigned i, const struct gen_opnd *o, bool is_dst)
 {
     const struct gen_program *p = V->p;
-    if (o->type > GT_V)
+    if (o->type > GT_HF)
         bad(V, i, "an operand type out of range");
     switch (o->kind) {
     case GO_VREG:
@@ -102,6 +102,19 @@ static void instruction(struct vfy *V, unsigned i, const struct gen_inst *in)
     }
     if (in->sat && !oi->sat)
         bad(V, i, "(sat) on an opcode that takes none");
+    if (in->op == GOP_MOVI &&
+        (in->src[1].kind != GO_FIXED || in->src[2].kind != GO_IMM || in->pred != GP_NONE ||
+         (in->exec != 1 && in->exec != V->p->simd) || in->dst.kind != GO_VREG ||
+         (in->src[0].kind != GO_VREG && in->src[0].kind != GO_FIXED) ||
+         (!gen_movi_input(in) &&
+          (gen_movi_base(in) + 16u * gen_movi_span(in) > in->src[1].off + in->src[1].imm ||
+           gen_movi_base(in) < in->src[1].off)) ||
+         !gen_movi_vecs(in) ||
+         (in->exec != 1 && !gen_movi_comps(in))))
+        bad(V, i, "an indirect read without its index, its registers or its layout");
+    if (in->op == GOP_BCAST && (in->exec != 1 || !in->nomask || in->src[0].kind != GO_VREG ||
+                                in->dst.kind != GO_VREG || in->pred != GP_NONE))
+        bad(V, i, "a broadcast that is not a (W) SIMD1 read of a per-channel value");
 }
 
 /* IF [ELSE] ENDIF and LABEL .. WHILE nest; BREAK and CONT are in a loop. */

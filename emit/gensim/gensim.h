@@ -234,6 +234,11 @@ typedef struct gensim_callbacks {
 
 typedef struct gensim_config {
     uint32_t dispatch_mask;   /* channels dispatched (PS: pixel mask; VS: vertices) */
+    /* the thread's SIMD width (8, 16, 32; 0: unknown): channels below it
+     * that were not dispatched read as enabled in ce0, which does not
+     * consider the dispatch mask (Mesa brw_find_live_channel); sr0.2
+     * (DMask) and sr0.3 (VMask) start as the dispatch mask */
+    unsigned dispatch_width;
     unsigned cr0;             /* initial cr0.0 (bit 7: keep f32 denormals) */
     uint8_t *scratch;         /* per-thread scratch space (BTI 253/255) */
     size_t scratch_size;
