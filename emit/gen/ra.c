@@ -373,10 +373,13 @@ void gen_dce(struct gen_program *p)
     if (!n)
         return;
     bool *live = calloc(n, sizeof(*live));
+    /* a vreg read once has every def marked: later reads skip them (a vreg
+     * written d times and read r times costs d + r, not d x r) */
+    bool *read = calloc(nv ? nv : 1, sizeof(*read));
     int32_t *dep = malloc(n * sizeof(*dep));
     uint32_t *work = malloc(n * sizeof(*work));
     struct csr defs = {NULL, NULL};
-    if (!live || !dep || !work || !build_refs(p, &defs, true)) {
+    if (!live || !read || !dep || !work || !build_refs(p, &defs, true)) {
         p->oom = true;
         goto out;
     }
@@ -411,6 +414,9 @@ void gen_dce(struct gen_program *p)
             if (i->src[s].kind != GO_VREG || i->src[s].vreg >= nv)
                 continue;
             uint32_t v = i->src[s].vreg;
+            if (read[v])
+                continue;
+            read[v] = true;
             for (uint32_t d = defs.first[v]; d < defs.first[v + 1]; d++)
                 if (!live[defs.at[d]]) {
                     live[defs.at[d]] = true;
@@ -429,6 +435,7 @@ void gen_dce(struct gen_program *p)
     p->ninst = w;
 out:
     free(live);
+    free(read);
     free(dep);
     free(work);
     csr_free(&defs);

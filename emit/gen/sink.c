@@ -23,10 +23,23 @@ enum { WINDOW = 256 };
 
 struct sink {
     struct gen_program *p;
-    int32_t *last;   /* per vreg: index of the last instruction touching it */
+    int32_t *last;   /* per vreg: the last instruction touching it (an index
+                      * into p->inst), -1 */
     uint32_t *defs;  /* per vreg: writers */
+    uint32_t *ord;   /* the order being built: ord[q] is an index into p->inst
+                      * (moving 4-byte indices, not 120-byte instructions, and
+                      * the instructions once at the end) */
+    int32_t *pos;    /* per instruction: its place in ord.  A move keeps the
+                      * order of the others, so the last touches stay the same
+                      * instructions: only their places shift */
     int32_t lastfix[GEN_NUM_GRFS]; /* per payload GRF: last reader (of its first byte's GRF) */
 };
+
+/* The place of instruction id (-1: none). */
+static int32_t place(const struct sink *S, int32_t id)
+{
+    return id < 0 ? -1 : S->pos[id];
+}
 
 static bool flow_or_label(const struct gen_inst *i)
 {
@@ -87,28 +100,21 @@ static bool writes(const struct gen_inst *x, uint32_t v)
 static void move(struct sink *S, unsigned k, unsigned u)
 {
     struct gen_program *p = S->p;
-    struct gen_inst i = p->inst[k];
-    /* the instructions between shift up by one: so do their last touches */
-    for (unsigned q = k + 1; q < u; q++) {
-        const struct gen_inst *x = &p->inst[q];
-        const struct gen_opnd *o[4] = {&x->dst, &x->src[0], &x->src[1], &x->src[2]};
-        for (unsigned s = 0; s < 4; s++) {
-            if (o[s]->kind == GO_VREG && S->last[o[s]->vreg] == (int32_t)q)
-                S->last[o[s]->vreg] = (int32_t)q - 1;
-            else if (o[s]->kind == GO_FIXED && o[s]->off / GEN_GRF_SIZE < GEN_NUM_GRFS &&
-                     S->lastfix[o[s]->off / GEN_GRF_SIZE] == (int32_t)q)
-                S->lastfix[o[s]->off / GEN_GRF_SIZE] = (int32_t)q - 1;
-        }
-    }
-    memmove(&p->inst[k], &p->inst[k + 1], sizeof(struct gen_inst) * (u - 1 - k));
-    p->inst[u - 1] = i;
+    uint32_t moved = S->ord[k];
+    const struct gen_inst *i = &p->inst[moved];
+    /* the instructions between shift up by one */
+    for (unsigned q = k + 1; q < u; q++)
+        S->pos[S->ord[q]] = (int32_t)q - 1;
+    memmove(&S->ord[k], &S->ord[k + 1], sizeof(*S->ord) * (u - 1 - k));
+    S->ord[u - 1] = moved;
+    S->pos[moved] = (int32_t)u - 1;
     /* its sources now live down to here at least */
     for (unsigned s = 0; s < 3; s++) {
-        const struct gen_opnd *o = &i.src[s];
-        if (o->kind == GO_VREG && S->last[o->vreg] < (int32_t)u - 1)
-            S->last[o->vreg] = (int32_t)u - 1;
-        else if (o->kind == GO_FIXED && S->lastfix[o->off / GEN_GRF_SIZE] < (int32_t)u - 1)
-            S->lastfix[o->off / GEN_GRF_SIZE] = (int32_t)u - 1;
+        const struct gen_opnd *o = &i->src[s];
+        if (o->kind == GO_VREG && place(S, S->last[o->vreg]) < (int32_t)u - 1)
+            S->last[o->vreg] = (int32_t)moved;
+        else if (o->kind == GO_FIXED && place(S, S->lastfix[o->off / GEN_GRF_SIZE]) < (int32_t)u - 1)
+            S->lastfix[o->off / GEN_GRF_SIZE] = (int32_t)moved;
     }
 }
 
@@ -117,12 +123,21 @@ void gen_sink(struct gen_program *p)
     if (p->oom || !p->ninst)
         return;
     struct sink S = {p, malloc(sizeof(int32_t) * (p->nvreg + 1)),
-                     calloc(p->nvreg + 1, sizeof(uint32_t)), {0}};
-    if (!S.last || !S.defs) {
+                     calloc(p->nvreg + 1, sizeof(uint32_t)), malloc(sizeof(uint32_t) * p->ninst),
+                     malloc(sizeof(int32_t) * p->ninst), {0}};
+    struct gen_inst *sorted = malloc(sizeof(*sorted) * p->ninst);
+    if (!S.last || !S.defs || !S.ord || !S.pos || !sorted) {
         free(S.last);
         free(S.defs);
+        free(S.ord);
+        free(S.pos);
+        free(sorted);
         p->oom = true;
         return;
+    }
+    for (unsigned k = 0; k < p->ninst; k++) {
+        S.ord[k] = k;
+        S.pos[k] = (int32_t)k;
     }
     for (unsigned v = 0; v < p->nvreg; v++)
         S.last[v] = -1;
@@ -135,14 +150,19 @@ void gen_sink(struct gen_program *p)
     }
     /* last instruction first, so a chain follows its reader down */
     for (unsigned k = p->ninst; k-- > 0;) {
-        const struct gen_inst *i = &p->inst[k];
+        const struct gen_inst *i = &p->inst[S.ord[k]];
         if (!movable(&S, i))
             continue;
         uint32_t v = i->dst.vreg;
         unsigned u = k + 1, end = k + WINDOW < p->ninst ? k + WINDOW : p->ninst;
         bool ok = false;
+        uint32_t sv[3];
+        unsigned nsv = 0;
+        for (unsigned s = 0; s < gen_op_info[i->op].nsrc; s++)
+            if (i->src[s].kind == GO_VREG)
+                sv[nsv++] = i->src[s].vreg;
         for (; u < end; u++) {
-            const struct gen_inst *x = &p->inst[u];
+            const struct gen_inst *x = &p->inst[S.ord[u]];
             if (flow_or_label(x))
                 break;
             if (reads(x, v)) {
@@ -151,9 +171,8 @@ void gen_sink(struct gen_program *p)
             }
             /* what it reads must keep its value down to the new place */
             bool clobber = false;
-            for (unsigned s = 0; s < gen_op_info[i->op].nsrc; s++)
-                if (i->src[s].kind == GO_VREG && writes(x, i->src[s].vreg))
-                    clobber = true;
+            for (unsigned s = 0; s < nsv; s++)
+                clobber |= writes(x, sv[s]);
             if (clobber)
                 break;
         }
@@ -170,15 +189,21 @@ void gen_sink(struct gen_program *p)
                        (o->kind != GO_FIXED || i->src[t].off / GEN_GRF_SIZE == o->off / GEN_GRF_SIZE);
             if (dup)
                 continue;
-            if (o->kind == GO_VREG && S.last[o->vreg] < (int32_t)u)
+            if (o->kind == GO_VREG && place(&S, S.last[o->vreg]) < (int32_t)u)
                 grows += p->vreg[o->vreg].size;
-            else if (o->kind == GO_FIXED && S.lastfix[o->off / GEN_GRF_SIZE] < (int32_t)u)
+            else if (o->kind == GO_FIXED && place(&S, S.lastfix[o->off / GEN_GRF_SIZE]) < (int32_t)u)
                 grows += GEN_GRF_SIZE;
         }
         if (grows > p->vreg[v].size)
             continue;
         move(&S, k, u);
     }
+    for (unsigned k = 0; k < p->ninst; k++)
+        sorted[k] = p->inst[S.ord[k]];
+    memcpy(p->inst, sorted, sizeof(*sorted) * p->ninst);
+    free(sorted);
     free(S.last);
     free(S.defs);
+    free(S.ord);
+    free(S.pos);
 }

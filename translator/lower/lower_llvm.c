@@ -117,6 +117,11 @@ struct lower {
 
     struct frame flow[MAX_FLOW];
     unsigned nflow;
+    /* loop counters and aL, one alloca per flow-stack position, shared by
+     * the loops that open there one after another (each stores it before
+     * its header): mem2reg's phi placement costs each alloca the blocks
+     * it dominates, so an alloca per loop would cost loops x blocks */
+    LLVMValueRef counter_at[MAX_FLOW], al_at[MAX_FLOW];
     unsigned cond_depth; /* > 0: code runs conditionally or repeatedly */
     unsigned call_depth;
 };
@@ -966,6 +971,10 @@ static LLVMValueRef apply_srcmod(struct lower *L, LLVMValueRef v, enum st_srcmod
         default: break;
         }
     }
+    if (mod == ST_SRCMOD_NONE || mod == ST_SRCMOD_NOT)
+        return v;
+    /* built only for a modifier: two constant vectors per source read were
+     * a fifth of the compile work of a shader without modifiers */
     LLVMValueRef half = bld_splatf(L, 0.5f), two = bld_splatf(L, 2.0f);
     switch (mod) {
     case ST_SRCMOD_NONE: case ST_SRCMOD_NOT: return v;
@@ -2328,10 +2337,15 @@ static void begin_loop(struct lower *L, const struct st_instr *ins)
     LLVMValueRef n = bld_lane(L, iv, 0);
     n = bld_select(L, LLVMBuildICmp(L->b, LLVMIntSLT, n, bld_i(L, 0), ""), bld_i(L, 0), n);
     n = bld_select(L, LLVMBuildICmp(L->b, LLVMIntSGT, n, bld_i(L, 255), ""), bld_i(L, 255), n);
-    f->counter = bld_alloca(L, L->i32, "loop.count");
+    unsigned at = L->nflow - 1;
+    if (!L->counter_at[at])
+        L->counter_at[at] = bld_alloca(L, L->i32, "loop.count");
+    f->counter = L->counter_at[at];
     bld_store(L, n, f->counter, 0);
     if (is_loop) {
-        f->al = bld_alloca(L, L->i32, "aL");
+        if (!L->al_at[at])
+            L->al_at[at] = bld_alloca(L, L->i32, "aL");
+        f->al = L->al_at[at];
         bld_store(L, bld_lane(L, iv, 1), f->al, 0);
         f->step = bld_lane(L, iv, 2);
         /* A defi wins over the run inputs (run_io.c apply_defs), so its
