@@ -211,6 +211,29 @@ static void test_vs_pass_through_in_place(void **state)
     out_free(&r);
 }
 
+/* vs_3_0: the o# declared dcl_position is VUE slot 1 itself (no zero
+ * position beside it in a later slot), for the fixed function to read. */
+static void test_vs3_declared_position_in_slot1(void **state)
+{
+    (void)state;
+    struct gen_out r = compile("vs_3_0\n"
+                               "dcl_position v0\n"
+                               "dcl_texcoord v1\n"
+                               "dcl_texcoord0 o0\n"
+                               "dcl_position o1\n"
+                               "add o1, v0, c0\n"
+                               "add o0, v1, c1\n",
+                               0);
+    assert_true(r.ok);
+    /* o1 is out14, o0 out13: position first, then the other outputs in slot order */
+    assert_non_null(strstr(r.text, "VUE: slot0=header/-1 slot1=out14 slot2=out13\n"));
+    /* both slots in one end-of-thread write: mlen 9 (header + 2 x 4 GRFs), offset 1 */
+    assert_non_null(strstr(r.text, " 0x26 0x12080017 {EOT}"));
+    assert_int_equal(count(r.text, "0.0:f"), 0); /* no zero slot */
+    assert_non_null(strstr(r.stats, " 1 sends"));
+    out_free(&r);
+}
+
 static void test_modifiers_and_math(void **state)
 {
     (void)state;
@@ -1159,6 +1182,7 @@ int main(void)
         cmocka_unit_test(test_ps_simd16_and_32),
         cmocka_unit_test(test_vs_urb_write),
         cmocka_unit_test(test_vs_pass_through_in_place),
+        cmocka_unit_test(test_vs3_declared_position_in_slot1),
         cmocka_unit_test(test_modifiers_and_math),
         cmocka_unit_test(test_control_flow),
         cmocka_unit_test(test_texkill_predicates_write),
