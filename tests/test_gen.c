@@ -234,6 +234,25 @@ static void test_vs3_declared_position_in_slot1(void **state)
     out_free(&r);
 }
 
+/* A value saturated once and copied (`add.sat t; mov d, t`, left by a
+ * fold) is not clamped again: ARB_fog's clamp of an ADD_SAT result. */
+static void test_no_second_saturate_through_copy(void **state)
+{
+    (void)state;
+    struct gen_out r = compile("!!ARBfp1.0\n"
+                               "OPTION ARB_fog_linear;\n"
+                               "PARAM c = program.env[0];\n"
+                               "TEMP t;\n"
+                               "MAD_SAT t, fragment.color, c, fragment.texcoord[0];\n"
+                               "ADD_SAT t, t, c;\n"
+                               "MOV result.color, t;\n"
+                               "END\n",
+                               0);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "mov (8|M0)     (sat)"), 0);
+    out_free(&r);
+}
+
 static void test_modifiers_and_math(void **state)
 {
     (void)state;
@@ -1183,6 +1202,7 @@ int main(void)
         cmocka_unit_test(test_vs_urb_write),
         cmocka_unit_test(test_vs_pass_through_in_place),
         cmocka_unit_test(test_vs3_declared_position_in_slot1),
+        cmocka_unit_test(test_no_second_saturate_through_copy),
         cmocka_unit_test(test_modifiers_and_math),
         cmocka_unit_test(test_control_flow),
         cmocka_unit_test(test_texkill_predicates_write),
