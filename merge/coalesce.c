@@ -186,6 +186,7 @@ bool mir_split_merge_inputs(struct mir_prog *p, struct st_merge_stats *stats)
                 mv->nsrc = 1;
                 mv->src[0] = cur.src[k];
                 mv->uniform = cur.uniform;
+                mv->half = cur.half;
                 mv->loc = cur.loc;
                 cur.src[k] = mir_src_vreg(t, ST_SWIZZLE_IDENTITY);
                 stats->inputs_materialized++;
@@ -489,6 +490,10 @@ unsigned mir_fold_copies(struct mir_prog *p)
         if (d->op == MIR_OP_MERGE || d->op == MIR_OP_OPAQUE || d->predicated ||
             d->dst.kind != MIR_VREG || !dst_ok(p, d->op, &m->dst, inflow[j]))
             goto next;
+        /* a half mov rounds: a full-precision definition cannot take it
+         * over (a half definition writing an output is the same value) */
+        if (m->half && !d->half)
+            goto next;
         if (m->dst.kind == MIR_FIXED && !fixed_move_ok(&t, j, &m->dst))
             goto next;
         if (m->sat && d->op == ST_OP_SETP)
@@ -570,6 +575,9 @@ unsigned mir_sink_predicated(struct mir_prog *p)
             goto next;
         unsigned j = u.defat[v];
         struct mir_instr *d = &p->ins[j];
+        if (m->half != d->half ||
+            (m->dst.kind == MIR_VREG && p->vclass[m->dst.vreg] != p->vclass[v]))
+            goto next; /* the definition would write another class */
         if (d->predicated || d->op == MIR_OP_MERGE || d->op == MIR_OP_OPAQUE ||
             d->op == ST_OP_SETP || d->op == ST_OP_MOVA || d->op == ST_OP_ARB_ARL ||
             !dst_ok(p, d->op, &m->dst, true) || !reads_kept(&t, d, j, &m->pred))
@@ -750,6 +758,8 @@ unsigned mir_fold_outputs(struct mir_prog *p)
         uint32_t D = m->src[0].vreg;
         if (u.uses[D] - pdefs[D] != 1 || first[D] == MIR_NONE || !fixed_move_ok(&t, first[D], &m->dst))
             goto next;
+        if (m->half && p->vclass[D] != MIR_CLASS_HALF)
+            goto next; /* the mov rounds what full-precision definitions computed */
         /* a scalar output takes the first written lane: only ops whose
          * lanes are their sources' lanes (or all one value) say which */
         bool scalar = !p->arb && ((m->dst.file == ST_REG_RASTOUT && m->dst.index != ST_RASTOUT_POS) ||

@@ -118,6 +118,7 @@ static bool same_src(const struct mir_src *a, const struct mir_src *b)
 static bool same_instr(const struct mir_instr *a, const struct mir_instr *b)
 {
     if (a->op != b->op || a->nsrc != b->nsrc || a->sat != b->sat || a->shift != b->shift ||
+        a->half != b->half ||
         a->cmp != b->cmp || a->predicated || b->predicated || !a->has_dst || !b->has_dst ||
         a->dst.kind != MIR_VREG || b->dst.kind != MIR_VREG || a->dst.vreg != b->dst.vreg ||
         a->dst.mask != b->dst.mask || a->op == MIR_OP_OPAQUE || a->op == MIR_OP_MERGE ||

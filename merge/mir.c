@@ -187,7 +187,11 @@ static const char *mod_suffix(unsigned mod)
 static void print_vreg(const struct mir_prog *p, uint32_t v, struct st_buf *out)
 {
     unsigned cls = v < p->nvregs ? p->vclass[v] : MIR_CLASS_FLOAT;
-    st_buf_printf(out, "%%%s%u", cls == MIR_CLASS_INT ? "a" : cls == MIR_CLASS_BOOL ? "p" : "",
+    st_buf_printf(out, "%%%s%u",
+                  cls == MIR_CLASS_INT    ? "a"
+                  : cls == MIR_CLASS_BOOL ? "p"
+                  : cls == MIR_CLASS_HALF ? "h"
+                                          : "",
                   (unsigned)v);
 }
 
@@ -321,6 +325,8 @@ void mir_print(const struct mir_prog *p, struct st_buf *out)
             st_buf_printf(out, "_%s", st_compare_name(in->cmp));
         if (in->sat)
             st_buf_printf(out, "_sat");
+        if (in->half)
+            st_buf_printf(out, "_pp");
         if (in->shift)
             st_buf_printf(out, "_%s%d", in->shift > 0 ? "x" : "d", 1 << (in->shift > 0 ? in->shift
                                                                                     : -in->shift));
@@ -447,6 +453,13 @@ bool mir_verify(struct st_ctx *ctx, const struct mir_prog *p, const char *after)
             ok = bad(ctx, p, in, after, "a destination names no vreg");
         if (ok && in->has_dst && in->dst.kind == MIR_VREG && !in->dst.mask)
             ok = bad(ctx, p, in, after, "an empty writemask");
+        /* half values are written by half instructions only, and those
+         * write half values (or a predicate, or an output) */
+        if (ok && in->has_dst && in->dst.kind == MIR_VREG &&
+            (p->vclass[in->dst.vreg] == MIR_CLASS_HALF) != in->half &&
+            !(in->half && p->vclass[in->dst.vreg] == MIR_CLASS_BOOL))
+            ok = bad(ctx, p, in, after, in->half ? "a half instruction writes a vreg not half"
+                                                 : "a half vreg written at full precision");
         for (unsigned k = 0; k < in->nsrc && ok; k++)
             ok = check_src(ctx, p, in, &in->src[k], after);
         if (ok && in->predicated)

@@ -9,7 +9,8 @@
  * swizzle and a modifier.  Values live in virtual registers (vregs) of
  * three classes: float vec4 (temporaries), integer vec4 (what mova/ARL
  * write: address values, and the aL of a loop) and boolean vec4 (what
- * setp writes).  Registers the shader model names (v#, c#, i#, b#, s#, t#,
+ * setp writes), plus half vec4 (the values a _pp instruction computes under
+ * --pp=fp16).  Registers the shader model names (v#, c#, i#, b#, s#, t#,
  * outputs) are fixed operands; constants the program computed are
  * immediates (the program's table of vec4 literals).  Lanes never move:
  * lane i of a vreg is lane i of whatever register a target gives it.
@@ -64,6 +65,7 @@ enum mir_class {
     MIR_CLASS_FLOAT, /* vec4 of float */
     MIR_CLASS_INT,   /* vec4 of int32: address values (a0), aL */
     MIR_CLASS_BOOL,  /* vec4 of bool: predicates (p0) */
+    MIR_CLASS_HALF,  /* vec4 of half: what a half instruction writes (--pp=fp16) */
 };
 
 struct mir_src {
@@ -103,6 +105,15 @@ struct mir_instr {
     bool phi_copy;       /* MIR_OP_MERGE made for a phi (a copy on a CFG edge) */
     bool uniform;        /* the value written (or the branch) is the same in every invocation */
     bool predicated;     /* lanes whose predicate is false keep the old value */
+    /* Computes in half precision (a _pp instruction under --pp=fp16, and
+     * the moves and merges of its values): each source, as read, is
+     * rounded to half (exact for a HALF vreg), every step of the operation
+     * rounds to half (st_op_env.half), and the result is a half.  Its
+     * vreg destination is of class HALF (BOOL for setp); a fixed one (an
+     * output) takes the half as a float.  A texture instruction reads its
+     * coordinates as they are and rounds the texel.  An instruction that
+     * is not half reads a HALF vreg as the float it holds (exactly). */
+    bool half;
     enum st_compare cmp; /* SETP, IFC, BREAKC */
     struct mir_dst dst;
     unsigned nsrc;

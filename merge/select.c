@@ -202,6 +202,8 @@ static enum mir_class class_of(LLVMTypeRef t)
 {
     if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
         t = LLVMGetElementType(t);
+    if (LLVMGetTypeKind(t) == LLVMHalfTypeKind)
+        return MIR_CLASS_HALF; /* a _pp value under --pp=fp16 */
     if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
         return MIR_CLASS_FLOAT;
     return LLVMGetIntTypeWidth(t) == 1 ? MIR_CLASS_BOOL : MIR_CLASS_INT;
@@ -219,14 +221,108 @@ static struct mir_instr *emit(struct sel *S, unsigned op)
     return in;
 }
 
-/* A new vreg for value v (its class from its type), recorded. */
+/*
+ * Does the float vector v hold halves only (--pp=fp16), in the lanes its
+ * readers read: a fpext of a half value, a merge or phi of such values, a
+ * constant whose lanes are halves?  Then its vreg is a half one, and the
+ * merges and phi copies that build it stay in half (a register a _pp
+ * instruction wrote whole keeps half values through the partial writes
+ * and the flow that the lowering spells as merges and phis).  A phi met
+ * again on the way is taken to be one (the values around a loop are
+ * halves if all that enters it is); past `depth` the answer is no.
+ */
+static bool half_valued_d(struct sel *S, LLVMValueRef v, uint8_t lanes, unsigned depth,
+                          LLVMValueRef *stack, unsigned nstack)
+{
+    if (!lanes)
+        return true;
+    if (depth == 0)
+        return false;
+    if (LLVMIsConstant(v)) {
+        for (unsigned l = 0; l < 4; l++) {
+            if (!((lanes >> l) & 1))
+                continue;
+            LLVMValueRef e = LLVMGetAggregateElement(v, l);
+            if (!e || LLVMIsPoison(e) || LLVMIsUndef(e))
+                continue;
+            if (!LLVMIsAConstantFP(e))
+                return false;
+            LLVMBool lost;
+            float f = (float)LLVMConstRealGetDouble(e, &lost);
+            uint32_t a, b;
+            float r = st_half_round(f);
+            memcpy(&a, &f, 4);
+            memcpy(&b, &r, 4);
+            if (a != b)
+                return false;
+        }
+        return true;
+    }
+    switch (opc(v)) {
+    case LLVMFPExt:
+        return class_of(LLVMTypeOf(LLVMGetOperand(v, 0))) == MIR_CLASS_HALF;
+    case LLVMShuffleVector: {
+        LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetOperand(v, 1);
+        if (LLVMGetVectorSize(LLVMTypeOf(a)) != 4)
+            return false;
+        uint8_t la = 0, lb = 0;
+        for (unsigned i = 0; i < 4; i++) {
+            int e = LLVMGetMaskValue(v, i);
+            if (!((lanes >> i) & 1) || e == LLVMGetUndefMaskElem() || e < 0)
+                continue;
+            if (e < 4)
+                la |= (uint8_t)(1u << e);
+            else
+                lb |= (uint8_t)(1u << (e - 4));
+        }
+        return half_valued_d(S, a, la, depth - 1, stack, nstack) &&
+               half_valued_d(S, b, lb, depth - 1, stack, nstack);
+    }
+    case LLVMPHI: {
+        if (!is_vec(v) || nstack >= 8)
+            return false;
+        for (unsigned k = 0; k < nstack; k++)
+            if (stack[k] == v)
+                return true;
+        stack[nstack] = v;
+        for (unsigned k = 0; k < LLVMCountIncoming(v); k++) {
+            LLVMValueRef x = LLVMGetIncomingValue(v, k);
+            if (x != v && !half_valued_d(S, x, lanes, depth - 1, stack, nstack + 1))
+                return false;
+        }
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+static enum mir_class value_class(struct sel *S, LLVMValueRef v)
+{
+    enum mir_class c = class_of(LLVMTypeOf(v));
+    if (c == MIR_CLASS_FLOAT && S->sh->pp_half && is_vec(v) &&
+        (opc(v) == LLVMShuffleVector || opc(v) == LLVMPHI)) {
+        LLVMValueRef stack[8];
+        if (half_valued_d(S, v, demand(S, v), 12, stack, 0))
+            return MIR_CLASS_HALF;
+    }
+    return c;
+}
+
+/* Is vreg v a half one?  (No, when memory ran out making it.) */
+static bool half_vreg(const struct sel *S, uint32_t v)
+{
+    return v < S->p->nvregs && S->p->vclass[v] == MIR_CLASS_HALF;
+}
+
+/* A new vreg for value v (its class from its type and value), recorded. */
 static uint32_t def_vreg(struct sel *S, LLVMValueRef v)
 {
     struct vinfo *e = vi(S, v);
     if (!e)
         return 0;
     if (e->vreg == MIR_NONE)
-        e->vreg = mir_new_vreg(S->p, class_of(LLVMTypeOf(v)));
+        e->vreg = mir_new_vreg(S->p, value_class(S, v));
     return e->vreg;
 }
 
@@ -349,7 +445,14 @@ static bool load_reg(struct sel *S, LLVMValueRef ld, enum st_regfile *f, int32_t
 /* ------------------------------------------------------------------ */
 /* Operands: views resolved to a register, swizzle and modifier.       */
 
-static struct mir_src resolve(struct sel *S, LLVMValueRef v, const int8_t map_in[4]);
+static struct mir_src resolve_r(struct sel *S, LLVMValueRef v, const int8_t map_in[4],
+                                bool rounds);
+
+/* A source of an instruction that reads values as they are. */
+static struct mir_src resolve(struct sel *S, LLVMValueRef v, const int8_t map_in[4])
+{
+    return resolve_r(S, v, map_in, false);
+}
 
 static uint8_t swz_from(const int8_t map[4])
 {
@@ -396,8 +499,10 @@ static struct mir_src const_src(struct sel *S, LLVMValueRef c, const int8_t map[
             fail(S, "a constant of this kind (%s)", "a constant expression");
         }
     }
-    return mir_src_imm(mir_imm(S->p, bits, cls == MIR_CLASS_FLOAT ? MIR_CLASS_FLOAT
-                                                                  : MIR_CLASS_INT),
+    /* a half constant is the float it stands for (exact) */
+    return mir_src_imm(mir_imm(S->p, bits, cls == MIR_CLASS_FLOAT || cls == MIR_CLASS_HALF
+                                               ? MIR_CLASS_FLOAT
+                                               : MIR_CLASS_INT),
                        ST_SWIZZLE_IDENTITY);
 }
 
@@ -490,6 +595,7 @@ static struct mir_src materialize(struct sel *S, struct mir_src src, enum mir_cl
     struct mir_instr *in = emit(S, ST_OP_MOV);
     if (!in)
         return src;
+    in->half = cls == MIR_CLASS_HALF; /* into a half: the rounding of a fptrunc */
     in->has_dst = true;
     in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = 0xf, .vreg = t};
     in->nsrc = 1;
@@ -531,12 +637,27 @@ static bool through_shuffle(LLVMValueRef *v, int8_t map[4])
     return true;
 }
 
+/* fptrunc t read by an instruction that does not round: a half mov of
+ * its operand first, read through map. */
+static struct mir_src rounded(struct sel *S, LLVMValueRef t, const int8_t map[4])
+{
+    struct mir_src s =
+        materialize(S, resolve_r(S, LLVMGetOperand(t, 0), ident, true), MIR_CLASS_HALF, t);
+    s.swz = swz_from(map);
+    return s;
+}
+
 /*
  * The source that reads value v with lane i of the reader taking lane
  * map_in[i] of v (-1: not read).  Views are walked through, iteratively,
- * down to a vreg, a register or a literal.
+ * down to a vreg, a register or a literal.  `rounds`: the reader is a half
+ * instruction (mir.h), which rounds what it reads to half, so a fptrunc
+ * on the way is a view too; for any other reader a fptrunc is a rounding
+ * of its own (a half mov into a new vreg, unless emit_inst made one).
+ * fpext is always a view: a reader takes a half as the float it is.
  */
-static struct mir_src resolve(struct sel *S, LLVMValueRef v, const int8_t map_in[4])
+static struct mir_src resolve_r(struct sel *S, LLVMValueRef v, const int8_t map_in[4],
+                                bool rounds)
 {
     int8_t map[4];
     memcpy(map, map_in, 4);
@@ -649,6 +770,13 @@ static struct mir_src resolve(struct sel *S, LLVMValueRef v, const int8_t map_in
             }
             if (!abs)
                 neg = !neg;
+            v = LLVMGetOperand(v, 0);
+            continue;
+        case LLVMFPExt: case LLVMFPTrunc:
+            if (opc(v) == LLVMFPTrunc && !rounds) {
+                s = rounded(S, v, map);
+                goto done;
+            }
             v = LLVMGetOperand(v, 0);
             continue;
         case LLVMSIToFP: {
@@ -800,6 +928,7 @@ static struct mir_instr *def_instr(struct sel *S, LLVMValueRef v, unsigned op, u
     in->has_dst = true;
     in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = mask, .vreg = d};
     in->uniform = uniform(S, v);
+    in->half = half_vreg(S, d);
     struct vinfo *e = vi(S, v);
     if (e)
         e->def = (int32_t)(in - S->p->ins);
@@ -831,7 +960,9 @@ static void emit_marker(struct sel *S, LLVMValueRef I, const struct st_marker *m
         struct mir_instr *d = ex && ex->def >= 0 ? &S->p->ins[ex->def] : NULL;
         if (one_use && d && d->op != MIR_OP_MERGE && d->op != MIR_OP_OPAQUE && !d->predicated &&
             (mk->kind == ST_MK_SAT ? !d->sat : !d->sat && !d->shift) &&
-            d->dst.vreg == ex->vreg && class_of(LLVMTypeOf(x)) == MIR_CLASS_FLOAT) {
+            d->dst.vreg == ex->vreg &&
+            (class_of(LLVMTypeOf(x)) == MIR_CLASS_FLOAT ||
+             (class_of(LLVMTypeOf(x)) == MIR_CLASS_HALF && mk->half))) {
             if (mk->kind == ST_MK_SAT)
                 d->sat = true;
             else
@@ -848,7 +979,7 @@ static void emit_marker(struct sel *S, LLVMValueRef I, const struct st_marker *m
             }
             return;
         }
-        struct mir_src s0 = resolve(S, x, ident);
+        struct mir_src s0 = resolve_r(S, x, ident, mk->half);
         struct mir_instr *in = def_instr(S, I, ST_OP_MOV, demand(S, I));
         if (!in)
             return;
@@ -956,21 +1087,22 @@ static void emit_marker(struct sel *S, LLVMValueRef I, const struct st_marker *m
     for (unsigned k = 0; k < nargs && n < 4; k++) {
         LLVMValueRef a = LLVMGetOperand(I, k);
         if (is_vec(a))
-            srcs[n++] = resolve(S, a, ident);
+            srcs[n++] = resolve_r(S, a, ident, mk->half);
     }
     /* a replicating operation is computed in one lane, which its readers
      * replicate (the pixel models before 2_0 write whole lane groups) */
     bool ps1x = S->ps && !S->arb && S->p->ver < ST_VER(2, 0);
-    if (!is_void && !ps1x && st_op_replicates((enum st_opcode)op, S->p->ver) &&
-        class_of(LLVMTypeOf(I)) == MIR_CLASS_FLOAT)
+    bool fvalue = class_of(LLVMTypeOf(I)) == MIR_CLASS_FLOAT ||
+                  class_of(LLVMTypeOf(I)) == MIR_CLASS_HALF;
+    if (!is_void && !ps1x && st_op_replicates((enum st_opcode)op, S->p->ver) && fvalue)
         mask &= (uint8_t)-mask; /* the lowest lane read */
     struct mir_instr *in = is_void ? emit(S, op) : def_instr(S, I, op, mask);
     if (!in)
         return;
-    if (!is_void && !ps1x && st_op_replicates((enum st_opcode)op, S->p->ver) &&
-        class_of(LLVMTypeOf(I)) == MIR_CLASS_FLOAT)
+    if (!is_void && !ps1x && st_op_replicates((enum st_opcode)op, S->p->ver) && fvalue)
         set_rep(S, in->dst.vreg, mask & 1 ? 0 : mask & 2 ? 1 : mask & 4 ? 2 : 3);
     in->cmp = mk->cmp;
+    in->half = mk->half || in->half; /* setp.f16 writes a predicate */
     memcpy(in->src, srcs, sizeof(srcs[0]) * n);
     in->nsrc = n;
     switch (op) {
@@ -1042,8 +1174,9 @@ static void emit_shuffle(struct sel *S, LLVMValueRef I)
     if (!lanes[0] || !lanes[1])
         return; /* a view of one value: resolve() walks it */
     struct mir_src srcs[2];
+    bool h = value_class(S, I) == MIR_CLASS_HALF; /* a half merge rounds (fptrunc views) */
     for (unsigned w = 0; w < nsrc; w++)
-        srcs[w] = resolve(S, src[w], map[w]);
+        srcs[w] = resolve_r(S, src[w], map[w], h);
     struct mir_instr *in = def_instr(S, I, MIR_OP_MERGE, (uint8_t)(lanes[0] | lanes[1]));
     if (!in)
         return;
@@ -1068,7 +1201,8 @@ static void emit_select(struct sel *S, LLVMValueRef I)
         fail(S, "a select of %s", "pointers");
         return;
     }
-    struct mir_src sb = resolve(S, b, ident), sa = resolve(S, a, ident), sc = sb;
+    bool h = class_of(LLVMTypeOf(I)) == MIR_CLASS_HALF;
+    struct mir_src sb = resolve_r(S, b, ident, h), sa = resolve_r(S, a, ident, h), sc = sb;
     if (is_vec(c)) {
         int8_t m[4];
         for (unsigned l = 0; l < 4; l++)
@@ -1097,6 +1231,7 @@ static void emit_select(struct sel *S, LLVMValueRef I)
     mv->predicated = true;
     mv->pred = sc;
     mv->uniform = uniform(S, I);
+    mv->half = h;
 }
 
 /* fadd / fsub (vector or scalar). */
@@ -1107,8 +1242,9 @@ static void emit_arith(struct sel *S, LLVMValueRef I, unsigned op)
         def_vreg(S, I);
         return;
     }
-    struct mir_src s0 = resolve(S, LLVMGetOperand(I, 0), ident);
-    struct mir_src s1 = resolve(S, LLVMGetOperand(I, 1), ident);
+    bool h = class_of(LLVMTypeOf(I)) == MIR_CLASS_HALF; /* fadd half: a _pp add */
+    struct mir_src s0 = resolve_r(S, LLVMGetOperand(I, 0), ident, h);
+    struct mir_src s1 = resolve_r(S, LLVMGetOperand(I, 1), ident, h);
     struct mir_instr *in = def_instr(S, I, op, d);
     if (!in)
         return;
@@ -1211,6 +1347,28 @@ static void emit_store(struct sel *S, LLVMValueRef I)
     in->uniform = false;
 }
 
+/*
+ * fptrunc x to half: the half instructions that read it round x themselves
+ * (resolve_r), but a value read as a float afterwards (fpext: a dcl_pp
+ * input, a texld_pp texel stored to its register) is computed here, where
+ * it dominates every reader: a half mov of x.
+ */
+static void emit_fptrunc(struct sel *S, LLVMValueRef I)
+{
+    bool widened = false;
+    for (LLVMUseRef u = LLVMGetFirstUse(I); u && !widened; u = LLVMGetNextUse(u))
+        widened = opc(LLVMGetUser(u)) == LLVMFPExt;
+    uint8_t d = is_vec(I) ? demand(S, I) : 0x1;
+    if (!widened || !d)
+        return;
+    struct mir_src s0 = resolve_r(S, LLVMGetOperand(I, 0), ident, true);
+    struct mir_instr *in = def_instr(S, I, ST_OP_MOV, d);
+    if (!in)
+        return;
+    in->nsrc = 1;
+    in->src[0] = s0;
+}
+
 /* One instruction of a block, at its place in program order. */
 static void emit_inst(struct sel *S, LLVMValueRef I)
 {
@@ -1247,6 +1405,11 @@ static void emit_inst(struct sel *S, LLVMValueRef I)
     case LLVMStore:
         emit_store(S, I);
         return;
+    case LLVMFPTrunc:
+        emit_fptrunc(S, I);
+        return;
+    case LLVMFPExt:
+        return; /* a view: the half as the float it is */
     case LLVMLoad: case LLVMGetElementPtr: case LLVMExtractElement: case LLVMFNeg:
     case LLVMSIToFP: case LLVMICmp: case LLVMXor: case LLVMAdd: case LLVMSub: case LLVMPHI: case LLVMBr:
     case LLVMRet:
@@ -1430,6 +1593,7 @@ static void copy_into(struct sel *S, LLVMValueRef phi, struct mir_src src, uint8
     in->has_dst = true;
     in->phi_copy = true;
     in->dst = (struct mir_dst){.kind = MIR_VREG, .mask = lanes, .vreg = def_vreg(S, phi)};
+    in->half = half_vreg(S, in->dst.vreg);
     in->nsrc = 1;
     in->src[0] = src;
     in->lanes[0] = lanes;
@@ -1470,7 +1634,9 @@ static void phi_copies(struct sel *S, LLVMBasicBlockRef from, LLVMBasicBlockRef 
             int8_t m[4];
             for (unsigned l = 0; l < 4; l++)
                 m[l] = (lanes >> l) & 1 ? (int8_t)l : (int8_t)-1;
-            struct mir_src s = resolve(S, v, is_vec(I) ? m : ident);
+            uint32_t pv = def_vreg(S, I);
+            struct mir_src s = resolve_r(S, v, is_vec(I) ? m : ident,
+                                         half_vreg(S, pv));
             /* a phi of this block as the source: read it into a temporary
              * before the copies write any of them */
             if (opc(v) == LLVMPHI && LLVMGetInstructionParent(v) == to)
@@ -1879,8 +2045,9 @@ static void mark_conditions(struct sel *S)
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(S->fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
             struct st_marker mk;
+            /* (a half setp stays one: ifc compares at full precision) */
             if (st_llvm_marker(&S->mc, I, &mk) && mk.kind == ST_MK_OP && mk.op == ST_OP_SETP &&
-                LLVMGetFirstUse(I) && cond_only(I)) {
+                !mk.half && LLVMGetFirstUse(I) && cond_only(I)) {
                 struct vinfo *e = vi(S, I);
                 if (e)
                     e->cond_only = true;

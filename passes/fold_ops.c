@@ -87,6 +87,8 @@ static void module_env(LLVMValueRef fn, bool *arb, uint16_t *ver)
 static bool eval(const struct st_marker *m, LLVMValueRef call, bool arb, uint16_t ver, bool legacy,
                  bool fused, const float s[3][4], float res[4], unsigned *mask)
 {
+    /* a half marker (.f16): its operands are halves, every step of the
+     * operation rounds to half, and so does its result */
     *mask = 0xf;
     switch (m->kind) {
     case ST_MK_SAT:
@@ -107,7 +109,7 @@ static bool eval(const struct st_marker *m, LLVMValueRef call, bool arb, uint16_
         }
         return true;
     case ST_MK_OP: {
-        struct st_op_env env = {arb, legacy, ver, m->cmp, {0, 1, 2, 3}, 0, fused};
+        struct st_op_env env = {arb, legacy, ver, m->cmp, {0, 1, 2, 3}, 0, fused, m->half};
         if (m->op == ST_OP_ARB_SWZ) {
             int32_t sel = st_llvm_marker_int(call, 1);
             for (unsigned l = 0; l < 4; l++)

@@ -45,6 +45,10 @@ check "run: interp, llvm and gen print the same outputs" bash -c "a=\$('$bin' ru
 printf 'vs_2_0\ndcl_position v0\nmul r0, v0, c0\nadd oPos, r0, c1\nmad oD0, v0, c0, c1\n' > "$tmp/mad.vs.asm"
 check "--fp-contract: on fuses the mad only, fast the mul + add too, off neither" bash -c "[ \"\$('$bin' '$tmp/mad.vs.asm' | grep -c ' mad (')\" -eq 4 ] && [ \"\$('$bin' --fp-contract=fast '$tmp/mad.vs.asm' | grep -c ' mad (')\" -eq 8 ] && [ \"\$('$bin' --fp-contract=off '$tmp/mad.vs.asm' | grep -c ' mad (')\" -eq 0 ]"
 check "--fp-contract=x is a usage error (exit 2)" bash -c "'$bin' --fp-contract=x '$tmp/mad.vs.asm' 2>/dev/null; [ \$? -eq 2 ]"
+printf 'ps_2_0\ndcl t0\ndef c0, 0.1, 0, 0, 0\nadd_pp r0, t0, c0.x\nmov oC0, r0\n' > "$tmp/pp.ps.asm"
+printf '{"invocations": [{"t0": [1000.3, 0, 0, 0]}]}' > "$tmp/pp.in.json"
+check "--pp: ignore (the default) computes _pp in float32, fp16 in half" bash -c "'$bin' run '$tmp/pp.ps.asm' --inputs '$tmp/pp.in.json' | grep -q '1000.39996' && '$bin' run --pp=ignore '$tmp/pp.ps.asm' --inputs '$tmp/pp.in.json' | grep -q '1000.39996' && '$bin' run --pp=fp16 '$tmp/pp.ps.asm' --inputs '$tmp/pp.in.json' | grep -q '1000.5,'"
+check "--pp=x is a usage error (exit 2)" bash -c "'$bin' --pp=x '$tmp/pp.ps.asm' 2>/dev/null; [ \$? -eq 2 ]"
 check "run: a bad inputs file names the JSON path, exit 1, nothing on stdout" bash -c "out=\$('$bin' run '$tmp/seed.vs.asm' --inputs '$tmp/bad.in.json' 2>'$tmp/e'); rc=\$?; [ \$rc -eq 1 ] && [ -z \"\$out\" ] && grep -q 'invocations\\[0\\].v0\\[2\\]' '$tmp/e'"
 
 printf '!!ARBfp1.0\nTEMP t;\nMUL t.xy, fragment.texcoord[0], {2, 2, 2, 2};\nADD t.zw, fragment.color, {1, 1, 1, 1};\nSUB result.color, t, {0.5, 0.5, 0.5, 0.5};\nEND\n' > "$tmp/seed.fp"

@@ -38,16 +38,18 @@ static inline void print_diags(const struct st_result *res)
     }
 }
 
-/* Runs `text` (diagnostics name it `name`) on `inputs`; returns the outputs
- * JSON (malloc) or NULL, with the first error code in *code. */
-static inline char *run_shader(const char *name, const char *text, const char *inputs,
-                               enum st_engine engine, enum st_float_rules rules, unsigned *code,
-                               bool show_errors)
+/* Runs `text` (diagnostics name it `name`) on `inputs` with --pp=`pp`;
+ * returns the outputs JSON (malloc) or NULL, with the first error code in
+ * *code. */
+static inline char *run_shader_pp(const char *name, const char *text, const char *inputs,
+                                  enum st_engine engine, enum st_float_rules rules,
+                                  enum st_pp_mode pp, unsigned *code, bool show_errors)
 {
     struct st_options o = {.struct_version = ST_OPTIONS_VERSION,
                            .filename = name,
                            .source = text,
-                           .source_len = strlen(text)};
+                           .source_len = strlen(text),
+                           .pp = pp};
     struct st_run_options ro = {.struct_version = ST_RUN_OPTIONS_VERSION,
                                 .compile = &o,
                                 .inputs_filename = "fuzz.in.json",
@@ -71,6 +73,14 @@ static inline char *run_shader(const char *name, const char *text, const char *i
     }
     st_result_free(res);
     return out;
+}
+
+/* run_shader_pp under --pp=ignore */
+static inline char *run_shader(const char *name, const char *text, const char *inputs,
+                               enum st_engine engine, enum st_float_rules rules, unsigned *code,
+                               bool show_errors)
+{
+    return run_shader_pp(name, text, inputs, engine, rules, ST_PP_IGNORE, code, show_errors);
 }
 
 /* $ST_FUZZ_DUMP/fuzz-SEED.EXT and fuzz-SEED.in.json, when that is set. */

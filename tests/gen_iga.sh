@@ -39,8 +39,12 @@ if [ -f "$corpus/manifest.tsv" ]; then
 fi
 pass=0; fail=0; unsupported=0
 for f in "${files[@]}"; do
+    # a shader with _pp also with it computed in :hf (--pp=fp16)
+    modes=ignore
+    grep -q '_pp' "$f" && modes="ignore fp16"
+    for pp in $modes; do
     for simd in 8 16 32; do
-        "$tool" --emit=gen --simd="$simd" "$f" >"$tmp/k.asm" 2>"$tmp/err"
+        "$tool" --emit=gen --pp="$pp" --simd="$simd" "$f" >"$tmp/k.asm" 2>"$tmp/err"
         rc=$?
         if [ $rc -ne 0 ]; then
             if [ $rc -eq 1 ] && grep -q '\[ST3001\]' "$tmp/err"; then
@@ -55,8 +59,9 @@ for f in "${files[@]}"; do
            && ! grep -qi 'error' "$tmp/log"; then
             pass=$((pass + 1))
         else
-            fail=$((fail + 1)); echo "FAILED: iga64 rejects $f --simd=$simd"; head -5 "$tmp/log"
+            fail=$((fail + 1)); echo "FAILED: iga64 rejects $f --pp=$pp --simd=$simd"; head -5 "$tmp/log"
         fi
+    done
     done
 done
 echo "gen-iga: $pass kernels assembled, $unsupported not supported (ST3001), $fail failed"

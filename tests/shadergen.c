@@ -118,6 +118,7 @@ struct gen {
     bool anyswz;  /* arbitrary source swizzles */
     bool srcabs;  /* _abs source modifier (3_0) */
     bool sat;     /* _sat result modifier */
+    unsigned pp_percent; /* pixel shader instructions marked _pp (default 8) */
     unsigned ntemps, nconst, ninputs, ntex;
     unsigned c_sc1, c_sc2; /* D3DSINCOSCONST1/2, from def */
     unsigned c_misc;       /* (0, 1, 0.5, -1), from def */
@@ -358,7 +359,7 @@ static void put_dst_mods(struct gen *g, bool output)
     struct rng *r = &g->r;
     if (g->sat && !(output && g->v != SG_PS30) && chance(r, 15))
         gen_printf(&g->t, "_sat");
-    if (g->ps && chance(r, 8))
+    if (g->ps && chance(r, g->pp_percent)) /* one draw whatever the percentage */
         gen_printf(&g->t, "_pp");
 }
 
@@ -1100,6 +1101,16 @@ static void put_vec(struct rng *r, struct gen_buf *b, unsigned n)
     gen_printf(b, "]");
 }
 
+/* dcl_pp on input i of a pixel shader, one in four: decided by a copy of
+ * the generator's state, so every other choice of a seed stays what it
+ * was before partial-precision inputs were generated. */
+static bool pp_input(const struct gen *g, unsigned i)
+{
+    struct rng r = g->r;
+    r.s ^= 0x5bd1e9955bd1e995ull * (i + 1);
+    return chance(&r, 25);
+}
+
 static void header(struct gen *g)
 {
     struct rng *r = &g->r;
@@ -1115,15 +1126,16 @@ static void header(struct gen *g)
         }
     } else if (g->v == SG_PS30) {
         for (unsigned i = 0; i < g->ninputs; i++)
-            gen_printf(b, "dcl_texcoord%u v%u\n", i, i);
+            gen_printf(b, "dcl_texcoord%u%s v%u\n", i, pp_input(g, i) ? "_pp" : "", i);
         if (g->vpos)
             gen_printf(b, "dcl vPos.xy\n");
         if (g->vface)
             gen_printf(b, "dcl vFace\n");
     } else {
         for (unsigned i = 0; i < g->ntex; i++)
-            gen_printf(b, "dcl t%u\n", i);
-        gen_printf(b, "dcl v0\ndcl v1\n");
+            gen_printf(b, "dcl%s t%u\n", pp_input(g, i) ? "_pp" : "", i);
+        gen_printf(b, "dcl%s v0\ndcl%s v1\n", pp_input(g, 8) ? "_pp" : "",
+                   pp_input(g, 9) ? "_pp" : "");
     }
     static const char *const st[] = {"2d", "cube", "volume"};
     for (unsigned i = 0; i < g->nsamp; i++)
@@ -1423,11 +1435,13 @@ static void inputs_json(struct gen *g, struct gen_buf *b)
     gen_printf(b, "]\n}\n");
 }
 
-static int generate(uint64_t seed, const uint8_t *bytes, size_t nbytes, int version, struct sg_shader *out)
+static int generate(uint64_t seed, const uint8_t *bytes, size_t nbytes, int version,
+                    unsigned pp_percent, struct sg_shader *out)
 {
     struct gen *g = calloc(1, sizeof(*g));
     if (!g)
         return -1;
+    g->pp_percent = pp_percent;
     g->r.bytes = bytes;
     g->r.nbytes = bytes ? nbytes : 0;
     /* splitmix64 of the seed: nearby seeds give unrelated streams */
@@ -1488,10 +1502,15 @@ void sg_shader_free(struct sg_shader *s)
 
 int sg_generate(uint64_t seed, int version, struct sg_shader *out)
 {
-    return generate(seed, NULL, 0, version, out);
+    return generate(seed, NULL, 0, version, 8, out);
+}
+
+int sg_generate_pp(uint64_t seed, int version, unsigned pp_percent, struct sg_shader *out)
+{
+    return generate(seed, NULL, 0, version, pp_percent, out);
 }
 
 int sg_generate_bytes(const uint8_t *bytes, size_t nbytes, int version, struct sg_shader *out)
 {
-    return generate(rng_bytes_hash(bytes, nbytes), bytes, nbytes, version, out);
+    return generate(rng_bytes_hash(bytes, nbytes), bytes, nbytes, version, 8, out);
 }

@@ -11,7 +11,8 @@
  * swizzles where the version has them, negate/_abs source modifiers, _sat,
  * predication, static and per-invocation branches, rep/loop with
  * break/break_comp/breakp, call/callnz, relative addressing through a0 and
- * aL, texture sampling, and every arithmetic opcode of the version.  Every
+ * aL, texture sampling, and every arithmetic opcode of the version; in the
+ * pixel models with it, _pp and dcl_pp (partial precision).  Every
  * temporary lane is written before it is read and every output is written.
  */
 #ifndef ST_TESTS_SHADERGEN_H
@@ -50,6 +51,9 @@ const char *sg_version_name(enum sg_version v);
  * memory ran out (then *out holds nothing to free).
  */
 int sg_generate(uint64_t seed, int version, struct sg_shader *out);
+/* The same with pp_percent of the pixel shader instructions marked _pp
+ * (sg_generate: 8); every other choice is the seed's as in sg_generate. */
+int sg_generate_pp(uint64_t seed, int version, unsigned pp_percent, struct sg_shader *out);
 /* The same, with the generator's choices taken from `bytes` (4 bytes a
  * choice) before the seeded sequence (a hash of the bytes) goes on: the
  * libFuzzer differential target (tests/fuzz/fuzz_diff.c). */

@@ -209,6 +209,7 @@ struct totals {
      * the readings (ulps of the rounded-twice value) */
     unsigned readings_differ, fused_only;
     double max_reading_ulps;
+    unsigned pp_shaders; /* also run under --pp=fp16 (a _pp instruction or dcl_pp) */
 };
 
 static bool verbose(void)
@@ -250,7 +251,7 @@ static bool known(const char *name)
 static unsigned compare(const char *name, const struct st_shader *sh, unsigned simd,
                         enum st_float_rules rules, const struct st_run_outputs *ref,
                         const struct st_run_outputs *fused,
-                        const struct st_run_outputs *gen, unsigned n, bool inexact, struct totals *t)
+                        const struct st_run_outputs *gen, unsigned n, unsigned inexact, struct totals *t)
 {
     unsigned bad = 0;
     for (unsigned k = 0; k < n; k++) {
@@ -316,7 +317,8 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
     const char *seed = getenv("ST_DIFF_SEED");
     struct rng r = {.s = 0x6e0000u + (uint64_t)len * 2654435761u +
                     (seed ? strtoull(seed, NULL, 10) * 0x9e3779b97f4a7c15ull : 0)};
-    bool inexact = st_tol_shader_inexact(sh), vs = sh->version.type == ST_VS, muladd = st_tol_shader_muladd(sh);
+    unsigned inexact = st_tol_shader_inexact(sh);
+    bool vs = sh->version.type == ST_VS, muladd = st_tol_shader_muladd(sh);
     unsigned nb = batches(is_sample ? SAMPLE_BATCHES : CORPUS_BATCHES);
     bool mism = false;
     for (unsigned run = 0; run < 2 * nb; run++) {
@@ -408,6 +410,13 @@ static void diff_file(const char *path, const char *name, bool is_sample, struct
     } else {
         t->shaders++;
         diff_shader(name, sh, src, len, is_sample, t);
+        if (test_has_pp(sh)) {
+            /* --pp=fp16 (as st_front_end sets it): the kernel computes the
+             * _pp instructions in :hf, the interpreter in half steps */
+            sh->pp_half = true;
+            t->pp_shaders++;
+            diff_shader(name, sh, src, len, is_sample, t);
+        }
     }
     st_ctx_destroy(ctx);
     st_arena_destroy(arena);
@@ -421,12 +430,12 @@ static int cmp_str(const void *a, const void *b)
 
 static void print_totals(const char *what, const struct totals *t)
 {
-    printf("%s: %u shaders (%u rejected by the front end, %u not supported by the Gen back end, "
+    printf("%s: %u shaders (%u also under --pp=fp16; %u rejected by the front end, %u not supported by the Gen back end, "
            "%u the interpreter cannot run), %u runs (shader x width x batch), %u invocations, "
            "%u components compared, %u within math tolerance, %u mismatching in %u shaders; "
            "multiply-adds: the two readings differ in %u components (at most %.3g ulps), "
            "%u matched the fused reading only\n",
-           what, t->shaders, t->rejected, t->unsupported, t->interp_failed, t->runs, t->invocations,
+           what, t->shaders, t->pp_shaders, t->rejected, t->unsupported, t->interp_failed, t->runs, t->invocations,
            t->components, t->tolerated, t->mismatches, t->mismatch_runs, t->readings_differ,
            t->max_reading_ulps, t->fused_only);
 }
@@ -461,6 +470,7 @@ static void test_samples(void **state)
     }
     print_totals("samples", &t);
     assert_true(t.shaders >= 40);
+    assert_true(t.pp_shaders >= 4); /* 24, 31, 62, 63 */
     assert_int_equal(t.failures, 0);
     assert_int_equal(t.mismatches, 0);
 }

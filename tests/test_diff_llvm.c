@@ -199,6 +199,7 @@ static int reassembles(LLVMModuleRef m)
 struct totals {
     unsigned shaders, rejected, unsupported, compared, invocations, mismatches, failures;
     unsigned merges_raw, merges_after;
+    unsigned pp_shaders; /* also run under --pp=fp16 (a _pp instruction or dcl_pp) */
 };
 
 static bool verbose(void)
@@ -245,7 +246,7 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
         fprintf(stderr, "FAIL %s: llvm-as rejects the optimized IR\n", name);
         t->failures++;
     }
-    if (rules == ST_FLOAT_IEEE) {
+    if (rules == ST_FLOAT_IEEE && !sh->pp_half) {
         t->merges_raw += stats.merges_raw;
         t->merges_after += stats.merges_after;
     }
@@ -328,6 +329,14 @@ static void diff_file(const char *path, const char *name, bool must_lower, struc
     } else {
         diff_shader(name, sh, src, len, ST_FLOAT_IEEE, must_lower, must_lower, t);
         diff_shader(name, sh, src, len, ST_FLOAT_D3D9, must_lower, false, t);
+        if (test_has_pp(sh)) {
+            /* --pp=fp16 (as st_front_end sets it): every step of a _pp
+             * instruction rounded to half, bit for bit in both engines */
+            sh->pp_half = true;
+            t->pp_shaders++;
+            diff_shader(name, sh, src, len, ST_FLOAT_IEEE, must_lower, must_lower, t);
+            diff_shader(name, sh, src, len, ST_FLOAT_D3D9, must_lower, false, t);
+        }
     }
     st_ctx_destroy(ctx);
     st_arena_destroy(arena);
@@ -364,11 +373,12 @@ static void test_samples(void **state)
         diff_file(path, names[k], true, &t);
         free(names[k]);
     }
-    printf("samples: %u shaders (%u rejected by the front end), %u runs compared, "
-           "%u invocations, %u mismatches; merges raw %u, after the passes %u\n",
-           t.shaders, t.rejected, t.compared, t.invocations, t.mismatches, t.merges_raw,
-           t.merges_after);
+    printf("samples: %u shaders (%u rejected by the front end, %u also under --pp=fp16), %u runs "
+           "compared, %u invocations, %u mismatches; merges raw %u, after the passes %u\n",
+           t.shaders, t.rejected, t.pp_shaders, t.compared, t.invocations, t.mismatches,
+           t.merges_raw, t.merges_after);
     assert_true(t.shaders > 0);
+    assert_true(t.pp_shaders >= 4); /* 24, 31, 62, 63 */
     assert_int_equal(t.failures, 0);
     assert_int_equal(t.mismatches, 0);
 }
@@ -401,7 +411,10 @@ static void test_sample_inputs(void **state)
             struct st_ctx *ctx = st_ctx_create(e->d_name, src, len, 50);
             struct st_shader *sh = st_parse_d3d9(ctx, arena);
             if (sh && !st_error_count(ctx) && st_check(ctx, sh)) {
-                for (int rules = 0; rules < 2; rules++) {
+                /* a shader with _pp under --pp=fp16 too (rules 2, 3) */
+                for (int k = 0; k < (test_has_pp(sh) ? 4 : 2); k++) {
+                    int rules = k % 2;
+                    sh->pp_half = k >= 2;
                     struct st_buf a = {0}, b = {0};
                     bool ok_jit = st_run_jit(ctx, sh, inpath, json, jlen,
                                               (enum st_float_rules)rules, &a);

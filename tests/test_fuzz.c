@@ -55,6 +55,8 @@
 /* Small enough for well under 20 s in the plain build (and ~4x that under
  * ASan+UBSan); ST_FUZZ_COUNT=5000 or more for a real sweep. */
 enum { DEFAULT_COUNT = 250 };
+/* --pp=fp16 over ps_2_0, ps_2_x and ps_3_0 (test_fuzz_pp) */
+enum { DEFAULT_PP_COUNT = 150 };
 
 struct totals {
     unsigned shaders, rejected, jit_runs, jit_mismatch, jit_unsupported, jit_failed;
@@ -84,9 +86,10 @@ static void report(struct totals *t, uint64_t seed, const struct sg_shader *sh, 
     dump(seed, sh);
 }
 
-/* Interpreter against the Gen engine on the shader's own inputs, under one float rule. */
+/* Interpreter against the Gen engine on the shader's own inputs, under one
+ * float rule; pp: both under --pp=fp16. */
 static void gen_compare(struct totals *t, uint64_t seed, const struct sg_shader *gs,
-                        enum st_float_rules rules)
+                        enum st_float_rules rules, bool pp)
 {
     size_t len = strlen(gs->text);
     struct st_arena *arena = st_arena_create();
@@ -99,6 +102,13 @@ static void gen_compare(struct totals *t, uint64_t seed, const struct sg_shader 
         !st_run_inputs_parse(ctx, sh, "fuzz.in.json", gs->inputs, strlen(gs->inputs), arena, in) ||
         !st_interp_execute(ctx, sh, in, rules, (ref = calloc(in->num_invocations + 1, sizeof(*ref)))))
         goto done; /* the checks above already count these */
+    if (pp) {
+        /* as st_front_end sets it for --pp=fp16 */
+        sh->pp_half = true;
+        memset(ref, 0, (in->num_invocations + 1) * sizeof(*ref));
+        if (!st_interp_execute(ctx, sh, in, rules, ref))
+            goto done;
+    }
     gen = calloc(in->num_invocations + 1, sizeof(*gen));
     assert_non_null(gen);
     /* the other reading of the multiply-adds: each rounded once (st_tol_shader_muladd) */
@@ -108,7 +118,8 @@ static void gen_compare(struct totals *t, uint64_t seed, const struct sg_shader 
         if (!st_interp_execute_ex(ctx, sh, in, rules, true, fused))
             goto done;
     }
-    bool inexact = st_tol_shader_inexact(sh), vs = sh->version.type == ST_VS;
+    unsigned inexact = st_tol_shader_inexact(sh);
+    bool vs = sh->version.type == ST_VS;
     for (unsigned simd = 8; simd <= 32 && !(vs && simd > 8); simd *= 2) {
         struct st_ctx *c2 = st_ctx_create("fuzz.asm", gs->text, len, 1000);
         struct st_gen_run_stats stats;
@@ -186,10 +197,12 @@ done:
     st_arena_destroy(arena);
 }
 
-static void fuzz_one(struct totals *t, uint64_t seed, int version)
+static void fuzz_one_pp(struct totals *t, uint64_t seed, int version, bool pp)
 {
+    enum st_pp_mode ppm = pp ? ST_PP_FP16 : ST_PP_IGNORE;
     struct sg_shader sh;
-    assert_int_equal(sg_generate(seed, version, &sh), 0);
+    /* under --pp=fp16, two instructions in five marked _pp */
+    assert_int_equal(pp ? sg_generate_pp(seed, version, 40, &sh) : sg_generate(seed, version, &sh), 0);
 #ifdef ST_FUZZ_FILTER
     /* a sweep may rewrite the text to step around a known bug */
     ST_FUZZ_FILTER(&sh);
@@ -202,7 +215,8 @@ static void fuzz_one(struct totals *t, uint64_t seed, int version)
                            .filename = "fuzz.asm",
                            .source = sh.text,
                            .source_len = strlen(sh.text),
-                           .emit = ST_EMIT_NONE};
+                           .emit = ST_EMIT_NONE,
+                           .pp = ppm};
     struct st_result *res = NULL;
     assert_int_equal(st_compile(&o, &res), 0);
     if (!res->ok) {
@@ -245,18 +259,18 @@ static void fuzz_one(struct totals *t, uint64_t seed, int version)
             }
         }
         st_result_free(res);
-        char *ref = run_shader("fuzz.asm", sh.text, sh.inputs, ST_ENGINE_INTERP, rules, &code, false);
+        char *ref = run_shader_pp("fuzz.asm", sh.text, sh.inputs, ST_ENGINE_INTERP, rules, ppm, &code, false);
         if (!ref) {
             /* a run-time limit (ST4002) leaves nothing to compare */
             if (code != 4002) {
                 t->interp_failed++;
                 report(t, seed, &sh, "the interpreter fails", NULL, NULL);
-                free(run_shader("fuzz.asm", sh.text, sh.inputs, ST_ENGINE_INTERP, rules, &code, true));
+                free(run_shader_pp("fuzz.asm", sh.text, sh.inputs, ST_ENGINE_INTERP, rules, ppm, &code, true));
             }
             free(vasm);
             continue;
         }
-        char *jit = run_shader("fuzz.asm", sh.text, sh.inputs, ST_ENGINE_LLVM, rules, &code, false);
+        char *jit = run_shader_pp("fuzz.asm", sh.text, sh.inputs, ST_ENGINE_LLVM, rules, ppm, &code, false);
         if (!jit) {
             if (code == 3001) {
                 t->jit_unsupported++;
@@ -265,7 +279,7 @@ static void fuzz_one(struct totals *t, uint64_t seed, int version)
             } else {
                 t->jit_failed++;
                 report(t, seed, &sh, "the LLVM engine fails", NULL, NULL);
-                free(run_shader("fuzz.asm", sh.text, sh.inputs, ST_ENGINE_LLVM, rules, &code, true));
+                free(run_shader_pp("fuzz.asm", sh.text, sh.inputs, ST_ENGINE_LLVM, rules, ppm, &code, true));
             }
         } else {
             t->jit_runs++;
@@ -277,11 +291,11 @@ static void fuzz_one(struct totals *t, uint64_t seed, int version)
             }
         }
         if (vasm) {
-            char *v = run_shader("fuzz.asm", vasm, sh.inputs, ST_ENGINE_INTERP, rules, &code, false);
+            char *v = run_shader_pp("fuzz.asm", vasm, sh.inputs, ST_ENGINE_INTERP, rules, ppm, &code, false);
             if (!v) {
                 t->vasm_failed++;
                 report(t, seed, &sh, "the vasm text does not run", NULL, NULL);
-                free(run_shader("fuzz.asm", vasm, sh.inputs, ST_ENGINE_INTERP, rules, &code, true));
+                free(run_shader_pp("fuzz.asm", vasm, sh.inputs, ST_ENGINE_INTERP, rules, ppm, &code, true));
             } else {
                 t->vasm_runs++;
                 if (strcmp(ref, v) != 0) {
@@ -300,9 +314,14 @@ static void fuzz_one(struct totals *t, uint64_t seed, int version)
         free(ref);
         free(vasm);
     }
-    gen_compare(t, seed, &sh, ST_FLOAT_IEEE);
-    gen_compare(t, seed, &sh, ST_FLOAT_D3D9);
+    gen_compare(t, seed, &sh, ST_FLOAT_IEEE, pp);
+    gen_compare(t, seed, &sh, ST_FLOAT_D3D9, pp);
     sg_shader_free(&sh);
+}
+
+static void fuzz_one(struct totals *t, uint64_t seed, int version)
+{
+    fuzz_one_pp(t, seed, version, false);
 }
 
 /* The generator itself: deterministic, and valid text for every version. */
@@ -329,6 +348,43 @@ static void test_generator_deterministic(void **state)
     sg_shader_free(&b);
 }
 
+/* Prints a sweep's counts and fails on anything but agreement. */
+static void summarize(const struct totals *tt, uint64_t seed, unsigned count, double secs,
+                      const char *name)
+{
+    struct totals t = *tt;
+    printf("%s: seeds %llu..%llu, %u shaders (", name, (unsigned long long)seed,
+           (unsigned long long)(seed + count - 1), t.shaders);
+    for (int v = 0; v < SG_NUM_VERSIONS; v++)
+        printf("%s%s %u", v ? ", " : "", sg_version_name((enum sg_version)v), t.per_version[v]);
+    printf("), %u rejected by the checker\n", t.rejected);
+    printf("%s: interp vs llvm: %u runs, %u mismatches, %u not supported, %u llvm failures, "
+           "%u interp failures\n",
+           name, t.jit_runs, t.jit_mismatch, t.jit_unsupported, t.jit_failed, t.interp_failed);
+    printf("%s: interp vs vasm: %u emitted, %u not supported (per shader and rule), %u runs, %u mismatches, "
+           "%u failures; %.1f s\n",
+           name, t.vasm_emitted, t.vasm_unsupported, t.vasm_runs, t.vasm_mismatch, t.vasm_failed, secs);
+    printf("%s: interp vs gen (SIMD8; pixel shaders also 16, 32): %u runs, %u mismatches, "
+           "%u not supported, %u not one rasterised quad, %u vPos not a pixel, %u failures, %u components within math "
+           "tolerance, %u matching the fused reading of the multiply-adds only\n",
+           name, t.gen_runs, t.gen_mismatch, t.gen_unsupported, t.gen_not_quad, t.gen_not_pixel, t.gen_failed, t.gen_tolerated,
+           t.gen_fused_only);
+    assert_int_equal(t.rejected, 0);
+    assert_int_equal(t.interp_failed, 0);
+    assert_int_equal(t.jit_failed, 0);
+    assert_int_equal(t.jit_mismatch, 0);
+    assert_int_equal(t.vasm_failed, 0);
+    assert_int_equal(t.vasm_mismatch, 0);
+    assert_int_equal(t.gen_failed, 0);
+    assert_int_equal(t.gen_mismatch, 0);
+    assert_true(t.shaders == count);
+    /* no refusal: the merge stage selects every shader the generator
+     * makes, and both targets compile what it hands over (issue 12) */
+    assert_int_equal(t.vasm_unsupported, 0);
+    assert_int_equal(t.gen_unsupported, 0);
+}
+
+
 static void test_fuzz(void **state)
 {
     (void)state;
@@ -346,36 +402,32 @@ static void test_fuzz(void **state)
     clock_t start = clock();
     for (unsigned k = 0; k < count; k++)
         fuzz_one(&t, seed + k, version);
-    double secs = (double)(clock() - start) / CLOCKS_PER_SEC;
-    printf("fuzz: seeds %llu..%llu, %u shaders (", (unsigned long long)seed,
-           (unsigned long long)(seed + count - 1), t.shaders);
-    for (int v = 0; v < SG_NUM_VERSIONS; v++)
-        printf("%s%s %u", v ? ", " : "", sg_version_name((enum sg_version)v), t.per_version[v]);
-    printf("), %u rejected by the checker\n", t.rejected);
-    printf("fuzz: interp vs llvm: %u runs, %u mismatches, %u not supported, %u llvm failures, "
-           "%u interp failures\n",
-           t.jit_runs, t.jit_mismatch, t.jit_unsupported, t.jit_failed, t.interp_failed);
-    printf("fuzz: interp vs vasm: %u emitted, %u not supported (per shader and rule), %u runs, %u mismatches, "
-           "%u failures; %.1f s\n",
-           t.vasm_emitted, t.vasm_unsupported, t.vasm_runs, t.vasm_mismatch, t.vasm_failed, secs);
-    printf("fuzz: interp vs gen (SIMD8; pixel shaders also 16, 32): %u runs, %u mismatches, "
-           "%u not supported, %u not one rasterised quad, %u vPos not a pixel, %u failures, %u components within math "
-           "tolerance, %u matching the fused reading of the multiply-adds only\n",
-           t.gen_runs, t.gen_mismatch, t.gen_unsupported, t.gen_not_quad, t.gen_not_pixel, t.gen_failed, t.gen_tolerated,
-           t.gen_fused_only);
-    assert_int_equal(t.rejected, 0);
-    assert_int_equal(t.interp_failed, 0);
-    assert_int_equal(t.jit_failed, 0);
-    assert_int_equal(t.jit_mismatch, 0);
-    assert_int_equal(t.vasm_failed, 0);
-    assert_int_equal(t.vasm_mismatch, 0);
-    assert_int_equal(t.gen_failed, 0);
-    assert_int_equal(t.gen_mismatch, 0);
-    assert_true(t.shaders == count);
-    /* no refusal: the merge stage selects every shader the generator
-     * makes, and both targets compile what it hands over (issue 12) */
-    assert_int_equal(t.vasm_unsupported, 0);
-    assert_int_equal(t.gen_unsupported, 0);
+    summarize(&t, seed, count, (double)(clock() - start) / CLOCKS_PER_SEC, "fuzz");
+}
+
+/*
+ * --pp=fp16 (docs/interpreter.md "Partial precision"): the generator's _pp
+ * instructions and dcl_pp inputs in half floats, in the pixel models that
+ * have them (ps_2_0, ps_2_x, ps_3_0).  The same comparisons: the JIT and
+ * the vasm text bit for bit, the Gen kernels against either reading within
+ * the half-precision tolerance when a _pp instruction is inexact.
+ * ST_FUZZ_PP_COUNT shaders (reproduce one: ST_FUZZ_PP_COUNT=1
+ * ST_FUZZ_SEED=SEED build/tests/test_fuzz).
+ */
+static void test_fuzz_pp(void **state)
+{
+    (void)state;
+    const char *e = getenv("ST_FUZZ_PP_COUNT");
+    unsigned count = e && atoi(e) > 0 ? (unsigned)atoi(e) : DEFAULT_PP_COUNT;
+    e = getenv("ST_FUZZ_SEED");
+    uint64_t seed = e && *e ? strtoull(e, NULL, 10) : 1;
+    static const int versions[] = {SG_PS20, SG_PS2X, SG_PS30};
+    struct totals t;
+    memset(&t, 0, sizeof(t));
+    clock_t start = clock();
+    for (unsigned k = 0; k < count; k++)
+        fuzz_one_pp(&t, seed + k, versions[(seed + k) % 3], true);
+    summarize(&t, seed, count, (double)(clock() - start) / CLOCKS_PER_SEC, "fuzz --pp=fp16");
 }
 
 /* Seeds whose vasm once folded a product of constants under the IEEE rules
@@ -398,6 +450,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generator_deterministic),
         cmocka_unit_test(test_fuzz),
+        cmocka_unit_test(test_fuzz_pp),
         cmocka_unit_test(test_fuzz_zero_products),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

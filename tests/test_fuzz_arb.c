@@ -169,7 +169,8 @@ static void gen_compare(struct totals *t, uint64_t seed, const struct ag_program
         if (!st_interp_execute_ex(ctx, sh, in, rules, true, fused))
             goto done;
     }
-    bool inexact = st_tol_shader_inexact(sh), vp = sh->version.type == ST_VS;
+    unsigned inexact = st_tol_shader_inexact(sh);
+    bool vp = sh->version.type == ST_VS;
     for (unsigned simd = 8; simd <= 32 && !(vp && simd > 8); simd *= 2) {
         struct st_ctx *c2 = st_ctx_create(file_name(gp), gp->text, len, 1000);
         struct st_gen_run_stats stats;

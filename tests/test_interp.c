@@ -101,6 +101,20 @@ static struct fx *run(const char *src, const char *json)
     return run_rules(src, json, ST_FLOAT_IEEE);
 }
 
+/* --pp=fp16 (sh->pp_half, set as st_front_end does), one reading of the
+ * multiply-adds: each product rounded, or (fused) rounded with its sum. */
+static struct fx *run_pp(const char *src, const char *json, bool fused)
+{
+    struct fx *f = run(src, json);
+    f->sh->pp_half = true;
+    memset(f->outs, 0, (f->in.num_invocations + 1) * sizeof(*f->outs));
+    if (!st_interp_execute_ex(f->ctx, f->sh, &f->in, ST_FLOAT_IEEE, fused, f->outs)) {
+        dump_diags(f->ctx);
+        fail_msg("execution must succeed");
+    }
+    return f;
+}
+
 static const float *outv(struct fx *f, unsigned inv, const char *name)
 {
     assert_true(inv < f->in.num_invocations);
@@ -1489,6 +1503,174 @@ static void test_call_depth_limit(void **state)
 /* ------------------------------------------------------------------ */
 /* JSON                                                                */
 
+
+/* ------------------------------------------------------------------ */
+/* Partial precision: half floats (--pp=fp16)                          */
+
+/* IEEE binary16 conversions, every value worked out by hand: 1 sign bit,
+ * 5 exponent bits (bias 15), 10 mantissa bits; round to nearest, ties to
+ * the even mantissa. */
+static void test_half_rounding(void **state)
+{
+    (void)state;
+    assert_int_equal(st_half_from_float(1.0f), 0x3c00);
+    assert_int_equal(st_half_from_float(-2.0f), 0xc000);
+    assert_int_equal(st_half_from_float(-0.0f), 0x8000);
+    /* 0.1 = 1.6 * 2^-4: mantissa 0.6 * 1024 = 614.4 -> 614 (0x266), exponent 11 */
+    assert_int_equal(st_half_from_float(0.1f), 0x2e66);
+    assert_true(st_half_round(0.1f) == 0.0999755859375f);
+    /* ties at 1 + 2^-11 (between mantissas 0 and 1: to 0) and 1 + 3 * 2^-11
+     * (between 1 and 2: to 2); just above a tie rounds up */
+    assert_int_equal(st_half_from_float(1.0f + 0x1p-11f), 0x3c00);
+    assert_int_equal(st_half_from_float(1.0f + 3 * 0x1p-11f), 0x3c02);
+    assert_int_equal(st_half_from_float(1.0f + 0x1p-11f + 0x1p-20f), 0x3c01);
+    /* 1/3 as a float is 0x3eaaaaab: mantissa 0x2aaaab >> 13 = 0x155, the
+     * rest 0xaab below half of 0x2000: 0x3555 = 0.333251953125 */
+    assert_int_equal(st_half_from_float(1.0f / 3.0f), 0x3555);
+    assert_true(st_half_to_float(0x3555) == 0.333251953125f);
+    /* overflow: 65504 is the largest half; 65520 is half way to 2^16 with
+     * an odd mantissa (0x3ff), so it rounds up, to infinity */
+    assert_int_equal(st_half_from_float(65504.0f), 0x7bff);
+    assert_int_equal(st_half_from_float(65519.0f), 0x7bff);
+    assert_int_equal(st_half_from_float(65520.0f), 0x7c00);
+    assert_int_equal(st_half_from_float(-65520.0f), 0xfc00);
+    assert_int_equal(st_half_from_float(1e10f), 0x7c00);
+    assert_int_equal(st_half_from_float(INFINITY), 0x7c00);
+    assert_true(st_half_to_float(0x7bff) == 65504.0f);
+    assert_true(isinf(st_half_to_float(0xfc00)) && st_half_to_float(0xfc00) < 0);
+    uint16_t n = st_half_from_float(NAN);
+    assert_true((n & 0x7c00) == 0x7c00 && (n & 0x3ff) != 0);
+    assert_true(isnan(st_half_round(NAN)));
+    /* denormals: 2^-14 is the smallest normal (0x0400), below it steps of
+     * 2^-24 (0x0001 the smallest); 2^-25 is half a step: a tie, to 0 */
+    assert_int_equal(st_half_from_float(0x1p-14f), 0x0400);
+    assert_int_equal(st_half_from_float(0x1p-24f), 0x0001);
+    assert_int_equal(st_half_from_float(0x1p-25f), 0x0000);
+    assert_int_equal(st_half_from_float(-0x1p-25f), 0x8000);
+    assert_int_equal(st_half_from_float(0x1p-25f * (1.0f + 0x1p-23f)), 0x0001);
+    assert_int_equal(st_half_from_float(3 * 0x1p-25f), 0x0002);  /* 1.5 steps: to 2 */
+    assert_int_equal(st_half_from_float(5.5f * 0x1p-24f), 0x0006); /* to the even 6 */
+    assert_int_equal(st_half_from_float(6.5f * 0x1p-24f), 0x0006);
+    assert_int_equal(st_half_from_float(1023 * 0x1p-24f), 0x03ff);
+    assert_int_equal(st_half_from_float(1023.5f * 0x1p-24f), 0x0400); /* up into the normals */
+    assert_int_equal(st_half_from_float(1e-40f), 0x0000); /* a float denormal */
+    assert_true(st_half_to_float(0x0001) == 0x1p-24f);
+    assert_true(st_half_to_float(0x03ff) == 1023 * 0x1p-24f);
+}
+
+/* _pp instructions under --pp=fp16: sources rounded, every step rounded. */
+static void test_pp_fp16_arithmetic(void **state)
+{
+    (void)state;
+    const char *src = "ps_2_0\n"
+                      "dcl t0\n"
+                      "dcl t1\n"
+                      "add_pp r0, t0, t1\n"     /* sources, then the sum, in half */
+                      "add r1, t0, t1\n"        /* no _pp: float32 */
+                      "mul_pp r2, t0, t0\n"
+                      "mul_pp r3, t1, t1\n"
+                      "rcp_pp r4.x, t1.z\n"
+                      "mov_sat_pp r4.yzw, t1.z\n"
+                      "mov oC0, r0\n"
+                      "mov oC1, r1\n"
+                      "mov oC2, r2\n"
+                      "mov oC3, r3\n"
+                      "mov oDepth, r4.x\n";
+    const char *json = "{\"invocations\": ["
+                       "{\"t0\": [1000.3, 300, 0.000244140625, 0.0001220703125],"
+                       " \"t1\": [0.1, 1, 3, 0.0003662109375]}]}";
+    struct fx *f = run_pp(src, json, false);
+    /* 1000.3 -> 1000.5 (steps of 0.5 in [512, 1024)); 0.1 -> 0.0999755859375;
+     * the sum 1000.5999755859375 -> 1000.5; 3 + 2^-12 -> 3 (steps of 2^-9 in
+     * [2, 4)); 2^-13 + 3 * 2^-13 = 2^-11 exactly */
+    CHECK4(outv(f, 0, "oC0"), 1000.5f, 301.0f, 3.0f, 0.00048828125f);
+    /* float32: 1000.3f + 0.1f */
+    CHECK4(outv(f, 0, "oC1"), 1000.3f + 0.1f, 301.0f, 3.000244140625f, 0.0004882812500f);
+    /* overflow: 1000.5^2 and 300^2 = 90000 are past 65504: infinity;
+     * 2^-12 * 2^-12 = 2^-24, the smallest denormal, exactly;
+     * 2^-13 * 2^-13 = 2^-26, a quarter step: 0 */
+    CHECK4(outv(f, 0, "oC2"), INF, INF, 0x1p-24f, 0.0f);
+    /* 0.0999755859375^2 = 0.009995117783546448 -> steps of 2^-17 in
+     * [2^-7, 2^-6): 1310.07 steps -> 1310 * 2^-17 = 0.0099945068359375;
+     * 3 * 2^-13 squared = 9 * 2^-26 = 2.25 steps of 2^-24 -> 2 * 2^-24 */
+    CHECK4(outv(f, 0, "oC3"), 0.0099945068359375f, 1.0f, 9.0f, 2 * 0x1p-24f);
+    /* 1/3 -> 0x3555 */
+    CHECK1(outv(f, 0, "oDepth"), 0.333251953125f);
+    fx_free(f);
+
+    /* without --pp=fp16 _pp changes nothing */
+    f = run(src, json);
+    CHECK4(outv(f, 0, "oC0"), 1000.3f + 0.1f, 301.0f, 3.000244140625f, 0.00048828125f);
+    CHECK1(outv(f, 0, "oDepth"), 1.0f / 3.0f);
+    fx_free(f);
+}
+
+/* The two readings of a multiply-add in half: the product rounded to half
+ * first, or rounded with the sum; dot products step by step. */
+static void test_pp_fp16_muladd_readings(void **state)
+{
+    (void)state;
+    const char *src = "ps_2_0\n"
+                      "dcl t0\n"
+                      "dcl t1\n"
+                      "mad_pp r0, t0, t0, t1\n"
+                      "dp3_pp r1, t0, t1\n"
+                      "dp3 r2, t0, t1\n"
+                      "mov oC0, r0\n"
+                      "mov oC1, r1\n"
+                      "mov oC2, r2\n";
+    /* a = 1 + 2^-10 (a half); a * a = 1 + 2^-9 + 2^-20 */
+    const char *json = "{\"invocations\": ["
+                       "{\"t0\": [1.0009765625, 1, 0, 0], \"t1\": [0.00048828125, 0.00048828125, 0, 0]}]}";
+    struct fx *f = run_pp(src, json, false);
+    /* rounded product 1 + 2^-9, plus 2^-11: half a step (2^-10) above, a
+     * tie, to the even mantissa 2: 1 + 2^-9 */
+    CHECK1(outv(f, 0, "oC0"), 1.001953125f);
+    /* a * 2^-11 = 2^-11 + 2^-21 -> 2^-11 (steps of 2^-21 there: exact, in
+     * fact: 1025 * 2^-21); plus 1 * 2^-11: 2^-10 + 2^-21 -> steps of 2^-20:
+     * a tie between 1024 and 1025 steps, to 1024: 2^-10 */
+    CHECK1(outv(f, 0, "oC1"), 0.0009765625f);
+    /* float32: 2^-11 + 2^-21 + 2^-11 = 2^-10 + 2^-21 */
+    CHECK1(outv(f, 0, "oC2"), 0x1p-10f + 0x1p-21f);
+    fx_free(f);
+    f = run_pp(src, json, true);
+    /* fused: 1 + 2^-9 + 2^-20 + 2^-11 is above the tie: 1 + 3 * 2^-10 */
+    CHECK1(outv(f, 0, "oC0"), 1.0029296875f);
+    /* fused dot: the first product rounded (2^-11 + 2^-21 exactly), then
+     * 1 * 2^-11 added with one rounding: the same tie, 2^-10 */
+    CHECK1(outv(f, 0, "oC1"), 0.0009765625f);
+    fx_free(f);
+}
+
+/* dcl_pp: every reader sees the declared lanes in half; texld_pp samples
+ * at the coordinates as given and rounds the texel. */
+static void test_pp_fp16_dcl_pp_and_texld(void **state)
+{
+    (void)state;
+    const char *src = "ps_2_0\n"
+                      "dcl_pp t0.xy\n"
+                      "dcl t1\n"
+                      "dcl_2d s0\n"
+                      "mov r0, t0\n"            /* no _pp: t0.xy are halves anyway */
+                      "texld_pp r1, t1, s0\n"
+                      "texld r2, t1, s0\n"
+                      "mov oC0, r0\n"
+                      "mov oC1, r1\n"
+                      "mov oC2, r2\n";
+    /* 2x1 texture; u = 0.49999 is texel 0 (0.99998 * 2 floors to 0), while
+     * u rounded to half would be 0.5: texel 1 */
+    const char *json = "{\"textures\": {\"s0\": {\"type\": \"2d\", \"width\": 2, \"height\": 1,"
+                       " \"texels\": [[0.1, 0.2, 1000.3, 1], [5, 6, 7, 8]]}},"
+                       " \"invocations\": [{\"t0\": [0.1, 1000.3, 0.1, 0.1],"
+                       " \"t1\": [0.49999, 0.5, 0, 1]}]}";
+    struct fx *f = run_pp(src, json, false);
+    CHECK4(outv(f, 0, "oC0"), 0.0999755859375f, 1000.5f, 0.1f, 0.1f);
+    /* 0.2 = 1.6 * 2^-3 -> 0.199951171875 */
+    CHECK4(outv(f, 0, "oC1"), 0.0999755859375f, 0.199951171875f, 1000.5f, 1.0f);
+    CHECK4(outv(f, 0, "oC2"), 0.1f, 0.2f, 1000.3f, 1.0f);
+    fx_free(f);
+}
+
 static void test_json_output_text(void **state)
 {
     (void)state;
@@ -2026,6 +2208,10 @@ int main(void)
         cmocka_unit_test(test_step_limit),
         cmocka_unit_test(test_nop_sincos20_and_more_d3d9_rules),
         cmocka_unit_test(test_call_depth_limit),
+        cmocka_unit_test(test_half_rounding),
+        cmocka_unit_test(test_pp_fp16_arithmetic),
+        cmocka_unit_test(test_pp_fp16_muladd_readings),
+        cmocka_unit_test(test_pp_fp16_dcl_pp_and_texld),
         cmocka_unit_test(test_json_output_text),
         cmocka_unit_test(test_json_errors),
         cmocka_unit_test(test_json_def_wins),

@@ -118,6 +118,45 @@ static void test_version1_callers(void **state)
     free(o1);
 }
 
+/* ---- version 2 callers: no pp field, so _pp is ignored ---- */
+
+static void test_version2_callers_and_pp(void **state)
+{
+    (void)state;
+    /* 1000.3 + 0.1: float32 1000.4 (printed 1000.39996); in half 1000.5 */
+    const char *src = "ps_2_0\ndcl t0\ndef c0, 0.1, 0, 0, 0\nadd_pp r0, t0, c0.x\nmov oC0, r0\n";
+    const char *json = "{\"invocations\": [{\"t0\": [1000.3, 0, 0, 0]}]}";
+    size_t v2 = offsetof(struct st_options, pp);
+    /* exactly the version 2 size on the heap: reading pp would read past
+     * the block (the ASan build stops there) */
+    struct st_options *o2 = malloc(v2);
+    assert_non_null(o2);
+    struct st_options full = opts_for("pp.asm", src, ST_EMIT_DEFAULT);
+    full.struct_version = 2;
+    memcpy(o2, &full, v2);
+    for (int v = 2; v <= 3; v++) {
+        struct st_options o3 = opts_for("pp.asm", src, ST_EMIT_DEFAULT);
+        o3.pp = ST_PP_FP16;
+        for (int e = ST_ENGINE_INTERP; e <= ST_ENGINE_GEN; e++) {
+            struct st_run_options ro = {.struct_version = ST_RUN_OPTIONS_VERSION,
+                                        .compile = v == 2 ? o2 : &o3, .inputs_json = json,
+                                        .inputs_len = strlen(json),
+                                        .engine = (enum st_engine)e};
+            struct st_result *res = NULL;
+            assert_int_equal(st_run(&ro, &res), 0);
+            assert_true(res->ok);
+            assert_non_null(strstr(res->output, v == 2 ? "\"oC0\": [1000.39996" : "\"oC0\": [1000.5,"));
+            st_result_free(res);
+        }
+    }
+    free(o2);
+    struct st_options o = opts_for("pp.asm", src, ST_EMIT_ASM);
+    o.pp = (enum st_pp_mode)(ST_PP_FP16 + 1);
+    struct st_result *res = (struct st_result *)(uintptr_t)1;
+    assert_int_equal(st_compile(&o, &res), -1);
+    assert_null(res);
+}
+
 /* ---- values out of range ---- */
 
 static void expect_refused(const struct st_options *o)
@@ -621,6 +660,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_version1_callers),
+        cmocka_unit_test(test_version2_callers_and_pp),
         cmocka_unit_test(test_enum_out_of_range),
         cmocka_unit_test(test_max_instructions),
         cmocka_unit_test(test_work_budget),

@@ -195,6 +195,7 @@ enum { RUN = 100 };
 struct job {
     const char *shader, *inputs; /* under samples/ */
     int kind;                    /* an st_emit, or RUN + an st_engine */
+    bool pp;                     /* --pp=fp16 */
 };
 
 static const char *kind_name(int kind)
@@ -210,12 +211,13 @@ struct outcome {
     char *output; /* when ok */
 };
 
-static struct outcome call(const char *name, const char *src, const char *json, int kind,
+static struct outcome call(const char *name, const char *src, const char *json, int kind, bool pp,
                            unsigned long fail_at, unsigned long *count, size_t *live_after)
 {
     struct st_options o = {.struct_version = ST_OPTIONS_VERSION, .filename = name,
                            .source = src, .source_len = strlen(src),
-                           .emit = kind < RUN ? (enum st_emit)kind : ST_EMIT_DEFAULT};
+                           .emit = kind < RUN ? (enum st_emit)kind : ST_EMIT_DEFAULT,
+                           .pp = pp ? ST_PP_FP16 : ST_PP_IGNORE};
     struct st_run_options ro = {.struct_version = ST_RUN_OPTIONS_VERSION, .compile = &o,
                                 .inputs_filename = "in.json", .inputs_json = json,
                                 .inputs_len = json ? strlen(json) : 0,
@@ -277,14 +279,14 @@ static void every_allocation(const struct job *j)
     }
     unsigned long total;
     size_t live;
-    struct outcome ref = call(j->shader, src, json, j->kind, 0, &total, &live);
+    struct outcome ref = call(j->shader, src, json, j->kind, j->pp, 0, &total, &live);
     if (ref.rc != 0 || !ref.ok || live != 0)
         FAIL("%s, %s: the call without failures: rc %d, ok %d, %zu blocks live", j->shader,
                  kind_name(j->kind), ref.rc, ref.ok, live);
     unsigned refused = 0, reported = 0, unaffected = 0, other = 0;
     for (unsigned long n = 1; n <= total; n++) {
         unsigned long count;
-        struct outcome r = call(j->shader, src, json, j->kind, n, &count, &live);
+        struct outcome r = call(j->shader, src, json, j->kind, j->pp, n, &count, &live);
         if (live != 0) {
             for (size_t k = 0; k < W.cap; k++)
                 if (W.slot[k] && W.slot[k] != TOMB)
@@ -325,27 +327,32 @@ static void test_every_allocation_fails_once(void **state)
 {
     (void)state;
     static const struct job jobs[] = {
-        {"01-transform.vs.asm", NULL, ST_EMIT_ASM},
-        {"01-transform.vs.asm", NULL, ST_EMIT_LLVM_RAW},
-        {"01-transform.vs.asm", NULL, ST_EMIT_LLVM},
-        {"01-transform.vs.asm", NULL, ST_EMIT_VASM},
-        {"01-transform.vs.asm", NULL, ST_EMIT_GEN},
-        {"05-light-loop.vs.asm", NULL, ST_EMIT_GEN},
-        {"05-light-loop.vs.asm", NULL, ST_EMIT_VASM},
-        {"05-light-loop.vs.asm", "05-light-loop.vs.in.json", RUN + ST_ENGINE_INTERP},
-        {"05-light-loop.vs.asm", "05-light-loop.vs.in.json", RUN + ST_ENGINE_LLVM},
-        {"05-light-loop.vs.asm", "05-light-loop.vs.in.json", RUN + ST_ENGINE_GEN},
-        {"arb/12-blend.fp", NULL, ST_EMIT_VASM},
-        {"arb/12-blend.fp", NULL, ST_EMIT_GEN},
-        {"arb/12-blend.fp", "arb/12-blend.in.json", RUN + ST_ENGINE_INTERP},
-        {"arb/02-lighting.vp", NULL, ST_EMIT_GEN},
-        {"arb/02-lighting.vp", "arb/02-lighting.in.json", RUN + ST_ENGINE_LLVM},
-        {"19-texm3x3-normal.ps.asm", NULL, ST_EMIT_VASM},
-        {"19-texm3x3-normal.ps.asm", NULL, ST_EMIT_GEN},
-        {"19-texm3x3-normal.ps.asm", "19-texm3x3-normal.ps.in.json", RUN + ST_ENGINE_INTERP},
-        {"31-parallax-march.ps.asm", NULL, ST_EMIT_VASM},
-        {"31-parallax-march.ps.asm", NULL, ST_EMIT_GEN},
-        {"31-parallax-march.ps.asm", "31-parallax-march.ps.in.json", RUN + ST_ENGINE_GEN},
+        {"01-transform.vs.asm", NULL, ST_EMIT_ASM, false},
+        {"01-transform.vs.asm", NULL, ST_EMIT_LLVM_RAW, false},
+        {"01-transform.vs.asm", NULL, ST_EMIT_LLVM, false},
+        {"01-transform.vs.asm", NULL, ST_EMIT_VASM, false},
+        {"01-transform.vs.asm", NULL, ST_EMIT_GEN, false},
+        {"05-light-loop.vs.asm", NULL, ST_EMIT_GEN, false},
+        {"05-light-loop.vs.asm", NULL, ST_EMIT_VASM, false},
+        {"05-light-loop.vs.asm", "05-light-loop.vs.in.json", RUN + ST_ENGINE_INTERP, false},
+        {"05-light-loop.vs.asm", "05-light-loop.vs.in.json", RUN + ST_ENGINE_LLVM, false},
+        {"05-light-loop.vs.asm", "05-light-loop.vs.in.json", RUN + ST_ENGINE_GEN, false},
+        {"arb/12-blend.fp", NULL, ST_EMIT_VASM, false},
+        {"arb/12-blend.fp", NULL, ST_EMIT_GEN, false},
+        {"arb/12-blend.fp", "arb/12-blend.in.json", RUN + ST_ENGINE_INTERP, false},
+        {"arb/02-lighting.vp", NULL, ST_EMIT_GEN, false},
+        {"arb/02-lighting.vp", "arb/02-lighting.in.json", RUN + ST_ENGINE_LLVM, false},
+        {"19-texm3x3-normal.ps.asm", NULL, ST_EMIT_VASM, false},
+        {"19-texm3x3-normal.ps.asm", NULL, ST_EMIT_GEN, false},
+        {"19-texm3x3-normal.ps.asm", "19-texm3x3-normal.ps.in.json", RUN + ST_ENGINE_INTERP, false},
+        {"31-parallax-march.ps.asm", NULL, ST_EMIT_VASM, false},
+        {"31-parallax-march.ps.asm", NULL, ST_EMIT_GEN, false},
+        {"31-parallax-march.ps.asm", "31-parallax-march.ps.in.json", RUN + ST_ENGINE_GEN, false},
+        /* half values in every stage (--pp=fp16) */
+        {"63-pp-four-lights.ps.asm", NULL, ST_EMIT_VASM, true},
+        {"63-pp-four-lights.ps.asm", NULL, ST_EMIT_GEN, true},
+        {"63-pp-four-lights.ps.asm", "63-pp-four-lights.ps.in.json", RUN + ST_ENGINE_LLVM, true},
+        {"63-pp-four-lights.ps.asm", "63-pp-four-lights.ps.in.json", RUN + ST_ENGINE_GEN, true},
     };
     /* $ST_OOM_JOB=N: only job N (with $ST_OOM_TRAP, to find an allocation) */
     const char *only = getenv("ST_OOM_JOB");

@@ -3,7 +3,8 @@
  * in samples/ (and samples/arb/) that has NAME.in.json beside it is run with
  * those inputs through the public API, and the outputs must equal the
  * golden NAME.out.json, which was worked out independently of our
- * interpreter (samples/README.md says how).
+ * interpreter (samples/README.md says how); a sample with _pp has a second
+ * golden NAME.fp16.out.json, which `shadertrans run --pp=fp16` must print.
  *
  * Values are compared as float32: equal bit patterns, or both NaN, or —
  * only where samples/README.md documents a tolerance for an approximated
@@ -121,7 +122,7 @@ static bool compare_outputs(const char *name, const char *got_text, const json_t
                 break;
             }
             for (size_t c = 0; c < json_array_size(wv); c++) {
-                float a, b;
+                float a = 0.0f, b = 0.0f;
                 if (!json_float(json_array_get(gv, c), &a) ||
                     !json_float(json_array_get(wv, c), &b) || !same_float(a, b, ulps)) {
                     printf("  %s: invocation %zu: %s[%zu] = %.9g, golden %.9g\n", name, i, key, c,
@@ -132,6 +133,38 @@ static bool compare_outputs(const char *name, const char *got_text, const json_t
         }
     }
     json_decref(got);
+    return ok;
+}
+
+/* Runs one shader with its inputs under --pp=`pp` and compares with want. */
+static bool run_one(const char *label, const char *shader, const char *src, size_t src_len,
+                    const char *in, const char *in_text, size_t in_len, enum st_pp_mode pp,
+                    const json_t *want, unsigned ulps)
+{
+    struct st_options o = {.struct_version = ST_OPTIONS_VERSION,
+                           .filename = shader,
+                           .source = src,
+                           .source_len = src_len,
+                           .pp = pp};
+    struct st_run_options ro = {.struct_version = ST_RUN_OPTIONS_VERSION,
+                                .compile = &o,
+                                .inputs_filename = in,
+                                .inputs_json = in_text,
+                                .inputs_len = in_len};
+    struct st_result *res = NULL;
+    assert_int_equal(st_run(&ro, &res), 0);
+    bool ok = res->ok;
+    if (!ok) {
+        printf("  %s: run failed\n", label);
+        for (size_t i = 0; i < res->num_diagnostics; i++) {
+            char line[1024];
+            st_diagnostic_format(&res->diagnostics[i], line, sizeof(line));
+            printf("    %s\n", line);
+        }
+    } else {
+        ok = compare_outputs(label, res->output, want, ulps);
+    }
+    st_result_free(res);
     return ok;
 }
 
@@ -178,29 +211,19 @@ static unsigned run_dir(const char *dir, unsigned *failed)
             char *tol_text = slurp(tol, NULL);
             unsigned ulps = tol_text ? (unsigned)strtoul(tol_text, NULL, 10) : 0;
             free(tol_text);
-            struct st_options o = {.struct_version = ST_OPTIONS_VERSION,
-                                   .filename = shader,
-                                   .source = src,
-                                   .source_len = src_len};
-            struct st_run_options ro = {.struct_version = ST_RUN_OPTIONS_VERSION,
-                                        .compile = &o,
-                                        .inputs_filename = in,
-                                        .inputs_json = in_text,
-                                        .inputs_len = in_len};
-            struct st_result *res = NULL;
-            assert_int_equal(st_run(&ro, &res), 0);
-            if (!res->ok) {
-                printf("  %s: run failed\n", base);
-                for (size_t i = 0; i < res->num_diagnostics; i++) {
-                    char line[1024];
-                    st_diagnostic_format(&res->diagnostics[i], line, sizeof(line));
-                    printf("    %s\n", line);
-                }
+            if (!run_one(base, shader, src, src_len, in, in_text, in_len, ST_PP_IGNORE, want, ulps))
                 (*failed)++;
-            } else if (!compare_outputs(base, res->output, want, ulps)) {
-                (*failed)++;
+            /* under --pp=fp16 too, when there is a golden for it */
+            char fp16[1100];
+            snprintf(fp16, sizeof(fp16), "%s.fp16.out.json", base);
+            json_t *want16 = json_load_file(fp16, 0, &err);
+            if (want16) {
+                count++;
+                if (!run_one(fp16, shader, src, src_len, in, in_text, in_len, ST_PP_FP16, want16,
+                             ulps))
+                    (*failed)++;
+                json_decref(want16);
             }
-            st_result_free(res);
         }
         json_decref(want);
         free(in_text);

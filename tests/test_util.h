@@ -167,6 +167,18 @@ static inline bool manifest_needs_vendor(const struct manifest_row *r)
  * runs it: the MIR of the compile pipeline (st_pipeline_mir), then the
  * kernel in the simulator (st_gen_execute).  Errors go to ctx.
  */
+/* Does a Direct3D 9 shader mark anything _pp (an instruction or a dcl)?
+ * The differential tests run such a shader under --pp=fp16 as well. */
+static inline bool test_has_pp(const struct st_shader *sh)
+{
+    if (sh->dialect != ST_D3D9)
+        return false;
+    for (const struct st_instr *i = sh->first; i; i = i->next)
+        if (i->dstmod & ST_DSTMOD_PP)
+            return true;
+    return false;
+}
+
 static inline bool test_gen_execute_ex(struct st_ctx *ctx, const struct st_shader *sh,
                                        unsigned simd, const struct st_run_inputs *in,
                                        enum st_float_rules rules, enum st_fp_contract contract,

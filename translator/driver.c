@@ -82,6 +82,8 @@ struct st_shader *st_front_end(struct st_ctx *ctx, const struct st_options *o,
         return NULL;
     if (!(arb ? st_check_arb(ctx, sh) : st_check(ctx, sh)))
         return NULL;
+    /* the precision of _pp is the shader's for every later stage and engine */
+    sh->pp_half = o->pp == ST_PP_FP16 && !arb;
     return sh;
 }
 
@@ -95,8 +97,9 @@ static bool options_copy(const struct st_options *in, struct st_options *o)
 {
     if (!in || in->struct_version < 1 || in->struct_version > ST_OPTIONS_VERSION)
         return false;
-    size_t n = in->struct_version == 1 ? offsetof(struct st_options, max_instructions)
-                                       : sizeof(*o);
+    size_t n = in->struct_version == 1   ? offsetof(struct st_options, max_instructions)
+               : in->struct_version == 2 ? offsetof(struct st_options, pp)
+                                         : sizeof(*o);
     memset(o, 0, sizeof(*o));
     memcpy(o, in, n);
     /* Enums are compared as unsigned: a negative value is out of range too. */
@@ -105,7 +108,7 @@ static bool options_copy(const struct st_options *in, struct st_options *o)
            (unsigned)o->float_rules <= ST_FLOAT_D3D9 &&
            (o->simd_width == 0 || o->simd_width == 8 || o->simd_width == 16 ||
             o->simd_width == 32) &&
-           (unsigned)o->fp_contract <= ST_FP_CONTRACT_OFF;
+           (unsigned)o->fp_contract <= ST_FP_CONTRACT_OFF && (unsigned)o->pp <= ST_PP_FP16;
 }
 
 static bool run_options_copy(const struct st_run_options *in, struct st_run_options *o)

@@ -21,7 +21,7 @@ extern "C" {
 #endif
 
 #define ST_API_VERSION 1
-#define ST_OPTIONS_VERSION 2
+#define ST_OPTIONS_VERSION 3
 #define ST_RESULT_VERSION 2
 
 enum st_severity {
@@ -81,6 +81,13 @@ enum st_fp_contract {
     ST_FP_CONTRACT_OFF = 2,  /* every product rounded before it is added */
 };
 
+/* What Direct3D 9's partial-precision modifier (_pp, dcl_pp) means
+ * (docs/interpreter.md, "Partial precision"). */
+enum st_pp_mode {
+    ST_PP_IGNORE = 0, /* default: everything at full precision (float32) */
+    ST_PP_FP16 = 1,   /* _pp instructions and dcl_pp inputs computed in half floats */
+};
+
 /*
  * #include for the Direct3D 9 preprocessor.  An embedder that serves
  * include files itself (from memory) sets st_options.include: it is called
@@ -137,6 +144,12 @@ struct st_options {
     st_include_release_fn include_release;
     void *include_user;
     enum st_fp_contract fp_contract; /* ST_EMIT_GEN and the Gen engine (docs/gen-backend.md) */
+
+    /* ---- version 3 ---- */
+    /* Every output and every engine of st_run: with ST_PP_FP16 the
+     * instructions marked _pp and the inputs declared dcl_pp compute in
+     * half precision (LLVM half, Gen :hf). */
+    enum st_pp_mode pp;
 };
 
 struct st_result {

@@ -502,6 +502,11 @@ struct st_shader {
     struct st_d3d9_comment *comments;
     unsigned num_comments;
     const struct st_ctab *ctab;
+    /* --pp=fp16 (st_options.pp, set by st_front_end): instructions marked
+     * _pp and inputs declared dcl_pp compute in half floats in every stage
+     * and engine (docs/interpreter.md, "Partial precision"); false: _pp
+     * changes nothing. */
+    bool pp_half;
 };
 
 /* ------------------------------------------------------------------ */
@@ -613,6 +618,11 @@ struct st_op_env {
      * together with the sum (fmaf): the other reading both specifications
      * allow, the one the Gen9 kernels compute (docs/gensim.md) */
     bool fused;
+    /* a _pp instruction under --pp=fp16: its sources are halves already and
+     * every step of the operation (a sum, a product, a multiply-add, a
+     * reciprocal, one function value) is rounded to half (docs/interpreter.md,
+     * "Partial precision") */
+    bool half;
 };
 /* res gets the four lanes, *mask the lanes the operation defines; false
  * when op is not such an operation (texture, flow, matrix, ...). */
@@ -627,6 +637,17 @@ bool st_op_compare(enum st_compare c, float a, float b);
 int32_t st_op_round(float f);     /* mova: floor(x + 0.5), saturating, NaN -> 0 */
 float st_op_partial(float f);     /* expp/logp: the low 8 mantissa bits cleared */
 float st_op_saturate(float x);    /* _sat: NaN and -0 give +0 */
+/* a . b over n lanes as st_op_dot, every step rounded as e says (e->half) */
+float st_op_dot_env(const struct st_op_env *e, const float a[4], const float b[4], unsigned n);
+/*
+ * IEEE binary16 (run/ops.c): the bits of the half nearest f (ties to even;
+ * 65520 and beyond are infinities, below 2^-14 denormals in steps of 2^-24,
+ * up to 2^-25 zero; NaN a quiet NaN), the float a half's bits stand for
+ * (exact), and f rounded to half as a float.
+ */
+uint16_t st_half_from_float(float f);
+float st_half_to_float(uint16_t h);
+float st_half_round(float f);
 
 /* Helpers shared by the printer and diagnostics. */
 const char *st_regfile_name(enum st_regfile file, uint32_t index);
@@ -749,6 +770,12 @@ struct LLVMOpaqueModule *st_lower_llvm_ex(struct st_ctx *ctx, const struct st_sh
  *     write to addr + k outside 0..count-1 is dropped)
  *   st.opaque(i32 K, registers read...): ps_1_x texture-phase instruction K
  *     of the shader's list, as written
+ *   st.NAME.f16: a _pp instruction under --pp=fp16: the marker NAME on
+ *     <4 x half> operands with a <4 x half> result (st.setp.CMP.f16: <4 x i1>),
+ *     every step of the operation rounded to half (st_op_env.half).  The
+ *     sources arrive as fptrunc of the float registers (a rounding), the
+ *     result leaves as fpext (exact); texld_pp samples with float
+ *     coordinates and truncates the texel.
  */
 enum st_marker_kind {
     ST_MK_NONE, ST_MK_OP, ST_MK_SAT, ST_MK_SHIFT, ST_MK_MOD, ST_MK_REL, ST_MK_OSTORE,
@@ -759,6 +786,7 @@ struct st_marker {
     enum st_opcode op;   /* ST_MK_OP */
     enum st_compare cmp; /* st.setp.CMP */
     int mod;             /* ST_MK_MOD: 1 bias, 2 bx2, 3 comp, 4 x2 */
+    bool half;           /* "st.NAME.f16": computed in half on <4 x half> (--pp=fp16) */
 };
 /* st.opaque(i32 K, registers...): does instruction K write the register it
  * names (then its operands are its sources), or only read it (texkill,
@@ -959,21 +987,25 @@ bool st_run_budget_check(struct st_ctx *ctx, const struct st_shader *sh,
 /*
  * The tolerance of the Gen engine against the interpreter (tolerance.c;
  * docs/gensim.md "Tolerances of the Gen engine"), for every judge that
- * compares them: an instruction whose kernel result may differ, a shader
- * with one, and whether two output components agree (any NaN matches any
- * NaN; otherwise bit for bit, or, in an inexact shader, within 2^-14 of
- * the larger magnitude or 2^-24 absolute).
+ * compares them: an instruction whose kernel result may differ, and a
+ * shader's level (ST_TOL_EXACT: none; ST_TOL_INEXACT: one computed in
+ * float; ST_TOL_HALF: one a _pp instruction computes in half under
+ * --pp=fp16), and whether two output components agree at a level (any NaN
+ * matches any NaN; otherwise bit for bit, or within 2^-14 of the larger
+ * magnitude or 2^-24 absolute (INEXACT), or 2^-8 of it or 2^-14 absolute
+ * (HALF)).  A level is an unsigned; a bool `inexact` is the first two.
  */
+enum { ST_TOL_EXACT = 0, ST_TOL_INEXACT = 1, ST_TOL_HALF = 2 };
 bool st_tol_inexact_op(enum st_opcode op);
-bool st_tol_shader_inexact(const struct st_shader *sh);
-bool st_tol_within(float want, float got, bool inexact);
+unsigned st_tol_shader_inexact(const struct st_shader *sh);
+bool st_tol_within(float want, float got, unsigned level);
 /* The operations that are multiply-adds by definition (each product may
  * be rounded alone or with its sum), and a shader with one. */
 bool st_tol_muladd_op(enum st_opcode op);
 bool st_tol_shader_muladd(const struct st_shader *sh);
 /* A Gen value against the interpreter's two readings of the multiply-adds
  * (want: each product rounded; want_fused: rounded with its sum). */
-bool st_tol_within_either(float want, float want_fused, float got, bool inexact);
+bool st_tol_within_either(float want, float want_fused, float got, unsigned level);
 /* ---- end of run ---- */
 
 /* ---- ARB programs ---- */

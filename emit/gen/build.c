@@ -74,6 +74,38 @@ uint32_t gb_new(struct gen_build *b, bool uniform)
     return gen_new_vreg(b->p, uniform ? 4 : gen_dsize(b->p), uniform);
 }
 
+uint32_t gb_new_t(struct gen_build *b, bool uniform, enum gen_type t)
+{
+    if (uniform || gen_type_size(t) == 4)
+        return gb_new(b, uniform);
+    /* a half per channel: SIMD8 16 bytes, which a mixed float mov may
+     * write packed only at a 16-byte boundary; SIMD16 one GRF */
+    uint32_t size = gen_type_size(t) * b->p->simd;
+    uint32_t v = gen_new_vreg(b->p, size, false);
+    if (!b->p->oom && size < GEN_GRF_SIZE)
+        b->p->vreg[v].align = (uint16_t)size;
+    return v;
+}
+
+struct gen_opnd gb_imm_ft(float f, enum gen_type t)
+{
+    if (t == GT_HF)
+        return gen_imm(st_half_from_float(f), GT_HF);
+    return gb_imm_f(f);
+}
+
+bool gb_imm_value(struct gen_opnd o, float *f)
+{
+    if (o.kind != GO_IMM || !gb_is_float_type((enum gen_type)o.type))
+        return false;
+    o = gb_fold_imm(o);
+    if (o.type == GT_HF)
+        *f = st_half_to_float((uint16_t)o.imm);
+    else
+        memcpy(f, &o.imm, 4);
+    return true;
+}
+
 bool gb_is_uniform(const struct gen_program *p, const struct gen_opnd *o)
 {
     switch (o->kind) {
@@ -96,6 +128,11 @@ struct gen_opnd gb_fold_imm(struct gen_opnd o)
             o.imm &= 0x7fffffffu;
         if (o.neg)
             o.imm ^= 0x80000000u;
+    } else if (o.type == GT_HF) {
+        if (o.abs)
+            o.imm &= 0x7fffu;
+        if (o.neg)
+            o.imm ^= 0x8000u;
     } else {
         int32_t x = (int32_t)o.imm;
         if (o.abs && x < 0)
@@ -110,9 +147,12 @@ struct gen_opnd gb_fold_imm(struct gen_opnd o)
 
 bool gb_is_imm_f(struct gen_opnd o, float f)
 {
-    if (o.kind != GO_IMM || o.type != GT_F)
+    if (o.kind != GO_IMM || !gb_is_float_type((enum gen_type)o.type))
         return false;
     o = gb_fold_imm(o);
+    if (o.type == GT_HF) /* f itself a half, the same bits */
+        return st_half_to_float(st_half_from_float(f)) == f &&
+               o.imm == st_half_from_float(f) && !isnan(f);
     uint32_t u;
     memcpy(&u, &f, 4);
     return o.imm == u;
@@ -217,11 +257,46 @@ void gb_mad_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd add, st
 struct gen_opnd gb_mad(struct gen_build *b, bool uniform, struct gen_opnd add, struct gen_opnd m1,
                        struct gen_opnd m2)
 {
+    return gb_mad_t(b, uniform, GT_F, add, m1, m2);
+}
+
+struct gen_opnd gb_mad_t(struct gen_build *b, bool uniform, enum gen_type t, struct gen_opnd add,
+                         struct gen_opnd m1, struct gen_opnd m2)
+{
     bool u = uniform && gb_is_uniform(b->p, &add) && gb_is_uniform(b->p, &m1) &&
              gb_is_uniform(b->p, &m2);
-    struct gen_opnd d = gb_val(b, u, GT_F);
+    struct gen_opnd d = gb_val(b, u, t);
     gb_mad_to(b, d, add, m1, m2, false);
     return d;
+}
+
+/* A per-channel operand of instruction i (the ones that step by piece). */
+static bool steps(const struct gen_program *p, const struct gen_opnd *o)
+{
+    if (o->kind == GO_FIXED)
+        return o->region == GR_VEC || o->region == GR_VEC16;
+    return o->kind == GO_VREG && o->region == GR_AUTO && o->vreg < p->nvreg &&
+           !p->vreg[o->vreg].uniform;
+}
+
+void gb_split8(struct gen_build *b, struct gen_inst *i)
+{
+    struct gen_program *p = b->p;
+    if (p->oom || i->exec <= 8)
+        return;
+    unsigned pieces = i->exec / 8u;
+    struct gen_inst first = *i;
+    first.exec = 8;
+    *i = first;
+    for (unsigned k = 1; k < pieces; k++) {
+        struct gen_inst *n = gen_append(p);
+        *n = first;
+        n->group = (uint8_t)(first.group + 8 * k);
+        struct gen_opnd *o[4] = {&n->dst, &n->src[0], &n->src[1], &n->src[2]};
+        for (unsigned j = 0; j < 4; j++)
+            if (steps(p, o[j]))
+                o[j]->off += 8u * k * gen_type_size((enum gen_type)o[j]->type);
+    }
 }
 
 void gb_math_to(struct gen_build *b, enum gen_math fn, struct gen_opnd dst, struct gen_opnd a,
@@ -235,14 +310,38 @@ void gb_math_to(struct gen_build *b, enum gen_math fn, struct gen_opnd dst, stru
     i->dst = dst;
     i->src[0] = a;
     i->src[1] = c;
+    if (dst.type == GT_HF) /* :hf math: SIMD8 at most */
+        gb_split8(b, i);
 }
 
 struct gen_opnd gb_math(struct gen_build *b, enum gen_math fn, bool uniform, struct gen_opnd a,
                         struct gen_opnd c)
 {
+    return gb_math_t(b, fn, uniform, GT_F, a, c);
+}
+
+struct gen_opnd gb_math_t(struct gen_build *b, enum gen_math fn, bool uniform, enum gen_type t,
+                          struct gen_opnd a, struct gen_opnd c)
+{
     bool u = uniform && gb_is_uniform(b->p, &a) && (c.kind == GO_NONE || gb_is_uniform(b->p, &c));
-    struct gen_opnd d = gb_val(b, u, GT_F);
+    struct gen_opnd d = gb_val(b, u, t);
     gb_math_to(b, fn, d, a, c);
+    return d;
+}
+
+struct gen_opnd gb_convert(struct gen_build *b, struct gen_opnd x, enum gen_type t)
+{
+    if (x.type == t || !gb_is_float_type((enum gen_type)x.type) || !gb_is_float_type(t))
+        return x;
+    float f;
+    if (gb_imm_value(x, &f))
+        return gb_imm_ft(f, t);
+    bool u = gb_is_uniform(b->p, &x);
+    struct gen_opnd d = gb_val(b, u, t);
+    struct gen_inst *i = gb_inst(b, GOP_MOV, u);
+    i->dst = d;
+    i->src[0] = gb_fold_imm(x);
+    gb_split8(b, i);
     return d;
 }
 

@@ -47,9 +47,12 @@ void gb_fail(struct gen_build *b, const char *what);
 struct gen_inst *gb_inst(struct gen_build *b, enum gen_op op, bool uniform);
 /* A new dword value: 4 bytes when uniform, one dword per channel otherwise. */
 uint32_t gb_new(struct gen_build *b, bool uniform);
+/* A new value of type t: a dword when uniform (a half in its low word),
+ * one element of t per channel otherwise (a half: 2 bytes). */
+uint32_t gb_new_t(struct gen_build *b, bool uniform, enum gen_type t);
 static inline struct gen_opnd gb_val(struct gen_build *b, bool uniform, enum gen_type t)
 {
-    return gen_vr(gb_new(b, uniform), 0, t);
+    return gen_vr(gb_new_t(b, uniform, t), 0, t);
 }
 
 bool gb_is_uniform(const struct gen_program *p, const struct gen_opnd *o);
@@ -64,6 +67,14 @@ static inline struct gen_opnd gb_imm_f(float f)
     uint32_t u;
     memcpy(&u, &f, 4);
     return gen_imm(u, GT_F);
+}
+/* The immediate of float f in type t: GT_F, or GT_HF (f rounded to half). */
+struct gen_opnd gb_imm_ft(float f, enum gen_type t);
+/* An immediate's value as a float (GT_F or GT_HF); false for anything else. */
+bool gb_imm_value(struct gen_opnd o, float *f);
+static inline bool gb_is_float_type(enum gen_type t)
+{
+    return t == GT_F || t == GT_HF;
 }
 static inline struct gen_opnd gb_imm_d(int32_t x)
 {
@@ -102,10 +113,28 @@ void gb_mad_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd add, st
                struct gen_opnd m2, bool sat);
 struct gen_opnd gb_mad(struct gen_build *b, bool uniform, struct gen_opnd add, struct gen_opnd m1,
                        struct gen_opnd m2);
+/* The same with a result of type t (GT_F or GT_HF: every operand of that type). */
+struct gen_opnd gb_mad_t(struct gen_build *b, bool uniform, enum gen_type t, struct gen_opnd add,
+                         struct gen_opnd m1, struct gen_opnd m2);
 void gb_math_to(struct gen_build *b, enum gen_math fn, struct gen_opnd dst, struct gen_opnd a,
                 struct gen_opnd c);
 struct gen_opnd gb_math(struct gen_build *b, enum gen_math fn, bool uniform, struct gen_opnd a,
                         struct gen_opnd c);
+/* The same of type t.  :hf math is SIMD8 at most on Gen9: a wider one is
+ * emitted as (8|M0), (8|M8) ... pieces. */
+struct gen_opnd gb_math_t(struct gen_build *b, enum gen_math fn, bool uniform, enum gen_type t,
+                          struct gen_opnd a, struct gen_opnd c);
+/*
+ * The float operand x (GT_F or GT_HF) as type t: itself, an immediate
+ * converted (to half: rounded), or a mov into a new value.  A divergent
+ * conversion between float and half is "mixed float mode", which Gen9
+ * allows only up to SIMD8 with a packed half destination 16-byte aligned
+ * or a float destination: (8|M0), (8|M8) ... movs.
+ */
+struct gen_opnd gb_convert(struct gen_build *b, struct gen_opnd x, enum gen_type t);
+/* Emits i (already appended, the kernel's width) as its SIMD8 pieces when
+ * wider: per-channel operands step by 8 elements each piece. */
+void gb_split8(struct gen_build *b, struct gen_inst *i);
 void gb_mov_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd src);
 /* Sets flag f (0: f0.0, 1: f1.0) to (a cmod c) in every channel (uniform:
  * channel 0 only, (W) SIMD1); the caller predicates on it. */

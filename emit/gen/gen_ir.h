@@ -51,7 +51,10 @@ enum gen_rel_strategy {
     GEN_REL_STRATEGIES
 };
 
-enum gen_type { GT_F, GT_D, GT_UD, GT_UW, GT_W, GT_V };
+/* GT_HF: IEEE half (--pp=fp16): a divergent half value is two bytes per
+ * channel (SIMD8: 16 bytes, half a GRF), a uniform one the low word of a
+ * dword; an immediate holds the half's 16 bits. */
+enum gen_type { GT_F, GT_D, GT_UD, GT_UW, GT_W, GT_V, GT_HF };
 
 enum gen_opnd_kind {
     GO_NONE,
@@ -203,6 +206,11 @@ void gen_program_free(struct gen_program *p);
 static inline uint32_t gen_dsize(const struct gen_program *p)
 {
     return 4u * p->simd;
+}
+/* Bytes of one element of type t. */
+static inline unsigned gen_type_size(enum gen_type t)
+{
+    return t == GT_UW || t == GT_W || t == GT_HF ? 2 : 4;
 }
 /*
  * Allocates every vreg (coalescing copies first, rematerializing or

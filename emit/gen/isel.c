@@ -105,7 +105,24 @@ static void fail(struct isel *I, const char *what)
 
 static enum gen_type class_type(unsigned cls)
 {
-    return cls == MIR_CLASS_INT ? GT_D : cls == MIR_CLASS_BOOL ? GT_UD : GT_F;
+    return cls == MIR_CLASS_INT    ? GT_D
+           : cls == MIR_CLASS_BOOL ? GT_UD
+           : cls == MIR_CLASS_HALF ? GT_HF
+                                   : GT_F;
+}
+
+static bool is_sample(unsigned op)
+{
+    return op == ST_OP_TEXLD || op == ST_OP_TEXLDP || op == ST_OP_TEXLDB || op == ST_OP_TEXLDL ||
+           op == ST_OP_TEXLDD;
+}
+
+/* The float type instruction `in` reads its sources in: half for a half
+ * instruction (mir.h: it rounds them; a HALF vreg is read as it is),
+ * except the coordinates of a texture read, which are an address. */
+static enum gen_type read_type(const struct mir_instr *in)
+{
+    return in->half && !is_sample(in->op) ? GT_HF : GT_F;
 }
 
 static struct lane *lane_of(struct isel *I, uint32_t v, unsigned l)
@@ -224,7 +241,7 @@ static struct cache_ent *cache_add(struct isel *I, const uint32_t key[4], bool s
     return e;
 }
 
-enum { K_INPUT = 1, K_PULL, K_REL_V, K_INTF };
+enum { K_INPUT = 1, K_PULL, K_REL_V, K_INTF, K_HALF };
 
 /* ------------------------------------------------------------------ */
 /* Analysis: writers, variables, uniform lanes, outputs.               */
@@ -646,6 +663,22 @@ static struct gen_opnd fixed_elem(struct isel *I, enum st_regfile f, int32_t idx
     }
 }
 
+/* Element e of a fixed register as a half, for a half instruction: one
+ * conversion per input or constant component where the register keeps its
+ * value (inputs, constants; relative reads are converted at each read). */
+static struct gen_opnd fixed_half(struct isel *I, enum st_regfile f, int32_t idx, unsigned e)
+{
+    uint32_t key[4] = {K_HALF, (uint32_t)f, (uint32_t)idx, e};
+    struct cache_ent *c = cache_find(I, key);
+    if (c)
+        return c->v[0];
+    struct gen_opnd h = gb_convert(I->b, fixed_elem(I, f, idx, e), GT_HF);
+    c = cache_add(I, key, true);
+    if (c)
+        c->v[0] = h;
+    return h;
+}
+
 /* The operand of a MIR lane: its value, GO_NONE when nothing wrote it. */
 static struct gen_opnd lane_value(struct isel *I, uint32_t v, unsigned l)
 {
@@ -755,7 +788,7 @@ static void read_src(struct isel *I, const struct mir_instr *in, unsigned k, uin
             case MIR_VREG: {
                 vec[e] = lane_value(I, s->vreg, e);
                 unsigned cls = s->vreg < I->m->nvregs ? I->m->vclass[s->vreg] : MIR_CLASS_FLOAT;
-                if (cls != MIR_CLASS_FLOAT && in->op != MIR_OP_MERGE &&
+                if (cls != MIR_CLASS_FLOAT && cls != MIR_CLASS_HALF && in->op != MIR_OP_MERGE &&
                     !(in->op == ST_OP_MOV && in->has_dst && in->dst.kind == MIR_VREG &&
                       in->dst.vreg < I->m->nvregs && I->m->vclass[in->dst.vreg] == cls))
                     vec[e] = to_float(I, vec[e], cls);
@@ -769,14 +802,15 @@ static void read_src(struct isel *I, const struct mir_instr *in, unsigned k, uin
                 break;
             }
             default:
-                vec[e] = fixed_elem(I, s->file, s->index, e);
+                vec[e] = read_type(in) == GT_HF ? fixed_half(I, s->file, s->index, e)
+                                                : fixed_elem(I, s->file, s->index, e);
                 break;
             }
         }
     }
     for (unsigned e = 0; e < 4; e++)
         if (elems >> e & 1)
-            vec[e] = apply_mod(I, vec[e], s->mod);
+            vec[e] = gb_convert(I->b, apply_mod(I, vec[e], s->mod), read_type(in));
     for (unsigned l = 0; l < 4; l++)
         out[l] = need >> l & 1 ? vec[ST_SWZ_LANE(s->swz, l)] : gb_imm_f(0.0f);
 }
@@ -895,16 +929,24 @@ static bool pred_flag(struct isel *I, const struct mir_instr *in, unsigned l, bo
 static struct gen_opnd saturate(struct isel *I, struct gen_opnd x, bool u)
 {
     float f;
-    if (x.kind == GO_IMM && x.type == GT_F) {
-        x = gb_fold_imm(x);
-        memcpy(&f, &x.imm, 4);
-        return gb_imm_f(st_op_saturate(f));
-    }
+    enum gen_type t = x.type == GT_HF ? GT_HF : GT_F; /* a half stays one */
+    if (gb_imm_value(x, &f))
+        return gb_imm_ft(st_op_saturate(f), t);
     /* x + 0 under (sat): -0 becomes +0 as the definition's saturate
      * gives, whatever (sat) does with -0 (the simulator keeps it) */
-    struct gen_opnd d = gb_val(I->b, u && gb_is_uniform(I->p, &x), GT_F);
-    gb_alu_to(I->b, GOP_ADD, d, x, gb_imm_f(0.0f), true);
+    struct gen_opnd d = gb_val(I->b, u && gb_is_uniform(I->p, &x), t);
+    gb_alu_to(I->b, GOP_ADD, d, x, gb_imm_ft(0.0f, t), true);
     return d;
+}
+
+/* The float type the lanes of in's destination hold: the class of a vreg,
+ * float for an output; 0 for an integer or boolean destination. */
+static enum gen_type dst_float_type(const struct isel *I, const struct mir_instr *in)
+{
+    if (in->dst.kind != MIR_VREG)
+        return GT_F;
+    unsigned cls = in->dst.vreg < I->m->nvregs ? I->m->vclass[in->dst.vreg] : MIR_CLASS_FLOAT;
+    return cls == MIR_CLASS_FLOAT ? GT_F : cls == MIR_CLASS_HALF ? GT_HF : (enum gen_type)0xff;
 }
 
 static void write_dst(struct isel *I, const struct mir_instr *in, struct gen_opnd r[4])
@@ -930,6 +972,11 @@ static void write_dst(struct isel *I, const struct mir_instr *in, struct gen_opn
         }
         if (in->sat)
             r[l] = saturate(I, r[l], u);
+        /* a half result into a float output, a float texel into a half
+         * vreg (texld_pp): converted (exactly, or rounded to half) */
+        enum gen_type ft = dst_float_type(I, in);
+        if (ft != (enum gen_type)0xff && gb_is_float_type((enum gen_type)r[l].type))
+            r[l] = gb_convert(B, r[l], ft);
     }
     if (in->dst.kind == MIR_VREG && in->dst.vreg < I->m->nvregs &&
         I->m->vclass[in->dst.vreg] == MIR_CLASS_INT)
@@ -995,6 +1042,7 @@ static void emit_alu(struct isel *I, const struct mir_instr *in)
     struct gen_opctx c = I->oc;
     c.uniform = dst_uniform(I, in);
     c.cmp = in->cmp;
+    c.ft = read_type(in);
     memcpy(c.swz_sel, in->swz_sel, 4);
     c.swz_neg = in->swz_neg;
     if (!gen_op_compute(&c, in->op, (const struct gen_opnd(*)[4])s,
@@ -1027,6 +1075,11 @@ static void emit_deriv(struct isel *I, const struct mir_instr *in)
     struct gen_opnd s[4], r[4];
     uint8_t mask = in->has_dst ? in->dst.mask : 0;
     read_src(I, in, 0, mask, s);
+    /* dsx_pp: the difference of the two halves in float, rounded to half
+     * once (write_dst): what the half subtraction gives */
+    for (unsigned l = 0; l < 4; l++)
+        if (mask >> l & 1)
+            s[l] = gb_convert(I->b, s[l], GT_F);
     gen_op_deriv(&I->oc, in->op == ST_OP_DSX, s, mask, r);
     write_dst(I, in, r);
 }
@@ -1436,6 +1489,7 @@ bool gen_isel(struct gen_kernel_info *ki, enum st_float_rules rules, enum gen_co
     I.oc.fuse = contract != GEN_CONTRACT_OFF;
     I.oc.arb = I.m->arb;
     I.oc.ver = I.m->ver;
+    I.oc.ft = GT_F;
     I.fast = contract == GEN_CONTRACT_FAST;
     I.tex.op = I.oc;
     I.tex.ki = ki;

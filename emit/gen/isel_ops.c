@@ -18,13 +18,13 @@
 #define D3D9_LIT_MAXP 127.9961f
 #define ARB_LIT_MAXP 127.99999237060546875f
 
+/* A float constant of the operation's type (c->ft: float, or half for a
+ * _pp instruction under --pp=fp16, where a folded value is rounded). */
+#define FIMM(x) gb_imm_ft((x), c->ft)
+
 static bool imm_float(struct gen_opnd o, float *f)
 {
-    if (o.kind != GO_IMM || o.type != GT_F)
-        return false;
-    o = gb_fold_imm(o);
-    memcpy(f, &o.imm, 4);
-    return true;
+    return gb_imm_value(o, f);
 }
 
 static bool uni(const struct gen_opctx *c, const struct gen_opnd *a, const struct gen_opnd *b,
@@ -49,22 +49,22 @@ struct gen_opnd gen_op_add(const struct gen_opctx *c, struct gen_opnd a, struct 
 {
     float x, y;
     if (imm_float(a, &x) && imm_float(b, &y))
-        return gb_imm_f(x + y);
+        return FIMM(x + y);
     /* x + -0 is x, every x (-0 + -0 = -0, NaN stays NaN) */
     if (gb_is_imm_f(b, -0.0f))
         return a;
     if (gb_is_imm_f(a, -0.0f))
         return b;
-    return gb_alu(c->b, GOP_ADD, GT_F, c->uniform, a, b);
+    return gb_alu(c->b, GOP_ADD, c->ft, c->uniform, a, b);
 }
 
 /* f0.0 = (a == 0) || (b == 0) in every channel (b may be absent). */
 static void zero_factor_flag(const struct gen_opctx *c, struct gen_opnd a, const struct gen_opnd *b,
                              bool u)
 {
-    gb_cmp_flag(c->b, GC_EQ, a, gb_imm_f(0.0f), u, 0);
+    gb_cmp_flag(c->b, GC_EQ, a, FIMM(0.0f), u, 0);
     if (b)
-        gb_cmp_flag_or(c->b, GC_EQ, *b, gb_imm_f(0.0f), u, 0);
+        gb_cmp_flag_or(c->b, GC_EQ, *b, FIMM(0.0f), u, 0);
 }
 
 /*
@@ -80,7 +80,7 @@ struct gen_opnd gen_op_mul(const struct gen_opctx *c, struct gen_opnd a, struct 
     bool u = uni(c, &a, &b, NULL);
     float x, y;
     if (imm_float(a, &x) && imm_float(b, &y))
-        return gb_imm_f(st_op_mul(c->legacy, x, y));
+        return FIMM(st_op_mul(c->legacy, x, y));
     if (!c->legacy) {
         /* x * 1 is x and x * -1 is -x, every x (the d3d9 rule makes -0 * 1 +0) */
         for (int k = 0; k < 2; k++) {
@@ -90,7 +90,7 @@ struct gen_opnd gen_op_mul(const struct gen_opctx *c, struct gen_opnd a, struct 
             if (gb_is_imm_f(o, -1.0f))
                 return gb_fold_imm(gb_neg(v));
         }
-        return gb_alu(B, GOP_MUL, GT_F, c->uniform, a, b);
+        return gb_alu(B, GOP_MUL, c->ft, c->uniform, a, b);
     }
     if (imm_float(a, &x)) {
         struct gen_opnd t = a;
@@ -99,19 +99,19 @@ struct gen_opnd gen_op_mul(const struct gen_opctx *c, struct gen_opnd a, struct 
     }
     if (imm_float(b, &y)) {
         if (y == 0.0f)
-            return gb_imm_f(0.0f);
+            return FIMM(0.0f);
         if (isfinite(y))
-            return gb_mad(B, u, gb_imm_f(0.0f), a, b);
-        struct gen_opnd t = gb_val(B, u, GT_F);
+            return gb_mad_t(B, u, c->ft, FIMM(0.0f), a, b);
+        struct gen_opnd t = gb_val(B, u, c->ft);
         gb_alu_to(B, GOP_MUL, t, a, b, false);
         zero_factor_flag(c, a, NULL, u);
-        gb_pmov_to(B, t, gb_imm_f(0.0f), 0, false);
+        gb_pmov_to(B, t, FIMM(0.0f), 0, false);
         return t;
     }
-    struct gen_opnd t = gb_val(B, u, GT_F);
+    struct gen_opnd t = gb_val(B, u, c->ft);
     zero_factor_flag(c, a, &b, u);
     gb_alu_to(B, GOP_MUL, t, a, b, false);
-    gb_pmov_to(B, t, gb_imm_f(0.0f), 0, false);
+    gb_pmov_to(B, t, FIMM(0.0f), 0, false);
     return t;
 }
 
@@ -132,7 +132,7 @@ struct gen_opnd gen_op_mad(const struct gen_opctx *c, struct gen_opnd a, struct 
     bool u = uni(c, &a, &b, &add);
     float x, y, z;
     if (!c->legacy)
-        return gb_mad(B, u, add, a, b);
+        return gb_mad_t(B, u, c->ft, add, a, b);
     if (imm_float(a, &x)) {
         struct gen_opnd t = a;
         a = b;
@@ -141,14 +141,14 @@ struct gen_opnd gen_op_mad(const struct gen_opctx *c, struct gen_opnd a, struct 
     if (imm_float(b, &y) && (y == 0.0f || imm_float(a, &x) || !isfinite(y)))
         return gen_op_add(c, gen_op_mul(c, a, b), add); /* folded or a constant inf/NaN: exact */
     if (imm_float(b, &y) && imm_float(add, &z) && !(z == 0.0f && signbit(z)))
-        return gb_mad(B, u, add, a, b);
-    struct gen_opnd t = gb_val(B, u, GT_F);
+        return gb_mad_t(B, u, c->ft, add, a, b);
+    struct gen_opnd t = gb_val(B, u, c->ft);
     zero_factor_flag(c, a, imm_float(b, &y) ? NULL : &b, u);
     gb_mad_to(B, t, add, a, b, false);
     if (imm_float(add, &z)) {
-        gb_pmov_to(B, t, gb_imm_f(z + 0.0f), 0, false);
+        gb_pmov_to(B, t, FIMM(z + 0.0f), 0, false);
     } else {
-        gb_alu_to(B, GOP_ADD, t, add, gb_imm_f(0.0f), false);
+        gb_alu_to(B, GOP_ADD, t, add, FIMM(0.0f), false);
         predicate_last(B);
     }
     return t;
@@ -203,7 +203,7 @@ static struct gen_opnd select_cmp(const struct gen_opctx *c, enum gen_cmod cmod,
 {
     struct gen_build *B = c->b;
     float f;
-    struct gen_opnd d = gb_val(B, uni(c, &x, &y, NULL), GT_F);
+    struct gen_opnd d = gb_val(B, uni(c, &x, &y, NULL), c->ft);
     if (imm_float(y, &f) && !isnan(f)) {
         /* sel.cmod returns the non-NaN source: with y never NaN, that is
          * y when x is NaN, as the comparison's false gives */
@@ -221,8 +221,8 @@ static struct gen_opnd select_on(const struct gen_opctx *c, struct gen_opnd a, e
 {
     struct gen_build *B = c->b;
     bool u = uni(c, &a, &t, &e);
-    struct gen_opnd d = gb_val(B, u, GT_F);
-    gb_cmp_flag(B, cmod, a, gb_imm_f(k), u, 0);
+    struct gen_opnd d = gb_val(B, u, c->ft);
+    gb_cmp_flag(B, cmod, a, FIMM(k), u, 0);
     gb_sel_to(B, d, t, e, 0, false);
     return d;
 }
@@ -250,11 +250,11 @@ static struct gen_opnd round_half_up(const struct gen_opctx *c, struct gen_opnd 
 {
     struct gen_build *B = c->b;
     bool u = uni(c, &x, NULL, NULL);
-    struct gen_opnd r = gb_val(B, u, GT_F);
+    struct gen_opnd r = gb_val(B, u, c->ft);
     gb_alu_to(B, GOP_RNDD, r, x, gen_opnd_none(), false);
-    struct gen_opnd f = gb_alu(B, GOP_ADD, GT_F, u, x, gb_neg(r));
-    gb_cmp_flag(B, GC_GE, f, gb_imm_f(0.5f), u, 0);
-    gb_alu_to(B, GOP_ADD, r, r, gb_imm_f(1.0f), false);
+    struct gen_opnd f = gb_alu(B, GOP_ADD, c->ft, u, x, gb_neg(r));
+    gb_cmp_flag(B, GC_GE, f, FIMM(0.5f), u, 0);
+    gb_alu_to(B, GOP_ADD, r, r, FIMM(1.0f), false);
     predicate_last(B);
     struct gen_opnd i = gb_val(B, u, GT_D);
     gb_mov_to(B, i, r);
@@ -265,7 +265,7 @@ static struct gen_opnd to_int_floor(const struct gen_opctx *c, struct gen_opnd x
 {
     struct gen_build *B = c->b;
     bool u = uni(c, &x, NULL, NULL);
-    struct gen_opnd r = gb_val(B, u, GT_F);
+    struct gen_opnd r = gb_val(B, u, c->ft);
     gb_alu_to(B, GOP_RNDD, r, x, gen_opnd_none(), false);
     struct gen_opnd i = gb_val(B, u, GT_D);
     gb_mov_to(B, i, r);
@@ -277,17 +277,17 @@ static struct gen_opnd sign(const struct gen_opctx *c, struct gen_opnd x)
 {
     struct gen_build *B = c->b;
     bool u = uni(c, &x, NULL, NULL);
-    struct gen_opnd d = gb_val(B, u, GT_F);
+    struct gen_opnd d = gb_val(B, u, c->ft);
     if (x.abs) {
         /* |x| is never below 0, -|x| never above */
-        gb_cmp_flag(B, x.neg ? GC_LT : GC_GT, x, gb_imm_f(0.0f), u, 0);
-        gb_sel_to(B, d, gb_imm_f(x.neg ? -1.0f : 1.0f), gb_imm_f(0.0f), 0, false);
+        gb_cmp_flag(B, x.neg ? GC_LT : GC_GT, x, FIMM(0.0f), u, 0);
+        gb_sel_to(B, d, FIMM(x.neg ? -1.0f : 1.0f), FIMM(0.0f), 0, false);
         return d;
     }
-    gb_cmp_flag(B, GC_GT, x, gb_imm_f(0.0f), u, 0);
-    gb_sel_to(B, d, gb_imm_f(1.0f), gb_imm_f(0.0f), 0, false);
-    gb_cmp_flag(B, GC_LT, x, gb_imm_f(0.0f), u, 0);
-    gb_pmov_to(B, d, gb_imm_f(-1.0f), 0, false);
+    gb_cmp_flag(B, GC_GT, x, FIMM(0.0f), u, 0);
+    gb_sel_to(B, d, FIMM(1.0f), FIMM(0.0f), 0, false);
+    gb_cmp_flag(B, GC_LT, x, FIMM(0.0f), u, 0);
+    gb_pmov_to(B, d, FIMM(-1.0f), 0, false);
     return d;
 }
 
@@ -297,62 +297,62 @@ static struct gen_opnd rcp(const struct gen_opctx *c, struct gen_opnd x)
 {
     float f;
     if (imm_float(x, &f))
-        return gb_imm_f(f == 0.0f ? INFINITY : f == 1.0f ? 1.0f : 1.0f / f);
+        return FIMM(f == 0.0f ? INFINITY : f == 1.0f ? 1.0f : 1.0f / f);
     bool u = uni(c, &x, NULL, NULL);
     /* |x| is never -0 */
-    struct gen_opnd t = x.abs && !x.neg ? x : gb_alu(c->b, GOP_ADD, GT_F, u, x, gb_imm_f(0.0f));
-    return gb_math(c->b, GM_INV, u, t, gen_opnd_none());
+    struct gen_opnd t = x.abs && !x.neg ? x : gb_alu(c->b, GOP_ADD, c->ft, u, x, FIMM(0.0f));
+    return gb_math_t(c->b, GM_INV, u, c->ft, t, gen_opnd_none());
 }
 
 /* |x|^y as exp2(y * log2 |x|), the product under the float rule. */
 static struct gen_opnd power(const struct gen_opctx *c, struct gen_opnd x, struct gen_opnd y)
 {
     bool u = uni(c, &x, &y, NULL);
-    struct gen_opnd l = gb_math(c->b, GM_LOG, u, gb_abs(x), gen_opnd_none());
-    return gb_math(c->b, GM_EXP, u, gen_op_mul(c, y, l), gen_opnd_none());
+    struct gen_opnd l = gb_math_t(c->b, GM_LOG, u, c->ft, gb_abs(x), gen_opnd_none());
+    return gb_math_t(c->b, GM_EXP, u, c->ft, gen_op_mul(c, y, l), gen_opnd_none());
 }
 
 /* w < -m ? -m : w > m ? m : w (NaN stays NaN, so no sel.cmod). */
 static struct gen_opnd clamp_pow(const struct gen_opctx *c, struct gen_opnd w, float m)
 {
-    struct gen_opnd t = select_on(c, w, GC_LT, -m, gb_imm_f(-m), w);
-    return select_on(c, t, GC_GT, m, gb_imm_f(m), t);
+    struct gen_opnd t = select_on(c, w, GC_LT, -m, FIMM(-m), w);
+    return select_on(c, t, GC_GT, m, FIMM(m), t);
 }
 
 static void lit(const struct gen_opctx *c, const struct gen_opnd s[4], uint8_t mask,
                 struct gen_opnd r[4])
 {
     struct gen_build *B = c->b;
-    r[0] = r[3] = gb_imm_f(1.0f);
+    r[0] = r[3] = FIMM(1.0f);
     if (c->arb) {
         /* x, y clamped below at 0 (NaN kept), w to +-(128 - epsilon),
          * z = x > 0 ? y^w : 0 */
-        struct gen_opnd x = select_on(c, s[0], GC_LT, 0.0f, gb_imm_f(0.0f), s[0]);
+        struct gen_opnd x = select_on(c, s[0], GC_LT, 0.0f, FIMM(0.0f), s[0]);
         r[1] = x;
         if (mask & 4) {
-            struct gen_opnd y = select_on(c, s[1], GC_LT, 0.0f, gb_imm_f(0.0f), s[1]);
+            struct gen_opnd y = select_on(c, s[1], GC_LT, 0.0f, FIMM(0.0f), s[1]);
             struct gen_opnd w = clamp_pow(c, s[3], ARB_LIT_MAXP);
-            struct gen_opnd pw = gb_math(B, GM_POW, uni(c, &y, &w, NULL), y, w);
-            r[2] = select_on(c, x, GC_GT, 0.0f, pw, gb_imm_f(0.0f));
+            struct gen_opnd pw = gb_math_t(B, GM_POW, uni(c, &y, &w, NULL), c->ft, y, w);
+            r[2] = select_on(c, x, GC_GT, 0.0f, pw, FIMM(0.0f));
         }
         return;
     }
     /* y = x > 0 ? x : 0: sel.g returns 0 for a NaN x too */
     if (mask & 2) {
-        struct gen_opnd d = gb_val(B, uni(c, &s[0], NULL, NULL), GT_F);
-        gb_selc_to(B, d, GC_GT, s[0], gb_imm_f(0.0f));
+        struct gen_opnd d = gb_val(B, uni(c, &s[0], NULL, NULL), c->ft);
+        gb_selc_to(B, d, GC_GT, s[0], FIMM(0.0f));
         r[1] = d;
     }
     if (mask & 4) {
         struct gen_opnd w = clamp_pow(c, s[3], D3D9_LIT_MAXP);
-        struct gen_opnd pw = gb_math(B, GM_POW, uni(c, &s[1], &w, NULL), s[1], w);
+        struct gen_opnd pw = gb_math_t(B, GM_POW, uni(c, &s[1], &w, NULL), c->ft, s[1], w);
         bool u = uni(c, &s[0], &s[1], &pw);
-        struct gen_opnd d = gb_val(B, u, GT_F);
+        struct gen_opnd d = gb_val(B, u, c->ft);
         /* f0.0 = x > 0 && y > 0: the second compare only where the first held */
-        gb_cmp_flag(B, GC_GT, s[0], gb_imm_f(0.0f), u, 0);
-        gb_cmp_flag(B, GC_GT, s[1], gb_imm_f(0.0f), u, 0);
+        gb_cmp_flag(B, GC_GT, s[0], FIMM(0.0f), u, 0);
+        gb_cmp_flag(B, GC_GT, s[1], FIMM(0.0f), u, 0);
         predicate_last(B);
-        gb_sel_to(B, d, pw, gb_imm_f(0.0f), 0, false);
+        gb_sel_to(B, d, pw, FIMM(0.0f), 0, false);
         r[2] = d;
     }
 }
@@ -364,21 +364,21 @@ static void expp(const struct gen_opctx *c, struct gen_opnd v, uint8_t mask, str
     bool u = uni(c, &v, NULL, NULL);
     struct gen_opnd z = gen_opnd_none();
     if (c->ver >= ST_VER(2, 0) || (mask & 4))
-        z = partial(c, gb_math(B, GM_EXP, u, v, gen_opnd_none()));
+        z = partial(c, gb_math_t(B, GM_EXP, u, c->ft, v, gen_opnd_none()));
     if (c->ver >= ST_VER(2, 0)) {
         r[0] = r[1] = r[2] = r[3] = z;
         return;
     }
     if (mask & 3) {
-        struct gen_opnd fl = gb_val(B, u, GT_F);
+        struct gen_opnd fl = gb_val(B, u, c->ft);
         gb_alu_to(B, GOP_RNDD, fl, v, gen_opnd_none(), false);
         if (mask & 1)
-            r[0] = gb_math(B, GM_EXP, u, fl, gen_opnd_none());
+            r[0] = gb_math_t(B, GM_EXP, u, c->ft, fl, gen_opnd_none());
         if (mask & 2)
-            r[1] = gb_alu(B, GOP_ADD, GT_F, u, v, gb_neg(fl));
+            r[1] = gb_alu(B, GOP_ADD, c->ft, u, v, gb_neg(fl));
     }
     r[2] = z;
-    r[3] = gb_imm_f(1.0f);
+    r[3] = FIMM(1.0f);
 }
 
 static void logp(const struct gen_opctx *c, struct gen_opnd v, uint8_t mask, struct gen_opnd r[4])
@@ -388,13 +388,13 @@ static void logp(const struct gen_opctx *c, struct gen_opnd v, uint8_t mask, str
     struct gen_opnd lg = gen_opnd_none();
     /* log2 |v| is -inf for 0, as the definition's special case */
     if (c->ver >= ST_VER(2, 0) || (mask & 4))
-        lg = partial(c, gb_math(B, GM_LOG, u, gb_abs(v), gen_opnd_none()));
+        lg = partial(c, gb_math_t(B, GM_LOG, u, c->ft, gb_abs(v), gen_opnd_none()));
     if (c->ver >= ST_VER(2, 0)) {
         r[0] = r[1] = r[2] = r[3] = lg;
         return;
     }
     r[2] = lg;
-    r[3] = gb_imm_f(1.0f);
+    r[3] = FIMM(1.0f);
     if (!(mask & 3))
         return;
     /* the bits of |v|: exponent - 127 (zero: -inf) and the mantissa under
@@ -405,10 +405,10 @@ static void logp(const struct gen_opctx *c, struct gen_opnd v, uint8_t mask, str
         struct gen_opnd e = gb_alu(B, GOP_SHR, GT_UD, u, a, gen_imm(23, GT_UD));
         e.type = GT_D;
         struct gen_opnd e2 = gb_alu(B, GOP_ADD, GT_D, u, e, gb_imm_d(-127));
-        struct gen_opnd x = gb_val(B, u, GT_F);
+        struct gen_opnd x = gb_val(B, u, c->ft);
         gb_mov_to(B, x, e2);
         gb_cmp_flag(B, GC_EQ, a, gen_imm(0, GT_UD), u, 0);
-        gb_pmov_to(B, x, gb_imm_f(-INFINITY), 0, false);
+        gb_pmov_to(B, x, FIMM(-INFINITY), 0, false);
         r[0] = x;
     }
     if (mask & 2) {
@@ -452,7 +452,7 @@ static void arb_lrp(const struct gen_opctx *c, const struct gen_opnd s[3][4], ui
     for (unsigned l = 0; l < 4; l++) {
         if (!(mask >> l & 1) || om[l].kind != GO_NONE)
             continue;
-        om[l] = gen_op_add(c, gb_imm_f(1.0f), gb_neg(s[0][l]));
+        om[l] = gen_op_add(c, FIMM(1.0f), gb_neg(s[0][l]));
         for (unsigned k = l + 1; k < 4; k++)
             if (same_opnd(&s[0][k], &s[0][l]))
                 om[k] = om[l];
@@ -483,7 +483,7 @@ static bool componentwise(const struct gen_opctx *c, unsigned op, const struct g
     case ST_OP_SGE: *r = set_one(c, GC_GE, a, b); return true;
     case ST_OP_SGN: *r = sign(c, a); return true;
     case ST_OP_FRC: case ST_OP_ARB_FLR: {
-        struct gen_opnd d = gb_val(B, uni(c, &a, NULL, NULL), GT_F);
+        struct gen_opnd d = gb_val(B, uni(c, &a, NULL, NULL), c->ft);
         gb_alu_to(B, op == ST_OP_FRC ? GOP_FRC : GOP_RNDD, d, a, gen_opnd_none(), false);
         *r = d;
         return true;
@@ -526,7 +526,7 @@ bool gen_op_compute(const struct gen_opctx *c, unsigned op, const struct gen_opn
 {
     struct gen_build *B = c->b;
     for (unsigned l = 0; l < 4; l++)
-        r[l] = gb_imm_f(0.0f);
+        r[l] = FIMM(0.0f);
     bool u0 = uni(c, &s[0][0], NULL, NULL);
     struct gen_opnd x;
     switch (op) {
@@ -542,19 +542,30 @@ bool gen_op_compute(const struct gen_opctx *c, unsigned op, const struct gen_opn
     case ST_OP_RCP: x = rcp(c, s[0][0]); break;
     case ST_OP_RSQ:
         /* 1/sqrt(|x|): rsqt of 0 is +inf, of 1 is 1, as the definition */
-        x = gb_math(B, GM_RSQ, u0, gb_abs(s[0][0]), gen_opnd_none());
+        x = gb_math_t(B, GM_RSQ, u0, c->ft, gb_abs(s[0][0]), gen_opnd_none());
         break;
-    case ST_OP_EXP: x = gb_math(B, GM_EXP, u0, s[0][0], gen_opnd_none()); break;
-    case ST_OP_LOG: x = gb_math(B, GM_LOG, u0, gb_abs(s[0][0]), gen_opnd_none()); break;
-    case ST_OP_POW: x = power(c, s[0][0], s[1][0]); break;
-    case ST_OP_ARB_SIN: x = gb_math(B, GM_SIN, u0, s[0][0], gen_opnd_none()); break;
-    case ST_OP_ARB_COS: x = gb_math(B, GM_COS, u0, s[0][0], gen_opnd_none()); break;
+    case ST_OP_EXP: x = gb_math_t(B, GM_EXP, u0, c->ft, s[0][0], gen_opnd_none()); break;
+    case ST_OP_LOG: x = gb_math_t(B, GM_LOG, u0, c->ft, gb_abs(s[0][0]), gen_opnd_none()); break;
+    case ST_OP_POW:
+        if (c->ft == GT_HF) {
+            /* pow_pp: one function value, computed in float (log, product,
+             * exp: half math would round each) and rounded to half */
+            struct gen_opctx fc = *c;
+            fc.ft = GT_F;
+            x = gb_convert(B, power(&fc, gb_convert(B, s[0][0], GT_F), gb_convert(B, s[1][0], GT_F)),
+                           GT_HF);
+            break;
+        }
+        x = power(c, s[0][0], s[1][0]);
+        break;
+    case ST_OP_ARB_SIN: x = gb_math_t(B, GM_SIN, u0, c->ft, s[0][0], gen_opnd_none()); break;
+    case ST_OP_ARB_COS: x = gb_math_t(B, GM_COS, u0, c->ft, s[0][0], gen_opnd_none()); break;
     case ST_OP_ARB_ARL: x = to_int_floor(c, s[0][0]); break;
     case ST_OP_EXPP: expp(c, s[0][0], mask, r); return true;
     case ST_OP_LOGP: logp(c, s[0][0], mask, r); return true;
     case ST_OP_LIT: case ST_OP_ARB_LIT: lit(c, s[0], mask, r); return true;
     case ST_OP_DST:
-        r[0] = gb_imm_f(1.0f);
+        r[0] = FIMM(1.0f);
         if (mask & 2)
             r[1] = gen_op_mul(c, s[0][1], s[1][1]);
         r[2] = s[0][2];
@@ -562,12 +573,12 @@ bool gen_op_compute(const struct gen_opctx *c, unsigned op, const struct gen_opn
         return true;
     case ST_OP_CRS: case ST_OP_ARB_XPD:
         cross(c, s[0], s[1], mask, r);
-        r[3] = gb_imm_f(op == ST_OP_CRS ? 0.0f : 1.0f);
+        r[3] = FIMM(op == ST_OP_CRS ? 0.0f : 1.0f);
         return true;
     case ST_OP_NRM: {
         /* src * (1 / sqrt(dot3(src, src))), w included */
         struct gen_opnd d = gen_op_dot(c, s[0], s[0], 3);
-        struct gen_opnd f = gb_math(B, GM_RSQ, uni(c, &d, NULL, NULL), d, gen_opnd_none());
+        struct gen_opnd f = gb_math_t(B, GM_RSQ, uni(c, &d, NULL, NULL), c->ft, d, gen_opnd_none());
         for (unsigned l = 0; l < 4; l++)
             if (mask >> l & 1)
                 r[l] = gen_op_mul(c, s[0][l], f);
@@ -575,14 +586,14 @@ bool gen_op_compute(const struct gen_opctx *c, unsigned op, const struct gen_opn
     }
     case ST_OP_SINCOS: case ST_OP_ARB_SCS:
         if (mask & 1)
-            r[0] = gb_math(B, GM_COS, u0, s[0][0], gen_opnd_none());
+            r[0] = gb_math_t(B, GM_COS, u0, c->ft, s[0][0], gen_opnd_none());
         if (mask & 2)
-            r[1] = gb_math(B, GM_SIN, u0, s[0][0], gen_opnd_none());
+            r[1] = gb_math_t(B, GM_SIN, u0, c->ft, s[0][0], gen_opnd_none());
         return true;
     case ST_OP_ARB_SWZ:
         for (unsigned l = 0; l < 4; l++) {
             uint8_t sel = c->swz_sel[l];
-            struct gen_opnd v = sel < 4 ? s[0][sel] : gb_imm_f(sel == ST_ARB_SWZ_ONE ? 1.0f : 0.0f);
+            struct gen_opnd v = sel < 4 ? s[0][sel] : FIMM(sel == ST_ARB_SWZ_ONE ? 1.0f : 0.0f);
             r[l] = (c->swz_neg >> l) & 1 ? gb_fold_imm(gb_neg(v)) : v;
         }
         return true;
@@ -668,7 +679,7 @@ void gen_op_deriv(const struct gen_opctx *c, bool ddx, const struct gen_opnd s[4
     struct gen_build *B = c->b;
     uint32_t both = 0;
     for (unsigned l = 0; l < 4; l++) {
-        r[l] = gb_imm_f(0.0f);
+        r[l] = FIMM(0.0f);
         if (!(mask >> l & 1))
             continue;
         struct gen_opnd x = s[l];

@@ -20,6 +20,10 @@ struct gen_opctx {
     uint16_t ver; /* expp/logp: the 1_x forms before 2_0 */
     bool uniform; /* the results may be uniform (every source that is) */
     enum st_compare cmp;          /* setp */
+    /* GT_F, or GT_HF for a half instruction (--pp=fp16, docs/mir.md): its
+     * operands are halves and every instruction computes in :hf, each one
+     * step of the interpreter's half arithmetic (st_op_env.half) */
+    enum gen_type ft;
     uint8_t swz_sel[4], swz_neg;  /* ARB SWZ */
 };
 

@@ -12,7 +12,7 @@
 
 static unsigned type_bytes(uint8_t t)
 {
-    return t == GT_UW || t == GT_W ? 2 : 4;
+    return gen_type_size((enum gen_type)t);
 }
 
 uint32_t gen_dst_bytes(const struct gen_program *p, const struct gen_inst *i)

@@ -43,7 +43,7 @@ enum { GEN_FLAG_BYTES = 8 }; /* f0.0 f0.1 f1.0 f1.1, two bytes (16 channels) eac
 
 static unsigned type_bytes(uint8_t t)
 {
-    return t == GT_UW || t == GT_W ? 2 : 4;
+    return gen_type_size((enum gen_type)t);
 }
 
 static unsigned div_up(unsigned a, unsigned b)
@@ -142,7 +142,7 @@ static bool opnd_grfs(const struct gen_program *p, const struct gen_inst *i, uns
     if (o->kind != GO_VREG && o->kind != GO_FIXED)
         return false;
     bool vec = gen_opnd_per_channel(p, i, o);
-    uint32_t a = gen_opnd_addr(p, o) + (vec ? half : 0);
+    uint32_t a = gen_opnd_addr(p, o) + (vec ? half * type_bytes(o->type) : 0);
     uint32_t bytes = vec ? e * type_bytes(o->type) : type_bytes(o->type);
     if (vec && i->op == GOP_PLN && srcno == 1)
         bytes *= 2; /* X and Y */
@@ -243,7 +243,7 @@ static unsigned issue(struct perf_state *st, const struct gen_program *p, const 
         wr_lo = a / GEN_GRF_SIZE;
         wr_hi = div_up(a + p->vreg[i->dst.vreg].size - i->dst.off, GEN_GRF_SIZE);
     } else if (oi->has_dst && i->dst.kind == GO_VREG) {
-        uint32_t a = gen_opnd_addr(p, &i->dst) + (e > 1 ? half : 0);
+        uint32_t a = gen_opnd_addr(p, &i->dst) + (e > 1 ? half * type_bytes(i->dst.type) : 0);
         wr_lo = a / GEN_GRF_SIZE;
         wr_hi = div_up(a + e * type_bytes(i->dst.type), GEN_GRF_SIZE);
     }
@@ -299,7 +299,7 @@ void gen_perf(const struct gen_program *p, unsigned *cycles, unsigned *thread_ti
         bool split = i->exec == 32 && !gen_op_info[i->op].flow && !gen_op_info[i->op].send;
         if (split) {
             elapsed += *weight * issue(&st, p, i, 16, 0, 0);
-            elapsed += *weight * issue(&st, p, i, 16, 16, 64);
+            elapsed += *weight * issue(&st, p, i, 16, 16, 16);
         } else {
             elapsed += *weight * issue(&st, p, i, i->exec, i->group, 0);
         }

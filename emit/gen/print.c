@@ -4,8 +4,9 @@
  * gen_op_info is the one table of instruction fields: the printer, the
  * dead-code pass and the allocator all read it.  A logical SIMD32 ALU
  * instruction prints as its two SIMD16 halves, (16|M0) and (16|M16), the
- * second with every per-channel operand 64 bytes (two GRFs) further on:
- * Gen9 regions may span at most two registers.
+ * second with every per-channel operand 16 elements further on (64 bytes,
+ * two GRFs, for a dword; 32 for a half): Gen9 regions may span at most two
+ * registers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,11 +52,11 @@ const struct gen_op_info gen_op_info[GOP_COUNT] = {
 
 const char *const gen_math_name[] = {"inv", "log", "exp", "sqt", "rsqt", "sin", "cos", "pow", "fdiv"};
 const char *const gen_cmod_name[] = {"", "eq", "ne", "gt", "ge", "lt", "le"};
-const char *const gen_type_name[] = {"f", "d", "ud", "uw", "w", "v"};
+const char *const gen_type_name[] = {"f", "d", "ud", "uw", "w", "v", "hf"};
 
 static unsigned type_size(uint8_t t)
 {
-    return t == GT_UW || t == GT_W ? 2 : 4;
+    return gen_type_size((enum gen_type)t);
 }
 
 /* ------------------------------------------------------------------ */
@@ -268,6 +269,12 @@ static void print_imm(struct line *l, const struct gen_opnd *o)
         }
         return;
     }
+    if (o->type == GT_HF) { /* IGA reads a half immediate as its bits */
+        put_s(l, "0x");
+        put_x(l, o->imm & 0xffffu, 4);
+        put_s(l, ":hf");
+        return;
+    }
     if (o->type == GT_D || o->type == GT_W) {
         put_d(l, (int32_t)o->imm);
     } else if (o->type == GT_V) {
@@ -290,6 +297,8 @@ static void put_reg(struct line *l, uint32_t a, unsigned ts)
     put_u(l, (a % GEN_GRF_SIZE) / ts);
 }
 
+/* `half`: the elements a per-channel operand starts further on (16 in a
+ * SIMD32 instruction's second half) */
 static void print_src(struct line *l, const struct gen_program *p, const struct gen_inst *i,
                       const struct gen_opnd *o, uint32_t half)
 {
@@ -307,7 +316,7 @@ static void print_src(struct line *l, const struct gen_program *p, const struct 
         return;
     }
     bool vec = gen_opnd_per_channel(p, i, o);
-    uint32_t a = gen_opnd_addr(p, o) + (vec ? half : 0);
+    uint32_t a = gen_opnd_addr(p, o) + (vec ? half * type_size(o->type) : 0);
     bool three = gen_op_info[i->op].nsrc == 3;
     static const char *const special[] = {[GR_DDX] = "<2;2,0>", [GR_DDY] = "<0;2,1>",
                                           [GR_SUBSPAN] = "<2;4,0>", [GR_VEC16] = "<16;16,1>"};
@@ -331,8 +340,13 @@ static void print_dst(struct line *l, const struct gen_program *p, const struct 
         put_s(l, gen_type_name[o->type]);
         return;
     }
-    put_reg(l, gen_opnd_addr(p, o) + (i->exec > 1 ? half : 0), type_size(o->type));
-    put_s(l, "<1>:");
+    unsigned ts = type_size(o->type);
+    /* a half of a uniform value is the low word of its dword: stride 2
+     * keeps a conversion to it legal wherever the dword is (a packed half
+     * destination of a mixed float instruction must be 16-byte aligned) */
+    bool strided = o->type == GT_HF && i->exec == 1 && i->src[0].type != GT_HF;
+    put_reg(l, gen_opnd_addr(p, o) + (i->exec > 1 ? half * ts : 0), ts);
+    put_s(l, strided ? "<2>:" : "<1>:");
     put_s(l, gen_type_name[o->type]);
 }
 
@@ -466,9 +480,9 @@ void gen_print(const struct gen_program *p, struct st_buf *out)
             continue;
         }
         bool split = i->exec == 32 && !gen_op_info[i->op].flow && !gen_op_info[i->op].send;
-        if (split) {
+        if (split) { /* the second half: 16 elements on */
             print_one(out, p, i, 16, 0, 0);
-            print_one(out, p, i, 16, 16, 64);
+            print_one(out, p, i, 16, 16, 16);
         } else {
             print_one(out, p, i, i->exec, i->group, 0);
         }

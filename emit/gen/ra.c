@@ -43,7 +43,8 @@
  *   4. spill and remat code inserted in one pass; spilled values go to
  *      scratch through OWord block messages (SFID 0xA, BTI 253, Mesa's Gen9
  *      form) whose header (a copy of r0, dword 2 = offset / 16) lives in one
- *      register for the whole kernel;
+ *      register for the whole kernel; a SIMD8 half float (half a GRF) is
+ *      one OWord, filled into and stored from a GRF of its own;
  *   5. colouring in start order: range-constrained blocks first, then
  *      every value: a destination over its dying source when it can
  *      (same size and place; the hardware reads sources before it writes),
@@ -1503,12 +1504,20 @@ static uint32_t in_grfs(struct pressure x)
     return x.grfs + (x.dwords + 7) / 8;
 }
 
-/* OWord block messages move 2, 4 or 8 OWords: values of 1, 2 or 4 GRFs */
+/* OWord block messages move 1, 2, 4 or 8 OWords: values of half a GRF (a
+ * SIMD8 half float) or 1, 2 or 4 GRFs */
 static bool spillable(const struct gen_vreg *r, bool remat)
 {
     return remat || (!r->no_spill && !r->uniform &&
-                     (r->size == GEN_GRF_SIZE || r->size == 2 * GEN_GRF_SIZE ||
-                      r->size == 4 * GEN_GRF_SIZE));
+                     (r->size == GEN_GRF_SIZE / 2 || r->size == GEN_GRF_SIZE ||
+                      r->size == 2 * GEN_GRF_SIZE || r->size == 4 * GEN_GRF_SIZE));
+}
+
+/* The temporary a spilled value lives in at an instruction: a message
+ * writes whole GRFs, so half a GRF takes one of its own. */
+static uint32_t spill_temp_size(uint32_t size)
+{
+    return size < GEN_GRF_SIZE ? GEN_GRF_SIZE : size;
 }
 
 static bool choose_spills(const struct alloc *a, uint32_t cap, const uint8_t *less, uint8_t *how,
@@ -1606,8 +1615,11 @@ static bool choose_spills(const struct alloc *a, uint32_t cap, const uint8_t *le
         struct pressure temps = {0, 0};
         for (unsigned j = 0; j < m; j++)
             if (how[vs[j]] != KEEP) {
+                struct gen_vreg t = p->vreg[vs[j]];
+                if (how[vs[j]] == SPILL)
+                    t.size = spill_temp_size(t.size);
                 uint32_t gg, dd;
-                units(&p->vreg[vs[j]], &gg, &dd);
+                units(&t, &gg, &dd);
                 temps.grfs += gg;
                 temps.dwords += dd;
             }
@@ -1681,10 +1693,11 @@ out:
 /* ------------------------------------------------------------------ */
 /* Spill and remat code.                                               */
 
-static unsigned block_code(uint32_t grfs)
+static unsigned block_code(uint32_t size)
 {
-    /* OWord block message control: 2, 4, 8 OWords = 1, 2, 4 GRFs */
-    return grfs == 1 ? 2 : grfs == 2 ? 3 : 4;
+    /* OWord block message control: 1 OWord (the low half of the GRF), 2,
+     * 4, 8 OWords = 1, 2, 4 GRFs */
+    return size < GEN_GRF_SIZE ? 0 : size == GEN_GRF_SIZE ? 2 : size == 2 * GEN_GRF_SIZE ? 3 : 4;
 }
 
 struct emitter {
@@ -1727,7 +1740,7 @@ static void emit_fill(struct gen_program *p, struct emitter *em, uint32_t h, uin
 {
     emit_offset(em, h, slot);
     struct gen_inst *s = emit(em);
-    uint32_t grfs = size / GEN_GRF_SIZE;
+    uint32_t grfs = spill_temp_size(size) / GEN_GRF_SIZE;
     s->op = GOP_SEND;
     s->exec = 8;
     s->nomask = true;
@@ -1738,7 +1751,7 @@ static void emit_fill(struct gen_program *p, struct emitter *em, uint32_t h, uin
     s->mlen = 1;
     s->rlen = (uint8_t)grfs;
     s->exdesc = 0xA;
-    s->desc = gen_desc(1, grfs, true, (0u << 14) | (block_code(grfs) << 8) | 253u);
+    s->desc = gen_desc(1, grfs, true, (0u << 14) | (block_code(size) << 8) | 253u);
     p->fills++;
 }
 
@@ -1747,7 +1760,7 @@ static void emit_spill(struct gen_program *p, struct emitter *em, uint32_t h, ui
 {
     emit_offset(em, h, slot);
     struct gen_inst *s = emit(em);
-    uint32_t grfs = size / GEN_GRF_SIZE;
+    uint32_t grfs = spill_temp_size(size) / GEN_GRF_SIZE;
     s->op = GOP_SENDS;
     s->exec = 8;
     s->nomask = true;
@@ -1759,7 +1772,7 @@ static void emit_spill(struct gen_program *p, struct emitter *em, uint32_t h, ui
     s->mlen = 1;
     s->src1len = (uint8_t)grfs;
     s->exdesc = 0xA | (grfs << 6);
-    s->desc = gen_desc(1, 0, true, (8u << 14) | (block_code(grfs) << 8) | 253u);
+    s->desc = gen_desc(1, 0, true, (8u << 14) | (block_code(size) << 8) | 253u);
     p->spills++;
 }
 
@@ -1768,8 +1781,8 @@ static void emit_spill(struct gen_program *p, struct emitter *em, uint32_t h, ui
  * (the interval is the physical extent, so no channel still needs the
  * first when the second is stored).  In start order, a value takes the
  * slot of its size freed longest ago when that is free, else a new one (a
- * heap of slots per size, one to four GRFs); *scratch is the end of the
- * scratch space.
+ * heap of slots per size: half a GRF, one to four GRFs); *scratch is the
+ * end of the scratch space.
  */
 struct slot {
     int32_t free_after; /* last instruction of the current occupant */
@@ -1814,10 +1827,10 @@ static bool assign_slots(const struct alloc *a, const uint8_t *how, uint32_t *sc
     struct gen_program *p = a->p;
     unsigned n = p->ninst, nv = p->nvreg, ns = 0;
     uint32_t *first = calloc(n + 2, sizeof(*first)), *order = malloc((nv + 1) * sizeof(*order));
-    struct slot *heap[4] = {NULL, NULL, NULL, NULL};
-    unsigned hn[4] = {0, 0, 0, 0};
+    struct slot *heap[5] = {NULL, NULL, NULL, NULL, NULL};
+    unsigned hn[5] = {0, 0, 0, 0, 0};
     bool ok = first && order;
-    for (unsigned c = 0; c < 4; c++)
+    for (unsigned c = 0; c < 5; c++)
         ok &= (heap[c] = malloc((nv + 1) * sizeof(struct slot))) != NULL;
     for (uint32_t v = 0; ok && v < nv; v++)
         if (how[v] == SPILL)
@@ -1831,7 +1844,8 @@ static bool assign_slots(const struct alloc *a, const uint8_t *how, uint32_t *sc
         }
     for (unsigned x = 0; ok && x < ns; x++) {
         uint32_t v = order[x], size = p->vreg[v].size;
-        unsigned c = size / GEN_GRF_SIZE - 1; /* spilled values are 1-4 GRFs */
+        /* spilled values are 1-4 GRFs, or half of one (heap 4) */
+        unsigned c = size < GEN_GRF_SIZE ? 4 : size / GEN_GRF_SIZE - 1;
         struct slot sl;
         if (hn[c] && heap[c][0].free_after < a->s[v]) {
             sl = slot_pop(heap[c], &hn[c]);
@@ -1845,7 +1859,7 @@ static bool assign_slots(const struct alloc *a, const uint8_t *how, uint32_t *sc
     }
     free(first);
     free(order);
-    for (unsigned c = 0; c < 4; c++)
+    for (unsigned c = 0; c < 5; c++)
         free(heap[c]);
     return ok;
 }
@@ -1905,7 +1919,7 @@ static bool rewrite(struct alloc *a, const uint8_t *how, const int32_t (*rdef)[2
             if (how[v] == KEEP)
                 continue;
             struct gen_vreg r = p->vreg[v];
-            uint32_t t = gen_new_vreg(p, r.size, r.uniform);
+            uint32_t t = gen_new_vreg(p, how[v] == SPILL ? spill_temp_size(r.size) : r.size, r.uniform);
             if (p->oom)
                 break;
             p->vreg[t].no_spill = true;

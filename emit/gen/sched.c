@@ -125,7 +125,7 @@ static bool opnd_res(const struct sched *S, const struct gen_inst *i, const stru
             return false;
     } else if (is_dst) {
         bytes = i->op == GOP_MOVI ? gen_dst_bytes(p, i)
-                                  : e * (o->type == GT_UW || o->type == GT_W ? 2u : 4u);
+                                  : e * gen_type_size((enum gen_type)o->type);
     } else if (i->op == GOP_MOVI && srcno == 1) {
         bytes = (uint32_t)o->imm; /* every register the indirect read may reach */
     } else if (i->op == GOP_BCAST && o->kind == GO_VREG) {
@@ -134,11 +134,12 @@ static bool opnd_res(const struct sched *S, const struct gen_inst *i, const stru
         bool vec = o->kind == GO_FIXED ? o->region >= GR_VEC
                                        : o->region >= GR_VEC ||
                                              (o->region == GR_AUTO && !p->vreg[o->vreg].uniform);
-        bytes = vec ? e * 4u : 4u;
+        unsigned ts = gen_type_size((enum gen_type)o->type);
+        bytes = vec ? e * ts : 4u;
         if (vec && i->op == GOP_PLN && srcno == 1)
             bytes *= 2;
         if (i->exec == 32)
-            bytes = vec ? 128 : 4; /* both halves */
+            bytes = vec ? 32 * ts : 4; /* both halves */
     }
     if (S->post || o->kind == GO_FIXED) {
         uint32_t a = S->post ? gen_opnd_addr(p, o) : o->off;

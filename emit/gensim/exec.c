@@ -13,7 +13,9 @@
  *   to JIP when no channel is left active, as the PRM describes.
  * - Floats: IEEE binary32 with round-to-nearest-even; f32 denormals are
  *   flushed to zero on input and output of arithmetic when cr0 bit 7 is 0
- *   (the Gen9 default).  math uses correctly rounded-or-better C library
+ *   (the Gen9 default), half denormals likewise when cr0 bit 10 is 0.  :hf
+ *   arithmetic is computed in f32 and rounded once to half; mixed float
+ *   mode (:f with :hf) is checked against the SKL PRM's restrictions.  math uses correctly rounded-or-better C library
  *   calls (sqrtf, exp2f, ...), not the hardware's ULP bounds.
  */
 #include "gensim.h"
@@ -125,6 +127,7 @@ static float vf_to_float(uint8_t b)
 }
 
 static int flush32(const gensim_thread *t) { return !(t->cr[0] & 0x80); }
+static int flush16(const gensim_thread *t) { return !(t->cr[1] & 0x04); } /* cr0 bit 10 */
 static int flush64(const gensim_thread *t) { return !(t->cr[0] & 0x40); }
 
 static float ftz(const gensim_thread *t, float f)
@@ -237,6 +240,72 @@ static int check_region(gensim_thread *t, const gensim_inst *in, const gensim_op
         }
         if ((size_t)off + ts > sizeof t->grf)
             return gensim__fail(t, in, "operand runs past r127");
+    }
+    return 0;
+}
+
+static int src_type_of(const gensim_operand *o);
+
+/* Mixed float mode: :f and :hf among the destination and the sources (Mesa
+ * is_mixed_float). */
+static int is_mixed_float(const gensim_inst *in)
+{
+    int f = in->dst.file != GS_F_NULL && in->dst.type == GS_T_F;
+    int h = in->dst.file != GS_F_NULL && in->dst.type == GS_T_HF;
+    for (unsigned k = 0; k < in->nsrc; k++) {
+        f |= in->src[k].type == GS_T_F;
+        h |= in->src[k].type == GS_T_HF;
+    }
+    return f && h;
+}
+
+/* The SKL PRM's rules for half floats in Align1 (Mesa brw_eu_validate.c:
+ * general_restrictions_based_on_operand_types and
+ * special_restrictions_for_mixed_float_mode, which quote it): mixed float
+ * mode is SIMD8 when the destination is :f; a packed :hf destination is
+ * SIMD8 and 16-byte aligned; a conversion to :hf writes every other word
+ * unless it is such a packed mixed destination, one from an integer a
+ * dword-strided, dword-aligned destination; mixed math reads strided
+ * halves.  Mixed 3-source instructions are not modelled. */
+static int check_half_rules(gensim_thread *t, const gensim_inst *in)
+{
+    const gensim_operand *d = &in->dst;
+    int three = in->op == GS_OP_MAD || in->op == GS_OP_LRP || in->op == GS_OP_CSEL;
+    int mixed = is_mixed_float(in);
+    if (three) {
+        if (mixed)
+            return gensim__fail(t, in, "mixed :f/:hf 3-source instructions are not modelled");
+        return 0;
+    }
+    int dst_real = d->file != GS_F_NULL && d->file != GS_F_NONE;
+    unsigned n = in->exec_size;
+    unsigned dbyte = dst_real && d->addr_mode == GS_A_DIRECT ? (unsigned)d->sub * tsize(d->type) : 0;
+    if (mixed && dst_real && d->type == GS_T_F && n > 8)
+        return gensim__fail(t, in, "mixed float mode with an :f destination is SIMD8 at most (SKL PRM)");
+    if (mixed && dst_real && d->type == GS_T_HF && d->hs == 1) {
+        if (dbyte % 16)
+            return gensim__fail(t, in, "a packed :hf destination of mixed float mode must be 16-byte aligned");
+        if (n > 8)
+            return gensim__fail(t, in, "a packed :hf destination of mixed float mode is SIMD8 at most");
+    }
+    if (mixed && in->op == GS_OP_MATH)
+        for (unsigned k = 0; k < in->nsrc; k++)
+            if (in->src[k].type == GS_T_HF && in->src[k].file != GS_F_IMM && in->src[k].hs <= 1 &&
+                !(in->src[k].vs == 0 && in->src[k].w == 1))
+                return gensim__fail(t, in, "mixed float math reads :hf sources strided");
+    if (!dst_real || in->op == GS_OP_CMP)
+        return 0;
+    for (unsigned k = 0; k < in->nsrc && k < 2; k++) {
+        int st = src_type_of(&in->src[k]);
+        if (st == d->type || (st != GS_T_HF && d->type != GS_T_HF))
+            continue;
+        int integer = !is_float_type(st) || !is_float_type(d->type);
+        if (integer) {
+            if (d->hs * tsize(d->type) != 4 || dbyte % 4)
+                return gensim__fail(t, in, "a conversion between an integer and :hf needs a dword-strided, dword-aligned destination");
+        } else if (d->type == GS_T_HF && d->hs != 2 && !(mixed && d->hs == 1 && dbyte % 16 == 0)) {
+            return gensim__fail(t, in, "a conversion to :hf writes every other word, or a packed 16-byte aligned destination");
+        }
     }
     return 0;
 }
@@ -375,7 +444,13 @@ static val to_val(const gensim_thread *t, uint64_t bits, int type, int kind, int
     case GS_T_UQ: case GS_T_Q: v.i = (int64_t)bits; break;
     case GS_T_UV: v.i = (int64_t)bits; break;
     case GS_T_F: case GS_T_VF: v.f = u2f((uint32_t)bits); if (arith) v.f = ftz(t, v.f); v.d = v.f; break;
-    case GS_T_HF: v.f = half_to_float((uint16_t)bits); v.d = v.f; break;
+    case GS_T_HF:
+        /* a denormal half (exponent field 0) is flushed to its sign's zero */
+        if (arith && flush16(t) && !((bits >> 10) & 0x1f))
+            bits &= 0x8000u;
+        v.f = half_to_float((uint16_t)bits);
+        v.d = v.f;
+        break;
     case GS_T_DF: v.d = u2d(bits); if (arith) v.d = dtz(t, v.d); v.f = (float)v.d; break;
     default: break;
     }
@@ -470,8 +545,12 @@ static uint64_t to_bits(const gensim_thread *t, val v, int kind, int dtype, int 
         float f = kind == K_F ? v.f : kind == K_DF ? (float)v.d : (float)v.i;
         if (sat)
             f = isnan(f) ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
-        if (dtype == GS_T_HF)
-            return float_to_half(f);
+        if (dtype == GS_T_HF) {
+            uint16_t h = float_to_half(f);
+            if (arith && flush16(t) && !((h >> 10) & 0x1f))
+                h &= 0x8000u;
+            return h;
+        }
         if (arith)
             f = ftz(t, f);
         return f2u(f);
@@ -803,7 +882,7 @@ static int alu_check(gensim_thread *t, const gensim_inst *in, int kind)
             return -1;
     if (in->nsrc >= 2 && in->src[0].file == GS_F_IMM && op != GS_OP_MAD && op != GS_OP_LRP)
         return gensim__fail(t, in, "an immediate is only allowed as the last source");
-    if (check_align1_rules(t, in))
+    if (check_align1_rules(t, in) || check_half_rules(t, in))
         return -1;
     if (kind != K_INT && ((t->cr[0] >> 4) & 3))
         return gensim__fail(t, in, "cr0 rounding mode %u is not modelled (only round to nearest even)",
@@ -839,13 +918,17 @@ static int alu_check(gensim_thread *t, const gensim_inst *in, int kind)
                 if (tsize(in->src[k].type) != 4)
                     return gensim__fail(t, in, "integer math takes :d/:ud operands");
         } else {
+            /* :f, or :hf throughout (SIMD8 at most, Mesa brw_get_lowered_simd_width) */
+            int ht = in->dst.type == GS_T_HF;
             for (unsigned k = 0; k < in->nsrc; k++)
-                if (src_type_of(&in->src[k]) != GS_T_F)
-                    return gensim__fail(t, in, "float math takes :f operands here (:%s given)", type_name(in->src[k].type));
-            if (in->dst.type != GS_T_F)
-                return gensim__fail(t, in, "float math needs an :f destination");
-            if (n > 16)
-                return gensim__fail(t, in, "math is at most SIMD16 on Gen9");
+                if (src_type_of(&in->src[k]) != (ht ? GS_T_HF : GS_T_F))
+                    return gensim__fail(t, in, "float math takes :f (or :hf throughout) operands here (:%s given)",
+                                        type_name(in->src[k].type));
+            if (in->dst.type != GS_T_F && !ht)
+                return gensim__fail(t, in, "float math needs an :f or :hf destination");
+            if (n > (ht ? 8u : 16u))
+                return gensim__fail(t, in, ht ? ":hf math is at most SIMD8 on Gen9"
+                                              : "math is at most SIMD16 on Gen9");
         }
         if (in->dst.hs != 1)
             return gensim__fail(t, in, "math destination stride must be 1");

@@ -330,12 +330,15 @@ static int oword_block(msg *m, int write)
     const gensim_inst *in = m->in;
     unsigned bsize = (m->desc >> 8) & 7, nregs;
     switch (bsize) {
+    case 0: case 1: nregs = 1; break; /* 1 OWord, the low or high half of a GRF */
     case 2: nregs = 1; break;
     case 3: nregs = 2; break;
     case 4: nregs = 4; break;
     default:
-        return gensim__fail(t, in, "OWord block size %u is not modelled (2, 3, 4 = 2, 4, 8 OWords)", bsize);
+        return gensim__fail(t, in, "OWord block size %u is not modelled (0-4 = 1 low, 1 high, 2, 4, 8 OWords)", bsize);
     }
+    /* bytes moved, and where they sit in the data GRF */
+    size_t bytes = bsize <= 1 ? 16 : nregs * GRF, at = bsize == 1 ? 16 : 0;
     if (!m->header)
         return gensim__fail(t, in, "OWord block message needs a header");
     unsigned bti = m->desc & 0xff;
@@ -344,19 +347,22 @@ static int oword_block(msg *m, int write)
     uint8_t *mem = memory_for(m, bti, &size, &what);
     if (!mem)
         return gensim__fail(t, in, "no %s for binding table index %u", what, bti);
-    if (off + nregs * GRF > size)
+    if (off + bytes > size)
         return gensim__fail(t, in, "OWord block access of bytes %zu-%zu is outside the %zu-byte %s",
-                            off, off + nregs * GRF - 1, size, what);
+                            off, off + bytes - 1, size, what);
     if (write) {
         if (m->total != 1 + nregs)
             return gensim__fail(t, in, "OWord block write of %u GRFs needs a payload of %u GRFs, got %u", nregs, 1 + nregs, m->total);
-        memcpy(mem + off, m->payload + GRF, nregs * GRF);
+        memcpy(mem + off, m->payload + GRF + at, bytes);
     } else {
         if (m->rlen != nregs || m->total != 1)
             return gensim__fail(t, in, "OWord block read of %u GRFs needs mlen 1 and rlen %u (got %u, %u)", nregs, nregs, m->total, m->rlen);
         if (in->dst.file != GS_F_GRF)
             return gensim__fail(t, in, "OWord block read needs a GRF destination");
-        memcpy(t->grf + in->dst.reg * GRF, mem + off, nregs * GRF);
+        uint8_t *d = t->grf + in->dst.reg * GRF;
+        if (bytes < GRF) /* the other half of a 1-OWord read's GRF: not defined here */
+            memset(d, 0xff, GRF);
+        memcpy(d + at, mem + off, bytes);
     }
     return 0;
 }

@@ -184,8 +184,9 @@ static bool color(struct vasm *V, const struct mir_ig *g)
     bool ok = true;
     for (unsigned o = 0; o < no && ok; o++) {
         uint32_t v = order[o];
-        if (V->phys[v] != MIR_NONE || p->vclass[v] != MIR_CLASS_FLOAT)
-            continue;
+        if (V->phys[v] != MIR_NONE ||
+            (p->vclass[v] != MIR_CLASS_FLOAT && p->vclass[v] != MIR_CLASS_HALF))
+            continue; /* temporaries hold floats and halves alike */
         unsigned cap = limit + 1 > 256 ? limit + 1 : 256;
         memset(blocked, 0, cap);
         for (unsigned k = 0; k < g->adj[v].n; k++) {

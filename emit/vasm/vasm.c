@@ -173,13 +173,18 @@ static void build_code(struct build *B)
                 struct st_dst d = conv_dst(B, &m->dst);
                 d.writemask = m->lanes[k];
                 struct st_src s = conv_src(B, &m->src[k]);
-                if (noop_mov(&d, &s))
+                /* a half merge of a full-precision value rounds it: no no-op */
+                bool rounds = m->half && !(m->src[k].kind == MIR_VREG &&
+                                           p->vclass[m->src[k].vreg] == MIR_CLASS_HALF);
+                if (noop_mov(&d, &s) && !rounds)
                     continue;
                 struct st_instr *in = add(B, ST_OP_MOV);
                 in->has_dst = true;
                 in->dst = d;
                 in->nsrc = 1;
                 in->src[0] = s;
+                if (m->half)
+                    in->dstmod |= ST_DSTMOD_PP;
                 set_pred(B, in, m);
                 B->V->stats->moves_left++;
             }
@@ -212,6 +217,8 @@ static void build_code(struct build *B)
         set_pred(B, in, m);
         if (m->sat)
             in->dstmod |= ST_DSTMOD_SAT;
+        if (m->half) /* --pp=fp16: the instruction computes in half again */
+            in->dstmod |= ST_DSTMOD_PP;
         unsigned n = 0;
         for (unsigned k = 0; k < m->nsrc && n < 5; k++) {
             in->src[n++] = conv_src(B, &m->src[k]);
@@ -267,8 +274,10 @@ static void build_code(struct build *B)
                     in->src[k].swizzle_len = in->src[k].swizzle == ST_SWIZZLE_IDENTITY ? 0 : 4;
             }
             if (op == ST_OP_MOV && !m->sat && !m->shift && !m->predicated &&
+                !(m->half && !(m->src[0].kind == MIR_VREG &&
+                               p->vclass[m->src[0].vreg] == MIR_CLASS_HALF)) &&
                 noop_mov(&in->dst, &in->src[0]))
-                drop_last(B);
+                drop_last(B); /* (a mov_pp of a full-precision value rounds it) */
         }
     }
 }

@@ -15,7 +15,15 @@ declares nothing else, a co-issued pair whose result depends on execution
 order, or an output left partly written are all errors, so that the goldens
 never depend on a default the samples did not intend.
 
-Usage:  d3d9calc.py shader.asm inputs.in.json  -> outputs JSON on stdout
+With --pp=fp16 it computes the partial-precision instructions as a machine
+with half-float registers does (docs/interpreter.md, "Partial precision"):
+an instruction marked _pp reads its sources rounded to IEEE half and rounds
+every arithmetic step (each sum, product, quotient, square root, function
+value) to half, texld_pp rounds the texel but not the coordinates, and an
+input declared dcl_pp is rounded to half where it is read.  The rounding is
+Python's own binary16 packing (struct format 'e'), not shadertrans' code.
+
+Usage:  d3d9calc.py [--pp=fp16] shader.asm inputs.in.json  -> outputs JSON on stdout
 """
 
 import json
@@ -37,13 +45,33 @@ def f32(x):
         return math.copysign(math.inf, x)
 
 
+def h16(x):
+    """Round a Python float to the nearest IEEE half (ties to even); past
+    65504 to infinity, below 2^-14 to the denormals' steps of 2^-24."""
+    if math.isnan(x) or math.isinf(x):
+        return x
+    try:
+        return struct.unpack('<e', struct.pack('<e', x))[0]
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
+# The rounding of one arithmetic step: float32, or half while a _pp
+# instruction runs under --pp=fp16 (Run.execute switches it).
+ROUND = [f32]
+
+
+def rnd(x):
+    return ROUND[0](x)
+
+
 def fadd(a, b):
-    return f32(a + b)
+    return rnd(a + b)
 
 
 def fmul(a, b):
     # 0 * inf is NaN under IEEE rules; Python raises nothing here.
-    return f32(a * b)
+    return rnd(a * b)
 
 
 def fdiv(a, b):
@@ -51,7 +79,7 @@ def fdiv(a, b):
         if a == 0.0 or math.isnan(a):
             return math.nan
         return math.copysign(math.inf, a) * (1.0 if math.copysign(1.0, b) > 0 else -1.0)
-    return f32(a / b)
+    return rnd(a / b)
 
 
 def fsat(a):
@@ -235,7 +263,9 @@ def sample(tex, coord):
 
 
 class Shader:
-    def __init__(self, text):
+    def __init__(self, text, pp_half=False):
+        self.pp_half = pp_half
+        self.pp_inputs = {}     # 't0' -> lanes declared dcl_pp (under --pp=fp16)
         self.instrs = []
         self.version = None
         lines = text.split('\n')
@@ -267,6 +297,10 @@ class Shader:
             elif ins.op == 'dcl':
                 if ins.args[0].startswith('s'):
                     self.samplers[int(ins.args[0][1:])] = ins.dcl_usage
+                usage = ins.dcl_usage.split('_')
+                if self.pp_half and 'pp' in usage and ins.args[0][0] in 'vt':
+                    reg, _, mask = ins.args[0].partition('.')
+                    self.pp_inputs[reg] = [SWZ[ch] for ch in mask] if mask else [0, 1, 2, 3]
                 self.decls.append(ins)
 
     def match_flow(self):
@@ -309,14 +343,19 @@ class Run:
         self.aL = None
         self.pred = [False] * 4
         self.ps1 = sh.stage == 'ps' and sh.major == 1
+        self.address = False    # reading texture coordinates (never rounded)
 
     # ---------------------------------------------------------------- reads
     def input_vec(self, key, inv=None):
         inv = self.inv if inv is None else inv
         if key in inv:
-            return [f32(x) if not isinstance(x, str) else {'nan': math.nan, 'inf': math.inf, '-inf': -math.inf}[x]
-                    for x in (list(inv[key]) + [0, 0, 0, 1][len(inv[key]):])]
-        return [0.0, 0.0, 0.0, 1.0]
+            vec = [f32(x) if not isinstance(x, str) else {'nan': math.nan, 'inf': math.inf, '-inf': -math.inf}[x]
+                   for x in (list(inv[key]) + [0, 0, 0, 1][len(inv[key]):])]
+        else:
+            vec = [0.0, 0.0, 0.0, 1.0]
+        for lane in self.sh.pp_inputs.get(key, []):
+            vec[lane] = h16(vec[lane])   # dcl_pp
+        return vec
 
     def const(self, idx):
         if ('c', idx) in self.sh.defs:
@@ -382,6 +421,8 @@ class Run:
             vec = [fadd(1.0, -x) for x in vec]
         if op.neg:
             vec = [-x for x in vec]
+        if ROUND[0] is h16 and not self.address:
+            vec = [h16(x) for x in vec]     # a _pp instruction's source
         return vec
 
     # --------------------------------------------------------------- writes
@@ -390,6 +431,7 @@ class Run:
             vec = [fmul(x, ins.shift) for x in vec]
         if ins.sat:
             vec = [fsat(x) for x in vec]
+        vec = [rnd(x) if isinstance(x, float) else x for x in vec]
         mask = dst.mask
         if ins.pred:
             neg, swz = ins.pred
@@ -599,6 +641,13 @@ class Run:
             raise CalcError('line %d: co-issued pair depends on execution order' % b.lineno)
 
     def execute(self, ins, pending=None):
+        ROUND[0] = h16 if self.sh.pp_half and ins.pp else f32
+        try:
+            self.execute_op(ins, pending)
+        finally:
+            ROUND[0] = f32
+
+    def execute_op(self, ins, pending=None):
         op = ins.op
         a = ins.args
         sh = self.sh
@@ -641,11 +690,18 @@ class Run:
             return self.src(srcs[i], lanes if ln is None else ln)
 
         if op in ('texld', 'texldp', 'texldb', 'texldl', 'texldd'):
+            # the coordinates are an address: full precision even under _pp
+            # (write() rounds the texel)
+            rounding = ROUND[0]
+            ROUND[0] = f32
+            self.address = True
             coord = S(0, [0, 1, 2, 3])
             stage = srcs[1].idx
             if op == 'texldp':
                 coord = [fdiv(coord[0], coord[3]), fdiv(coord[1], coord[3]), fdiv(coord[2], coord[3]), coord[3]]
             vec = sample(self.texture(stage), coord)
+            self.address = False
+            ROUND[0] = rounding
             self.write(ins, dst, vec, pending)
             return
         if op == 'mov':
@@ -687,7 +743,7 @@ class Run:
             s0, s1 = S(0), S(1)
             vec = [1.0 if (s0[i] < s1[i]) == (op == 'slt') else 0.0 for i in range(4)]
         elif op == 'frc':
-            vec = [f32(x - math.floor(x)) for x in S(0)]
+            vec = [rnd(x - math.floor(x)) for x in S(0)]
         elif op == 'abs':
             vec = [abs(x) for x in S(0)]
         elif op == 'sgn':
@@ -697,26 +753,26 @@ class Run:
             vec = [fdiv(1.0, x)] * 4
         elif op == 'rsq':
             x = abs(S(0, [0])[0])
-            vec = [math.inf if x == 0 else f32(1.0 / math.sqrt(x))] * 4
+            vec = [math.inf if x == 0 else rnd(1.0 / math.sqrt(x))] * 4
         elif op in ('exp', 'expp'):
             x = S(0, [0])[0]
             if x != math.floor(x) and op == 'expp':
                 raise CalcError('expp of a non-integer: partial precision result')
-            vec = [f32(2.0 ** x)] * 4
+            vec = [rnd(2.0 ** x)] * 4
         elif op in ('log', 'logp'):
             x = abs(S(0, [0])[0])
             r = -math.inf if x == 0 else math.log2(x)
             if op == 'logp' and r != math.floor(r):
                 raise CalcError('logp of a non-power of two: partial precision result')
-            vec = [f32(r)] * 4
+            vec = [rnd(r)] * 4
         elif op == 'pow':
             x = abs(S(0, [0])[0])
             y = S(1, [0])[0]
-            vec = [f32(math.pow(x, y)) if x != 0 else (0.0 if y > 0 else math.inf)] * 4
+            vec = [rnd(math.pow(x, y)) if x != 0 else (0.0 if y > 0 else math.inf)] * 4
         elif op == 'nrm':
             s0 = S(0, sorted(set(lanes) | {0, 1, 2}))
             d = dot(s0, s0, 3)
-            f = math.inf if d == 0 else f32(1.0 / math.sqrt(d))
+            f = math.inf if d == 0 else rnd(1.0 / math.sqrt(d))
             vec = [fmul(x, f) for x in s0]
         elif op == 'lit':
             s0 = S(0, [0, 1, 3])
@@ -736,7 +792,7 @@ class Run:
                    fadd(fmul(s0[0], s1[1]), -fmul(s0[1], s1[0])), 0.0]
         elif op == 'sincos':
             x = S(0, [0])[0]
-            vec = [f32(math.cos(x)), f32(math.sin(x)), 0.0, 0.0]
+            vec = [rnd(math.cos(x)), rnd(math.sin(x)), 0.0, 0.0]
         elif op in ('m4x4', 'm4x3', 'm3x4', 'm3x3', 'm3x2'):
             k, rows = int(op[1]), int(op[3])
             s0 = S(0, range(k))
@@ -889,8 +945,8 @@ OUT_ORDER = ['oPos', 'oD0', 'oD1'] + ['oT%d' % i for i in range(8)] + ['o%d' % i
     ['oFog', 'oPts'] + ['oC%d' % i for i in range(4)] + ['oDepth']
 
 
-def run_all(asm_text, inputs):
-    sh = Shader(asm_text)
+def run_all(asm_text, inputs, pp_half=False):
+    sh = Shader(asm_text, pp_half)
     invs = inputs['invocations']
     result = []
     for n, inv in enumerate(invs):
@@ -934,6 +990,9 @@ def dumps(obj):
 
 
 if __name__ == '__main__':
-    asm = open(sys.argv[1]).read()
-    inputs = json.load(open(sys.argv[2]))
-    sys.stdout.write(dumps(run_all(asm, inputs)))
+    args = sys.argv[1:]
+    pp = '--pp=fp16' in args
+    args = [a for a in args if not a.startswith('--pp=')]
+    asm = open(args[0]).read()
+    inputs = json.load(open(args[1]))
+    sys.stdout.write(dumps(run_all(asm, inputs, pp)))

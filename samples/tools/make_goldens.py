@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Writes samples/<name>.in.json (the inputs chosen for each sample) and
-samples/<name>.out.json (the outputs worked out with d3d9calc.py).
+samples/<name>.out.json (the outputs worked out with d3d9calc.py); for a
+sample with _pp also samples/<name>.fp16.out.json, the outputs under
+--pp=fp16 (d3d9calc.py's half-float mode).
 
 A checking tool, not part of the build: run it from anywhere with
     python3 samples/tools/make_goldens.py
@@ -10,6 +12,7 @@ of two) and address texel centres only; see samples/README.md.
 
 import json
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -433,6 +436,35 @@ INPUTS['33-fur-shell.vs'] = {
     ]}
 
 
+# ---------------------------------------------------------------- partial precision
+INPUTS['62-pp-pressure.ps'] = {
+    'constants': dict({'c%d' % i: [0.7 - 0.05 * i, 0.3 + 0.1 * (i % 4), -0.6 + 0.07 * i, 1.1 - 0.03 * i]
+                       for i in range(16)},
+                      c16=[0.5, 0.625, 0.375, 0.75], c17=[0.75, 0.5, 0.625, 0.875]),
+    'invocations': [
+        {'v%d' % i: [0.1 * (i + 1), -0.3 + 0.2 * i, 1.7 - 0.4 * i, 0.05 * i] for i in range(8)},
+        {'v%d' % i: [-1.3 + 0.3 * i, 0.9, 0.01 * (i + 1), -2.1 + 0.5 * i] for i in range(8)},
+        {'v%d' % i: [1000.3 - 100 * i, 0.0001 * (i + 1), 3.3, -0.7] for i in range(8)},
+        {'v%d' % i: [0.333, -0.666, 0.999 - 0.1 * i, 0.125 * i] for i in range(8)},
+    ]}
+
+# lights above and around the surface (view space, the eye at the origin)
+FOUR_LIGHTS = dict(c1=[2, 2, -3, 0], c2=[-2, 1.5, -4, 0], c3=[0.5, -2, -2, 0], c4=[0, 3, -6, 0],
+                   c5=[0.9, 0.8, 0.7, 0], c6=[0.2, 0.3, 0.6, 0], c7=[0.5, 0.1, 0.1, 0],
+                   c8=[0.15, 0.15, 0.15, 0], c9=[0.3, 0.25, 0.2, 0.1])
+
+INPUTS['63-pp-four-lights.ps'] = {
+    'constants': FOUR_LIGHTS,
+    'textures': {'s0': tex2d(2, 2, [[0.8, 0.7, 0.6, 1], [0.3, 0.9, 0.2, 1],
+                                    [0.55, 0.45, 0.35, 0.5], [1, 1, 1, 1]])},
+    'invocations': [
+        {'t0': [0.25, 0.25], 't1': [0.1, 0.2, -5], 't2': [0, 0, -1], 'v0': [1, 1, 1, 1]},
+        {'t0': [0.75, 0.25], 't1': [-0.7, 0.3, -4.3], 't2': [0.2, 0.1, -0.97], 'v0': [0.9, 0.8, 1, 1]},
+        {'t0': [0.25, 0.75], 't1': [1.3, -0.2, -6.1], 't2': [-0.3, 0.4, -0.86], 'v0': [0.7, 0.7, 0.7, 0.9]},
+        {'t0': [0.75, 0.75], 't1': [0.01, 0.02, -3.3], 't2': [0.05, -0.6, -0.8], 'v0': [1, 0.5, 0.25, 1]},
+    ]}
+
+
 def dump_inputs(obj):
     """Readable JSON: one invocation per line, texels compact."""
     text = json.dumps(obj, indent=1)
@@ -454,6 +486,13 @@ def main():
         with open(os.path.join(SAMPLES, name + '.out.json'), 'w') as f:
             f.write(d3d9calc.dumps(out))
         print('%-26s %d invocations' % (name, len(out['invocations'])))
+        text = open(asm_path).read()
+        if re.search(r'_pp\b', text):
+            # under --pp=fp16 too: shadertrans run --pp=fp16 prints NAME.fp16.out.json
+            out = d3d9calc.run_all(text, inputs, pp_half=True)
+            with open(os.path.join(SAMPLES, name + '.fp16.out.json'), 'w') as f:
+                f.write(d3d9calc.dumps(out))
+            print('%-26s %d invocations, --pp=fp16' % (name, len(out['invocations'])))
 
 
 def compact(obj):

@@ -77,7 +77,8 @@ static void gen_compare(const struct case_ *c)
     if (st_tol_shader_muladd(sh) ? !st_interp_execute_ex(ctx, sh, in, ST_FLOAT_IEEE, true, fused)
                                  : !memcpy(fused, ref, in->num_invocations * sizeof(*ref)))
         goto done;
-    bool inexact = st_tol_shader_inexact(sh), vs = sh->version.type == ST_VS;
+    unsigned inexact = st_tol_shader_inexact(sh);
+    bool vs = sh->version.type == ST_VS;
     for (unsigned simd = 8; simd <= 32 && !(vs && simd > 8); simd *= 2) {
         struct st_ctx *c2 = st_ctx_create(c->name, c->text, len, 1000);
         memset(gen, 0, (in->num_invocations + 1) * sizeof(*gen));

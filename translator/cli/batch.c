@@ -58,7 +58,7 @@ static const char batch_usage[] =
     "  --progress, --no-progress\n"
     "                      the progress line on standard error (default: when it\n"
     "                      is a terminal)\n"
-    "  --emit, --float-rules, -x, -D, -I, --max-errors, --max-instructions,\n"
+    "  --emit, --float-rules, --pp, -x, -D, -I, --max-errors, --max-instructions,\n"
     "  --max-work, --timeout\n"
     "                      as for a single shader (shadertrans --help)\n"
     "\n"
@@ -465,7 +465,7 @@ static bool number_token(const char *t, size_t n, float *v)
 
 /* b against a (and, when alt is not NULL, against alt, the other reading
  * of the multiply-adds, token for token the same shape as a). */
-static bool same_outputs(const char *a, const char *alt, const char *b, bool inexact, char *why,
+static bool same_outputs(const char *a, const char *alt, const char *b, unsigned inexact, char *why,
                          size_t wn)
 {
     const char *ta, *tb, *tf = NULL, *key = "", *lastkey = "";
@@ -541,7 +541,7 @@ static void compare_engines(const struct batch *B, struct batch_shader *s, struc
         note(&s->engine_note, "no inputs (out of memory)");
         s->engines = BATCH_ENGINES_FAILED;
     } else {
-        bool inexact = st_tol_shader_inexact(sh);
+        unsigned inexact = st_tol_shader_inexact(sh);
         char *ref = run_engine(B, s, o, json, ST_ENGINE_INTERP, 0, "the interpreter");
         char *jit = ref ? run_engine(B, s, o, json, ST_ENGINE_LLVM, 0, "the LLVM JIT") : NULL;
         s->engines = ref && jit ? BATCH_ENGINES_AGREE : BATCH_ENGINES_FAILED;

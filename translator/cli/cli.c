@@ -51,6 +51,8 @@ static const char usage_text[] =
     "                      that are multiply-adds by definition (mad, dp*, lrp,\n"
     "                      crs, nrm, the matrices) into mad; fast also a separate\n"
     "                      mul then add; off rounds every product\n"
+    "  --pp=ignore|fp16    _pp and dcl_pp: ignore (default) computes at full\n"
+    "                      precision, fp16 in half floats (docs/interpreter.md)\n"
     "  --stats             print counts to standard error (instructions, merges)\n"
     "  -x d3d9|d3d9-bytecode|arb\n"
     "                      the input (default: from the header or version token)\n"
@@ -214,6 +216,13 @@ int cli_compile_option(int argc, char **argv, int *i, struct cli_compile_opts *c
             c->o.fp_contract = ST_FP_CONTRACT_OFF;
         else
             return cli_usage_error("unknown --fp-contract '%s' (on, fast or off)", val) + 10;
+    } else if (cli_opt_value(a, "--pp", &val)) {
+        if (strcmp(val, "ignore") == 0)
+            c->o.pp = ST_PP_IGNORE;
+        else if (strcmp(val, "fp16") == 0)
+            c->o.pp = ST_PP_FP16;
+        else
+            return cli_usage_error("unknown --pp '%s' (ignore or fp16)", val) + 10;
     } else if (strcmp(a, "--stats") == 0) {
         c->o.want_stats = 1;
     } else if (cli_opt_value(a, "--float-rules", &val)) {

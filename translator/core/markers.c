@@ -27,6 +27,12 @@ bool st_marker_decode(const char *name, size_t len, struct st_marker *m)
         return false;
     name += 3;
     len -= 3;
+    /* "st.NAME.f16": the same operation computed in half (a _pp
+     * instruction under --pp=fp16) on <4 x half> values */
+    if (len > 4 && memcmp(name + len - 4, ".f16", 4) == 0) {
+        m->half = true;
+        len -= 4;
+    }
 #define IS(lit) (len == sizeof(lit) - 1 && memcmp(name, lit, len) == 0)
     if (IS("sat")) {
         m->kind = ST_MK_SAT;

@@ -45,6 +45,7 @@ struct reg_slot {
     uint8_t zero_lanes;      /* lanes possibly read before written: start at 0 */
     uint8_t pristine;        /* lanes still holding their never-read initial poison */
     bool written;            /* some instruction writes it */
+    uint8_t pp_lanes;        /* --pp=fp16: lanes of an input declared dcl_pp (halves) */
 };
 
 enum frame_kind { FR_IF, FR_LOOP, FR_REP, FR_CALL };
@@ -74,12 +75,18 @@ struct lower {
     LLVMModuleRef m;
     LLVMBuilderRef b;
     LLVMTypeRef f32, i32, i1, v4f, v4i, v4b, ptr;
+    LLVMTypeRef f16, v4h; /* half, <4 x half>: --pp=fp16 */
     LLVMValueRef fn, arg_in, arg_out, arg_c, arg_i, arg_b, arg_status, arg_bump, arg_tex, arg_lane;
     LLVMValueRef sample_fn;
     LLVMTypeRef sample_ty;
     bool ps, ps1x;
     bool arb; /* an ARB program: register indices name sh->arb's tables */
     bool vec; /* ST_LOWER_VECTOR: the compile pipeline's marker form */
+    /* The instruction being lowered is a _pp one under --pp=fp16
+     * (sh->pp_half): the JIT rounds every step of it to half (round_half),
+     * the marker form computes it on <4 x half> values with the markers'
+     * ".f16" forms. */
+    bool hcur;
     unsigned tex_dims[16]; /* D3D9 samplers: coordinates their dcl type reads (2 or 3) */
     /* ST_LOWER_VECTOR: output files some instruction writes relatively;
      * every write to them is an ordered st.ostore marker (write_dst) */
@@ -235,6 +242,26 @@ static LLVMValueRef bld_like(struct lower *L, LLVMValueRef v, float x)
     return LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind ? bld_splatf(L, x) : bld_f(L, x);
 }
 
+/* The half type of v's shape (half or <4 x half>). */
+static LLVMTypeRef half_like(struct lower *L, LLVMValueRef v)
+{
+    return LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind ? L->v4h : L->f16;
+}
+
+/* A float value (scalar or <4 x float>) rounded to half and back: the JIT's
+ * rounding of one step of a _pp instruction. */
+static LLVMValueRef round_half(struct lower *L, LLVMValueRef v)
+{
+    return LLVMBuildFPExt(L->b, LLVMBuildFPTrunc(L->b, v, half_like(L, v), ""), LLVMTypeOf(v), "");
+}
+
+/* One step of an operation: rounded to half when the JIT lowers a _pp
+ * instruction under --pp=fp16 (the marker form computes on halves). */
+static LLVMValueRef step(struct lower *L, LLVMValueRef v)
+{
+    return L->hcur && !L->vec ? round_half(L, v) : v;
+}
+
 /* A marker call @name (translator.h, "markers of ST_LOWER_VECTOR"): pure
  * markers may be shared, moved and deleted by LLVM but never re-expressed;
  * derivatives and implicit-level sampling are convergent; kill and the
@@ -273,10 +300,10 @@ static LLVMValueRef mk_call(struct lower *L, const char *name, LLVMTypeRef rty, 
  */
 static LLVMValueRef bld_mul(struct lower *L, LLVMValueRef a, LLVMValueRef b)
 {
-    LLVMValueRef p = LLVMBuildFMul(L->b, a, b, "");
+    LLVMValueRef p = step(L, LLVMBuildFMul(L->b, a, b, ""));
     if (L->rules != ST_FLOAT_D3D9)
         return p;
-    LLVMValueRef zero = bld_like(L, a, 0.0f);
+    LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(a));
     LLVMValueRef az = bld_fcmp(L, LLVMRealOEQ, a, zero), bz = bld_fcmp(L, LLVMRealOEQ, b, zero);
     LLVMValueRef z = LLVMBuildOr(L->b, az, bz, "");
     return bld_select(L, z, zero, p);
@@ -284,18 +311,18 @@ static LLVMValueRef bld_mul(struct lower *L, LLVMValueRef a, LLVMValueRef b)
 
 static LLVMValueRef bld_add(struct lower *L, LLVMValueRef a, LLVMValueRef b)
 {
-    return LLVMBuildFAdd(L->b, a, b, "");
+    return step(L, LLVMBuildFAdd(L->b, a, b, ""));
 }
 
 static LLVMValueRef bld_sub(struct lower *L, LLVMValueRef a, LLVMValueRef b)
 {
-    return LLVMBuildFSub(L->b, a, b, "");
+    return step(L, LLVMBuildFSub(L->b, a, b, ""));
 }
 
 /* 1 / a, exactly rounded: what the interpreter computes. */
 static LLVMValueRef bld_rcp(struct lower *L, LLVMValueRef a)
 {
-    return LLVMBuildFDiv(L->b, bld_like(L, a, 1.0f), a, "");
+    return step(L, LLVMBuildFDiv(L->b, bld_like(L, a, 1.0f), a, ""));
 }
 
 static LLVMValueRef bld_load(struct lower *L, LLVMTypeRef ty, LLVMValueRef p, unsigned align)
@@ -366,9 +393,11 @@ static LLVMValueRef bld_to_f64(struct lower *L, LLVMValueRef x)
     return LLVMBuildFPExt(L->b, x, LLVMDoubleTypeInContext(L->c), "");
 }
 
+/* A function value computed in double (exp2, log2, pow, sin, cos) as a
+ * float: one step of the operation. */
 static LLVMValueRef bld_to_f32(struct lower *L, LLVMValueRef x)
 {
-    return LLVMBuildFPTrunc(L->b, x, L->f32, "");
+    return step(L, LLVMBuildFPTrunc(L->b, x, L->f32, ""));
 }
 
 /* (float)fn((double)x) */
@@ -609,6 +638,10 @@ static void prescan(struct lower *L)
         }
         if (i->op == ST_OP_TEXDEPTH || i->op == ST_OP_TEXM3x2DEPTH)
             L->regs[ST_REG_DEPTHOUT][0].written = true;
+        if (i->op == ST_OP_DCL && (i->dstmod & ST_DSTMOD_PP) && L->sh->pp_half && !L->arb &&
+            (i->dst.reg.file == ST_REG_INPUT || i->dst.reg.file == ST_REG_TEXTURE) &&
+            i->dst.reg.index < MAX_REG_INDEX)
+            L->regs[i->dst.reg.file][i->dst.reg.index].pp_lanes |= i->dst.writemask;
     }
     struct prescan ps;
     memset(&ps, 0, sizeof(ps));
@@ -662,6 +695,15 @@ static LLVMValueRef reg_ptr(struct lower *L, enum st_regfile f, uint32_t index, 
         init = LLVMBuildLoad2(eb, L->v4f, p, name);
         LLVMSetAlignment(init, 4);
         s->pristine = 0;
+        if (s->pp_lanes) {
+            /* dcl_pp under --pp=fp16: every reader sees the declared lanes
+             * rounded to half */
+            LLVMValueRef h = LLVMBuildFPExt(eb, LLVMBuildFPTrunc(eb, init, L->v4h, ""), L->v4f, "");
+            LLVMValueRef m[4];
+            for (int i = 0; i < 4; i++)
+                m[i] = bld_i(L, (s->pp_lanes >> i) & 1 ? 4 + i : i);
+            init = LLVMBuildShuffleVector(eb, init, h, LLVMConstVector(m, 4), "");
+        }
     } else {
         init = bld_init_value(L, ty, s->zero_lanes);
         s->pristine = (uint8_t)(0xf & ~s->zero_lanes);
@@ -972,7 +1014,19 @@ static LLVMValueRef arb_load_rel(struct lower *L, const struct st_instr *ins, un
     return bld_select(L, inr, v, LLVMConstNull(L->v4f));
 }
 
-/* Source k of ins as a <4 x float>; row selects a matrix's later rows. */
+/* The texture instructions: their coordinates (and gradients, bias,
+ * level) are an address, read at full precision even under _pp. */
+static bool is_texld(enum st_opcode op)
+{
+    return op == ST_OP_TEXLD || op == ST_OP_TEXLDP || op == ST_OP_TEXLDB || op == ST_OP_TEXLDL ||
+           op == ST_OP_TEXLDD;
+}
+
+/*
+ * Source k of ins as a <4 x float>; row selects a matrix's later rows.
+ * A _pp instruction under --pp=fp16 reads it rounded to half: the JIT as a
+ * float holding a half, the marker form as a <4 x half>.
+ */
 static LLVMValueRef read_src_row(struct lower *L, const struct st_instr *ins, unsigned k,
                                  unsigned row)
 {
@@ -980,8 +1034,10 @@ static LLVMValueRef read_src_row(struct lower *L, const struct st_instr *ins, un
     struct st_reg r = s->reg;
     r.index += row;
     LLVMValueRef v = L->arb && r.rel ? arb_load_rel(L, ins, k) : load_reg(L, &r);
-    v = bld_swizzle(L, v, s->swizzle);
-    return apply_srcmod(L, v, s->mod);
+    v = apply_srcmod(L, bld_swizzle(L, v, s->swizzle), s->mod);
+    if (L->hcur && !is_texld(ins->op))
+        v = L->vec ? LLVMBuildFPTrunc(L->b, v, L->v4h, "") : round_half(L, v);
+    return v;
 }
 
 static LLVMValueRef read_src(struct lower *L, const struct st_instr *ins, unsigned k)
@@ -1114,10 +1170,13 @@ static void write_dst(struct lower *L, const struct st_instr *ins, LLVMValueRef 
         float scale = ins->shift > 0 ? (float)(1 << ins->shift) : 1.0f / (float)(1 << -ins->shift);
         v = LLVMBuildFMul(L->b, v, bld_splatf(L, scale), "");
     }
+    bool h = LLVMTypeOf(v) == L->v4h; /* a _pp result of the marker form */
     if ((ins->dstmod & ST_DSTMOD_SAT) && L->vec)
-        v = mk_call(L, "st.sat", L->v4f, &v, 1, MK_PURE);
+        v = mk_call(L, h ? "st.sat.f16" : "st.sat", LLVMTypeOf(v), &v, 1, MK_PURE);
     else if (ins->dstmod & ST_DSTMOD_SAT)
         v = bld_saturate(L, v);
+    if (h) /* registers hold floats: a half widens exactly */
+        v = LLVMBuildFPExt(L->b, v, L->v4f, "");
     LLVMValueRef pred = instr_pred(L, ins);
     enum st_regfile f = d->reg.file;
 
@@ -1484,7 +1543,12 @@ static LLVMValueRef vec_op(struct lower *L, const struct st_instr *ins, unsigned
                            const int32_t *ints, unsigned nints, LLVMTypeRef rty)
 {
     char name[40];
-    snprintf(name, sizeof(name), "st.%s", st_opinfo[ins->op].name);
+    /* a _pp instruction in half: the marker's half form on <4 x half>
+     * (sampling takes float coordinates; compute() rounds its texel) */
+    bool h = L->hcur && !is_texld(ins->op) && rty == L->v4f;
+    snprintf(name, sizeof(name), "st.%s%s", st_opinfo[ins->op].name, h ? ".f16" : "");
+    if (h)
+        rty = L->v4h;
     LLVMValueRef args[8];
     unsigned n = 0;
     for (unsigned k = 0; k < nsrc && n < 8; k++)
@@ -1529,8 +1593,9 @@ static LLVMValueRef vec_compute(struct lower *L, const struct st_instr *ins)
     case ST_OP_ARB_ARL:
         return vec_op(L, ins, 1, NULL, 0, L->v4i);
     case ST_OP_SETP: {
-        char name[16];
-        snprintf(name, sizeof(name), "st.setp.%s", st_marker_cmp_name(ins->cmp));
+        char name[24];
+        snprintf(name, sizeof(name), "st.setp.%s%s", st_marker_cmp_name(ins->cmp),
+                 L->hcur ? ".f16" : "");
         LLVMValueRef args[2];
         /* one source at a time: the order of an initializer list's evaluations is unspecified */
         args[0] = read_src(L, ins, 0);
@@ -1543,23 +1608,27 @@ static LLVMValueRef vec_compute(struct lower *L, const struct st_instr *ins)
         unsigned rows = ins->op == ST_OP_M4x4 || ins->op == ST_OP_M3x4 ? 4
                         : ins->op == ST_OP_M3x2 ? 2 : 3;
         LLVMValueRef a = read_src(L, ins, 0), lane[4];
+        LLVMTypeRef vt = L->hcur ? L->v4h : v4f;
         for (unsigned i = 0; i < 4; i++) {
             if (i >= rows) {
-                lane[i] = bld_f(L, 0.0f);
+                lane[i] = LLVMConstNull(L->hcur ? L->f16 : L->f32);
                 continue;
             }
             LLVMValueRef args[2];
             /* one source at a time: the order of an initializer list's evaluations is unspecified */
             args[0] = a;
             args[1] = read_src_row(L, ins, 1, i);
-            lane[i] = bld_lane(L, mk_call(L, four ? "st.dp4" : "st.dp3", v4f, args, 2, MK_PURE), 0);
+            const char *name = four ? (L->hcur ? "st.dp4.f16" : "st.dp4")
+                                    : (L->hcur ? "st.dp3.f16" : "st.dp3");
+            lane[i] = bld_lane(L, mk_call(L, name, vt, args, 2, MK_PURE), 0);
         }
         return bld_gather(L, lane[0], lane[1], lane[2], lane[3]);
     }
     case ST_OP_TEXLD: case ST_OP_TEXLDP: case ST_OP_TEXLDB: case ST_OP_TEXLDL: {
         uint32_t stage = ins->nsrc > 1 ? ins->src[1].reg.index : 0;
         int32_t ints[2] = {(int32_t)stage, (int32_t)(stage < 16 ? L->tex_dims[stage] : 3)};
-        return vec_op(L, ins, 1, ints, 2, v4f);
+        LLVMValueRef r = vec_op(L, ins, 1, ints, 2, v4f);
+        return L->hcur ? LLVMBuildFPTrunc(L->b, r, L->v4h, "") : r; /* texld_pp: a half texel */
     }
     case ST_OP_TEXLDD: {
         uint32_t stage = ins->src[1].reg.index;
@@ -1571,7 +1640,8 @@ static LLVMValueRef vec_compute(struct lower *L, const struct st_instr *ins)
         args[2] = read_src(L, ins, 3);
         args[3] = bld_i(L, (int32_t)stage);
         args[4] = bld_i(L, (int32_t)(stage < 16 ? L->tex_dims[stage] : 3));
-        return mk_call(L, name, v4f, args, 5, MK_PURE);
+        LLVMValueRef r = mk_call(L, name, v4f, args, 5, MK_PURE);
+        return L->hcur ? LLVMBuildFPTrunc(L->b, r, L->v4h, "") : r;
     }
     case ST_OP_TEXKILL: {
         /* any of x, y, z below 0, in the lanes the predicate lets through */
@@ -1861,7 +1931,7 @@ static LLVMValueRef lower_sample(struct lower *L, const struct st_instr *ins)
             const int w[4] = {3, 3, 3, 3}, keep[4] = {0, 1, 2, 7};
             c = bld_shuffle(L, LLVMBuildFDiv(L->b, c, bld_shuffle(L, c, NULL, w), ""), c, keep);
         }
-        return sample(L, stage, c);
+        return step(L, sample(L, stage, c)); /* texld_pp: a half texel */
     }
     case ST_OP_TEXKILL: {
         /* any of x, y, z below 0 (lanes the predicate lets through) */
@@ -2040,16 +2110,25 @@ static LLVMValueRef compute(struct lower *L, const struct st_instr *ins, uint8_t
     }
 }
 
+/* A _pp instruction under --pp=fp16: it computes in half. */
+static bool is_half_instr(const struct lower *L, const struct st_instr *ins)
+{
+    return L->sh->pp_half && (ins->dstmod & ST_DSTMOD_PP) && !L->arb;
+}
+
 /* One instruction (and its co-issued partner). */
 static void lower_alu(struct lower *L, const struct st_instr *ins, const struct st_instr *partner)
 {
     uint8_t m1 = 0, m2 = 0;
+    /* a co-issued pair is ps_1_x, which has no _pp */
+    L->hcur = is_half_instr(L, ins);
     LLVMValueRef r1 = compute(L, ins, &m1);
     LLVMValueRef r2 = partner ? compute(L, partner, &m2) : NULL;
     if (r1 && ins->has_dst)
         write_dst(L, ins, r1, m1);
     if (r2 && partner->has_dst)
         write_dst(L, partner, r2, m2);
+    L->hcur = false;
 }
 
 /* Byte offset field of the lane state header as a pointer. */
@@ -2073,7 +2152,7 @@ static unsigned instr_index(const struct st_shader *sh, const struct st_instr *i
  * source value in the header); the caller computes the derivative across
  * the quad like the interpreter and resumes us with it.
  */
-static void lower_deriv(struct lower *L, const struct st_instr *ins)
+static void lower_deriv_steps(struct lower *L, const struct st_instr *ins)
 {
     if (!L->ps) {
         write_dst(L, ins, bld_splatf(L, 0.0f), 0xf);
@@ -2081,9 +2160,9 @@ static void lower_deriv(struct lower *L, const struct st_instr *ins)
     }
     if (L->vec) {
         LLVMValueRef v = read_src(L, ins, 0);
-        write_dst(L, ins, mk_call(L, ins->op == ST_OP_DSX ? "st.dsx" : "st.dsy", L->v4f, &v, 1,
-                                  MK_PURE | MK_CONVERGENT),
-                  0xf);
+        const char *name = ins->op == ST_OP_DSX ? (L->hcur ? "st.dsx.f16" : "st.dsx")
+                                                : (L->hcur ? "st.dsy.f16" : "st.dsy");
+        write_dst(L, ins, mk_call(L, name, LLVMTypeOf(v), &v, 1, MK_PURE | MK_CONVERGENT), 0xf);
         return;
     }
     if (L->nyields == L->cap_yields) {
@@ -2106,7 +2185,15 @@ static void lower_deriv(struct lower *L, const struct st_instr *ins)
     bld_store(L, v, lane_field(L, offsetof(struct st_ll_lane_header, src)), 4);
     bld_br_to(L, y->stop, y->cont);
     LLVMValueRef d = bld_load(L, L->v4f, lane_field(L, offsetof(struct st_ll_lane_header, deriv)), 4);
-    write_dst(L, ins, d, 0xf);
+    /* the caller's difference of two halves, rounded as the step of a _pp dsx */
+    write_dst(L, ins, step(L, d), 0xf);
+}
+
+static void lower_deriv(struct lower *L, const struct st_instr *ins)
+{
+    L->hcur = is_half_instr(L, ins);
+    lower_deriv_steps(L, ins);
+    L->hcur = false;
 }
 
 /*
@@ -2601,6 +2688,8 @@ struct LLVMOpaqueModule *st_lower_llvm_ex(struct st_ctx *ctx, const struct st_sh
     L->v4f = LLVMVectorType(L->f32, 4);
     L->v4i = LLVMVectorType(L->i32, 4);
     L->v4b = LLVMVectorType(L->i1, 4);
+    L->f16 = LLVMHalfTypeInContext(L->c);
+    L->v4h = LLVMVectorType(L->f16, 4);
     L->ptr = LLVMPointerTypeInContext(L->c, 0);
 
     const char *fname = st_ctx_filename(ctx);

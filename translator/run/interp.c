@@ -44,7 +44,8 @@ struct call_frame {
 };
 
 struct lane {
-    const float (*in)[4]; /* this invocation's input slots */
+    const float (*in)[4]; /* this invocation's input slots (inbuf under dcl_pp) */
+    float inbuf[ST_LL_IN_SLOTS][4]; /* the slots with dcl_pp lanes rounded to half */
     unsigned invocation;
     float r[NUM_TEMPS][4];
     float t[NUM_TEXREGS][4]; /* ps t#: the coordinates, then ps_1_x results */
@@ -68,6 +69,9 @@ struct run {
     const struct st_run_inputs *in;
     bool legacy; /* ST_FLOAT_D3D9 */
     bool fused;  /* multiply-adds rounded once (st_op_env.fused) */
+    bool half;   /* --pp=fp16: _pp instructions compute in half (sh->pp_half) */
+    uint8_t pp_in[ST_LL_IN_SLOTS]; /* under half: the dcl_pp lanes of each input slot */
+    bool any_pp_in;
     bool ps, ps1x;
     uint16_t ver;
     const struct st_instr **code;
@@ -313,10 +317,23 @@ static unsigned pred_mask(const struct lane *L, const struct st_instr *in)
 }
 
 
+/* A _pp instruction that computes in half (--pp=fp16). */
+static bool is_half(const struct run *R, const struct st_instr *in)
+{
+    return R->half && (in->dstmod & ST_DSTMOD_PP);
+}
+
+/* x rounded to half when in computes in half */
+static float half_if(const struct run *R, const struct st_instr *in, float x)
+{
+    return is_half(R, in) ? st_half_round(x) : x;
+}
+
 /*
  * Writes an instruction's result: result shift (_x2.. _d8), then _sat,
- * then the lanes of writemask & opmask & predicate.  _pp changes nothing:
- * everything is computed at full precision.
+ * then the lanes of writemask & opmask & predicate.  A _pp instruction
+ * under --pp=fp16 stores a half (its result is one already; _sat keeps
+ * it one); otherwise _pp changes nothing.
  */
 static void write_dst(struct run *R, struct lane *L, unsigned pc, const struct st_instr *in,
                       const float res[4], unsigned opmask)
@@ -331,7 +348,7 @@ static void write_dst(struct run *R, struct lane *L, unsigned pc, const struct s
             x = ldexpf(x, in->shift);
         if (in->dstmod & ST_DSTMOD_SAT)
             x = st_op_saturate(x);
-        v[k] = x;
+        v[k] = half_if(R, in, x);
     }
     uint32_t idx;
     if (R->arb) {
@@ -543,14 +560,20 @@ static bool compute_matrix(struct run *R, struct lane *L, unsigned pc,
     unsigned rows = in->op == ST_OP_M4x4 || in->op == ST_OP_M3x4 ? 4
                   : in->op == ST_OP_M3x2                        ? 2 : 3;
     bool four = in->op == ST_OP_M4x4 || in->op == ST_OP_M4x3;
+    struct st_op_env env = {R->arb, R->legacy, R->ver, in->cmp, {0, 1, 2, 3}, 0, R->fused,
+                            is_half(R, in)};
     read_src(R, L, pc, &in->src[0], s0);
-    for (unsigned k = 0; k < 4; k++)
+    for (unsigned k = 0; k < 4; k++) {
+        s0[k] = half_if(R, in, s0[k]);
         res[k] = 0.0f;
+    }
     for (unsigned row = 0; row < rows; row++) {
         struct st_src m = in->src[1];
         m.reg.index += row; /* the rows are consecutive registers */
         read_src(R, L, pc, &m, s1);
-        res[row] = st_op_dot(R->legacy, R->fused, s0, s1, four ? 4 : 3);
+        for (unsigned k = 0; k < 4; k++)
+            s1[k] = half_if(R, in, s1[k]);
+        res[row] = st_op_dot_env(&env, s0, s1, four ? 4 : 3);
     }
     *opmask = (1u << rows) - 1;
     return true;
@@ -582,6 +605,10 @@ static bool compute_texld(struct run *R, struct lane *L, unsigned pc,
     /* Only level 0 exists: the lod of texldl/texldb and the gradients
      * of texldd select nothing else. */
     sample(R, in, stage, s0, res);
+    /* _pp in half: the texel is rounded; the coordinates are an address,
+     * read at full precision */
+    for (int k = 0; k < 4; k++)
+        res[k] = half_if(R, in, res[k]);
     return true;
 }
 
@@ -764,6 +791,12 @@ static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_
         read_src(R, L, pc, &in->src[1], s1);
     if (ns > 2)
         read_src(R, L, pc, &in->src[2], s2);
+    /* a _pp instruction in half reads its sources rounded to half */
+    for (int k = 0; k < 4 && is_half(R, in); k++) {
+        s0[k] = st_half_round(s0[k]);
+        s1[k] = st_half_round(s1[k]);
+        s2[k] = st_half_round(s2[k]);
+    }
     switch (in->op) {
     case ST_OP_BEM: {
         const struct st_run_bumpenv *be = bumpenv(R, didx);
@@ -778,7 +811,8 @@ static bool compute(struct run *R, struct lane *L, unsigned pc, const struct st_
     default: {
         /* Everything that is a function of its sources alone; nop, dcl,
          * def*, phase compute nothing (false). */
-        struct st_op_env env = {R->arb, R->legacy, R->ver, in->cmp, {0, 1, 2, 3}, 0, R->fused};
+        struct st_op_env env = {R->arb, R->legacy, R->ver, in->cmp, {0, 1, 2, 3}, 0, R->fused,
+                                is_half(R, in)};
         if (in->op == ST_OP_ARB_SWZ && in->arb) {
             memcpy(env.swz_sel, in->arb->swz_sel, 4);
             env.swz_neg = in->arb->swz_neg;
@@ -1000,8 +1034,11 @@ static bool run_quad(struct run *R, struct lane *lanes, unsigned count, bool qua
         float val[4][4];
         for (unsigned k = 0; k < count; k++) {
             here[k] = st[k] == LANE_WAIT && lanes[k].pc == pc;
-            if (here[k])
+            if (here[k]) {
                 read_src(R, &lanes[k], pc, &in->src[0], val[k]);
+                for (int c = 0; c < 4; c++)
+                    val[k][c] = half_if(R, in, val[k][c]);
+            }
         }
         for (unsigned k = 0; k < count; k++) {
             if (!here[k])
@@ -1014,7 +1051,7 @@ static bool run_quad(struct run *R, struct lane *lanes, unsigned count, bool qua
             float d[4] = {0, 0, 0, 0};
             if (here[a] && here[b])
                 for (int c = 0; c < 4; c++)
-                    d[c] = val[b][c] - val[a][c];
+                    d[c] = half_if(R, in, val[b][c] - val[a][c]);
             write_dst(R, &lanes[k], pc, in, d, 0xf);
             lanes[k].pc = pc + 1;
         }
@@ -1098,13 +1135,23 @@ static bool flatten(struct run *R)
     return true;
 }
 
-static void lane_init(struct lane *L, const struct st_run_invocation *inv, unsigned index)
+static void lane_init(const struct run *R, struct lane *L, const struct st_run_invocation *inv,
+                      unsigned index)
 {
     memset(L, 0, sizeof(*L));
     L->in = (const float(*)[4])inv->in;
+    if (R->any_pp_in) {
+        /* dcl_pp: the declared lanes of the input are halves for every reader */
+        memcpy(L->inbuf, inv->in, sizeof(L->inbuf));
+        for (int s = 0; s < ST_LL_IN_SLOTS; s++)
+            for (int k = 0; k < 4; k++)
+                if (R->pp_in[s] & (1u << k))
+                    L->inbuf[s][k] = st_half_round(L->inbuf[s][k]);
+        L->in = (const float(*)[4])L->inbuf;
+    }
     L->invocation = index;
     for (int k = 0; k < NUM_TEXREGS; k++)
-        memcpy(L->t[k], inv->in[ST_LL_IN_T + k], sizeof(L->t[k]));
+        memcpy(L->t[k], L->in[ST_LL_IN_T + k], sizeof(L->t[k]));
 }
 
 static void collect(const struct run *R, const struct lane *L, const struct st_run_output *regs,
@@ -1159,6 +1206,15 @@ bool st_interp_execute_ex(struct st_ctx *ctx, const struct st_shader *sh,
         R->in = in;
         R->legacy = rules == ST_FLOAT_D3D9;
         R->fused = fused;
+        R->half = sh->pp_half;
+        for (const struct st_instr *i = sh->first; R->half && i; i = i->next) {
+            int slot = i->op == ST_OP_DCL && (i->dstmod & ST_DSTMOD_PP)
+                           ? st_run_in_slot(i->dst.reg.file, i->dst.reg.index) : -1;
+            if (slot >= 0 && i->dst.reg.file != ST_REG_MISC) {
+                R->pp_in[slot] |= i->dst.writemask;
+                R->any_pp_in = true;
+            }
+        }
         R->ps = sh->version.type == ST_PS;
         R->ver = sh->version.ver;
         R->ps1x = R->ps && R->ver < ST_VER(2, 0);
@@ -1185,7 +1241,7 @@ bool st_interp_execute_ex(struct st_ctx *ctx, const struct st_shader *sh,
         for (unsigned base = 0; ok && base < in->num_invocations; base += group) {
             unsigned count = in->num_invocations - base < group ? in->num_invocations - base : group;
             for (unsigned k = 0; k < count; k++)
-                lane_init(&lanes[k], &in->inv[base + k], base + k);
+                lane_init(R, &lanes[k], &in->inv[base + k], base + k);
             ok = run_quad(R, lanes, count, R->ps);
             for (unsigned k = 0; ok && k < count; k++) {
                 if (R->arb) {

@@ -15,6 +15,65 @@
 #include "translator.h"
 
 /*
+ * IEEE binary16: 1 sign bit, 5 exponent bits (bias 15), 10 mantissa bits.
+ * The conversion rounds to nearest, ties to even, in integer arithmetic
+ * (no dependence on the host's rounding mode): 65520 and above round to
+ * infinity, magnitudes from 2^-14 down are denormals in steps of 2^-24, and
+ * 2^-25 (the tie) and below round to zero.  NaN stays NaN (quiet).
+ */
+uint16_t st_half_from_float(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
+    uint32_t exp = (u >> 23) & 0xffu, man = u & 0x7fffffu;
+    if (exp == 0xffu) /* inf, or NaN with its top payload bits and the quiet bit */
+        return (uint16_t)(sign | 0x7c00u | (man ? 0x200u | (man >> 13) : 0u));
+    int e = (int)exp - 127; /* f = 1.man * 2^e for normal f */
+    if (e > 15)
+        return (uint16_t)(sign | 0x7c00u);
+    if (exp == 0 || e < -25) /* float denormals (< 2^-126) and anything below 2^-25 */
+        return sign;
+    /* the significand with its leading one, 24 bits, and how many of its
+     * low bits fall below the half's last place: 13 for normal halves,
+     * more below 2^-14 where the half's quantum stays 2^-24 */
+    uint32_t sig = man | 0x800000u;
+    unsigned drop = e >= -14 ? 13u : (unsigned)(13 + (-14 - e));
+    uint32_t q = sig >> drop, rest = sig & ((1u << drop) - 1u), tie = 1u << (drop - 1);
+    if (rest > tie || (rest == tie && (q & 1u)))
+        q++;
+    /* normal: q is 1.mmmmmmmmmm (11 bits, maybe 12 after rounding up, which
+     * carries into the exponent); denormal: q is the mantissa alone (the
+     * carry out of it is the smallest normal), exponent field 0 */
+    uint32_t bits = e >= -14 ? ((uint32_t)(e + 15) << 10) + (q - 0x400u) : q;
+    if (bits >= 0x7c00u)
+        bits = 0x7c00u; /* rounded up past 65504 */
+    return (uint16_t)(sign | bits);
+}
+
+float st_half_to_float(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+    uint32_t u;
+    if (exp == 0x1fu) {
+        u = sign | 0x7f800000u | (man << 13);
+    } else if (exp == 0) {
+        float f = (float)man * 0x1p-24f; /* exact: man < 2^10 */
+        return sign ? -f : f;
+    } else {
+        u = sign | ((exp + 112u) << 23) | (man << 13);
+    }
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+float st_half_round(float f)
+{
+    return st_half_to_float(st_half_from_float(f));
+}
+
+/*
  * Every multiplication in an instruction's definition goes through here.
  * Under the d3d9 rule 0 * anything (inf and NaN included) is +0, as the
  * D3D9-era hardware did; under ieee it is the IEEE product.
@@ -96,6 +155,42 @@ float st_op_saturate(float x)
     return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
 }
 
+/*
+ * The rounding of one step of an operation: to float (what the C
+ * expression did already), or, for a _pp instruction under --pp=fp16
+ * (e->half), to half.  A step is one operation a Gen instruction computes:
+ * a sum, a product, a multiply-add (two steps when the product is rounded
+ * first), a reciprocal, a reciprocal square root, one function value.
+ */
+static float R(const struct st_op_env *e, float x)
+{
+    return e->half ? st_half_round(x) : x;
+}
+
+static float mul_e(const struct st_op_env *e, float a, float b)
+{
+    return R(e, st_op_mul(e->legacy, a, b));
+}
+
+static float muladd_e(const struct st_op_env *e, float a, float b, float c)
+{
+    if (!e->half)
+        return st_op_muladd(e->legacy, e->fused, a, b, c);
+    if (!e->fused)
+        return R(e, mul_e(e, a, b) + c);
+    /* one rounding to half of the fused float result (halves multiply
+     * exactly in float, so only the sum was rounded before) */
+    return R(e, st_op_muladd(e->legacy, true, a, b, c));
+}
+
+float st_op_dot_env(const struct st_op_env *e, const float a[4], const float b[4], unsigned n)
+{
+    float s = mul_e(e, a[0], b[0]);
+    for (unsigned k = 1; k < n && k < 4; k++)
+        s = muladd_e(e, a[k], b[k], s);
+    return s;
+}
+
 /* LIT's power clamp in ARB programs: the largest float below 128. */
 #define ARB_LIT_MAXP 127.99999237060546875f
 
@@ -109,8 +204,7 @@ static void cross(const struct st_op_env *e, const float a[4], const float b[4],
 {
     static const int i1[3] = {1, 2, 0}, i2[3] = {2, 0, 1};
     for (int k = 0; k < 3; k++)
-        res[k] = st_op_muladd(e->legacy, e->fused, a[i1[k]], b[i2[k]],
-                              -st_op_mul(e->legacy, a[i2[k]], b[i1[k]]));
+        res[k] = muladd_e(e, a[i1[k]], b[i2[k]], -mul_e(e, a[i2[k]], b[i1[k]]));
 }
 
 /* The instructions only ARB programs have (OPF_ARB rows of opcodes.def). */
@@ -179,52 +273,50 @@ static bool eval_arb(const struct st_op_env *e, enum st_opcode op, const float s
 static bool eval_arith(const struct st_op_env *e, enum st_opcode op, const float *s0,
                        const float *s1, const float *s2, float res[4], unsigned *mask)
 {
-    const bool lg = e->legacy;
     switch (op) {
     case ST_OP_MOV: case ST_OP_MOVA: case ST_OP_TEXCRD:
         memcpy(res, s0, 4 * sizeof(float));
         return true;
     case ST_OP_ADD:
         for (int k = 0; k < 4; k++)
-            res[k] = s0[k] + s1[k];
+            res[k] = R(e, s0[k] + s1[k]);
         return true;
     case ST_OP_SUB:
         for (int k = 0; k < 4; k++)
-            res[k] = s0[k] - s1[k];
+            res[k] = R(e, s0[k] - s1[k]);
         return true;
     case ST_OP_MUL:
         for (int k = 0; k < 4; k++)
-            res[k] = st_op_mul(lg, s0[k], s1[k]);
+            res[k] = mul_e(e, s0[k], s1[k]);
         return true;
     case ST_OP_MAD:
         for (int k = 0; k < 4; k++)
-            res[k] = st_op_muladd(lg, e->fused, s0[k], s1[k], s2[k]);
+            res[k] = muladd_e(e, s0[k], s1[k], s2[k]);
         return true;
     case ST_OP_DP3:
-        splat(res, st_op_dot(lg, e->fused, s0, s1, 3));
+        splat(res, st_op_dot_env(e, s0, s1, 3));
         return true;
     case ST_OP_DP4:
-        splat(res, st_op_dot(lg, e->fused, s0, s1, 4));
+        splat(res, st_op_dot_env(e, s0, s1, 4));
         return true;
     case ST_OP_DP2ADD:
-        splat(res, st_op_dot(lg, e->fused, s0, s1, 2) + s2[0]);
+        splat(res, R(e, st_op_dot_env(e, s0, s1, 2) + s2[0]));
         return true;
     case ST_OP_DST:
         res[0] = 1.0f;
-        res[1] = st_op_mul(lg, s0[1], s1[1]);
+        res[1] = mul_e(e, s0[1], s1[1]);
         res[2] = s0[2];
         res[3] = s1[3];
         return true;
     case ST_OP_LRP: /* src0 * (src1 - src2) + src2; ARB: src0 * src1 + (1 - src0) * src2,
                      * whose first product the fused reading rounds with the sum */
         for (int k = 0; k < 4; k++)
-            res[k] = e->arb ? st_op_muladd(lg, e->fused, s0[k], s1[k],
-                                           st_op_mul(lg, 1.0f - s0[k], s2[k]))
-                            : st_op_muladd(lg, e->fused, s0[k], s1[k] - s2[k], s2[k]);
+            res[k] = e->arb ? muladd_e(e, s0[k], s1[k], mul_e(e, R(e, 1.0f - s0[k]), s2[k]))
+                            : muladd_e(e, s0[k], R(e, s1[k] - s2[k]), s2[k]);
         return true;
     case ST_OP_FRC:
         for (int k = 0; k < 4; k++)
-            res[k] = s0[k] - floorf(s0[k]);
+            res[k] = R(e, s0[k] - floorf(s0[k]));
         return true;
     case ST_OP_CRS:
         cross(e, s0, s1, res);
@@ -237,10 +329,10 @@ static bool eval_arith(const struct st_op_env *e, enum st_opcode op, const float
         return true;
     case ST_OP_NRM: {
         /* src * (1 / sqrt(dot3(src, src))), w included, as the spec. */
-        float d = st_op_dot(lg, e->fused, s0, s0, 3);
-        float f = 1.0f / (float)sqrt((double)d);
+        float d = st_op_dot_env(e, s0, s0, 3);
+        float f = R(e, 1.0f / (float)sqrt((double)d));
         for (int k = 0; k < 4; k++)
-            res[k] = st_op_mul(lg, s0[k], f);
+            res[k] = mul_e(e, s0[k], f);
         return true;
     }
     default:
@@ -302,22 +394,22 @@ static bool eval_math(const struct st_op_env *e, enum st_opcode op, const float 
         /* 1.0 gives exactly 1.0; +-0 gives +inf (the text of the spec; its
          * code fragment says FLT_MAX); else the IEEE quotient. */
         float f = s0[0];
-        splat(res, f == 0.0f ? INFINITY : f == 1.0f ? 1.0f : 1.0f / f);
+        splat(res, f == 0.0f ? INFINITY : f == 1.0f ? 1.0f : R(e, 1.0f / f));
         return true;
     }
     case ST_OP_RSQ: {
         /* The absolute value first; 0 -> +inf; 1 -> 1. */
         float f = fabsf(s0[0]);
-        splat(res, f == 0.0f ? INFINITY : f == 1.0f ? 1.0f : 1.0f / (float)sqrt((double)f));
+        splat(res, f == 0.0f ? INFINITY : f == 1.0f ? 1.0f : R(e, 1.0f / (float)sqrt((double)f)));
         return true;
     }
     case ST_OP_EXP:
-        splat(res, (float)exp2((double)s0[0]));
+        splat(res, R(e, (float)exp2((double)s0[0])));
         return true;
     case ST_OP_LOG: {
         /* log2 of the absolute value; 0 -> -inf. */
         float v = fabsf(s0[0]);
-        splat(res, v == 0.0f ? -INFINITY : (float)log2((double)v));
+        splat(res, v == 0.0f ? -INFINITY : R(e, (float)log2((double)v)));
         return true;
     }
     case ST_OP_EXPP: {
@@ -329,7 +421,7 @@ static bool eval_math(const struct st_op_env *e, enum st_opcode op, const float 
             res[2] = st_op_partial((float)exp2((double)v));
             res[3] = 1.0f;
         } else {
-            splat(res, st_op_partial((float)exp2((double)v)));
+            splat(res, R(e, st_op_partial((float)exp2((double)v))));
         }
         return true;
     }
@@ -354,7 +446,7 @@ static bool eval_math(const struct st_op_env *e, enum st_opcode op, const float 
             }
             res[3] = 1.0f;
         } else {
-            splat(res, lgv);
+            splat(res, R(e, lgv));
         }
         return true;
     }
@@ -373,7 +465,7 @@ static bool eval_math(const struct st_op_env *e, enum st_opcode op, const float 
         if (s0[0] > 0.0f) {
             res[1] = s0[0];
             if (s0[1] > 0.0f)
-                res[2] = (float)pow((double)s0[1], (double)power);
+                res[2] = R(e, (float)pow((double)s0[1], (double)power));
         }
         return true;
     }
@@ -383,14 +475,14 @@ static bool eval_math(const struct st_op_env *e, enum st_opcode op, const float 
          * exp2 in double. */
         double l2 = log2(fabs((double)s0[0]));
         double prod = (lg && (s1[0] == 0.0f || fabsf(s0[0]) == 1.0f)) ? 0.0 : (double)s1[0] * l2;
-        splat(res, (float)exp2(prod));
+        splat(res, R(e, (float)exp2(prod)));
         return true;
     }
     case ST_OP_SINCOS: {
         /* Exact cos/sin of the scalar (the 2_0 constants are not needed). */
         double a = (double)s0[0];
-        res[0] = (float)cos(a);
-        res[1] = (float)sin(a);
+        res[0] = R(e, (float)cos(a));
+        res[1] = R(e, (float)sin(a));
         res[2] = res[3] = 0.0f;
         *mask = 0x3;
         return true;

@@ -27,14 +27,26 @@ bool st_tol_inexact_op(enum st_opcode op)
     }
 }
 
-bool st_tol_shader_inexact(const struct st_shader *sh)
+/*
+ * A _pp instruction under --pp=fp16 computing one of them rounds its
+ * function value to half: where the kernel's float value (exp2f, ...)
+ * and the interpreter's double one round to neighbouring halves, the two
+ * differ by a unit in the half's last place, 2^-10 of it, which later
+ * steps in half carry on.
+ */
+unsigned st_tol_shader_inexact(const struct st_shader *sh)
 {
+    unsigned level = ST_TOL_EXACT;
     for (const struct st_instr *i = sh->first; i; i = i->next)
         if (st_tol_inexact_op(i->op))
-            return true;
+            level = sh->pp_half && (i->dstmod & ST_DSTMOD_PP) ? ST_TOL_HALF
+                    : level < ST_TOL_INEXACT                  ? ST_TOL_INEXACT
+                                                              : level;
     /* ARB_fog_exp/exp2 use math.exp in the kernel */
-    return sh->dialect == ST_ARB && sh->arb &&
-           (sh->arb->options & (ST_ARB_OPT_FOG_EXP | ST_ARB_OPT_FOG_EXP2));
+    if (level == ST_TOL_EXACT && sh->dialect == ST_ARB && sh->arb &&
+        (sh->arb->options & (ST_ARB_OPT_FOG_EXP | ST_ARB_OPT_FOG_EXP2)))
+        level = ST_TOL_INEXACT;
+    return level;
 }
 
 /*
@@ -71,22 +83,27 @@ bool st_tol_shader_muladd(const struct st_shader *sh)
 
 /* |want - got| within the tolerance of docs/gensim.md: 2^-14 of the larger
  * magnitude (512 ulps), or 2^-24 absolute for results near zero, where a
- * difference of rounding in a cancelling sum is absolute, not relative. */
-bool st_tol_within(float want, float got, bool inexact)
+ * difference of rounding in a cancelling sum is absolute, not relative.
+ * In half (ST_TOL_HALF): 2^-8 of the larger magnitude (four units in the
+ * half's last place at the top of a binade), or 2^-14 absolute (the
+ * smallest normal half: below it a half is a denormal with absolute steps). */
+bool st_tol_within(float want, float got, unsigned level)
 {
     if (isnan(want) || isnan(got))
         return isnan(want) && isnan(got);
     if (memcmp(&want, &got, sizeof(want)) == 0)
         return true;
-    if (!inexact)
+    if (level == ST_TOL_EXACT)
         return false;
     if (isinf(want) || isinf(got))
         return false;
     double w = want, g = got, m = fmax(fabs(w), fabs(g));
+    if (level >= ST_TOL_HALF)
+        return fabs(w - g) <= fmax(m * 0x1p-8, 0x1p-14);
     return fabs(w - g) <= fmax(m * 0x1p-14, 0x1p-24);
 }
 
-bool st_tol_within_either(float want, float want_fused, float got, bool inexact)
+bool st_tol_within_either(float want, float want_fused, float got, unsigned level)
 {
-    return st_tol_within(want, got, inexact) || st_tol_within(want_fused, got, inexact);
+    return st_tol_within(want, got, level) || st_tol_within(want_fused, got, level);
 }

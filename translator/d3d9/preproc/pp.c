@@ -299,7 +299,7 @@ static void emit_tok(struct pp *pp, const struct pp_tok *t)
     put_spaces(pp, pad);
     piece_for(pp, t);
     st_buf_append(&pp->out, t->text, t->len);
-    if (t->macro < 0) {
+    if (t->macro < 0 && t->spliced == t->text) {
         /* the rest of a spliced token is on the next physical line */
         uint32_t done = 0;
         for (uint32_t k = 0; k < t->nsplices; k++) {
@@ -785,6 +785,7 @@ static bool note_splices(struct pp *pp, struct pp_tok *t, uint32_t at)
     }
     t->splices = sp;
     t->nsplices = n;
+    t->spliced = t->text;
     for (uint32_t j = 1, k = 0; j < t->len; j++)
         if (p[j].line != p[j - 1].line)
             sp[k++] = (struct pp_splice){j, {pp->ll.inst, p[j].line, p[j].col}};

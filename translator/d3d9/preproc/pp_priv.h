@@ -61,6 +61,8 @@ struct pp_tok {
                           * expands again (C 6.10.3.4p2) */
     uint32_t nsplices;   /* from the file: line splices inside the token (rare) */
     const struct pp_splice *splices;
+    const char *spliced; /* the text the splices are of: a token copied with a new
+                          * text (__LINE__, a paste, a stringified argument) has none */
 };
 
 struct pp_macro {
