@@ -302,6 +302,48 @@ static void test_vs_response_into_payload(void **state)
     st_ctx_destroy(ctx);
 }
 
+/* vs_3_0: the o# declared dcl_position is VUE slot 1 itself (no zero
+ * position beside it in a later slot), for the fixed function to read. */
+static void test_vs3_declared_position_in_slot1(void **state)
+{
+    (void)state;
+    struct gen_out r = compile("vs_3_0\n"
+                               "dcl_position v0\n"
+                               "dcl_texcoord v1\n"
+                               "dcl_texcoord0 o0\n"
+                               "dcl_position o1\n"
+                               "add o1, v0, c0\n"
+                               "add o0, v1, c1\n",
+                               0);
+    assert_true(r.ok);
+    /* o1 is out14, o0 out13: position first, then the other outputs in slot order */
+    assert_non_null(strstr(r.text, "VUE: slot0=header/-1 slot1=out14 slot2=out13\n"));
+    /* both slots in one end-of-thread write: mlen 9 (header + 2 x 4 GRFs), offset 1 */
+    assert_non_null(strstr(r.text, " 0x26 0x12080017 {EOT}"));
+    assert_int_equal(count(r.text, "0.0:f"), 0); /* no zero slot */
+    assert_non_null(strstr(r.stats, " 1 sends"));
+    out_free(&r);
+}
+
+/* A value saturated once and copied (`add.sat t; mov d, t`, left by a
+ * fold) is not clamped again: ARB_fog's clamp of an ADD_SAT result. */
+static void test_no_second_saturate_through_copy(void **state)
+{
+    (void)state;
+    struct gen_out r = compile("!!ARBfp1.0\n"
+                               "OPTION ARB_fog_linear;\n"
+                               "PARAM c = program.env[0];\n"
+                               "TEMP t;\n"
+                               "MAD_SAT t, fragment.color, c, fragment.texcoord[0];\n"
+                               "ADD_SAT t, t, c;\n"
+                               "MOV result.color, t;\n"
+                               "END\n",
+                               0);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "mov (8|M0)     (sat)"), 0);
+    out_free(&r);
+}
+
 /* A multiply-add by 1.0 is an add (x * 1.0 is x exactly): no mad and no
  * register for the 1.0; a signed zero and a denormal come out as the
  * interpreter gives them (-0 + -0 = -0, 1e-40 + 0 = 1e-40). */
@@ -1493,6 +1535,8 @@ int main(void)
         cmocka_unit_test(test_vs_pass_through_second_slot),
         cmocka_unit_test(test_vs_response_into_payload),
         cmocka_unit_test(test_mad_by_one_is_add),
+        cmocka_unit_test(test_vs3_declared_position_in_slot1),
+        cmocka_unit_test(test_no_second_saturate_through_copy),
         cmocka_unit_test(test_modifiers_and_math),
         cmocka_unit_test(test_control_flow),
         cmocka_unit_test(test_texkill_predicates_write),

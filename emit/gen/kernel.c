@@ -1324,6 +1324,28 @@ static void arb_fog(struct gen_kernel_info *ki)
     }
 }
 
+/*
+ * The output slot of a vs_3_0 position: o# declared dcl_position (index 0)
+ * with all four lanes.  VUE slot 1 is the position the fixed function reads,
+ * so the shader's declared position goes there itself rather than zeros
+ * beside a copy of it in a later slot (Mesa's VUE map does the same).  -1
+ * when the shader writes oPos or declares no such register.
+ */
+static int d3d9_decl_position(const struct gen_kernel_info *ki)
+{
+    if (ki->out_set[ST_LL_OUT_POS])
+        return -1;
+    for (const struct st_instr *in = ki->sh->first; in; in = in->next) {
+        if (in->op != ST_OP_DCL || !in->has_dst || in->dst.reg.file != ST_REG_OUTPUT ||
+            in->usage != ST_USAGE_POSITION || in->usage_index != 0)
+            continue;
+        int s = st_run_out_slot(ST_REG_OUTPUT, in->dst.reg.index);
+        if (s >= 0 && in->dst.writemask == 0xf && !in->dst.reg.rel && ki->out_set[s])
+            return s;
+    }
+    return -1;
+}
+
 static void vs_epilogue(struct gen_kernel_info *ki)
 {
     struct gen_program *p = ki->p;
@@ -1334,6 +1356,11 @@ static void vs_epilogue(struct gen_kernel_info *ki)
     if (ki->arb)
         arb_position_invariant(ki);
     int pos = ki->arb ? ki->arb_pos : ST_LL_OUT_POS;
+    if (!ki->arb) {
+        int o = d3d9_decl_position(ki);
+        if (o >= 0)
+            pos = o;
+    }
     int psize = ki->arb ? ki->arb_psize : ST_LL_OUT_PTS;
     if (psize >= 0 && ki->out_set[psize]) {
         first = 0;
@@ -1361,8 +1388,12 @@ static void vs_epilogue(struct gen_kernel_info *ki)
             L->vue_out_slot[k + 1] = L->vue_out_slot[k];
         L->vue_out_slot[0] = -1;
     }
-    for (unsigned k = 0; k < n; k += 2) {
-        unsigned ns = n - k < 2 ? n - k : 2;
+    /* two slots a message; one on the careful try after a spill, so each
+     * slot's values may leave the registers with their own write instead
+     * of all waiting for the end-of-thread message */
+    unsigned per = p->keep_block_ranges ? 1 : 2;
+    for (unsigned k = 0; k < n; k += per) {
+        unsigned ns = n - k < per ? n - k : per;
         bool last = k + ns == n;
         uint32_t b = block(p, (1 + 4 * ns) * GEN_GRF_SIZE, last);
         struct gen_inst *i = add(p, GOP_MOV, 8, 0);

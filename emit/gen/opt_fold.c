@@ -14,7 +14,7 @@
  *
  * - when x is already saturated (in [+0, 1], never -0, never NaN: the
  *   result of such an add, or of any (sat) instruction whose result cannot
- *   be -0), the add is a copy: `mov d, x`;
+ *   be -0, or a plain copy of such a value), the add is a copy: `mov d, x`;
  * - when the instruction producing x (its only whole definition, read by
  *   this add alone, same width) takes (sat) and cannot give -0, it
  *   saturates itself and the add becomes a copy of it.
@@ -117,6 +117,19 @@ static bool saturated(const struct gen_program *p, const struct gen_du *du, cons
     if (d < 0)
         return false;
     const struct gen_inst *i = &p->inst[d];
+    /* a plain copy of a saturated value (an earlier fold left `add.sat t;
+     * mov d, t`) is saturated: a second clamp of d would only cost a mov.sat */
+    for (unsigned k = 0; k < FOLD_DEPTH && i->op == GOP_MOV && !i->sat && !i->cmod &&
+                         i->pred == GP_NONE && i->dst.type == GT_F && i->src[0].kind == GO_VREG &&
+                         !i->src[0].neg && !i->src[0].abs && i->src[0].type == GT_F;
+         k++) {
+        /* the copy's source, if defined once, is the value itself */
+        d = gen_du_single_def(p, du, i->src[0].vreg);
+        if (d < 0)
+            return false;
+        x = &i->src[0];
+        i = &p->inst[d];
+    }
     if (!i->sat || i->pred != GP_NONE || i->dst.type != GT_F)
         return false;
     if (sat_pattern(i) >= 0)
