@@ -531,6 +531,21 @@ static void test_print_canonical(void **state)
     run_free(&r);
 }
 
+/* Large constants print in %g form: the integer test must not convert a
+ * float outside long's range (undefined; the sanitizer build of every
+ * test run aborts on it; fuzz_parse_arb found it with 1e38). */
+static void test_print_large_constants(void **state)
+{
+    (void)state;
+    struct run r;
+    run(&r, "!!ARBfp1.0\nMOV result.color, {1e38, -3e38, 123456789, 1e9};\nEND\n");
+    assert_true(r.ok);
+    assert_string_equal(r.out.data, "!!ARBfp1.0\n"
+                                    "MOV result.color, {1e+38, -3e+38, 123456792, 1e+09};\n"
+                                    "END\n");
+    run_free(&r);
+}
+
 /* parse(print(x)) prints print(x) again. */
 static bool round_trips(const struct run *r, char *why, size_t why_len)
 {
@@ -736,6 +751,7 @@ int main(void)
         cmocka_unit_test(test_opcode_mapping),
         cmocka_unit_test(test_state_defaults),
         cmocka_unit_test(test_print_canonical),
+        cmocka_unit_test(test_print_large_constants),
         cmocka_unit_test(test_samples),
         cmocka_unit_test(test_corpus),
     };

@@ -43,7 +43,8 @@ const char *st_arb_tex_target_name(enum st_arb_tex_target t)
 static void put_float(struct st_buf *b, float f)
 {
     char tmp[32];
-    if (f == (float)(long)f && f > -1e9f && f < 1e9f && !(f == 0.0f && signbit(f))) {
+    /* the range first: converting a float outside long's range is undefined */
+    if (f > -1e9f && f < 1e9f && f == (float)(long)f && !(f == 0.0f && signbit(f))) {
         st_buf_printf(b, "%ld", (long)f); /* integers as integers: "10", not "1e+01" */
         return;
     }
