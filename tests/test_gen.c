@@ -175,6 +175,48 @@ static void test_ps_simd16_and_32(void **state)
     out_free(&r);
 }
 
+/* The instruction count of a statistics line ("t.asm: SIMD32 shader: N instructions. ..."). */
+static unsigned stats_insts(const char *stats)
+{
+    const char *c = strstr(stats, " shader: ");
+    unsigned n = 0;
+    assert_non_null(c);
+    assert_int_equal(sscanf(c + 9, "%u instructions", &n), 1);
+    return n;
+}
+
+/*
+ * SIMD32 as two SIMD16 halves (emit/gen/opt_split.c): the interpolated
+ * coordinates, a coordinate computed from a texel and the colour are each
+ * computed in the payload of the half's message that sends them, and the
+ * texels are read where each half's response arrived, so the SIMD32
+ * kernel is the SIMD16 one twice, with no mov between a value's halves
+ * and the messages.
+ * (Before: 54 instructions, 32 of them such movs, against 11 at SIMD16.)
+ */
+static void test_simd32_halves_computed_in_messages(void **state)
+{
+    (void)state;
+    static const char *src = "ps_2_0\n"
+                             "dcl t0.xy\n"
+                             "dcl_2d s0\n"
+                             "dcl_2d s1\n"
+                             "texld r0, t0, s0\n"
+                             "mad r1.xy, r0, c0, t0\n"
+                             "texld r1, r1, s1\n"
+                             "mul r0, r0, r1\n"
+                             "mov oC0, r0\n";
+    struct gen_out r16 = compile(src, 16), r32 = compile(src, 32);
+    assert_true(r16.ok);
+    assert_true(r32.ok);
+    assert_int_equal(count(r32.text, "mov (16|"), 0);
+    assert_int_equal(count(r32.text, "send (16|M0)"), 2);
+    assert_int_equal(count(r32.text, "send (16|M16)"), 2);
+    assert_true(stats_insts(r32.stats) <= 2 * stats_insts(r16.stats));
+    out_free(&r16);
+    out_free(&r32);
+}
+
 static void test_vs_urb_write(void **state)
 {
     (void)state;
@@ -1530,6 +1572,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ps_simd8_messages),
         cmocka_unit_test(test_ps_simd16_and_32),
+        cmocka_unit_test(test_simd32_halves_computed_in_messages),
         cmocka_unit_test(test_vs_urb_write),
         cmocka_unit_test(test_vs_pass_through_in_place),
         cmocka_unit_test(test_vs_pass_through_second_slot),

@@ -539,6 +539,70 @@ static void test_payload_coalescing(void **state)
     gen_program_free(&p);
 }
 
+/*
+ * SIMD32 in halves (gen/opt_split.c): u = in * k is sent by two SIMD16
+ * messages, half by half, so once split each half of u is computed in its
+ * message's payload and both copies go; t, read whole by the broadcast
+ * that makes k (an instruction that keeps its width), stays one 128-byte
+ * value.  The halves
+ * compute what the printer made of the SIMD32 instruction: the second
+ * reads the input 64 bytes on, under (16|M16).
+ */
+static void test_split_simd32_into_halves(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 32);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t u = val(&p), t = val(&p), one = gen_new_vreg(&p, 4, true);
+    alu(&p, GOP_ADD, t, in, F(1.0f));
+    struct gen_inst *bc = op(&p, GOP_BCAST);
+    bc->exec = 1;
+    bc->nomask = true;
+    bc->dst = gen_vr(one, 0, GT_F);
+    bc->src[0] = V(t);
+    alu(&p, GOP_MUL, u, in, V(one));
+    uint32_t pl[2];
+    for (unsigned h = 0; h < 2; h++) {
+        pl[h] = block(&p, 2);
+        struct gen_inst *m = mov(&p, 0, gen_vr(u, 64 * h, GT_F));
+        m->dst = gen_vr(pl[h], 0, GT_F);
+        m->exec = 16;
+        m->group = (uint8_t)(16 * h);
+        struct gen_inst *w = op(&p, GOP_SENDC);
+        w->exec = 16;
+        w->group = (uint8_t)(16 * h);
+        w->dst = gen_null(GT_UW);
+        w->src[0] = gen_vr(pl[h], 0, GT_F);
+        w->sfid = 5;
+        w->mlen = 2;
+        w->eot = h == 1;
+    }
+    gen_optimize(&p);
+    assert_int_equal(count_op(&p, GOP_MOV), 0);
+    /* u's halves: mul (16|M0) pl0, in and mul (16|M16) pl1, in + 64 */
+    const struct gen_inst *m0 = find_op(&p, GOP_MUL, 0), *m1 = find_op(&p, GOP_MUL, 1);
+    assert_non_null(m0);
+    assert_non_null(m1);
+    assert_int_equal(m0->exec, 16);
+    assert_int_equal(m0->group, 0);
+    assert_int_equal(m0->dst.vreg, pl[0]);
+    assert_int_equal(m0->src[0].off, 4 * GEN_GRF_SIZE);
+    assert_int_equal(m1->exec, 16);
+    assert_int_equal(m1->group, 16);
+    assert_int_equal(m1->dst.vreg, pl[1]);
+    assert_int_equal(m1->src[0].off, 4 * GEN_GRF_SIZE + 64);
+    /* t: two halves of one instruction, into one value the broadcast reads whole */
+    const struct gen_inst *a0 = find_op(&p, GOP_ADD, 0), *a1 = find_op(&p, GOP_ADD, 1);
+    assert_non_null(a1);
+    assert_int_equal(a0->dst.vreg, t);
+    assert_int_equal(a1->dst.vreg, t);
+    assert_int_equal(a1->dst.off, 64);
+    assert_int_equal(p.vreg[t].size, 128);
+    assert_int_equal(find_op(&p, GOP_BCAST, 0)->src[0].vreg, t);
+    gen_program_free(&p);
+}
+
 /* A URB write of two slots: slot 1 passes the attribute in r8-r11 through,
  * slot 2 is computed; the pass-through is written in place. */
 static void test_urb_slot_in_place(void **state)
@@ -785,6 +849,7 @@ int main(void)
         cmocka_unit_test(test_fold_constants),
         cmocka_unit_test(test_fold_csel),
         cmocka_unit_test(test_payload_coalescing),
+        cmocka_unit_test(test_split_simd32_into_halves),
         cmocka_unit_test(test_urb_slot_in_place),
         cmocka_unit_test(test_payload_read_in_place_stays_live),
         cmocka_unit_test(test_remat_interpolation),

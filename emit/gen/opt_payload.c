@@ -19,8 +19,9 @@
  * V's definitions write the part and its later readers read it there;
  * nothing else writes the part, so it holds V for as long as V lives, and
  * the block (one allocation unit) lives as long as its longest part.  A
- * value sent twice, or a SIMD32 value split over two SIMD16 messages,
- * keeps its copies.  Register classes follow: a part of an end-of-thread
+ * value sent twice keeps its copies; a SIMD32 value sent by two SIMD16
+ * messages is two values by now (gen/opt_split.c), each copied whole by a
+ * 16-channel mov of its channel group.  Register classes follow: a part of an end-of-thread
  * payload lives in r112-r127 with its block.  A message's response (an
  * untyped read of constants) copied whole, GRF by GRF in order, into
  * consecutive parts and read by nothing else is renamed the same way: the
@@ -42,8 +43,11 @@
 
 static bool raw_copy(const struct gen_program *p, const struct gen_inst *m)
 {
-    if (m->op != GOP_MOV || m->sat || m->cmod || m->pred != GP_NONE || m->nomask ||
-        m->exec != p->simd || m->group || m->dst.kind != GO_VREG || m->src[0].kind != GO_VREG)
+    /* every channel of the kernel, or of one SIMD32 half (gen/opt_split.c) */
+    bool width = (m->exec == p->simd && !m->group) ||
+                 (p->simd == 32 && m->exec == 16 && (m->group == 0 || m->group == 16));
+    if (m->op != GOP_MOV || m->sat || m->cmod || m->pred != GP_NONE || m->nomask || !width ||
+        m->dst.kind != GO_VREG || m->src[0].kind != GO_VREG)
         return false;
     const struct gen_opnd *s = &m->src[0];
     if (s->neg || s->abs || s->off || (s->region != GR_AUTO && s->region != GR_VEC))
@@ -253,7 +257,7 @@ static bool whole_response_copied(const struct gen_program *p, const struct gen_
                                   uint32_t m, uint32_t *also, unsigned *nalso)
 {
     const struct gen_inst *mi = &p->inst[m];
-    uint32_t v = mi->src[0].vreg, size = gen_dsize(p), n = p->vreg[v].size / size;
+    uint32_t v = mi->src[0].vreg, size = 4u * mi->exec, n = p->vreg[v].size / size;
     *nalso = 0;
     if (du->def_start[v + 1] - du->def_start[v] != 1)
         return false;
@@ -272,7 +276,8 @@ static bool whole_response_copied(const struct gen_program *p, const struct gen_
                 continue;
             struct gen_inst raw = *c; /* raw_copy() but at an offset of V */
             raw.src[0].off = 0;
-            if (found != UINT32_MAX || !raw_copy(p, &raw) ||
+            if (found != UINT32_MAX || !raw_copy(p, &raw) || c->exec != mi->exec ||
+                c->group != mi->group ||
                 c->dst.off != mi->dst.off + part * size || c->dst.type != mi->dst.type)
                 return false;
             found = j;
@@ -319,7 +324,7 @@ bool gen_opt_payload(struct gen_program *p)
             const struct gen_inst *mi = &p->inst[m];
             if (!raw_copy(p, mi))
                 continue;
-            uint32_t v = mi->src[0].vreg, off = mi->dst.off, size = gen_dsize(p);
+            uint32_t v = mi->src[0].vreg, off = mi->dst.off, size = 4u * mi->exec;
             const struct gen_vreg *V = &p->vreg[v];
             /* a message's response copied whole, part by part in order, into
              * consecutive parts of B: the message writes B instead (the
@@ -331,7 +336,8 @@ bool gen_opt_payload(struct gen_program *p)
                 if (!whole_response_copied(p, &du, b, m, also, &nalso))
                     continue;
                 size = V->size;
-            } else if (V->no_spill || V->size != size) {
+            } else if (V->no_spill || V->size != size || V->size != gen_vreg_dsize(p, V) ||
+                       mi->group != gen_vreg_first_ch(V)) {
                 continue;
             }
             if (v == b || V->uniform || V->spill_slot >= 0 || into[v] || off % GEN_GRF_SIZE ||
