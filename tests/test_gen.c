@@ -591,6 +591,38 @@ static void test_derivatives_use_subspan_regions(void **state)
     out_free(&r);
 }
 
+/*
+ * The derivatives' "both pixels run here" masks depend only on which
+ * channels run, so one straight stretch of code makes them once: the
+ * channels that run (a (W) mov of 0, then a mov of all ones) once for dsx
+ * and dsy, each direction's pair mask once for all its derivatives.  A
+ * derivative inside an if (other channels may run there) makes its own.
+ * (Before: one set per derivative instruction, 4 movs of all ones here.)
+ */
+static void test_derivative_masks_shared(void **state)
+{
+    (void)state;
+    struct gen_out r = compile("ps_2_x\n"
+                               "dcl t0.xy\n"
+                               "dsx r0, t0\n"
+                               "dsy r1, t0\n"
+                               "add r0, r0, r1\n"
+                               "dsx r2, t0.yx\n"
+                               "add r0, r0, r2\n"
+                               "if_gt t0.x, c0.x\n"
+                               "dsx r3, t0\n"
+                               "add r0, r0, r3\n"
+                               "endif\n"
+                               "mov oC0, r0\n",
+                               8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "0xFFFFFFFF:ud"), 2); /* top level, then the if */
+    /* the pair masks: dsx <2;2,0> once at the top and once in the if; dsy (4|M0), (4|M4) once */
+    assert_int_equal(count(r.text, "<2;2,0>:ud"), 4);
+    assert_int_equal(count(r.text, "<0;2,1>:ud"), 4);
+    out_free(&r);
+}
+
 static void test_ret_in_loop_is_refused(void **state)
 {
     (void)state;
@@ -1586,6 +1618,7 @@ int main(void)
         cmocka_unit_test(test_odepth_and_two_targets),
         cmocka_unit_test(test_relative_constant_is_untyped_read),
         cmocka_unit_test(test_derivatives_use_subspan_regions),
+        cmocka_unit_test(test_derivative_masks_shared),
         cmocka_unit_test(test_ret_in_loop_is_refused),
         cmocka_unit_test(test_far_constants_are_pulled),
         cmocka_unit_test(test_vpos_vface),
