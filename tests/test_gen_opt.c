@@ -500,6 +500,76 @@ static void test_fold_csel(void **state)
     gen_program_free(&p);
 }
 
+/*
+ * Clamps: cmp.ge x, 0.5 choosing x or 0.5 is sel.ge x, 0.5 (max(x, 0.5),
+ * NaN -> 0.5 both ways), also through an inverted predicate with the
+ * operands swapped; cmp.lt y, 2 choosing y or 2 is sel.l.  Not folded:
+ * a compare whose sel chooses another value than its operand (z for y),
+ * a NaN constant (the compare gives K, sel.ge would give x), and cmp.gt
+ * (not a min/max).
+ */
+static void test_fold_clamp_to_sel_cmod(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t x = val(&p), y = val(&p), z = val(&p), a = val(&p), b = val(&p), d = val(&p);
+    uint32_t e = val(&p), g = val(&p), h = val(&p), c[4];
+    alu(&p, GOP_ADD, x, in, F(-1.0f));
+    alu(&p, GOP_MUL, y, in, F(2.0f));
+    alu(&p, GOP_MUL, z, in, F(3.0f));
+    struct gen_inst *i = alu(&p, GOP_CMP, 0, V(x), F(0.5f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_GE;
+    alu(&p, GOP_SEL, a, V(x), F(0.5f))->pred = GP_NORMAL;
+    alu(&p, GOP_SEL, b, F(0.5f), V(x))->pred = GP_INVERT;
+    i = alu(&p, GOP_CMP, 0, V(y), F(2.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_LT;
+    alu(&p, GOP_SEL, d, V(y), F(2.0f))->pred = GP_NORMAL;
+    /* kept: the sel chooses z, not the compared y */
+    i = alu(&p, GOP_CMP, 0, V(y), F(1.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_GE;
+    alu(&p, GOP_SEL, e, V(z), F(1.0f))->pred = GP_NORMAL;
+    /* kept: a NaN constant */
+    i = alu(&p, GOP_CMP, 0, V(z), gen_imm(0x7fc00000u, GT_F));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_GE;
+    alu(&p, GOP_SEL, g, V(z), gen_imm(0x7fc00000u, GT_F))->pred = GP_NORMAL;
+    /* kept: > is no min/max */
+    i = alu(&p, GOP_CMP, 0, V(z), F(1.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_GT;
+    alu(&p, GOP_SEL, h, V(z), F(1.0f))->pred = GP_NORMAL;
+    alu(&p, GOP_ADD, a, V(a), V(e));
+    alu(&p, GOP_ADD, b, V(b), V(g));
+    alu(&p, GOP_ADD, d, V(d), V(h));
+    c[0] = a, c[1] = b, c[2] = d, c[3] = a;
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_fold(&p));
+    gen_opt_dce(&p);
+    assert_int_equal(count_op(&p, GOP_CMP), 3);
+    const struct gen_inst *s[6];
+    for (unsigned k = 0; k < 6; k++)
+        s[k] = find_op(&p, GOP_SEL, k);
+    assert_int_equal(s[0]->cmod, GC_GE);
+    assert_int_equal(s[0]->pred, GP_NONE);
+    assert_int_equal(s[0]->src[0].vreg, x);
+    assert_int_equal(s[1]->cmod, GC_GE); /* (~f0) sel 0.5, x: the same max */
+    assert_int_equal(s[1]->pred, GP_NONE);
+    assert_int_equal(s[1]->src[0].vreg, x);
+    assert_int_equal(s[1]->src[1].kind, GO_IMM);
+    assert_int_equal(s[2]->cmod, GC_LT);
+    assert_int_equal(s[2]->src[0].vreg, y);
+    for (unsigned k = 3; k < 6; k++) {
+        assert_int_equal(s[k]->cmod, GC_NONE);
+        assert_int_equal(s[k]->pred, GP_NORMAL);
+    }
+    gen_program_free(&p);
+}
+
 /* ------------------------------------------------------------------ */
 /* Payloads.                                                           */
 
@@ -848,6 +918,7 @@ int main(void)
         cmocka_unit_test(test_fold_saturate),
         cmocka_unit_test(test_fold_constants),
         cmocka_unit_test(test_fold_csel),
+        cmocka_unit_test(test_fold_clamp_to_sel_cmod),
         cmocka_unit_test(test_payload_coalescing),
         cmocka_unit_test(test_split_simd32_into_halves),
         cmocka_unit_test(test_urb_slot_in_place),

@@ -34,6 +34,10 @@
  * method, as double has more than 2 x 24 + 2 bits; denormals kept, as the
  * kernel sets cr0; NaN stays NaN); copy propagation then carries it on.
  *
+ * Clamps: a compare of x with a constant K whose flag only chooses between
+ * x and K in sels is those sels with the conditional modifier (sel.ge,
+ * sel.l: fold_sel_cmod below).
+ *
  * csel: `cmp.cm f null x, 0.0` followed, in the same basic block, by the
  * predicated sels that read f (and nothing else reading it) before f is
  * written again: each sel becomes `csel.cm d, a, b, x` (Gen8+: d = x cm 0 ?
@@ -285,6 +289,65 @@ static bool fold_csel(struct gen_program *p, unsigned k)
     return true;
 }
 
+/*
+ * A clamp (min/max with a constant): `cmp.ge f null x, K` (or .l), K a float
+ * immediate that is not NaN, then, in the same basic block before f is
+ * written again, only sels `(f) sel d, x, K` reading f (or `(~f) sel d, K,
+ * x`): each becomes `sel.ge d, x, K` (.l), the compare dead.  The same
+ * value: where x >= K (x < K) both give x, elsewhere K, and a NaN x, which
+ * compares false, gives K both ways (sel.ge/.l return the non-NaN source).
+ * x may not change between the compare and the last sel.
+ */
+static bool fold_sel_cmod(struct gen_program *p, unsigned k)
+{
+    const struct gen_inst *c = &p->inst[k];
+    if (c->op != GOP_CMP || (c->cmod != GC_GE && c->cmod != GC_LT) || c->pred != GP_NONE ||
+        c->dst.kind != GO_NULL || c->nomask || c->src[0].type != GT_F ||
+        (c->src[0].kind != GO_VREG && c->src[0].kind != GO_FIXED) || c->src[1].kind != GO_IMM ||
+        c->src[1].type != GT_F || c->src[1].neg || c->src[1].abs ||
+        (c->src[1].imm & 0x7fffffffu) > 0x7f800000u)
+        return false;
+    const struct gen_opnd x = c->src[0], K = c->src[1];
+    unsigned readers = 0;
+    bool x_changed = false;
+    unsigned j = k + 1;
+    for (; j < p->ninst; j++) {
+        const struct gen_inst *i = &p->inst[j];
+        if (gen_op_info[i->op].flow || i->op == GOP_LABEL)
+            return false; /* the flag may be read beyond this block */
+        unsigned lo = i->group, hi = i->group + (i->exec ? i->exec : 1);
+        bool overlap = lo < c->group + c->exec && c->group < hi;
+        if (gen_reads_flag(i, c->flag) && overlap) {
+            bool inv = i->pred == GP_INVERT;
+            if (x_changed || i->op != GOP_SEL || i->cmod || i->exec != c->exec ||
+                i->group != c->group || i->nomask != c->nomask || i->dst.type != GT_F ||
+                !gen_opnd_same(&i->src[inv ? 1 : 0], &x) || !gen_opnd_same(&i->src[inv ? 0 : 1], &K))
+                return false;
+            readers++;
+        }
+        if (x.kind == GO_VREG && i->dst.kind == GO_VREG && i->dst.vreg == x.vreg)
+            x_changed = true;
+        if (gen_writes_flag(i, c->flag) && overlap) {
+            if (i->pred != GP_NONE || lo > c->group || hi < c->group + c->exec)
+                return false;
+            break;
+        }
+    }
+    if (!readers)
+        return false;
+    for (unsigned q = k + 1; q < j; q++) {
+        struct gen_inst *i = &p->inst[q];
+        unsigned lo = i->group, hi = i->group + (i->exec ? i->exec : 1);
+        if (!gen_reads_flag(i, c->flag) || !(lo < c->group + c->exec && c->group < hi))
+            continue;
+        i->src[0] = x;
+        i->src[1] = K;
+        i->pred = GP_NONE;
+        i->cmod = c->cmod;
+    }
+    return true;
+}
+
 /* The one definition of operand o's whole vreg, read there alone; -1 otherwise. */
 static int32_t sole_def_used_once(const struct gen_program *p, const struct gen_du *du,
                                   const struct gen_opnd *o)
@@ -411,7 +474,7 @@ bool gen_opt_fold(struct gen_program *p)
     }
     gen_du_free(&du);
     for (unsigned k = 0; k < p->ninst; k++)
-        if (fold_csel(p, k))
+        if (fold_sel_cmod(p, k) || fold_csel(p, k))
             changed = true; /* the compare is dead now: opt_dce */
     return changed;
 }
