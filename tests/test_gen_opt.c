@@ -610,6 +610,59 @@ static void test_payload_coalescing(void **state)
 }
 
 /*
+ * Two sampler messages at the same coordinates (u, v): the first payload
+ * computes u and v in place, the second would copy them again; it sends
+ * the first payload instead.  A third message at (u, w), w computed after
+ * the second, keeps its own payload: it is not the same block.
+ */
+static void test_payload_sent_twice(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 16);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t u = val(&p), v = val(&p), w = val(&p), c[4];
+    alu(&p, GOP_ADD, u, in, F(1.0f));
+    alu(&p, GOP_MUL, v, in, F(2.0f));
+    uint32_t pl[3], resp[3];
+    struct gen_inst *snd[3];
+    for (unsigned k = 0; k < 3; k++) {
+        if (k == 2)
+            alu(&p, GOP_MUL, w, in, F(3.0f));
+        pl[k] = block(&p, 4);
+        resp[k] = block(&p, 8);
+        mov(&p, 0, V(u))->dst = gen_vr(pl[k], 0, GT_F);
+        mov(&p, 0, V(k == 2 ? w : v))->dst = gen_vr(pl[k], 64, GT_F);
+        struct gen_inst *sn = op(&p, GOP_SEND);
+        sn->dst = gen_vr(resp[k], 0, GT_F);
+        sn->src[0] = gen_vr(pl[k], 0, GT_F);
+        sn->sfid = 2;
+        sn->mlen = 4;
+        sn->rlen = 8;
+    }
+    c[0] = gen_new_vreg(&p, gen_dsize(&p), false);
+    alu(&p, GOP_ADD, c[0], gen_vr(resp[0], 0, GT_F), gen_vr(resp[1], 0, GT_F));
+    alu(&p, GOP_ADD, c[0], V(c[0]), gen_vr(resp[2], 0, GT_F));
+    c[1] = c[2] = c[3] = c[0];
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_payload(&p));
+    for (unsigned k = 0; k < 3; k++)
+        snd[k] = (struct gen_inst *)find_op(&p, GOP_SEND, k);
+    assert_int_equal(snd[0]->src[0].vreg, pl[0]);
+    assert_int_equal(snd[1]->src[0].vreg, pl[0]); /* the first payload, sent again */
+    assert_int_equal(snd[1]->src[0].off, 0);
+    assert_int_equal(snd[2]->src[0].vreg, pl[2]);
+    /* u into the third payload, w computed there; the colour's copies (c read thrice) */
+    unsigned to_pl = 0;
+    for (unsigned k = 0; k < p.ninst; k++)
+        to_pl += p.inst[k].op == GOP_MOV && p.inst[k].dst.vreg != c[0] &&
+                 (p.inst[k].dst.vreg == pl[0] || p.inst[k].dst.vreg == pl[1] ||
+                  p.inst[k].dst.vreg == pl[2]);
+    assert_int_equal(to_pl, 1);
+    gen_program_free(&p);
+}
+
+/*
  * SIMD32 in halves (gen/opt_split.c): u = in * k is sent by two SIMD16
  * messages, half by half, so once split each half of u is computed in its
  * message's payload and both copies go; t, read whole by the broadcast
@@ -920,6 +973,7 @@ int main(void)
         cmocka_unit_test(test_fold_csel),
         cmocka_unit_test(test_fold_clamp_to_sel_cmod),
         cmocka_unit_test(test_payload_coalescing),
+        cmocka_unit_test(test_payload_sent_twice),
         cmocka_unit_test(test_split_simd32_into_halves),
         cmocka_unit_test(test_urb_slot_in_place),
         cmocka_unit_test(test_payload_read_in_place_stays_live),

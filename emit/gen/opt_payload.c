@@ -35,6 +35,9 @@
  * copied into r112-r127).  When it is the second of two slots, the message
  * itself becomes the split send (header and first slot, then the
  * registers): a pass-through costs no message of its own.
+ *
+ * Payloads sent twice: a payload that is only a copy of (part of) another
+ * block is not built; its messages read that block (shared_payloads).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -323,6 +326,103 @@ static bool whole_response_copied(const struct gen_program *p, const struct gen_
     return du->use_start[v + 1] - du->use_start[v] == n;
 }
 
+/*
+ * A payload copied whole from another block: every definition of B is a
+ * raw copy of block S at one distance (S + delta + off into B + off), the
+ * copies cover B once, and S keeps those bytes from each copy to each
+ * message reading B (in one basic block).  The messages read S + delta
+ * instead and the copies go: a second sampler message at the coordinates
+ * of a first (a base texture and a normal map at t0) sends the first's
+ * payload again.  S's range grows to the last such message, so not on the
+ * retry that keeps block ranges unless S is read there anyway, and S must
+ * lie in the GRFs B's messages need (an end-of-thread payload).
+ */
+static bool shared_payloads(struct gen_program *p)
+{
+    struct gen_du du;
+    if (!gen_du_build(p, &du)) {
+        p->oom = true;
+        return false;
+    }
+    unsigned n = p->ninst;
+    bool *dead = calloc(n + 1, sizeof(*dead));
+    if (!dead) {
+        gen_du_free(&du);
+        p->oom = true;
+        return false;
+    }
+    bool changed = false;
+    for (uint32_t b = 0; b < p->nvreg; b++) {
+        const struct gen_vreg *B = &p->vreg[b];
+        uint32_t nd = du.def_start[b + 1] - du.def_start[b];
+        if (!B->no_spill || !nd || !message_only_uses(p, &du, b) || B->size % GEN_GRF_SIZE)
+            continue;
+        uint32_t src = UINT32_MAX, covered = 0, first = UINT32_MAX, last_copy = 0;
+        int64_t delta = 0;
+        bool ok = true;
+        for (uint32_t q = du.def_start[b]; q < du.def_start[b + 1] && ok; q++) {
+            uint32_t m = du.def_list[q];
+            const struct gen_inst *mi = &p->inst[m];
+            struct gen_inst raw = *mi; /* raw_copy() but at an offset of S */
+            raw.src[0].off = 0;
+            ok = raw_copy(p, &raw) && p->vreg[mi->src[0].vreg].no_spill && mi->src[0].vreg != b;
+            if (!ok)
+                break;
+            int64_t d = (int64_t)mi->src[0].off - (int64_t)mi->dst.off;
+            if (src == UINT32_MAX) {
+                src = mi->src[0].vreg;
+                delta = d;
+            }
+            uint32_t bytes = gen_dst_bytes(p, mi);
+            ok = mi->src[0].vreg == src && d == delta && delta >= 0 &&
+                 mi->dst.off + bytes <= B->size && (mi->dst.off | bytes) % GEN_GRF_SIZE == 0 &&
+                 !(covered >> (mi->dst.off / GEN_GRF_SIZE) & ((1u << bytes / GEN_GRF_SIZE) - 1));
+            if (ok && B->size / GEN_GRF_SIZE <= 31)
+                covered |= ((1u << bytes / GEN_GRF_SIZE) - 1) << mi->dst.off / GEN_GRF_SIZE;
+            else
+                ok = false;
+            first = m < first ? m : first;
+            last_copy = m > last_copy ? m : last_copy;
+        }
+        if (!ok || covered != (1u << B->size / GEN_GRF_SIZE) - 1)
+            continue;
+        const struct gen_vreg *S = &p->vreg[src];
+        if ((uint64_t)delta + B->size > S->size || S->grf_lo < B->grf_lo || S->grf_hi > B->grf_hi)
+            continue;
+        uint32_t last_use = 0, s_last = 0;
+        for (uint32_t q = du.use_start[b]; q < du.use_start[b + 1] && ok; q++) {
+            uint32_t k = du.use_list[q].inst;
+            last_use = k > last_use ? k : last_use;
+            ok = gen_du_same_block(&du, first, k) && k > last_copy;
+            for (uint32_t r = du.def_start[b]; r < du.def_start[b + 1] && ok; r++) {
+                uint32_t m = du.def_list[r];
+                const struct gen_inst *mi = &p->inst[m];
+                ok = gen_du_unchanged(p, &du, src, mi->src[0].off, gen_dst_bytes(p, mi), m, k);
+            }
+        }
+        for (uint32_t q = du.use_start[src]; q < du.use_start[src + 1]; q++)
+            s_last = du.use_list[q].inst > s_last ? du.use_list[q].inst : s_last;
+        if (!ok || (p->keep_block_ranges && s_last < last_use))
+            continue;
+        for (uint32_t q = du.use_start[b]; q < du.use_start[b + 1]; q++) {
+            struct gen_inst *k = &p->inst[du.use_list[q].inst];
+            struct gen_opnd *o = &k->src[du.use_list[q].slot];
+            if (o->kind == GO_VREG && o->vreg == b) {
+                o->vreg = src;
+                o->off += (uint32_t)delta;
+            }
+        }
+        for (uint32_t q = du.def_start[b]; q < du.def_start[b + 1]; q++)
+            dead[du.def_list[q]] = true;
+        changed = true;
+    }
+    if (changed)
+        gen_remove_marked(p, dead);
+    free(dead);
+    gen_du_free(&du);
+    return changed;
+}
+
 bool gen_opt_payload(struct gen_program *p)
 {
     bool moved = urb_in_place(p);
@@ -447,5 +547,7 @@ bool gen_opt_payload(struct gen_program *p)
     free(into_off);
     free(dead);
     gen_du_free(&du);
+    if (!p->oom && shared_payloads(p))
+        changed = true;
     return changed || moved;
 }
