@@ -945,6 +945,15 @@ static void test_pressure_falls_back_to_simd8(void **state)
     assert_null(strstr(r.stats, " 0:0 spills:fills"));
     assert_non_null(strstr(r.text, " 0x8A 0x020A03FD")); /* 2-GRF OWord block write to scratch */
     out_free(&r);
+    /* forced SIMD32 spills too; split into SIMD16 halves (emit/gen/opt_split.c) each
+     * value would spill as two 2-GRF writes (ex_mlen 2, 0x8A) and fill as two reads,
+     * so the try that keeps 32-channel values is taken: 4-GRF writes (ex_mlen 4, 0x10A) */
+    r = compile(src, 32);
+    assert_true(r.ok);
+    assert_true(stats_simd(r.stats, 32));
+    assert_non_null(strstr(r.text, " 0x10A 0x020A04FD"));
+    assert_null(strstr(r.text, " 0x8A 0x020A"));
+    out_free(&r);
 }
 
 /* The kernels --simd=auto keeps, as "8+16+32". */

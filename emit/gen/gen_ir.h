@@ -181,6 +181,10 @@ struct gen_program {
      * (payload or response: one allocation unit the allocator cannot
      * spill): set for the second try after an allocation that spilled. */
     bool keep_block_ranges;
+    /* SIMD32 kept as whole 32-channel instructions and values (no
+     * gen/opt_split.c): the last try after allocations that spilled, as
+     * halves spill and fill separately. */
+    bool whole32;
     /* Handed out by gen_append once memory ran out, so callers
      * can keep filling fields; per program, as the library has no globals. */
     struct gen_inst oom_scratch;

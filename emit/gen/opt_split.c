@@ -64,7 +64,7 @@ static bool extent(const struct gen_program *p, const struct gen_inst *i, unsign
 
 bool gen_opt_split32(struct gen_program *p)
 {
-    if (p->simd != 32 || p->oom)
+    if (p->simd != 32 || p->whole32 || p->oom)
         return false;
     unsigned n = p->ninst, extra = 0;
     for (unsigned k = 0; k < n; k++)

@@ -463,9 +463,9 @@ static bool plain_copy(const struct gen_program *p, const struct gen_inst *i)
     return i->dst.vreg != i->src[0].vreg && d->size == s->size && d->uniform == s->uniform &&
            !d->no_spill && !s->no_spill && d->grf_lo == s->grf_lo && d->grf_hi == s->grf_hi &&
            d->spill_slot < 0 && s->spill_slot < 0 && d->half32 == s->half32 &&
-           (d->uniform ? i->exec == 1
-                       : d->size == gen_vreg_dsize(p, d) && 4u * i->exec == d->size &&
-                             i->group == gen_vreg_first_ch(d));
+           (d->uniform  ? i->exec == 1
+            : d->half32 ? 4u * i->exec == d->size && i->group == gen_vreg_first_ch(d)
+                        : i->exec == p->simd);
 }
 
 /* Renames every operand to its class representative and drops the copies
@@ -1338,7 +1338,9 @@ static uint32_t handoff_source(const struct alloc *a, uint32_t v)
     const struct gen_op_info *oi = &gen_op_info[i->op];
     if (!writes(i, v) || i->dst.off || oi->send || oi->flow || i->op == GOP_PLN ||
         !dword_type(i->dst.type) ||
-        (r->uniform ? i->exec != 1 : !whole_def(p, i)) || (r->uniform && i->group))
+        (r->uniform  ? i->exec != 1 || i->group
+         : r->half32 ? !whole_def(p, i)
+                     : i->exec != p->simd || i->group))
         return 0;
     for (unsigned s = 0; s < oi->nsrc; s++) {
         const struct gen_opnd *o = &i->src[s];
