@@ -667,9 +667,8 @@ static void test_payload_sent_twice(void **state)
  * messages, half by half, so once split each half of u is computed in its
  * message's payload and both copies go; t, read whole by the broadcast
  * that makes k (an instruction that keeps its width), stays one 128-byte
- * value.  The halves
- * compute what the printer made of the SIMD32 instruction: the second
- * reads the input 64 bytes on, under (16|M16).
+ * value.  The halves compute what the printer made of the SIMD32
+ * instruction: the second reads the input 64 bytes on, under (16|M16).
  */
 static void test_split_simd32_into_halves(void **state)
 {

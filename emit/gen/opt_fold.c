@@ -236,6 +236,60 @@ static bool plain_region(const struct gen_opnd *o)
            (o->region == GR_AUTO || o->region == GR_VEC || o->region == GR_SCALAR);
 }
 
+/* Instruction i reads the flag channels compare c writes. */
+static bool reads_cmp_flag(const struct gen_inst *c, const struct gen_inst *i)
+{
+    unsigned lo = i->group, hi = i->group + (i->exec ? i->exec : 1);
+    return gen_reads_flag(i, c->flag) && lo < c->group + c->exec && c->group < hi;
+}
+
+/*
+ * The readers of the flag compare k writes, up to its next whole write in
+ * the same basic block: how many there are (*end: where the scan stopped),
+ * or -1 when one of them does not `fit` (given whether c's first source
+ * may have changed by then), when the flag may be read past the block, or
+ * when a write leaves part of it.
+ */
+static int flag_readers(const struct gen_program *p, unsigned k,
+                        bool (*fit)(const struct gen_inst *c, const struct gen_inst *i),
+                        unsigned *end)
+{
+    const struct gen_inst *c = &p->inst[k];
+    const struct gen_opnd *x = &c->src[0];
+    int readers = 0;
+    bool x_changed = false;
+    unsigned j = k + 1;
+    for (; j < p->ninst; j++) {
+        const struct gen_inst *i = &p->inst[j];
+        if (gen_op_info[i->op].flow || i->op == GOP_LABEL)
+            return -1; /* the flag may be read beyond this block */
+        unsigned lo = i->group, hi = i->group + (i->exec ? i->exec : 1);
+        bool overlap = lo < c->group + c->exec && c->group < hi;
+        if (reads_cmp_flag(c, i)) {
+            if (x_changed || !fit(c, i))
+                return -1;
+            readers++;
+        }
+        if (x->kind == GO_VREG && i->dst.kind == GO_VREG && i->dst.vreg == x->vreg)
+            x_changed = true;
+        if (gen_writes_flag(i, c->flag) && overlap) {
+            if (i->pred != GP_NONE || lo > c->group || hi < c->group + c->exec)
+                return -1;
+            break;
+        }
+    }
+    *end = j;
+    return readers;
+}
+
+/* A sel csel can replace: registers of floats, as c's channels. */
+static bool csel_fits(const struct gen_inst *c, const struct gen_inst *i)
+{
+    return i->op == GOP_SEL && !i->cmod && i->exec == c->exec && i->group == c->group &&
+           !i->nomask && i->dst.kind == GO_VREG && i->dst.type == GT_F &&
+           plain_region(&i->src[0]) && plain_region(&i->src[1]);
+}
+
 /* The compare at k folded into its selects; false when it does not qualify. */
 static bool fold_csel(struct gen_program *p, unsigned k)
 {
@@ -244,37 +298,12 @@ static bool fold_csel(struct gen_program *p, unsigned k)
         c->dst.kind != GO_NULL || c->nomask || c->exec < 8 || !plain_region(&c->src[0]) ||
         c->src[1].kind != GO_IMM || c->src[1].type != GT_F || (c->src[1].imm & 0x7fffffffu))
         return false;
-    const struct gen_opnd x = c->src[0];
-    unsigned readers = 0;
-    bool x_changed = false;
-    unsigned j = k + 1;
-    for (; j < p->ninst; j++) {
-        const struct gen_inst *i = &p->inst[j];
-        if (gen_op_info[i->op].flow || i->op == GOP_LABEL)
-            return false; /* the flag may be read beyond this block */
-        unsigned lo = i->group, hi = i->group + (i->exec ? i->exec : 1);
-        bool overlap = lo < c->group + c->exec && c->group < hi;
-        if (gen_reads_flag(i, c->flag) && overlap) {
-            if (x_changed || i->op != GOP_SEL || i->cmod || i->exec != c->exec ||
-                i->group != c->group || i->nomask || i->dst.kind != GO_VREG ||
-                i->dst.type != GT_F || !plain_region(&i->src[0]) || !plain_region(&i->src[1]))
-                return false;
-            readers++;
-        }
-        if (x.kind == GO_VREG && i->dst.kind == GO_VREG && i->dst.vreg == x.vreg)
-            x_changed = true;
-        if (gen_writes_flag(i, c->flag) && overlap) {
-            if (i->pred != GP_NONE || lo > c->group || hi < c->group + c->exec)
-                return false;
-            break;
-        }
-    }
-    if (!readers)
+    unsigned end;
+    if (flag_readers(p, k, csel_fits, &end) <= 0)
         return false;
-    for (unsigned q = k + 1; q < j; q++) {
+    for (unsigned q = k + 1; q < end; q++) {
         struct gen_inst *i = &p->inst[q];
-        unsigned lo = i->group, hi = i->group + (i->exec ? i->exec : 1);
-        if (!gen_reads_flag(i, c->flag) || !(lo < c->group + c->exec && c->group < hi))
+        if (!reads_cmp_flag(c, i))
             continue;
         if (i->pred == GP_INVERT) {
             struct gen_opnd t = i->src[0];
@@ -284,9 +313,19 @@ static bool fold_csel(struct gen_program *p, unsigned k)
         i->op = GOP_CSEL;
         i->pred = GP_NONE;
         i->cmod = c->cmod;
-        i->src[2] = x;
+        i->src[2] = c->src[0];
     }
     return true;
+}
+
+/* A sel choosing c's x where the compare holds and its K elsewhere. */
+static bool clamp_fits(const struct gen_inst *c, const struct gen_inst *i)
+{
+    bool inv = i->pred == GP_INVERT;
+    return i->op == GOP_SEL && !i->cmod && i->exec == c->exec && i->group == c->group &&
+           i->nomask == c->nomask && i->dst.type == GT_F &&
+           gen_opnd_same(&i->src[inv ? 1 : 0], &c->src[0]) &&
+           gen_opnd_same(&i->src[inv ? 0 : 1], &c->src[1]);
 }
 
 /*
@@ -307,41 +346,15 @@ static bool fold_sel_cmod(struct gen_program *p, unsigned k)
         c->src[1].type != GT_F || c->src[1].neg || c->src[1].abs ||
         (c->src[1].imm & 0x7fffffffu) > 0x7f800000u)
         return false;
-    const struct gen_opnd x = c->src[0], K = c->src[1];
-    unsigned readers = 0;
-    bool x_changed = false;
-    unsigned j = k + 1;
-    for (; j < p->ninst; j++) {
-        const struct gen_inst *i = &p->inst[j];
-        if (gen_op_info[i->op].flow || i->op == GOP_LABEL)
-            return false; /* the flag may be read beyond this block */
-        unsigned lo = i->group, hi = i->group + (i->exec ? i->exec : 1);
-        bool overlap = lo < c->group + c->exec && c->group < hi;
-        if (gen_reads_flag(i, c->flag) && overlap) {
-            bool inv = i->pred == GP_INVERT;
-            if (x_changed || i->op != GOP_SEL || i->cmod || i->exec != c->exec ||
-                i->group != c->group || i->nomask != c->nomask || i->dst.type != GT_F ||
-                !gen_opnd_same(&i->src[inv ? 1 : 0], &x) || !gen_opnd_same(&i->src[inv ? 0 : 1], &K))
-                return false;
-            readers++;
-        }
-        if (x.kind == GO_VREG && i->dst.kind == GO_VREG && i->dst.vreg == x.vreg)
-            x_changed = true;
-        if (gen_writes_flag(i, c->flag) && overlap) {
-            if (i->pred != GP_NONE || lo > c->group || hi < c->group + c->exec)
-                return false;
-            break;
-        }
-    }
-    if (!readers)
+    unsigned end;
+    if (flag_readers(p, k, clamp_fits, &end) <= 0)
         return false;
-    for (unsigned q = k + 1; q < j; q++) {
+    for (unsigned q = k + 1; q < end; q++) {
         struct gen_inst *i = &p->inst[q];
-        unsigned lo = i->group, hi = i->group + (i->exec ? i->exec : 1);
-        if (!gen_reads_flag(i, c->flag) || !(lo < c->group + c->exec && c->group < hi))
+        if (!reads_cmp_flag(c, i))
             continue;
-        i->src[0] = x;
-        i->src[1] = K;
+        i->src[0] = c->src[0];
+        i->src[1] = c->src[1];
         i->pred = GP_NONE;
         i->cmod = c->cmod;
     }
