@@ -258,6 +258,7 @@ static void test_index_per_channel_pushed(void **state)
     assert_int_equal(count(k, "<1,0>:f"), 8);
     /* the URB writes (the first a split send with r1 as its header), no constant read */
     assert_int_equal(count(k, " send (") + count(k, " sends ("), 2);
+    assert_int_equal(count(k, " sends (8|M0)     null:ud r1 "), 1);
     free(k);
     const char *env = "\"program.env[0]\": [1, 2, 3, 4], \"program.env[1]\": [11, 12, 13, 14], "
                       "\"program.env[2]\": [21, 22, 23, 24], \"program.env[3]\": [31, 32, 33, 34], "
