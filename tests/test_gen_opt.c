@@ -500,6 +500,76 @@ static void test_fold_csel(void **state)
     gen_program_free(&p);
 }
 
+/*
+ * Clamps: cmp.ge x, 0.5 choosing x or 0.5 is sel.ge x, 0.5 (max(x, 0.5),
+ * NaN -> 0.5 both ways), also through an inverted predicate with the
+ * operands swapped; cmp.lt y, 2 choosing y or 2 is sel.l.  Not folded:
+ * a compare whose sel chooses another value than its operand (z for y),
+ * a NaN constant (the compare gives K, sel.ge would give x), and cmp.gt
+ * (not a min/max).
+ */
+static void test_fold_clamp_to_sel_cmod(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t x = val(&p), y = val(&p), z = val(&p), a = val(&p), b = val(&p), d = val(&p);
+    uint32_t e = val(&p), g = val(&p), h = val(&p), c[4];
+    alu(&p, GOP_ADD, x, in, F(-1.0f));
+    alu(&p, GOP_MUL, y, in, F(2.0f));
+    alu(&p, GOP_MUL, z, in, F(3.0f));
+    struct gen_inst *i = alu(&p, GOP_CMP, 0, V(x), F(0.5f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_GE;
+    alu(&p, GOP_SEL, a, V(x), F(0.5f))->pred = GP_NORMAL;
+    alu(&p, GOP_SEL, b, F(0.5f), V(x))->pred = GP_INVERT;
+    i = alu(&p, GOP_CMP, 0, V(y), F(2.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_LT;
+    alu(&p, GOP_SEL, d, V(y), F(2.0f))->pred = GP_NORMAL;
+    /* kept: the sel chooses z, not the compared y */
+    i = alu(&p, GOP_CMP, 0, V(y), F(1.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_GE;
+    alu(&p, GOP_SEL, e, V(z), F(1.0f))->pred = GP_NORMAL;
+    /* kept: a NaN constant */
+    i = alu(&p, GOP_CMP, 0, V(z), gen_imm(0x7fc00000u, GT_F));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_GE;
+    alu(&p, GOP_SEL, g, V(z), gen_imm(0x7fc00000u, GT_F))->pred = GP_NORMAL;
+    /* kept: > is no min/max */
+    i = alu(&p, GOP_CMP, 0, V(z), F(1.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_GT;
+    alu(&p, GOP_SEL, h, V(z), F(1.0f))->pred = GP_NORMAL;
+    alu(&p, GOP_ADD, a, V(a), V(e));
+    alu(&p, GOP_ADD, b, V(b), V(g));
+    alu(&p, GOP_ADD, d, V(d), V(h));
+    c[0] = a, c[1] = b, c[2] = d, c[3] = a;
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_fold(&p));
+    gen_opt_dce(&p);
+    assert_int_equal(count_op(&p, GOP_CMP), 3);
+    const struct gen_inst *s[6];
+    for (unsigned k = 0; k < 6; k++)
+        s[k] = find_op(&p, GOP_SEL, k);
+    assert_int_equal(s[0]->cmod, GC_GE);
+    assert_int_equal(s[0]->pred, GP_NONE);
+    assert_int_equal(s[0]->src[0].vreg, x);
+    assert_int_equal(s[1]->cmod, GC_GE); /* (~f0) sel 0.5, x: the same max */
+    assert_int_equal(s[1]->pred, GP_NONE);
+    assert_int_equal(s[1]->src[0].vreg, x);
+    assert_int_equal(s[1]->src[1].kind, GO_IMM);
+    assert_int_equal(s[2]->cmod, GC_LT);
+    assert_int_equal(s[2]->src[0].vreg, y);
+    for (unsigned k = 3; k < 6; k++) {
+        assert_int_equal(s[k]->cmod, GC_NONE);
+        assert_int_equal(s[k]->pred, GP_NORMAL);
+    }
+    gen_program_free(&p);
+}
+
 /* ------------------------------------------------------------------ */
 /* Payloads.                                                           */
 
@@ -536,6 +606,122 @@ static void test_payload_coalescing(void **state)
     assert_int_equal(p.inst[1].dst.off, 64);
     assert_int_equal(p.inst[2].dst.vreg, out);
     assert_int_equal(count_op(&p, GOP_MOV), 3); /* w again, u and v into the colour */
+    gen_program_free(&p);
+}
+
+/*
+ * Two sampler messages at the same coordinates (u, v): the first payload
+ * computes u and v in place, the second would copy them again; it sends
+ * the first payload instead.  A third message at (u, w), w computed after
+ * the second, keeps its own payload: it is not the same block.
+ */
+static void test_payload_sent_twice(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 16);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t u = val(&p), v = val(&p), w = val(&p), c[4];
+    alu(&p, GOP_ADD, u, in, F(1.0f));
+    alu(&p, GOP_MUL, v, in, F(2.0f));
+    uint32_t pl[3], resp[3];
+    struct gen_inst *snd[3];
+    for (unsigned k = 0; k < 3; k++) {
+        if (k == 2)
+            alu(&p, GOP_MUL, w, in, F(3.0f));
+        pl[k] = block(&p, 4);
+        resp[k] = block(&p, 8);
+        mov(&p, 0, V(u))->dst = gen_vr(pl[k], 0, GT_F);
+        mov(&p, 0, V(k == 2 ? w : v))->dst = gen_vr(pl[k], 64, GT_F);
+        struct gen_inst *sn = op(&p, GOP_SEND);
+        sn->dst = gen_vr(resp[k], 0, GT_F);
+        sn->src[0] = gen_vr(pl[k], 0, GT_F);
+        sn->sfid = 2;
+        sn->mlen = 4;
+        sn->rlen = 8;
+    }
+    c[0] = gen_new_vreg(&p, gen_dsize(&p), false);
+    alu(&p, GOP_ADD, c[0], gen_vr(resp[0], 0, GT_F), gen_vr(resp[1], 0, GT_F));
+    alu(&p, GOP_ADD, c[0], V(c[0]), gen_vr(resp[2], 0, GT_F));
+    c[1] = c[2] = c[3] = c[0];
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_payload(&p));
+    for (unsigned k = 0; k < 3; k++)
+        snd[k] = (struct gen_inst *)find_op(&p, GOP_SEND, k);
+    assert_int_equal(snd[0]->src[0].vreg, pl[0]);
+    assert_int_equal(snd[1]->src[0].vreg, pl[0]); /* the first payload, sent again */
+    assert_int_equal(snd[1]->src[0].off, 0);
+    assert_int_equal(snd[2]->src[0].vreg, pl[2]);
+    /* u into the third payload, w computed there; the colour's copies (c read thrice) */
+    unsigned to_pl = 0;
+    for (unsigned k = 0; k < p.ninst; k++)
+        to_pl += p.inst[k].op == GOP_MOV && p.inst[k].dst.vreg != c[0] &&
+                 (p.inst[k].dst.vreg == pl[0] || p.inst[k].dst.vreg == pl[1] ||
+                  p.inst[k].dst.vreg == pl[2]);
+    assert_int_equal(to_pl, 1);
+    gen_program_free(&p);
+}
+
+/*
+ * SIMD32 in halves (gen/opt_split.c): u = in * k is sent by two SIMD16
+ * messages, half by half, so once split each half of u is computed in its
+ * message's payload and both copies go; t, read whole by the broadcast
+ * that makes k (an instruction that keeps its width), stays one 128-byte
+ * value.  The halves compute what the printer made of the SIMD32
+ * instruction: the second reads the input 64 bytes on, under (16|M16).
+ */
+static void test_split_simd32_into_halves(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 32);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t u = val(&p), t = val(&p), one = gen_new_vreg(&p, 4, true);
+    alu(&p, GOP_ADD, t, in, F(1.0f));
+    struct gen_inst *bc = op(&p, GOP_BCAST);
+    bc->exec = 1;
+    bc->nomask = true;
+    bc->dst = gen_vr(one, 0, GT_F);
+    bc->src[0] = V(t);
+    alu(&p, GOP_MUL, u, in, V(one));
+    uint32_t pl[2];
+    for (unsigned h = 0; h < 2; h++) {
+        pl[h] = block(&p, 2);
+        struct gen_inst *m = mov(&p, 0, gen_vr(u, 64 * h, GT_F));
+        m->dst = gen_vr(pl[h], 0, GT_F);
+        m->exec = 16;
+        m->group = (uint8_t)(16 * h);
+        struct gen_inst *w = op(&p, GOP_SENDC);
+        w->exec = 16;
+        w->group = (uint8_t)(16 * h);
+        w->dst = gen_null(GT_UW);
+        w->src[0] = gen_vr(pl[h], 0, GT_F);
+        w->sfid = 5;
+        w->mlen = 2;
+        w->eot = h == 1;
+    }
+    gen_optimize(&p);
+    assert_int_equal(count_op(&p, GOP_MOV), 0);
+    /* u's halves: mul (16|M0) pl0, in and mul (16|M16) pl1, in + 64 */
+    const struct gen_inst *m0 = find_op(&p, GOP_MUL, 0), *m1 = find_op(&p, GOP_MUL, 1);
+    assert_non_null(m0);
+    assert_non_null(m1);
+    assert_int_equal(m0->exec, 16);
+    assert_int_equal(m0->group, 0);
+    assert_int_equal(m0->dst.vreg, pl[0]);
+    assert_int_equal(m0->src[0].off, 4 * GEN_GRF_SIZE);
+    assert_int_equal(m1->exec, 16);
+    assert_int_equal(m1->group, 16);
+    assert_int_equal(m1->dst.vreg, pl[1]);
+    assert_int_equal(m1->src[0].off, 4 * GEN_GRF_SIZE + 64);
+    /* t: two halves of one instruction, into one value the broadcast reads whole */
+    const struct gen_inst *a0 = find_op(&p, GOP_ADD, 0), *a1 = find_op(&p, GOP_ADD, 1);
+    assert_non_null(a1);
+    assert_int_equal(a0->dst.vreg, t);
+    assert_int_equal(a1->dst.vreg, t);
+    assert_int_equal(a1->dst.off, 64);
+    assert_int_equal(p.vreg[t].size, 128);
+    assert_int_equal(find_op(&p, GOP_BCAST, 0)->src[0].vreg, t);
     gen_program_free(&p);
 }
 
@@ -784,7 +970,10 @@ int main(void)
         cmocka_unit_test(test_fold_saturate),
         cmocka_unit_test(test_fold_constants),
         cmocka_unit_test(test_fold_csel),
+        cmocka_unit_test(test_fold_clamp_to_sel_cmod),
         cmocka_unit_test(test_payload_coalescing),
+        cmocka_unit_test(test_payload_sent_twice),
+        cmocka_unit_test(test_split_simd32_into_halves),
         cmocka_unit_test(test_urb_slot_in_place),
         cmocka_unit_test(test_payload_read_in_place_stays_live),
         cmocka_unit_test(test_remat_interpolation),

@@ -161,6 +161,7 @@ enum build_mode {
     BUILD_NO_PRESCHED, /* the same without the schedule before allocation, interpolation
                         * recomputed next to distant uses (gen/opt_remat.c) */
     BUILD_TIGHT,       /* and keeping message blocks' live ranges (gen_ir.h keep_block_ranges) */
+    BUILD_WHOLE32,     /* SIMD32 only: BUILD_NO_PRESCHED with 32-channel values (gen_ir.h whole32) */
 };
 
 /* Selection of the MIR at one width, then the clean-ups: false on errors
@@ -214,6 +215,7 @@ static bool build_once(struct st_ctx *ctx, const struct st_shader *sh, const str
     memset(p, 0, sizeof(*p));
     p->simd = o->simd;
     p->keep_block_ranges = mode == BUILD_TIGHT;
+    p->whole32 = mode == BUILD_WHOLE32;
     *ra_failed = false;
     if (!select_kernel(ctx, sh, mir, o, p))
         return false;
@@ -246,15 +248,20 @@ static bool build_once(struct st_ctx *ctx, const struct st_shader *sh, const str
  * next is more careful with registers, as Mesa's brw retries its
  * schedulers: without the latency schedule before allocation (it
  * lengthens live ranges), then also keeping message blocks' live ranges
- * as selected.  The try with the least scratch traffic is kept.
+ * as selected, and at SIMD32 last without splitting the program into
+ * SIMD16 halves (gen/opt_split.c: halves spill and fill one by one).  The
+ * try with the least scratch traffic is kept.
  */
 static bool compile_width(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,
                           const struct gen_opts *o, struct gen_program *p, bool *ra_failed)
 {
-    static const enum build_mode modes[] = {BUILD_FAST, BUILD_NO_PRESCHED, BUILD_TIGHT};
+    static const enum build_mode modes[] = {BUILD_FAST, BUILD_NO_PRESCHED, BUILD_TIGHT,
+                                            BUILD_WHOLE32};
     if (!build_once(ctx, sh, mir, o, modes[0], p, ra_failed) && !*ra_failed)
         return false;
     for (unsigned k = 1; k < sizeof(modes) / sizeof(modes[0]) && (*ra_failed || p->spills); k++) {
+        if (modes[k] == BUILD_WHOLE32 && o->simd != 32)
+            break;
         struct gen_program q;
         bool q_failed;
         if (!build_once(ctx, sh, mir, o, modes[k], &q, &q_failed) && !q_failed) {

@@ -165,6 +165,9 @@ struct gen_vreg {
     uint32_t alias_of;  /* vreg + 1 this one was renamed into (payload coalescing); 0: none */
     uint32_t alias_off;
     bool rematerialized; /* recomputed at each use by the allocator instead of kept */
+    /* 1 or 2: the first or second half (channels 0-15 / 16-31) of a SIMD32
+     * value split in two (gen/opt_split.c), 64 bytes; 0: not split */
+    uint8_t half32;
 };
 
 struct gen_program {
@@ -178,6 +181,10 @@ struct gen_program {
      * (payload or response: one allocation unit the allocator cannot
      * spill): set for the second try after an allocation that spilled. */
     bool keep_block_ranges;
+    /* SIMD32 kept as whole 32-channel instructions and values (no
+     * gen/opt_split.c): the last try after allocations that spilled, as
+     * halves spill and fill separately. */
+    bool whole32;
     /* Handed out by gen_append once memory ran out, so callers
      * can keep filling fields; per program, as the library has no globals. */
     struct gen_inst oom_scratch;
@@ -206,6 +213,16 @@ void gen_program_free(struct gen_program *p);
 static inline uint32_t gen_dsize(const struct gen_program *p)
 {
     return 4u * p->simd;
+}
+/* The bytes of a divergent dword value v (its width: the kernel's, or 16
+ * channels for a SIMD32 half) and the channel of its first lane. */
+static inline uint32_t gen_vreg_dsize(const struct gen_program *p, const struct gen_vreg *v)
+{
+    return v->half32 ? 64u : gen_dsize(p);
+}
+static inline unsigned gen_vreg_first_ch(const struct gen_vreg *v)
+{
+    return v->half32 == 2 ? 16u : 0u;
 }
 /* Bytes of one element of type t. */
 static inline unsigned gen_type_size(enum gen_type t)

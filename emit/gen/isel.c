@@ -96,6 +96,10 @@ struct isel {
     struct loopf *loops;
     unsigned nloops, cap_loops;
     struct gen_relc relc;  /* relative constant reads (gen/isel_const.c) */
+    /* the derivatives' masks, valid within straight-line segment dmask_seg
+     * (every flow instruction may change which channels run) */
+    struct gen_deriv_masks dmask;
+    uint32_t dmask_seg;
 };
 
 static void fail(struct isel *I, const char *what)
@@ -1080,7 +1084,11 @@ static void emit_deriv(struct isel *I, const struct mir_instr *in)
     for (unsigned l = 0; l < 4; l++)
         if (mask >> l & 1)
             s[l] = gb_convert(I->b, s[l], GT_F);
-    gen_op_deriv(&I->oc, in->op == ST_OP_DSX, s, mask, r);
+    if (I->dmask_seg != I->seg) {
+        memset(&I->dmask, 0, sizeof(I->dmask));
+        I->dmask_seg = I->seg;
+    }
+    gen_op_deriv(&I->oc, in->op == ST_OP_DSX, s, mask, r, &I->dmask);
     write_dst(I, in, r);
 }
 

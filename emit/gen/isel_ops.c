@@ -626,18 +626,27 @@ static void deriv_mask(struct gen_build *B, struct gen_opnd d, uint32_t both)
     i->src[1] = gen_vr(both, 0, GT_UD);
 }
 
-/* both = all ones where the pixel and its pair's other pixel run here. */
-static uint32_t deriv_live(struct gen_build *B, bool ddx)
+/* both = all ones where the pixel and its pair's other pixel run here;
+ * the channels that run (live) made once for the masks of both directions */
+static uint32_t deriv_live(struct gen_build *B, bool ddx, struct gen_deriv_masks *m)
 {
     unsigned simd = B->p->simd;
-    uint32_t live = gb_new(B, false), both = gb_new(B, false);
-    struct gen_inst *i = gb_inst(B, GOP_MOV, false);
-    i->nomask = true;
-    i->dst = gen_vr(live, 0, GT_UD);
-    i->src[0] = gen_imm(0, GT_UD);
-    i = gb_inst(B, GOP_MOV, false);
-    i->dst = gen_vr(live, 0, GT_UD);
-    i->src[0] = gen_imm(0xffffffffu, GT_UD);
+    if (m->both[ddx])
+        return m->both[ddx] - 1;
+    struct gen_inst *i;
+    if (!m->live) {
+        uint32_t v = gb_new(B, false);
+        i = gb_inst(B, GOP_MOV, false);
+        i->nomask = true;
+        i->dst = gen_vr(v, 0, GT_UD);
+        i->src[0] = gen_imm(0, GT_UD);
+        i = gb_inst(B, GOP_MOV, false);
+        i->dst = gen_vr(v, 0, GT_UD);
+        i->src[0] = gen_imm(0xffffffffu, GT_UD);
+        m->live = v + 1;
+    }
+    uint32_t live = m->live - 1, both = gb_new(B, false);
+    m->both[ddx] = both + 1;
     struct gen_opnd lv = gen_vr(live, 0, GT_UD), bd = gen_vr(both, 0, GT_UD);
     if (ddx) {
         i = gb_inst(B, GOP_AND, false);
@@ -678,7 +687,7 @@ static uint32_t deriv_live(struct gen_build *B, bool ddx)
  * for an infinite or NaN x).
  */
 void gen_op_deriv(const struct gen_opctx *c, bool ddx, const struct gen_opnd s[4], uint8_t mask,
-                  struct gen_opnd r[4])
+                  struct gen_opnd r[4], struct gen_deriv_masks *m)
 {
     struct gen_build *B = c->b;
     uint32_t both = 0;
@@ -691,7 +700,7 @@ void gen_op_deriv(const struct gen_opctx *c, bool ddx, const struct gen_opnd s[4
         if (imm_float(x, &f) && isfinite(f))
             continue; /* +0 */
         if (!both)
-            both = deriv_live(B, ddx);
+            both = deriv_live(B, ddx, m);
         struct gen_opnd d = gb_val(B, false, GT_F);
         r[l] = d;
         if (gb_is_uniform(B->p, &x)) {

@@ -48,8 +48,16 @@ struct gen_opnd gen_op_add(const struct gen_opctx *c, struct gen_opnd a, struct 
 /* ((a0 b0 + a1 b1) + a2 b2) [+ a3 b3], the interpreter's order, as mul + mad. */
 struct gen_opnd gen_op_dot(const struct gen_opctx *c, const struct gen_opnd a[4],
                            const struct gen_opnd b[4], unsigned n);
+/* The masks of the derivatives' "both pixels run here" (gen/isel_ops.c),
+ * shared by the derivatives of one straight stretch of code, where the
+ * channels that run stay the same: vreg + 1 of the channels that run, of
+ * both pixels of each column pair (dsy) and of each row pair (dsx); 0: not
+ * made yet.  The caller clears it where the execution mask may change. */
+struct gen_deriv_masks {
+    uint32_t live, both[2];
+};
 /* dsx (right - left) or dsy (bottom - top) across the 2x2 subspan. */
 void gen_op_deriv(const struct gen_opctx *c, bool ddx, const struct gen_opnd s[4], uint8_t mask,
-                  struct gen_opnd r[4]);
+                  struct gen_opnd r[4], struct gen_deriv_masks *m);
 
 #endif

@@ -255,7 +255,10 @@ int32_t gen_du_single_def(const struct gen_program *p, const struct gen_du *du, 
         return -1;
     if (r->uniform)
         return r->size == 4 && i->exec == 1 ? (int32_t)k : -1;
-    return r->size == gen_dsize(p) && i->exec == p->simd && i->group == 0 ? (int32_t)k : -1;
+    return r->size == gen_vreg_dsize(p, r) && 4u * i->exec == r->size &&
+                   i->group == gen_vreg_first_ch(r)
+               ? (int32_t)k
+               : -1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -274,6 +277,13 @@ void gen_optimize(struct gen_program *p)
         changed |= gen_opt_dce(p);
         if (!changed)
             break;
+    }
+    /* SIMD32: halves of values and messages (gen/opt_split.c), then the
+     * copies the halves expose (a message response read where it arrived) */
+    if (!p->oom && gen_opt_split32(p) && !p->oom) {
+        gen_opt_copy_prop(p);
+        if (!p->oom)
+            gen_opt_dce(p);
     }
     if (!p->oom)
         gen_opt_payload(p);

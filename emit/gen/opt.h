@@ -53,7 +53,8 @@ bool gen_du_unchanged(const struct gen_program *p, const struct gen_du *du, uint
                       uint32_t off, uint32_t size, uint32_t d, uint32_t u);
 /* The one definition of v when there is exactly one and it writes all of v
  * for every channel that runs it (unpredicated; a divergent value at the
- * kernel's width, a uniform one with exec 1); -1 otherwise. */
+ * kernel's width or a SIMD32 half by its 16 channels, a uniform one with
+ * exec 1); -1 otherwise. */
 int32_t gen_du_single_def(const struct gen_program *p, const struct gen_du *du, uint32_t v);
 
 /* Bytes an instruction writes of its destination vreg, from dst.off. */
@@ -80,6 +81,8 @@ bool gen_opt_fold(struct gen_program *p);
 bool gen_opt_dce(struct gen_program *p);
 /* gen/opt_payload.c: values computed in the message payload that sends them. */
 bool gen_opt_payload(struct gen_program *p);
+/* gen/opt_split.c: SIMD32 instructions as two SIMD16 halves, values split in halves. */
+bool gen_opt_split32(struct gen_program *p);
 /* gen/opt_remat.c: interpolation recomputed next to distant uses (pressure). */
 bool gen_opt_remat(struct gen_program *p);
 /* gen/opt.c: all of the above, to a fixed point (a few rounds). */

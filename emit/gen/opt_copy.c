@@ -186,7 +186,7 @@ bool gen_opt_copy_prop(struct gen_program *p)
         }
         uint32_t ssize = 4;
         if (s->kind == GO_VREG && src_per_channel(p, s))
-            ssize = p->vreg[D].uniform ? 4 : gen_dsize(p);
+            ssize = p->vreg[D].uniform ? 4 : gen_vreg_dsize(p, &p->vreg[D]);
         for (uint32_t q = du.use_start[D]; q < du.use_start[D + 1]; q++) {
             struct gen_use use = du.use_list[q];
             struct gen_inst *ui = &p->inst[use.inst];

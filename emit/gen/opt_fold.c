@@ -34,6 +34,10 @@
  * method, as double has more than 2 x 24 + 2 bits; denormals kept, as the
  * kernel sets cr0; NaN stays NaN); copy propagation then carries it on.
  *
+ * Clamps: a compare of x with a constant K whose flag only chooses between
+ * x and K in sels is those sels with the conditional modifier (sel.ge,
+ * sel.l: fold_sel_cmod below).
+ *
  * csel: `cmp.cm f null x, 0.0` followed, in the same basic block, by the
  * predicated sels that read f (and nothing else reading it) before f is
  * written again: each sel becomes `csel.cm d, a, b, x` (Gen8+: d = x cm 0 ?
@@ -232,6 +236,60 @@ static bool plain_region(const struct gen_opnd *o)
            (o->region == GR_AUTO || o->region == GR_VEC || o->region == GR_SCALAR);
 }
 
+/* Instruction i reads the flag channels compare c writes. */
+static bool reads_cmp_flag(const struct gen_inst *c, const struct gen_inst *i)
+{
+    unsigned lo = i->group, hi = i->group + (i->exec ? i->exec : 1);
+    return gen_reads_flag(i, c->flag) && lo < c->group + c->exec && c->group < hi;
+}
+
+/*
+ * The readers of the flag compare k writes, up to its next whole write in
+ * the same basic block: how many there are (*end: where the scan stopped),
+ * or -1 when one of them does not `fit` (given whether c's first source
+ * may have changed by then), when the flag may be read past the block, or
+ * when a write leaves part of it.
+ */
+static int flag_readers(const struct gen_program *p, unsigned k,
+                        bool (*fit)(const struct gen_inst *c, const struct gen_inst *i),
+                        unsigned *end)
+{
+    const struct gen_inst *c = &p->inst[k];
+    const struct gen_opnd *x = &c->src[0];
+    int readers = 0;
+    bool x_changed = false;
+    unsigned j = k + 1;
+    for (; j < p->ninst; j++) {
+        const struct gen_inst *i = &p->inst[j];
+        if (gen_op_info[i->op].flow || i->op == GOP_LABEL)
+            return -1; /* the flag may be read beyond this block */
+        unsigned lo = i->group, hi = i->group + (i->exec ? i->exec : 1);
+        bool overlap = lo < c->group + c->exec && c->group < hi;
+        if (reads_cmp_flag(c, i)) {
+            if (x_changed || !fit(c, i))
+                return -1;
+            readers++;
+        }
+        if (x->kind == GO_VREG && i->dst.kind == GO_VREG && i->dst.vreg == x->vreg)
+            x_changed = true;
+        if (gen_writes_flag(i, c->flag) && overlap) {
+            if (i->pred != GP_NONE || lo > c->group || hi < c->group + c->exec)
+                return -1;
+            break;
+        }
+    }
+    *end = j;
+    return readers;
+}
+
+/* A sel csel can replace: registers of floats, as c's channels. */
+static bool csel_fits(const struct gen_inst *c, const struct gen_inst *i)
+{
+    return i->op == GOP_SEL && !i->cmod && i->exec == c->exec && i->group == c->group &&
+           !i->nomask && i->dst.kind == GO_VREG && i->dst.type == GT_F &&
+           plain_region(&i->src[0]) && plain_region(&i->src[1]);
+}
+
 /* The compare at k folded into its selects; false when it does not qualify. */
 static bool fold_csel(struct gen_program *p, unsigned k)
 {
@@ -240,37 +298,12 @@ static bool fold_csel(struct gen_program *p, unsigned k)
         c->dst.kind != GO_NULL || c->nomask || c->exec < 8 || !plain_region(&c->src[0]) ||
         c->src[1].kind != GO_IMM || c->src[1].type != GT_F || (c->src[1].imm & 0x7fffffffu))
         return false;
-    const struct gen_opnd x = c->src[0];
-    unsigned readers = 0;
-    bool x_changed = false;
-    unsigned j = k + 1;
-    for (; j < p->ninst; j++) {
-        const struct gen_inst *i = &p->inst[j];
-        if (gen_op_info[i->op].flow || i->op == GOP_LABEL)
-            return false; /* the flag may be read beyond this block */
-        unsigned lo = i->group, hi = i->group + (i->exec ? i->exec : 1);
-        bool overlap = lo < c->group + c->exec && c->group < hi;
-        if (gen_reads_flag(i, c->flag) && overlap) {
-            if (x_changed || i->op != GOP_SEL || i->cmod || i->exec != c->exec ||
-                i->group != c->group || i->nomask || i->dst.kind != GO_VREG ||
-                i->dst.type != GT_F || !plain_region(&i->src[0]) || !plain_region(&i->src[1]))
-                return false;
-            readers++;
-        }
-        if (x.kind == GO_VREG && i->dst.kind == GO_VREG && i->dst.vreg == x.vreg)
-            x_changed = true;
-        if (gen_writes_flag(i, c->flag) && overlap) {
-            if (i->pred != GP_NONE || lo > c->group || hi < c->group + c->exec)
-                return false;
-            break;
-        }
-    }
-    if (!readers)
+    unsigned end;
+    if (flag_readers(p, k, csel_fits, &end) <= 0)
         return false;
-    for (unsigned q = k + 1; q < j; q++) {
+    for (unsigned q = k + 1; q < end; q++) {
         struct gen_inst *i = &p->inst[q];
-        unsigned lo = i->group, hi = i->group + (i->exec ? i->exec : 1);
-        if (!gen_reads_flag(i, c->flag) || !(lo < c->group + c->exec && c->group < hi))
+        if (!reads_cmp_flag(c, i))
             continue;
         if (i->pred == GP_INVERT) {
             struct gen_opnd t = i->src[0];
@@ -280,7 +313,50 @@ static bool fold_csel(struct gen_program *p, unsigned k)
         i->op = GOP_CSEL;
         i->pred = GP_NONE;
         i->cmod = c->cmod;
-        i->src[2] = x;
+        i->src[2] = c->src[0];
+    }
+    return true;
+}
+
+/* A sel choosing c's x where the compare holds and its K elsewhere. */
+static bool clamp_fits(const struct gen_inst *c, const struct gen_inst *i)
+{
+    bool inv = i->pred == GP_INVERT;
+    return i->op == GOP_SEL && !i->cmod && i->exec == c->exec && i->group == c->group &&
+           i->nomask == c->nomask && i->dst.type == GT_F &&
+           gen_opnd_same(&i->src[inv ? 1 : 0], &c->src[0]) &&
+           gen_opnd_same(&i->src[inv ? 0 : 1], &c->src[1]);
+}
+
+/*
+ * A clamp (min/max with a constant): `cmp.ge f null x, K` (or .l), K a float
+ * immediate that is not NaN, then, in the same basic block before f is
+ * written again, only sels `(f) sel d, x, K` reading f (or `(~f) sel d, K,
+ * x`): each becomes `sel.ge d, x, K` (.l), the compare dead.  The same
+ * value: where x >= K (x < K) both give x, elsewhere K, and a NaN x, which
+ * compares false, gives K both ways (sel.ge/.l return the non-NaN source).
+ * x may not change between the compare and the last sel.
+ */
+static bool fold_sel_cmod(struct gen_program *p, unsigned k)
+{
+    const struct gen_inst *c = &p->inst[k];
+    if (c->op != GOP_CMP || (c->cmod != GC_GE && c->cmod != GC_LT) || c->pred != GP_NONE ||
+        c->dst.kind != GO_NULL || c->nomask || c->src[0].type != GT_F ||
+        (c->src[0].kind != GO_VREG && c->src[0].kind != GO_FIXED) || c->src[1].kind != GO_IMM ||
+        c->src[1].type != GT_F || c->src[1].neg || c->src[1].abs ||
+        (c->src[1].imm & 0x7fffffffu) > 0x7f800000u)
+        return false;
+    unsigned end;
+    if (flag_readers(p, k, clamp_fits, &end) <= 0)
+        return false;
+    for (unsigned q = k + 1; q < end; q++) {
+        struct gen_inst *i = &p->inst[q];
+        if (!reads_cmp_flag(c, i))
+            continue;
+        i->src[0] = c->src[0];
+        i->src[1] = c->src[1];
+        i->pred = GP_NONE;
+        i->cmod = c->cmod;
     }
     return true;
 }
@@ -411,7 +487,7 @@ bool gen_opt_fold(struct gen_program *p)
     }
     gen_du_free(&du);
     for (unsigned k = 0; k < p->ninst; k++)
-        if (fold_csel(p, k))
+        if (fold_sel_cmod(p, k) || fold_csel(p, k))
             changed = true; /* the compare is dead now: opt_dce */
     return changed;
 }

@@ -19,8 +19,9 @@
  * V's definitions write the part and its later readers read it there;
  * nothing else writes the part, so it holds V for as long as V lives, and
  * the block (one allocation unit) lives as long as its longest part.  A
- * value sent twice, or a SIMD32 value split over two SIMD16 messages,
- * keeps its copies.  Register classes follow: a part of an end-of-thread
+ * value sent twice keeps its copies; a SIMD32 value sent by two SIMD16
+ * messages is two values by now (gen/opt_split.c), each copied whole by a
+ * 16-channel mov of its channel group.  Register classes follow: a part of an end-of-thread
  * payload lives in r112-r127 with its block.  A message's response (an
  * untyped read of constants) copied whole, GRF by GRF in order, into
  * consecutive parts and read by nothing else is renamed the same way: the
@@ -34,6 +35,9 @@
  * copied into r112-r127).  When it is the second of two slots, the message
  * itself becomes the split send (header and first slot, then the
  * registers): a pass-through costs no message of its own.
+ *
+ * Payloads sent twice: a payload that is only a copy of (part of) another
+ * block is not built; its messages read that block (shared_payloads).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,8 +46,11 @@
 
 static bool raw_copy(const struct gen_program *p, const struct gen_inst *m)
 {
-    if (m->op != GOP_MOV || m->sat || m->cmod || m->pred != GP_NONE || m->nomask ||
-        m->exec != p->simd || m->group || m->dst.kind != GO_VREG || m->src[0].kind != GO_VREG)
+    /* every channel of the kernel, or of one SIMD32 half (gen/opt_split.c) */
+    bool width = (m->exec == p->simd && !m->group) ||
+                 (p->simd == 32 && m->exec == 16 && (m->group == 0 || m->group == 16));
+    if (m->op != GOP_MOV || m->sat || m->cmod || m->pred != GP_NONE || m->nomask || !width ||
+        m->dst.kind != GO_VREG || m->src[0].kind != GO_VREG)
         return false;
     const struct gen_opnd *s = &m->src[0];
     if (s->neg || s->abs || s->off || (s->region != GR_AUTO && s->region != GR_VEC))
@@ -285,7 +292,7 @@ static bool whole_response_copied(const struct gen_program *p, const struct gen_
                                   uint32_t m, uint32_t *also, unsigned *nalso)
 {
     const struct gen_inst *mi = &p->inst[m];
-    uint32_t v = mi->src[0].vreg, size = gen_dsize(p), n = p->vreg[v].size / size;
+    uint32_t v = mi->src[0].vreg, size = 4u * mi->exec, n = p->vreg[v].size / size;
     *nalso = 0;
     if (du->def_start[v + 1] - du->def_start[v] != 1)
         return false;
@@ -304,7 +311,8 @@ static bool whole_response_copied(const struct gen_program *p, const struct gen_
                 continue;
             struct gen_inst raw = *c; /* raw_copy() but at an offset of V */
             raw.src[0].off = 0;
-            if (found != UINT32_MAX || !raw_copy(p, &raw) ||
+            if (found != UINT32_MAX || !raw_copy(p, &raw) || c->exec != mi->exec ||
+                c->group != mi->group ||
                 c->dst.off != mi->dst.off + part * size || c->dst.type != mi->dst.type)
                 return false;
             found = j;
@@ -316,6 +324,103 @@ static bool whole_response_copied(const struct gen_program *p, const struct gen_
     /* V read by the copies only: it becomes B's parts, which nothing else may read
      * as V, and the send writes them all */
     return du->use_start[v + 1] - du->use_start[v] == n;
+}
+
+/*
+ * A payload copied whole from another block: every definition of B is a
+ * raw copy of block S at one distance (S + delta + off into B + off), the
+ * copies cover B once, and S keeps those bytes from each copy to each
+ * message reading B (in one basic block).  The messages read S + delta
+ * instead and the copies go: a second sampler message at the coordinates
+ * of a first (a base texture and a normal map at t0) sends the first's
+ * payload again.  S's range grows to the last such message, so not on the
+ * retry that keeps block ranges unless S is read there anyway, and S must
+ * lie in the GRFs B's messages need (an end-of-thread payload).
+ */
+static bool shared_payloads(struct gen_program *p)
+{
+    struct gen_du du;
+    if (!gen_du_build(p, &du)) {
+        p->oom = true;
+        return false;
+    }
+    unsigned n = p->ninst;
+    bool *dead = calloc(n + 1, sizeof(*dead));
+    if (!dead) {
+        gen_du_free(&du);
+        p->oom = true;
+        return false;
+    }
+    bool changed = false;
+    for (uint32_t b = 0; b < p->nvreg; b++) {
+        const struct gen_vreg *B = &p->vreg[b];
+        uint32_t nd = du.def_start[b + 1] - du.def_start[b];
+        if (!B->no_spill || !nd || !message_only_uses(p, &du, b) || B->size % GEN_GRF_SIZE)
+            continue;
+        uint32_t src = UINT32_MAX, covered = 0, first = UINT32_MAX, last_copy = 0;
+        int64_t delta = 0;
+        bool ok = true;
+        for (uint32_t q = du.def_start[b]; q < du.def_start[b + 1] && ok; q++) {
+            uint32_t m = du.def_list[q];
+            const struct gen_inst *mi = &p->inst[m];
+            struct gen_inst raw = *mi; /* raw_copy() but at an offset of S */
+            raw.src[0].off = 0;
+            ok = raw_copy(p, &raw) && p->vreg[mi->src[0].vreg].no_spill && mi->src[0].vreg != b;
+            if (!ok)
+                break;
+            int64_t d = (int64_t)mi->src[0].off - (int64_t)mi->dst.off;
+            if (src == UINT32_MAX) {
+                src = mi->src[0].vreg;
+                delta = d;
+            }
+            uint32_t bytes = gen_dst_bytes(p, mi);
+            ok = mi->src[0].vreg == src && d == delta && delta >= 0 &&
+                 mi->dst.off + bytes <= B->size && (mi->dst.off | bytes) % GEN_GRF_SIZE == 0 &&
+                 !(covered >> (mi->dst.off / GEN_GRF_SIZE) & ((1u << bytes / GEN_GRF_SIZE) - 1));
+            if (ok && B->size / GEN_GRF_SIZE <= 31)
+                covered |= ((1u << bytes / GEN_GRF_SIZE) - 1) << mi->dst.off / GEN_GRF_SIZE;
+            else
+                ok = false;
+            first = m < first ? m : first;
+            last_copy = m > last_copy ? m : last_copy;
+        }
+        if (!ok || covered != (1u << B->size / GEN_GRF_SIZE) - 1)
+            continue;
+        const struct gen_vreg *S = &p->vreg[src];
+        if ((uint64_t)delta + B->size > S->size || S->grf_lo < B->grf_lo || S->grf_hi > B->grf_hi)
+            continue;
+        uint32_t last_use = 0, s_last = 0;
+        for (uint32_t q = du.use_start[b]; q < du.use_start[b + 1] && ok; q++) {
+            uint32_t k = du.use_list[q].inst;
+            last_use = k > last_use ? k : last_use;
+            ok = gen_du_same_block(&du, first, k) && k > last_copy;
+            for (uint32_t r = du.def_start[b]; r < du.def_start[b + 1] && ok; r++) {
+                uint32_t m = du.def_list[r];
+                const struct gen_inst *mi = &p->inst[m];
+                ok = gen_du_unchanged(p, &du, src, mi->src[0].off, gen_dst_bytes(p, mi), m, k);
+            }
+        }
+        for (uint32_t q = du.use_start[src]; q < du.use_start[src + 1]; q++)
+            s_last = du.use_list[q].inst > s_last ? du.use_list[q].inst : s_last;
+        if (!ok || (p->keep_block_ranges && s_last < last_use))
+            continue;
+        for (uint32_t q = du.use_start[b]; q < du.use_start[b + 1]; q++) {
+            struct gen_inst *k = &p->inst[du.use_list[q].inst];
+            struct gen_opnd *o = &k->src[du.use_list[q].slot];
+            if (o->kind == GO_VREG && o->vreg == b) {
+                o->vreg = src;
+                o->off += (uint32_t)delta;
+            }
+        }
+        for (uint32_t q = du.def_start[b]; q < du.def_start[b + 1]; q++)
+            dead[du.def_list[q]] = true;
+        changed = true;
+    }
+    if (changed)
+        gen_remove_marked(p, dead);
+    free(dead);
+    gen_du_free(&du);
+    return changed;
 }
 
 bool gen_opt_payload(struct gen_program *p)
@@ -351,7 +456,7 @@ bool gen_opt_payload(struct gen_program *p)
             const struct gen_inst *mi = &p->inst[m];
             if (!raw_copy(p, mi))
                 continue;
-            uint32_t v = mi->src[0].vreg, off = mi->dst.off, size = gen_dsize(p);
+            uint32_t v = mi->src[0].vreg, off = mi->dst.off, size = 4u * mi->exec;
             const struct gen_vreg *V = &p->vreg[v];
             /* a message's response copied whole, part by part in order, into
              * consecutive parts of B: the message writes B instead (the
@@ -363,7 +468,8 @@ bool gen_opt_payload(struct gen_program *p)
                 if (!whole_response_copied(p, &du, b, m, also, &nalso))
                     continue;
                 size = V->size;
-            } else if (V->no_spill || V->size != size) {
+            } else if (V->no_spill || V->size != size || V->size != gen_vreg_dsize(p, V) ||
+                       mi->group != gen_vreg_first_ch(V)) {
                 continue;
             }
             if (v == b || V->uniform || V->spill_slot >= 0 || into[v] || off % GEN_GRF_SIZE ||
@@ -441,5 +547,7 @@ bool gen_opt_payload(struct gen_program *p)
     free(into_off);
     free(dead);
     gen_du_free(&du);
+    if (!p->oom && shared_payloads(p))
+        changed = true;
     return changed || moved;
 }

@@ -10,7 +10,8 @@
  * invalidates: instruction indices (plns inserted), def/use lists
  *
  * A vreg defined only by unpredicated pln instructions reading payload
- * registers (one at SIMD8/16, the two halves at SIMD32) is recomputed into
+ * registers (one at SIMD8/16, the two halves at SIMD32, or one for each
+ * half of a split SIMD32 value: gen/opt_split.c) is recomputed into
  * a fresh vreg right before each use that lies outside the definition's
  * basic block or more than REMAT_DISTANCE instructions after it, provided
  * the definitions dominate the use; the originals die when no use is left
@@ -27,7 +28,7 @@ static bool pln_value(const struct gen_program *p, const struct gen_du *du, uint
 {
     uint32_t nd = du->def_start[v + 1] - du->def_start[v];
     const struct gen_vreg *r = &p->vreg[v];
-    if (!nd || nd > 2 || r->uniform || r->no_spill || r->size != gen_dsize(p))
+    if (!nd || nd > 2 || r->uniform || r->no_spill || r->size != gen_vreg_dsize(p, r))
         return false;
     for (uint32_t q = du->def_start[v]; q < du->def_start[v + 1]; q++) {
         const struct gen_inst *i = &p->inst[du->def_list[q]];
@@ -86,6 +87,7 @@ bool gen_opt_remat(struct gen_program *p)
                 nvv = gen_new_vreg(p, p->vreg[v].size, false);
                 if (p->oom)
                     break;
+                p->vreg[nvv].half32 = p->vreg[v].half32;
                 ins_v[nins] = v;
                 ins_at[nins] = u.inst;
                 ins_new[nins] = nvv;

@@ -462,7 +462,10 @@ static bool plain_copy(const struct gen_program *p, const struct gen_inst *i)
     const struct gen_vreg *d = &p->vreg[i->dst.vreg], *s = &p->vreg[i->src[0].vreg];
     return i->dst.vreg != i->src[0].vreg && d->size == s->size && d->uniform == s->uniform &&
            !d->no_spill && !s->no_spill && d->grf_lo == s->grf_lo && d->grf_hi == s->grf_hi &&
-           d->spill_slot < 0 && s->spill_slot < 0 && i->exec == (d->uniform ? 1 : p->simd);
+           d->spill_slot < 0 && s->spill_slot < 0 && d->half32 == s->half32 &&
+           (d->uniform  ? i->exec == 1
+            : d->half32 ? 4u * i->exec == d->size && i->group == gen_vreg_first_ch(d)
+                        : i->exec == p->simd);
 }
 
 /* Renames every operand to its class representative and drops the copies
@@ -706,14 +709,15 @@ static bool lane_def(const struct gen_program *p, const struct gen_inst *i)
     if (i->dst.kind != GO_VREG || gen_op_info[i->op].send || !dword_type(i->dst.type))
         return false;
     const struct gen_vreg *v = &p->vreg[i->dst.vreg];
-    return !v->uniform && v->size == gen_dsize(p) && i->dst.off == 4u * i->group &&
-           i->dst.off + 4u * i->exec <= v->size;
+    unsigned first = gen_vreg_first_ch(v);
+    return !v->uniform && v->size == gen_vreg_dsize(p, v) && i->group >= first &&
+           i->dst.off == 4u * (i->group - first) && i->dst.off + 4u * i->exec <= v->size;
 }
 
 /* Writes every channel's lane of a divergent dword (for the channels that run it). */
 static bool whole_def(const struct gen_program *p, const struct gen_inst *i)
 {
-    return lane_def(p, i) && i->dst.off == 0 && i->exec == p->simd;
+    return lane_def(p, i) && i->dst.off == 0 && 4u * i->exec == p->vreg[i->dst.vreg].size;
 }
 
 /*
@@ -724,7 +728,8 @@ static bool whole_def(const struct gen_program *p, const struct gen_inst *i)
 static void maskable_vregs(const struct gen_program *p, bool *ok)
 {
     for (unsigned v = 0; v < p->nvreg; v++)
-        ok[v] = !p->vreg[v].uniform && !p->vreg[v].no_spill && p->vreg[v].size == gen_dsize(p) &&
+        ok[v] = !p->vreg[v].uniform && !p->vreg[v].no_spill &&
+                p->vreg[v].size == gen_vreg_dsize(p, &p->vreg[v]) &&
                 p->vreg[v].spill_slot < 0;
     for (unsigned k = 0; k < p->ninst; k++) {
         const struct gen_inst *i = &p->inst[k];
@@ -1332,7 +1337,10 @@ static uint32_t handoff_source(const struct alloc *a, uint32_t v)
     const struct gen_inst *i = &p->inst[a->s[v]];
     const struct gen_op_info *oi = &gen_op_info[i->op];
     if (!writes(i, v) || i->dst.off || oi->send || oi->flow || i->op == GOP_PLN ||
-        !dword_type(i->dst.type) || i->exec != (r->uniform ? 1 : p->simd) || i->group)
+        !dword_type(i->dst.type) ||
+        (r->uniform  ? i->exec != 1 || i->group
+         : r->half32 ? !whole_def(p, i)
+                     : i->exec != p->simd || i->group))
         return 0;
     for (unsigned s = 0; s < oi->nsrc; s++) {
         const struct gen_opnd *o = &i->src[s];
