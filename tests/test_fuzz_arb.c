@@ -376,14 +376,14 @@ static void fuzz_one(struct totals *t, uint64_t seed, int kind)
 /*
  * Directed: the MAX/_SAT chains where the LLVM optimizer's select algebra
  * must keep NaN and -0 apart (docs/interpreter.md: MAX is (a > b) ? a : b,
- * _SAT gives +0 for -0 and NaN).  Expected values worked out by hand for
- * x = (NaN, -0, 2, 0.5):
+ * MIN (a > b) ? b : a, _SAT gives +0 for NaN and keeps -0).  Expected
+ * values worked out by hand for x = (NaN, -0, 2, 0.5):
  *   MAX t, 1, x; MAX r, t, 1   -> t = (NaN, 1, 2, 1), r = (1, 1, 2, 1)
- *   MAX_SAT r, 0, x            -> max = (NaN, -0, 2, 0.5), r = (0, 0, 1, 0.5)
+ *   MAX_SAT r, 0, x            -> max = (NaN, -0, 2, 0.5), r = (0, -0, 1, 0.5)
  *   MAX t, 0, x; MAX r, t, 0   -> t = (NaN, -0, 2, 0.5), r = (0, 0, 2, 0.5)
- *   MAX_SAT t, 0, x; MIN r, t, 1 -> t = (0, 0, 1, 0.5), r = t
- *   MIN_SAT t, x, 0; MAX_SAT r, t, x -> min = (NaN, -0, 0, 0), t = (0, 0, 0, 0),
- *     max = (NaN, -0, 2, 0.5), r = (0, 0, 1, 0.5)
+ *   MAX_SAT t, 0, x; MIN r, t, 1 -> t = (0, -0, 1, 0.5), r = t
+ *   MIN_SAT t, x, 0; MAX_SAT r, t, x -> min = (NaN, -0, 0, 0), t = (0, -0, 0, 0),
+ *     max = (NaN, -0, 2, 0.5) (-0 > -0 is false: x), r = (0, -0, 1, 0.5)
  * The interpreter must give exactly these; the LLVM and Gen engines must
  * print what the interpreter prints (both float rules for LLVM).
  */
@@ -394,10 +394,10 @@ static void test_directed_select_chains(void **state)
         const char *body, *expect;
     } cases[] = {
         {"MAX t, {1}.x, x;\nMAX result.color, t, {1}.x;\n", "[1, 1, 2, 1]"},
-        {"MAX_SAT result.color, {0}.x, x;\n", "[0, 0, 1, 0.5]"},
+        {"MAX_SAT result.color, {0}.x, x;\n", "[0, -0, 1, 0.5]"},
         {"MAX t, {0}.x, x;\nMAX result.color, t, {0}.x;\n", "[0, 0, 2, 0.5]"},
-        {"MAX_SAT t, {0}.x, x;\nMIN result.color, t, {1}.x;\n", "[0, 0, 1, 0.5]"},
-        {"MIN_SAT t, x, {0}.x;\nMAX_SAT result.color, t, x;\n", "[0, 0, 1, 0.5]"},
+        {"MAX_SAT t, {0}.x, x;\nMIN result.color, t, {1}.x;\n", "[0, -0, 1, 0.5]"},
+        {"MIN_SAT t, x, {0}.x;\nMAX_SAT result.color, t, x;\n", "[0, -0, 1, 0.5]"},
     };
     const char *inputs = "{\"invocations\": [{\"fragment.texcoord[0]\": [\"nan\", -0.0, 2, 0.5]}]}";
     struct totals t;

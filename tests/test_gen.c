@@ -1550,6 +1550,75 @@ static void test_multiply_adds(void **state)
     assert_true(same_f(o[0].reg[0].v[0], 0.0f));
 }
 
+/*
+ * (sat) is _sat (-0 kept, NaN -> +0), so it goes on the instruction that
+ * computes the value: no mov.sat and no add.sat x, 0.0 is left.  Values
+ * worked out by hand (test_llvm.c's test_saturate_keeps_negative_zero has
+ * the same shader on every engine): v0 = (0, 1e-30, -0.25, 2), NaN in the
+ * second invocation;
+ *   mad_sat v0 * (-2, -1e-30, 3, 1) + (-0, 0.5, 0.75, 0) = (-0, 0.5, +0, 1);
+ *   mul_sat v0 * (-1e-30, -1e-30, -4, 0.25) = (-0, -0, 1, 0.5);
+ *   NaN gives +0 in both.
+ */
+static void test_saturate_folds_into_producer(void **state)
+{
+    (void)state;
+    const char *src = "ps_3_0\n"
+                      "def c0, -2, -1e-30, 3, 1\n"
+                      "def c1, -0.0, 0.5, 0.75, 0\n"
+                      "def c2, -1e-30, -1e-30, -4, 0.25\n"
+                      "dcl_texcoord0 v0\n"
+                      "mad_sat r0, v0, c0, c1\n"
+                      "mul_sat r1, v0, c2\n"
+                      "mov oC0, r0\n"
+                      "mov oC1, r1\n";
+    struct gen_out r = compile(src, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "(sat)"), 8);
+    assert_int_equal(count(r.text, "mov (8|M0)     (sat)"), 0);
+    assert_int_equal(count(r.text, "mad (8|M0)     (sat)"), 3); /* the fourth is x * 1 + 0: an add */
+    assert_int_equal(count(r.text, "mul (8|M0)     (sat)"), 4);
+    out_free(&r);
+    const char *json = "{\"invocations\": [{\"v0\": [0, 1e-30, -0.25, 2]},"
+                       " {\"v0\": [\"nan\", \"nan\", \"nan\", \"nan\"]}]}";
+    const float want[2][4] = {{-0.0f, 0.5f, 0.0f, 1.0f}, {-0.0f, -0.0f, 1.0f, 0.5f}};
+    for (unsigned simd = 8; simd <= 16; simd += 8) {
+        struct st_run_outputs o[2];
+        gen_run_json(src, json, simd, o, 2);
+        for (unsigned j = 0; j < 2; j++)
+            for (unsigned c = 0; c < 4; c++) {
+                assert_true(same_f(o[0].reg[j].v[c], want[j][c]));
+                assert_true(same_f(o[1].reg[j].v[c], 0.0f));
+            }
+    }
+    /* --pp=fp16: the product is rounded to half before _sat, so the clamp
+     * stays off the :hf mul (which would clamp the f32 value first) and
+     * goes on the exact conversion to float instead.  By hand: 2^-10 *
+     * -2^-15 = -2^-25, a tie between -0 and -2^-24 that rounds to even, -0,
+     * kept by _sat, times 2^-10 = -0; +2^-25 -> +0 the same way; -0.375 ->
+     * +0; NaN -> +0, times NaN = NaN. */
+    const char *hsrc = "ps_2_0\ndcl t0\ndcl t1\nmul_sat_pp r0, t0, t1\nmul r1, r0, t0\nmov oC0, r1\n";
+    r = compile_pp(hsrc, 8, true);
+    assert_true(r.ok);
+    char buf[160];
+    assert_int_equal(count(r.text, "(sat)"), 4);
+    assert_int_equal(count(r.text, "mov (8|M0)     (sat)"), 4);
+    assert_non_null(strstr(line_with(r.text, "(sat)", buf, sizeof(buf)), "<1>:f r"));
+    assert_non_null(strstr(buf, "<8;8,1>:hf"));
+    out_free(&r);
+    const char *hjson = "{\"invocations\": [{\"t0\": [0.0009765625, 0.0009765625, 0.75, \"nan\"],"
+                        " \"t1\": [-0.000030517578125, 0.000030517578125, -0.5, 1]}]}";
+    for (unsigned simd = 8; simd <= 16; simd += 8)
+        for (int e = 0; e < 3; e++) {
+            enum st_engine eng = e == 0 ? ST_ENGINE_INTERP : e == 1 ? ST_ENGINE_LLVM : ST_ENGINE_GEN;
+            char *out = run_pp_unfused(hsrc, hjson, eng, simd);
+            assert_non_null(out);
+            if (!strstr(out, "\"oC0\": [-0, 0, 0, \"nan\"]"))
+                fail_msg("engine %d, SIMD%u: %s", e, simd, out);
+            free(out);
+        }
+}
+
 static void test_regressions_from_random_shaders(void **state)
 {
     (void)state;
@@ -1687,6 +1756,7 @@ int main(void)
         cmocka_unit_test(test_derivative_in_divergent_flow),
         cmocka_unit_test(test_regressions_from_random_shaders),
         cmocka_unit_test(test_multiply_adds),
+        cmocka_unit_test(test_saturate_folds_into_producer),
         cmocka_unit_test(test_samples_match_interpreter_in_simulator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

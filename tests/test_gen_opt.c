@@ -390,10 +390,10 @@ static void test_flag_retest_and_dead_flags(void **state)
 /* ------------------------------------------------------------------ */
 /* Saturation.                                                         */
 
-/* add.sat d, x, 0.0: the selector's saturate (x + 0 makes -0 into +0) */
-static struct gen_inst *sat_of(struct gen_program *p, uint32_t d, uint32_t x)
+/* mov.sat d, x: the selector's saturate (Gen's (sat) is _sat: -0 kept) */
+static struct gen_inst *sat_of(struct gen_program *p, uint32_t d, struct gen_opnd x)
 {
-    struct gen_inst *i = alu(p, GOP_ADD, d, V(x), F(0.0f));
+    struct gen_inst *i = mov(p, d, x);
     i->sat = true;
     return i;
 }
@@ -404,24 +404,49 @@ static void test_fold_saturate(void **state)
     struct gen_program p;
     prog_init(&p, 8);
     struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
-    uint32_t x = val(&p), a = val(&p), m = val(&p), b = val(&p), s1 = val(&p), s2 = val(&p), c[4];
-    alu(&p, GOP_ADD, x, in, F(0.5f)); /* a sum with 0.5 is never -0 */
-    sat_of(&p, a, x);                 /* -> add.sat x, in, 0.5 */
-    alu(&p, GOP_MUL, m, in, in);      /* a product may be -0 */
-    sat_of(&p, b, m);                 /* stays */
-    sat_of(&p, s1, b);                /* b is in [+0, 1]: a copy */
-    sat_of(&p, s2, s1);               /* so is s1: a copy */
-    c[0] = a, c[1] = b, c[2] = s2, c[3] = a;
+    uint32_t x = val(&p), a = val(&p), m = val(&p), b = val(&p), s1 = val(&p), s2 = val(&p),
+             y = val(&p), ny = val(&p), w = val(&p), w1 = val(&p), w2 = val(&p), h = val(&p),
+             hs = val(&p), c[4];
+    alu(&p, GOP_ADD, x, in, F(0.5f));    /* 0 */
+    sat_of(&p, a, V(x));                 /* 1: -> add.sat x, in, 0.5 */
+    alu(&p, GOP_MUL, m, in, in);         /* 2: a product may round to -0: */
+    sat_of(&p, b, V(m));                 /* 3: (sat) keeps it as _sat does: folds too */
+    sat_of(&p, s1, V(b));                /* 4: b is m saturated: a copy */
+    sat_of(&p, s2, V(s1));               /* 5: so is s1: a copy */
+    alu(&p, GOP_MUL, y, in, F(3.0f));    /* 6 */
+    struct gen_opnd negy = V(y);
+    negy.neg = true;
+    sat_of(&p, ny, negy);                /* 7: sat(-y) is not y's (sat): stays */
+    alu(&p, GOP_MUL, w, in, F(2.0f));    /* 8: read twice */
+    sat_of(&p, w1, V(w));                /* 9: stays */
+    alu(&p, GOP_ADD, w2, V(w), F(1.0f)); /* 10 */
+    struct gen_inst *hi = alu(&p, GOP_MUL, h, in, F(0.25f)); /* 11: a half product */
+    hi->dst.type = GT_HF;
+    hi->src[0].type = GT_HF;
+    hi->src[1] = gen_imm(0x3400u, GT_HF); /* 0.25 */
+    struct gen_opnd hv = V(h);
+    hv.type = GT_HF;
+    struct gen_inst *hm = sat_of(&p, hs, hv); /* 12: the clamp of a rounded half: stays */
+    hm->dst.type = GT_HF;
+    c[0] = s2, c[1] = ny, c[2] = w1, c[3] = w2; /* (a, hs: unread results) */
     rt_write(&p, colour(&p, c));
     assert_true(gen_opt_fold(&p));
     assert_true(p.inst[0].sat);
     assert_int_equal(p.inst[1].op, GOP_MOV);
-    assert_false(p.inst[2].sat);
-    assert_int_equal(p.inst[3].op, GOP_ADD);
-    assert_true(p.inst[3].sat);
+    assert_false(p.inst[1].sat);
+    assert_true(p.inst[2].sat);
+    assert_false(p.inst[3].sat);
+    assert_int_equal(p.inst[3].src[0].vreg, m);
     assert_int_equal(p.inst[4].op, GOP_MOV);
+    assert_false(p.inst[4].sat);
     assert_int_equal(p.inst[4].src[0].vreg, b);
-    assert_int_equal(p.inst[5].op, GOP_MOV);
+    assert_false(p.inst[5].sat);
+    assert_false(p.inst[6].sat);
+    assert_true(p.inst[7].sat);
+    assert_false(p.inst[8].sat);
+    assert_true(p.inst[9].sat);
+    assert_false(p.inst[11].sat);
+    assert_true(p.inst[12].sat);
     gen_program_free(&p);
 }
 

@@ -579,6 +579,73 @@ static void test_modifiers(void **state)
     fx_free(f);
 }
 
+/*
+ * _sat is x < 0 ? +0 : x > 1 ? 1 : x, NaN -> +0 (docs/interpreter.md):
+ * -0 lies in [0, 1] and stays -0.  Worked out by hand:
+ *   mov_sat of (-0, +0, -2^-149, 1 + 2^-23) = (-0, +0, +0, 1);
+ *   mov_sat of (NaN, -inf, +inf, 2^-149) = (+0, +0, 1, 2^-149);
+ *   mul_sat of v1 = (0, 1e-30, 0.5, 2) by c0 = (-2, -1e-30, 4, -0.25):
+ *   0 * -2 = -0 under IEEE (+0 under d3d9: a zero factor gives +0);
+ *   1e-30 * -1e-30 = -1e-60 rounds to -0 (below half of 2^-149) under both
+ *   rules; 2 -> 1; -0.5 -> +0;
+ *   mad_sat v1.x * c0.x + -0 = -0 + -0 = -0 (IEEE), +0 + -0 = +0 (d3d9).
+ */
+static void test_saturate_sign_of_zero(void **state)
+{
+    (void)state;
+    const char *src = "ps_3_0\n"
+                      "def c0, -2, -1e-30, 4, -0.25\n"
+                      "def c1, -0.0, 0, 0, 0\n"
+                      "dcl_texcoord0 v0\n"
+                      "dcl_texcoord1 v1\n"
+                      "dcl_texcoord2 v2\n"
+                      "mov_sat oC0, v0\n"
+                      "mov_sat oC1, v2\n"
+                      "mul_sat oC2, v1, c0\n"
+                      "mad_sat r0, v1.x, c0.x, c1.x\n"
+                      "mov oC3, r0\n";
+    const char *json = "{\"invocations\": [{\"v0\": [-0.0, 0, -1.401298464324817e-45, 1.0000001192092896],"
+                       " \"v1\": [0, 1e-30, 0.5, 2],"
+                       " \"v2\": [\"nan\", \"-inf\", \"inf\", 1.401298464324817e-45]}]}";
+    for (int rules = 0; rules < 2; rules++) {
+        struct fx *f = run_rules(src, json, rules ? ST_FLOAT_D3D9 : ST_FLOAT_IEEE);
+        CHECK4(outv(f, 0, "oC0"), -0.0f, 0.0f, 0.0f, 1.0f);
+        CHECK4(outv(f, 0, "oC1"), 0.0f, 0.0f, 1.0f, 0x1p-149f);
+        CHECK4(outv(f, 0, "oC2"), rules ? 0.0f : -0.0f, -0.0f, 1.0f, 0.0f);
+        CHECK1(outv(f, 0, "oC3"), rules ? 0.0f : -0.0f);
+        fx_free(f);
+    }
+    /* the same definition at the C level */
+    assert_true(signbit(st_op_saturate(-0.0f)) && st_op_saturate(-0.0f) == 0.0f);
+    assert_true(!signbit(st_op_saturate(0.0f)) && st_op_saturate(0.0f) == 0.0f);
+    assert_true(!signbit(st_op_saturate(NAN)) && st_op_saturate(NAN) == 0.0f);
+    assert_true(!signbit(st_op_saturate(-0x1p-149f)) && st_op_saturate(-0x1p-149f) == 0.0f);
+    assert_true(st_op_saturate(0x1.000002p0f) == 1.0f);
+}
+
+/*
+ * _pp under --pp=fp16: the product is rounded to half before _sat, so a
+ * tiny negative product is a half -0 and stays -0: 2^-10 * -2^-15 =
+ * -2^-25, half of the smallest half denormal 2^-24, a tie that rounds to
+ * even (-0); 2^-10 * 2^-15 = +0 the same way; 0.75 * -0.5 = -0.375 -> +0;
+ * 0.75 * 2 = 1.5 -> 1.
+ */
+static void test_saturate_pp_half_zero(void **state)
+{
+    (void)state;
+    const char *src = "ps_2_0\n"
+                      "def c0, -0.000030517578125, 0.000030517578125, -0.5, 2\n"
+                      "dcl t0\n"
+                      "mul_sat_pp r0, t0, c0\n"
+                      "mov oC0, r0\n";
+    const char *json = "{\"invocations\": [{\"t0\": [0.0009765625, 0.0009765625, 0.75, 0.75]}]}";
+    for (int fused = 0; fused < 2; fused++) {
+        struct fx *f = run_pp(src, json, fused);
+        CHECK4(outv(f, 0, "oC0"), -0.0f, 0.0f, 0.0f, 1.0f);
+        fx_free(f);
+    }
+}
+
 static void test_float_rules(void **state)
 {
     (void)state;
@@ -2179,6 +2246,8 @@ int main(void)
         cmocka_unit_test(test_pow),
         cmocka_unit_test(test_cmp_cnd),
         cmocka_unit_test(test_modifiers),
+        cmocka_unit_test(test_saturate_sign_of_zero),
+        cmocka_unit_test(test_saturate_pp_half_zero),
         cmocka_unit_test(test_float_rules),
         cmocka_unit_test(test_predication),
         cmocka_unit_test(test_reladdr_vs11),

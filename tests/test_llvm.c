@@ -637,10 +637,11 @@ static void test_run_json(void **state)
  * (passes/minmax_fence.c: LLVM 19's instcombine folded max(max(x, 1), 1)
  * into max(x, 1)).  Worked out by hand for x = (NaN, -0, 2, 0.5):
  *   D3D9 max is a >= b ? a : b: t = max(1, x) = (NaN, 1, 2, 1) (1 >= NaN is
- *   false), max(t, 1) = (1, 1, 2, 1);  mov_sat gives (0, 0, 1, 0.5) and
- *   max with c0 = 0 keeps it;
+ *   false), max(t, 1) = (1, 1, 2, 1);  mov_sat gives (0, -0, 1, 0.5) (_sat
+ *   keeps -0, NaN gives +0) and max with c0 = 0 keeps it (-0 >= 0);
  *   ARB MAX is a > b ? a : b: the same values for this chain;
- *   MAX_SAT(0, x): MAX = (NaN, -0, 2, 0.5), _SAT = (0, 0, 1, 0.5).
+ *   MAX_SAT(0, x): MAX = (NaN, -0, 2, 0.5) (0 > -0 is false), _SAT =
+ *   (0, -0, 1, 0.5).
  * Every engine must print them, under both float rules.
  */
 static char *run_engine(const char *src, const char *json, enum st_engine e,
@@ -670,6 +671,46 @@ static char *run_engine(const char *src, const char *json, enum st_engine e,
     return out;
 }
 
+/*
+ * _sat keeps -0 (docs/interpreter.md), in every engine: the JIT's compares
+ * and selects, and the Gen kernel, where (sat) goes on the mad / mul
+ * itself.  Worked out by hand, v0 = (0, 1e-30, -0.25, 2):
+ *   mad_sat v0 * (-2, -1e-30, 3, 1) + (-0, 0.5, 0.75, 0):
+ *     0 * -2 + -0 = -0 + -0 = -0 (d3d9: the zero factor gives +0, +0 + -0
+ *     = +0); -1e-60 (-0 or a tiny negative, either reading) + 0.5 = 0.5;
+ *     -0.75 + 0.75 = +0; 2 + 0 -> 1;
+ *   mul_sat v0 * (-1e-30, -1e-30, -4, 0.25): -0 (d3d9 +0); -1e-60 rounds
+ *     to -0 under both rules; 1; 0.5.
+ */
+static void test_saturate_keeps_negative_zero(void **state)
+{
+    (void)state;
+    const char *src = "ps_3_0\n"
+                      "def c0, -2, -1e-30, 3, 1\n"
+                      "def c1, -0.0, 0.5, 0.75, 0\n"
+                      "def c2, -1e-30, -1e-30, -4, 0.25\n"
+                      "dcl_texcoord0 v0\n"
+                      "mad_sat r0, v0, c0, c1\n"
+                      "mul_sat r1, v0, c2\n"
+                      "mov oC0, r0\n"
+                      "mov oC1, r1\n";
+    const char *json = "{\"invocations\": [{\"v0\": [0, 1e-30, -0.25, 2]}]}";
+    static const char *const want[2][2] = {
+        {"\"oC0\": [-0, 0.5, 0, 1]", "\"oC1\": [-0, -0, 1, 0.5]"},
+        {"\"oC0\": [0, 0.5, 0, 1]", "\"oC1\": [0, -0, 1, 0.5]"},
+    };
+    for (int e = 0; e < 3; e++)
+        for (int rules = 0; rules < 2; rules++) {
+            enum st_engine eng = e == 0 ? ST_ENGINE_INTERP : e == 1 ? ST_ENGINE_LLVM : ST_ENGINE_GEN;
+            char *out = run_engine(src, json, eng, rules ? ST_FLOAT_D3D9 : ST_FLOAT_IEEE);
+            assert_non_null(out);
+            for (int k = 0; k < 2; k++)
+                if (!strstr(out, want[rules][k]))
+                    fail_msg("engine %d, rules %d: %s (want %s)", e, rules, out, want[rules][k]);
+            free(out);
+        }
+}
+
 static void test_minmax_chains_keep_nan(void **state)
 {
     (void)state;
@@ -679,14 +720,14 @@ static void test_minmax_chains_keep_nan(void **state)
         {"ps_3_0\ndef c0, 1, 1, 1, 1\ndcl_texcoord0 v0\nmax r0, c0, v0\nmax r1, r0, c0\nmov oC0, r1\n",
          "{\"invocations\": [{\"v0\": [\"nan\", -0.0, 2, 0.5]}]}", "\"oC0\": [1, 1, 2, 1]"},
         {"ps_3_0\ndef c0, 0, 0, 0, 0\ndcl_texcoord0 v0\nmov_sat r0, v0\nmax r1, r0, c0\nmov oC0, r1\n",
-         "{\"invocations\": [{\"v0\": [\"nan\", -0.0, 2, 0.5]}]}", "\"oC0\": [0, 0, 1, 0.5]"},
+         "{\"invocations\": [{\"v0\": [\"nan\", -0.0, 2, 0.5]}]}", "\"oC0\": [0, -0, 1, 0.5]"},
         {"!!ARBfp1.0\nATTRIB x = fragment.texcoord[0];\nTEMP t;\nMAX t, {1}.x, x;\n"
          "MAX result.color, t, {1}.x;\nEND\n",
          "{\"invocations\": [{\"fragment.texcoord[0]\": [\"nan\", -0.0, 2, 0.5]}]}",
          "\"result.color\": [1, 1, 2, 1]"},
         {"!!ARBfp1.0\nATTRIB x = fragment.texcoord[0];\nMAX_SAT result.color, {0}.x, x;\nEND\n",
          "{\"invocations\": [{\"fragment.texcoord[0]\": [\"nan\", -0.0, 2, 0.5]}]}",
-         "\"result.color\": [0, 0, 1, 0.5]"},
+         "\"result.color\": [0, -0, 1, 0.5]"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         for (int e = 0; e < 3; e++)
@@ -913,6 +954,7 @@ int main(void)
         cmocka_unit_test(test_jit_reladdr),
         cmocka_unit_test(test_run_json),
         cmocka_unit_test(test_minmax_chains_keep_nan),
+        cmocka_unit_test(test_saturate_keeps_negative_zero),
         cmocka_unit_test(test_unwritten_a0_destination),
         cmocka_unit_test(test_al_defi_loop_narrows),
         cmocka_unit_test(test_al_input_loop_full),

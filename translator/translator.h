@@ -640,7 +640,7 @@ float st_op_dot(bool legacy, bool fused, const float a[4], const float b[4], uns
 bool st_op_compare(enum st_compare c, float a, float b);
 int32_t st_op_round(float f);     /* mova: floor(x + 0.5), saturating, NaN -> 0 */
 float st_op_partial(float f);     /* expp/logp: the low 8 mantissa bits cleared */
-float st_op_saturate(float x);    /* _sat: NaN and -0 give +0 */
+float st_op_saturate(float x);    /* _sat: NaN gives +0, -0 stays -0 */
 /* a . b over n lanes as st_op_dot, every step rounded as e says (e->half) */
 float st_op_dot_env(const struct st_op_env *e, const float a[4], const float b[4], unsigned n);
 /*

@@ -936,10 +936,10 @@ static struct gen_opnd saturate(struct isel *I, struct gen_opnd x, bool u)
     enum gen_type t = x.type == GT_HF ? GT_HF : GT_F; /* a half stays one */
     if (gb_imm_value(x, &f))
         return gb_imm_ft(st_op_saturate(f), t);
-    /* x + 0 under (sat): -0 becomes +0 as the definition's saturate
-     * gives, whatever (sat) does with -0 (the simulator keeps it) */
+    /* (sat) is the definition's saturate (-0 kept, NaN -> +0): a mov.sat,
+     * which gen/opt_fold.c folds into the instruction computing x */
     struct gen_opnd d = gb_val(I->b, u && gb_is_uniform(I->p, &x), t);
-    gb_alu_to(I->b, GOP_ADD, d, x, gb_imm_ft(0.0f, t), true);
+    gb_alu_to(I->b, GOP_MOV, d, x, gen_opnd_none(), true);
     return d;
 }
 

@@ -5,8 +5,8 @@
  * specifications allow and docs/gen-backend.md lists (a multiply-add
  * rounds once: `mad`), and the float rule applied where the interpreter
  * applies it (st_op_mul).  Where a Gen instruction's corner cases differ
- * from the definition (sel.l / sel.ge return the non-NaN source, (sat)
- * keeps -0, math.inv of -0 is -inf), the sequence says why it is still
+ * from the definition (sel.l / sel.ge return the non-NaN source,
+ * math.inv of -0 is -inf), the sequence says why it is still
  * the definition.
  */
 #include <math.h>

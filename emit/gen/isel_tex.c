@@ -164,7 +164,7 @@ bool gen_tex1x_compute(struct gen_tex1x *t, const struct st_instr *a, unsigned n
     case ST_OP_TEXCOORD:
         for (unsigned k = 0; k < 3; k++) {
             struct gen_opnd v = gb_val(c->b, false, GT_F);
-            gb_alu_to(c->b, GOP_ADD, v, co[k], zero, true); /* + 0: -0 saturates to +0 */
+            gb_alu_to(c->b, GOP_MOV, v, co[k], gen_opnd_none(), true); /* (sat): _sat */
             r[k] = v;
         }
         r[3] = one;

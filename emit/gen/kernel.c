@@ -1223,6 +1223,16 @@ static struct gen_opnd alu2(struct gen_kernel_info *ki, enum gen_op op, struct g
     return gen_vr(v, 0, GT_F);
 }
 
+/* x clamped as the interpreter's _sat (st_op_saturate): a mov.sat, which
+ * gen/opt_fold.c may fold into x's producer. */
+static struct gen_opnd sat_copy(struct gen_kernel_info *ki, struct gen_opnd x)
+{
+    struct gen_program *p = ki->p;
+    uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+    gb_alu_to(ki->b, GOP_MOV, gen_vr(v, 0, GT_F), x, gen_opnd_none(), true);
+    return gen_vr(v, 0, GT_F);
+}
+
 /* A product of the fixed-function steps under the float rule (st_arb_run_finish's ff_mul). */
 static struct gen_opnd ff_mul(struct gen_kernel_info *ki, struct gen_opnd a, struct gen_opnd b)
 {
@@ -1294,8 +1304,7 @@ static void arb_fog(struct gen_kernel_info *ki)
         nz.neg = true;
         f = alu2(ki, GOP_ADD, nz, const_comp(ki, S->fog_c, 2), false); /* end - z */
         f = ff_mul(ki, f, const_comp(ki, S->fog_c, 3));                /* * 1/(end - start) */
-        /* + 0: -0 saturates to +0, as the interpreter's clamp */
-        f = alu2(ki, GOP_ADD, gb_reg(ki->b, f), gen_imm(0, GT_F), true);
+        f = sat_copy(ki, f); /* the interpreter's clamp: (sat) */
     } else {
         struct gen_opnd t = ff_mul(ki, const_comp(ki, S->fog_c, 0), z);
         if (o & ST_ARB_OPT_FOG_EXP2)
@@ -1316,8 +1325,7 @@ static void arb_fog(struct gen_kernel_info *ki)
      * st_arb_run_finish does */
     for (unsigned c = 0; c < 4; c++) {
         struct gen_opnd col = gb_reg(ki->b, ki->out[color][c]);
-        /* + 0 turns -0 into +0 before the clamp (the interpreter's saturate) */
-        ki->out[color][c] = alu2(ki, GOP_ADD, col, gen_imm(0, GT_F), true);
+        ki->out[color][c] = sat_copy(ki, col);
     }
     for (unsigned c = 0; c < 3; c++) {
         struct gen_opnd col = ki->out[color][c];

@@ -8,24 +8,23 @@
  * invalidates: instruction indices (folded instructions become dead movs
  *              for opt_copy / opt_dce, none is removed here)
  *
- * The selector writes a saturate as `add.sat d, x, 0.0`: x + 0 turns -0
- * into +0 before the clamp, as the interpreter's saturate does, where
- * Gen's (sat) keeps -0.  So:
+ * The selector writes a saturate as `mov.sat d, x`: Gen's (sat) is the
+ * interpreter's _sat (x < 0 ? +0 : x > 1 ? 1 : x, NaN -> +0, -0 kept;
+ * docs/interpreter.md), applied to the value the instruction rounded.  So:
  *
- * - when x is already saturated (in [+0, 1], never -0, never NaN: the
- *   result of such an add, or of any (sat) instruction whose result cannot
- *   be -0, or a plain copy of such a value), the add is a copy: `mov d, x`;
+ * - when x is already saturated (the result of an unpredicated (sat)
+ *   instruction of the same type, or a plain copy of one: in [-0, 1],
+ *   never NaN), clamping it again changes nothing: `mov d, x`;
  * - when the instruction producing x (its only whole definition, read by
- *   this add alone, same width) takes (sat) and cannot give -0, it
- *   saturates itself and the add becomes a copy of it.
- *
- * "Cannot give -0", by construction, for IEEE float with denormals kept
- * and round-to-nearest: an immediate other than -0; |x|; a sum of two
- * floats one of which is never -0 (an exact zero sum is +0, and a nonzero
- * sum of two floats is at least the smallest denormal); 2^x; frc (x minus
- * its floor: +0 for -0); a selection between two such values; any of these
- * saturated.  A product or a fused multiply-add can round a tiny negative
- * result to -0, so they never qualify.
+ *   this mov alone, same width, a float destination) takes (sat), it
+ *   saturates itself and the mov becomes a copy of it.  Not for a half
+ *   destination: the simulator (and the half pipeline it models) clamps
+ *   the f32 value before rounding it to half, where the interpreter clamps
+ *   the rounded half, and a tiny negative value rounds to a half -0, which
+ *   the clamp keeps.  There the clamp moves forward instead: a half
+ *   `mov.sat t, x` read only by a conversion `mov d:f, t` in the same basic
+ *   block, x unchanged in between, becomes `mov.sat d:f, x` (the half to
+ *   float conversion is exact, so clamping before or after it is the same).
  *
  * Constants: an add or mul of two float immediates, or an integer add,
  * mul, shift or logic operation of two dword immediates, becomes a mov of
@@ -53,92 +52,38 @@
 
 enum { FOLD_DEPTH = 4 };
 
-static bool value_never_negzero(const struct gen_program *p, const struct gen_du *du, uint32_t v,
-                                unsigned depth);
-
-static bool opnd_never_negzero(const struct gen_program *p, const struct gen_du *du,
-                               const struct gen_opnd *o, unsigned depth)
+/* `mov.sat d, x` of a float or half x of d's type: true. */
+static bool sat_pattern(const struct gen_inst *i)
 {
-    if (o->type != GT_F)
+    if (i->op != GOP_MOV || !i->sat || i->cmod || i->pred != GP_NONE ||
+        (i->dst.type != GT_F && i->dst.type != GT_HF))
         return false;
-    if (o->abs)
-        return !o->neg; /* |x| is never -0; -|x| may be */
-    if (o->kind == GO_IMM)
-        return (o->neg ? o->imm ^ 0x80000000u : o->imm) != 0x80000000u;
-    if (o->neg || o->kind != GO_VREG || depth == 0)
-        return false;
-    return value_never_negzero(p, du, o->vreg, depth - 1);
+    return i->src[0].type == i->dst.type;
 }
 
-static bool value_never_negzero(const struct gen_program *p, const struct gen_du *du, uint32_t v,
-                                unsigned depth)
-{
-    int32_t d = gen_du_single_def(p, du, v);
-    if (d < 0)
-        return false;
-    const struct gen_inst *i = &p->inst[d];
-    if (i->dst.type != GT_F || i->pred != GP_NONE)
-        return false;
-    switch (i->op) {
-    case GOP_ADD:
-        return i->src[0].type == GT_F && i->src[1].type == GT_F &&
-               (opnd_never_negzero(p, du, &i->src[0], depth) ||
-                opnd_never_negzero(p, du, &i->src[1], depth));
-    case GOP_MATH:
-        return i->math == GM_EXP;
-    case GOP_FRC:
-        return true;
-    case GOP_SEL:
-        return opnd_never_negzero(p, du, &i->src[0], depth) &&
-               opnd_never_negzero(p, du, &i->src[1], depth);
-    case GOP_MOV:
-        return !i->sat && opnd_never_negzero(p, du, &i->src[0], depth);
-    default:
-        return false;
-    }
-}
-
-/* `add.sat d, x, +0.0` (either order): returns the slot of x, or -1. */
-static int sat_pattern(const struct gen_inst *i)
-{
-    if (i->op != GOP_ADD || !i->sat || i->cmod || i->pred != GP_NONE || i->dst.type != GT_F)
-        return -1;
-    for (int s = 0; s < 2; s++) {
-        const struct gen_opnd *z = &i->src[1 - s], *x = &i->src[s];
-        if (z->kind == GO_IMM && z->type == GT_F && z->imm == 0 && !z->neg && !z->abs &&
-            x->type == GT_F)
-            return s;
-    }
-    return -1;
-}
-
-/* x lies in [+0, 1] and is never -0 or NaN. */
+/* x is the result of a (sat) instruction of its type: in [-0, 1], never NaN. */
 static bool saturated(const struct gen_program *p, const struct gen_du *du, const struct gen_opnd *x)
 {
-    if (x->kind != GO_VREG || x->neg || x->abs || x->type != GT_F)
+    if (x->kind != GO_VREG || x->neg || x->abs)
         return false;
+    enum gen_type t = (enum gen_type)x->type;
     int32_t d = gen_du_single_def(p, du, x->vreg);
     if (d < 0)
         return false;
     const struct gen_inst *i = &p->inst[d];
-    /* a plain copy of a saturated value (an earlier fold left `add.sat t;
+    /* a plain copy of a saturated value (an earlier fold left `mul.sat t;
      * mov d, t`) is saturated: a second clamp of d would only cost a mov.sat */
     for (unsigned k = 0; k < FOLD_DEPTH && i->op == GOP_MOV && !i->sat && !i->cmod &&
-                         i->pred == GP_NONE && i->dst.type == GT_F && i->src[0].kind == GO_VREG &&
-                         !i->src[0].neg && !i->src[0].abs && i->src[0].type == GT_F;
+                         i->pred == GP_NONE && i->dst.type == t && i->src[0].kind == GO_VREG &&
+                         !i->src[0].neg && !i->src[0].abs && i->src[0].type == t;
          k++) {
         /* the copy's source, if defined once, is the value itself */
         d = gen_du_single_def(p, du, i->src[0].vreg);
         if (d < 0)
             return false;
-        x = &i->src[0];
         i = &p->inst[d];
     }
-    if (!i->sat || i->pred != GP_NONE || i->dst.type != GT_F)
-        return false;
-    if (sat_pattern(i) >= 0)
-        return true;
-    return value_never_negzero(p, du, x->vreg, FOLD_DEPTH);
+    return i->sat && i->pred == GP_NONE && i->dst.type == t;
 }
 
 static void to_copy(struct gen_inst *i, struct gen_opnd x)
@@ -443,6 +388,44 @@ static bool fold_byte_address(struct gen_program *p, const struct gen_du *du, un
     return true;
 }
 
+/* Instruction k, `mov.sat t:hf, x:hf`, read only by `mov d:f, t` in its
+ * basic block with x unchanged in between: that mov converts and clamps x
+ * itself (`mov.sat d:f, x`) and k is left to opt_dce. */
+static bool sat_into_conversion(struct gen_program *p, const struct gen_du *du, unsigned k)
+{
+    const struct gen_inst *i = &p->inst[k];
+    const struct gen_opnd *x = &i->src[0];
+    if (i->dst.type != GT_HF || i->dst.kind != GO_VREG || i->dst.off || x->kind != GO_VREG ||
+        p->vreg[x->vreg].no_spill)
+        return false;
+    /* k writes all of t, its only definition (gen_du_single_def's test, for
+     * a half: two bytes per channel), and one instruction reads t */
+    uint32_t t = i->dst.vreg;
+    const struct gen_vreg *tv = &p->vreg[t];
+    if (du->def_start[t + 1] - du->def_start[t] != 1 || tv->no_spill ||
+        (tv->uniform ? tv->size != 4 || i->exec != 1
+                     : tv->size != 2 * p->simd || i->exec != p->simd || i->group != 0) ||
+        du->use_start[t + 1] - du->use_start[t] != 1)
+        return false;
+    struct gen_use u = du->use_list[du->use_start[t]];
+    struct gen_inst *c = &p->inst[u.inst];
+    const struct gen_opnd *r = &c->src[0];
+    if (c->op != GOP_MOV || c->sat || c->cmod || c->pred != GP_NONE || u.slot != 0 ||
+        c->dst.type != GT_F || c->exec != i->exec || c->group != i->group ||
+        c->nomask != i->nomask)
+        return false;
+    /* c reads t whole, lane by lane, as k wrote it */
+    if (r->kind != GO_VREG || r->vreg != t || r->off || r->neg || r->abs || r->type != GT_HF ||
+        (r->region != GR_AUTO && r->region != GR_VEC))
+        return false;
+    if (!gen_du_same_block(du, k, u.inst) ||
+        !gen_du_unchanged(p, du, x->vreg, x->off, gen_dst_bytes(p, i), k, u.inst))
+        return false;
+    c->src[0] = *x;
+    c->sat = true;
+    return true;
+}
+
 bool gen_opt_fold(struct gen_program *p)
 {
     struct gen_du du;
@@ -459,28 +442,29 @@ bool gen_opt_fold(struct gen_program *p)
             changed = true; /* the same vregs defined and read: the facts still hold */
     for (unsigned k = 0; k < p->ninst; k++) {
         struct gen_inst *i = &p->inst[k];
-        int s = sat_pattern(i);
-        if (s < 0)
+        if (!sat_pattern(i))
             continue;
-        struct gen_opnd x = i->src[s];
+        struct gen_opnd x = i->src[0];
         if (saturated(p, &du, &x)) {
             to_copy(i, x);
             changed = true;
             continue;
         }
-        if (x.kind != GO_VREG || x.neg || x.abs || x.off)
+        if (x.type == GT_HF && sat_into_conversion(p, &du, k)) {
+            changed = true; /* i is dead now; t's facts are stale but never read again */
+            continue;
+        }
+        if (x.kind != GO_VREG || x.neg || x.abs || x.off || x.type != GT_F)
             continue;
         int32_t d = gen_du_single_def(p, &du, x.vreg);
         if (d < 0 || du.use_start[x.vreg + 1] - du.use_start[x.vreg] != 1)
             continue;
         struct gen_inst *pi = &p->inst[d];
-        if (!gen_op_info[pi->op].sat || pi->sat || pi->cmod || pi->exec != i->exec ||
-            pi->group != i->group || pi->nomask != i->nomask || pi->dst.type != GT_F ||
-            gen_op_info[pi->op].send || pi->op == GOP_PLN)
+        if (!gen_op_info[pi->op].sat || pi->sat || pi->cmod || pi->pred != GP_NONE ||
+            pi->exec != i->exec || pi->group != i->group || pi->nomask != i->nomask ||
+            pi->dst.type != GT_F || gen_op_info[pi->op].send || pi->op == GOP_PLN)
             continue;
-        if (!value_never_negzero(p, &du, x.vreg, FOLD_DEPTH))
-            continue;
-        /* the producer saturates: the add copies its (now saturated) result */
+        /* the producer saturates: the mov copies its (now saturated) result */
         pi->sat = true;
         to_copy(i, x);
         changed = true;

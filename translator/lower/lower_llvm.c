@@ -422,12 +422,14 @@ static LLVMValueRef bld_partial(struct lower *L, LLVMValueRef x)
     return bld_select(L, finite, cut, x);
 }
 
-/* _sat as the interpreter defines it: x > 0 ? min(x, 1) : +0, so every NaN
- * (quiet or signaling) and -0 give +0. */
+/* _sat as the interpreter defines it (st_op_saturate): x >= 0 ? (x < 1 ? x
+ * : 1) : +0, so every NaN (quiet or signaling) and every negative number
+ * give +0 and -0 stays -0.  Ordered compares and selects, never
+ * minnum/maxnum, whose choice between -0 and +0 is unspecified. */
 static LLVMValueRef bld_saturate(struct lower *L, LLVMValueRef x)
 {
     LLVMValueRef zero = bld_like(L, x, 0.0f), one = bld_like(L, x, 1.0f);
-    LLVMValueRef m = bld_select(L, bld_fcmp(L, LLVMRealOGT, x, zero), x, zero);
+    LLVMValueRef m = bld_select(L, bld_fcmp(L, LLVMRealOGE, x, zero), x, zero);
     return bld_select(L, bld_fcmp(L, LLVMRealOLT, m, one), m, one);
 }
 

@@ -149,10 +149,14 @@ float st_op_partial(float f)
     return f;
 }
 
-/* Clamp to [0, 1]: every NaN (quiet or signaling) and -0 give +0. */
+/*
+ * _sat: x < 0 ? +0 : x > 1 ? 1 : x, every NaN (quiet or signaling) -> +0.
+ * -0 lies in [0, 1] and stays -0 (a compare-based clamp, as Gen's (sat)
+ * computes it; docs/interpreter.md "Result modifiers" says why).
+ */
 float st_op_saturate(float x)
 {
-    return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
+    return x >= 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
 }
 
 /*

@@ -1039,11 +1039,6 @@ unsigned st_run_num_consts(const struct st_run_inputs *in)
     return ST_RUN_NUM_CONSTS + (in->c_more ? in->num_c_more : 0);
 }
 
-static float ff_saturate(float x)
-{
-    return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
-}
-
 void st_arb_run_finish(const struct st_shader *sh, const struct st_run_inputs *in,
                        const float (*inslots)[4], float (*outslots)[4], enum st_float_rules rules,
                        bool fused)
@@ -1089,10 +1084,10 @@ void st_arb_run_finish(const struct st_shader *sh, const struct st_run_inputs *i
                 t = ff_mul(rules, t, t);
             f = (float)exp(-(double)t);
         }
-        f = ff_saturate(f);
+        f = st_op_saturate(f);
         float *c = outslots[color];
         for (int k = 0; k < 4; k++)
-            c[k] = ff_saturate(c[k]);
+            c[k] = st_op_saturate(c[k]);
         for (int k = 0; k < 3; k++) /* f * C + (1 - f) * Cfog, as f * (C - Cfog) + Cfog */
             c[k] = ff_mul(rules, f, c[k] - FC[k]) + FC[k];
     }
