@@ -1247,23 +1247,29 @@ static struct gen_opnd input_value(struct gen_program *p, int slot, unsigned c)
     return gen_vr(v, 0, GT_F);
 }
 
-/* ARB_position_invariant: row r of state.matrix.mvp . vertex.position, left to right. */
+/* ARB_position_invariant: row r of state.matrix.mvp . vertex.position. */
 static void arb_position_invariant(struct gen_kernel_info *ki)
 {
     struct gen_program *p = ki->p;
     const struct st_arb_run_slots *S = &ki->arb_slots;
     if (S->pos_out < 0 || S->pos_out >= ST_LL_OUT_SLOTS || S->mvp_c < 0 || S->pos_in < 0)
         return;
-    /* each product rounded, then summed: the fixed-function transform is
-     * no instruction of the program (both readings of docs/gensim.md agree) */
+    /* a matrix operation: each row a dot product as the interpreter's
+     * (st_arb_run_finish, st_op_dot), fused in st_op_dot_term's order */
     struct gen_opnd pos[4];
     for (unsigned k = 0; k < 4; k++)
         pos[k] = input_value(p, S->pos_in, k);
+    struct gen_opctx c;
+    memset(&c, 0, sizeof(c));
+    c.b = ki->b;
+    c.legacy = ki->legacy;
+    c.fuse = ki->fuse;
+    c.ft = GT_F;
     for (unsigned r = 0; r < 4; r++) {
-        struct gen_opnd d = ff_mul(ki, const_comp(ki, S->mvp_c + (int)r, 0), pos[0]);
-        for (unsigned k = 1; k < 4; k++)
-            d = alu2(ki, GOP_ADD, d, ff_mul(ki, const_comp(ki, S->mvp_c + (int)r, k), pos[k]), false);
-        ki->out[S->pos_out][r] = d;
+        struct gen_opnd row[4];
+        for (unsigned k = 0; k < 4; k++)
+            row[k] = const_comp(ki, S->mvp_c + (int)r, k);
+        ki->out[S->pos_out][r] = gen_op_dot(&c, row, pos, 4);
     }
     ki->out_set[S->pos_out] = true;
 }
@@ -1395,21 +1401,43 @@ static void vs_epilogue(struct gen_kernel_info *ki)
     for (unsigned k = 0; k < n; k += per) {
         unsigned ns = n - k < per ? n - k : per;
         bool last = k + ns == n;
-        uint32_t b = block(p, (1 + 4 * ns) * GEN_GRF_SIZE, last);
-        struct gen_inst *i = add(p, GOP_MOV, 8, 0);
+        struct gen_inst *i;
+        if (!last) {
+            /* A split send: the header is r1 itself (the URB handles, as
+             * delivered), the slots the second payload: no copy of the
+             * header.  Only the end of the thread must send from
+             * r112..r127, so its message keeps a copy (Mesa's brw does
+             * the same). */
+            uint32_t b = block(p, 4 * ns * GEN_GRF_SIZE, false);
+            for (unsigned j = 0; j < ns; j++)
+                for (unsigned c = 0; c < 4; c++)
+                    to_payload(ki, b, (4 * j + c) * GEN_GRF_SIZE, slots[k + j][c], false);
+            i = add(p, GOP_SENDS, 8, 0);
+            i->dst = gen_null(GT_UD);
+            i->src[0] = gen_fixed(1 * GEN_GRF_SIZE, GT_UD, GR_VEC);
+            i->src[1] = gen_vr(b, 0, GT_UD);
+            i->sfid = 6;
+            i->mlen = 1;
+            i->src1len = (uint8_t)(4 * ns);
+            i->exdesc = 6u | ((4u * ns) << 6);
+            i->desc = gen_desc(1, 0, true, 7u | ((first + k) << 4));
+            continue;
+        }
+        uint32_t b = block(p, (1 + 4 * ns) * GEN_GRF_SIZE, true);
+        i = add(p, GOP_MOV, 8, 0);
         i->nomask = true;
         i->dst = gen_vr(b, 0, GT_UD);
         i->src[0] = gen_fixed(1 * GEN_GRF_SIZE, GT_UD, GR_VEC);
         for (unsigned j = 0; j < ns; j++)
             for (unsigned c = 0; c < 4; c++)
-                to_payload(ki, b, (1 + 4 * j + c) * GEN_GRF_SIZE, slots[k + j][c], last);
+                to_payload(ki, b, (1 + 4 * j + c) * GEN_GRF_SIZE, slots[k + j][c], true);
         i = add(p, GOP_SEND, 8, 0);
         i->dst = gen_null(GT_UD);
         i->src[0] = gen_vr(b, 0, GT_UD);
         i->sfid = 6;
         i->exdesc = 6;
         i->mlen = (uint8_t)(1 + 4 * ns);
-        i->eot = last;
+        i->eot = true;
         i->desc = gen_desc(1 + 4 * ns, 0, true, 7u | ((first + k) << 4));
     }
 }
