@@ -1619,6 +1619,83 @@ static void test_saturate_folds_into_producer(void **state)
         }
 }
 
+/*
+ * The fused reading's order of a dot product (st_op_dot_term): a DP4
+ * starts from its w term, DPH and dp2add from their addend, and the
+ * kernel computes the same chain, so a w = 1 costs no instruction.
+ * Worked by hand with a = 1 + 2^-23 (a * a = 1 + 2^-22 + 2^-46),
+ * W = -(1 + 2^-22) and the terms (a * a, 0 * 0, 1 * 2^-40, W):
+ *   w first (fused): fmaf(a, a, W) = 2^-46 exactly, fmaf(0, 0, 2^-46) =
+ *     2^-46, fmaf(1, 2^-40, 2^-46) = 2^-40 + 2^-46 (exact);
+ *   x first (the old fused order): a * a rounds to 1 + 2^-22, + 0, then
+ *     fmaf(1, 2^-40, 1 + 2^-22) rounds back to 1 + 2^-22 (2^-40 is below
+ *     half its ulp, 2^-24), + W = 0;
+ *   w, z, y, x: fmaf(1, 2^-40, W) rounds to W, then fmaf(a, a, W) = 2^-46;
+ *   unfused (each product rounded, x first): 0, as the old order.
+ * DPH(p, b) with p = (a, 0, 1), b = (a, 0, 2^-40, W) has the same four
+ * terms, its addend W first.  Under the d3d9 rule with every factor -0
+ * (the w product -0 * 1 taken as -0 by the kernel, without a mul) the
+ * first zero-factor mad gives c + 0 = +0, as the rule's +0 product does;
+ * under IEEE the sum of -0 products is -0.
+ */
+static void test_dot_chain_starts_from_w_or_addend(void **state)
+{
+    (void)state;
+    const float want = 0x1p-40f + 0x1p-46f;
+    const float a = 1.0f + 0x1p-23f, W = -(1.0f + 0x1p-22f);
+    const float m[4] = {a, 0.0f, 0x1p-40f, W}, p[4] = {a, 0.0f, 1.0f, 1.0f};
+    for (int lg = 0; lg < 2; lg++) {
+        assert_true(st_op_dot(lg, true, m, p, 4) == want);
+        assert_true(same_f(st_op_dot(lg, false, m, p, 4), 0.0f));
+        assert_true(st_op_dot_add(lg, true, p, m, 3, m[3]) == want);
+        assert_true(same_f(st_op_dot_add(lg, false, p, m, 3, m[3]), 0.0f));
+        assert_true(st_op_dot_add(lg, true, p, m, 1, W) == 0x1p-46f); /* dp2add's shape */
+    }
+    const char *vp = "!!ARBvp1.0\n"
+                     "PARAM m = program.local[0];\n"
+                     "TEMP p;\n"
+                     "MOV p.xyz, vertex.attrib[1];\n"
+                     "MOV p.w, 1;\n"
+                     "DP4 result.position.x, m, p;\n"
+                     "DPH result.position.y, vertex.attrib[1], m;\n"
+                     "MOV result.position.zw, 0;\n"
+                     "END\n";
+    /* three mads each: DP4's w product and DPH's b.w are the first addends */
+    struct gen_out r = compile(vp, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "mad ("), 6);
+    assert_int_equal(count(r.text, "mul ("), 0);
+    assert_int_equal(count(r.text, "add ("), 0);
+    out_free(&r);
+    const char *in = "{\"constants\": {\"program.local[0]\": "
+                     "[1.00000012, 0, 9.094947017729282e-13, -1.00000024]}, "
+                     "\"invocations\": [{\"vertex.attrib[1]\": [1.00000012, 0, 1, 5]}]}";
+    const char *neg = "{\"constants\": {\"program.local[0]\": [-0.0, -0.0, -0.0, -0.0]}, "
+                      "\"invocations\": [{\"vertex.attrib[1]\": [1, 1, 1, 5]}]}";
+    struct st_run_outputs o[1];
+    for (int lg = 0; lg < 2; lg++) {
+        enum st_float_rules rules = lg ? ST_FLOAT_D3D9 : ST_FLOAT_IEEE;
+        gen_run_json_ex(vp, in, 8, rules, ST_FP_CONTRACT_ON, o, 1);
+        assert_true(o[0].reg[0].v[0] == want && o[0].reg[0].v[1] == want);
+        gen_run_json_ex(vp, in, 8, rules, ST_FP_CONTRACT_OFF, o, 1);
+        assert_true(same_f(o[0].reg[0].v[0], 0.0f) && same_f(o[0].reg[0].v[1], 0.0f));
+        gen_run_json_ex(vp, neg, 8, rules, ST_FP_CONTRACT_ON, o, 1);
+        assert_true(same_f(o[0].reg[0].v[0], lg ? 0.0f : -0.0f));
+        assert_true(same_f(o[0].reg[0].v[1], lg ? 0.0f : -0.0f));
+    }
+    /* dp2add: c first, then x, y: fmaf(a, a, W) = 2^-46; x first gives 0 */
+    const char *ps = "ps_2_0\n"
+                     "dcl t0.xy\n"
+                     "dp2add r0, t0, c1, c2.x\n"
+                     "mov oC0, r0\n";
+    const char *psin = "{\"constants\": {\"c1\": [1.00000012, 0, 0, 0], \"c2\": [-1.00000024, 0, 0, 0]}, "
+                       "\"invocations\": [{\"t0\": [1.00000012, 0, 0, 0]}]}";
+    gen_run_json_ex(ps, psin, 8, ST_FLOAT_IEEE, ST_FP_CONTRACT_ON, o, 1);
+    assert_true(o[0].reg[0].v[0] == 0x1p-46f);
+    gen_run_json_ex(ps, psin, 8, ST_FLOAT_IEEE, ST_FP_CONTRACT_OFF, o, 1);
+    assert_true(same_f(o[0].reg[0].v[0], 0.0f));
+}
+
 static void test_regressions_from_random_shaders(void **state)
 {
     (void)state;
@@ -1757,6 +1834,7 @@ int main(void)
         cmocka_unit_test(test_regressions_from_random_shaders),
         cmocka_unit_test(test_multiply_adds),
         cmocka_unit_test(test_saturate_folds_into_producer),
+        cmocka_unit_test(test_dot_chain_starts_from_w_or_addend),
         cmocka_unit_test(test_samples_match_interpreter_in_simulator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -635,14 +635,32 @@ bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4
 float st_op_mul(bool legacy, float a, float b);
 /* a * b + c: the product rounded, then the sum; with `fused`, rounded once. */
 float st_op_muladd(bool legacy, bool fused, float a, float b, float c);
-/* a . b over n lanes, left to right, each product added by st_op_muladd. */
+/*
+ * The fused reading's order of a dot product, shared by the interpreter
+ * and the Gen kernels (docs/gensim.md rule 1): step j of an n-term chain
+ * takes term st_op_dot_term(n, j): w, x, y, z for four terms, x, y(, z)
+ * for fewer.  The chain starts from the operation's addend when it has
+ * one (DPH's b.w, dp2add's c: in the place of a w term), else from the
+ * first term's product, and each later term is one fused multiply-add
+ * onto it.
+ */
+unsigned st_op_dot_term(unsigned n, unsigned step);
+/* a . b over n lanes: unfused, each product rounded and summed left to
+ * right (the specifications' order); fused, in st_op_dot_term's order. */
 float st_op_dot(bool legacy, bool fused, const float a[4], const float b[4], unsigned n);
+/* a . b over n lanes plus c (DPH, dp2add): unfused st_op_dot + c; fused,
+ * c is the chain's start and every product a fused step onto it. */
+float st_op_dot_add(bool legacy, bool fused, const float a[4], const float b[4], unsigned n,
+                    float c);
 bool st_op_compare(enum st_compare c, float a, float b);
 int32_t st_op_round(float f);     /* mova: floor(x + 0.5), saturating, NaN -> 0 */
 float st_op_partial(float f);     /* expp/logp: the low 8 mantissa bits cleared */
 float st_op_saturate(float x);    /* _sat: NaN gives +0, -0 stays -0 */
-/* a . b over n lanes as st_op_dot, every step rounded as e says (e->half) */
+/* a . b over n lanes as st_op_dot (and st_op_dot_add), every step rounded
+ * as e says (e->half) */
 float st_op_dot_env(const struct st_op_env *e, const float a[4], const float b[4], unsigned n);
+float st_op_dot_add_env(const struct st_op_env *e, const float a[4], const float b[4], unsigned n,
+                        float c);
 /*
  * IEEE binary16 (run/ops.c): the bits of the half nearest f (ties to even;
  * 65520 and beyond are infinities, below 2^-14 denormals in steps of 2^-24,

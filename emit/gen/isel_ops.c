@@ -154,12 +154,79 @@ struct gen_opnd gen_op_mad(const struct gen_opctx *c, struct gen_opnd a, struct 
     return t;
 }
 
+/* A factor that makes the product exact without an instruction: x * 1
+ * is x and x * -1 is -x for every x under the IEEE rule. */
+static bool unit_factor(struct gen_opnd o)
+{
+    return gb_is_imm_f(o, 1.0f) || gb_is_imm_f(o, -1.0f);
+}
+
+/*
+ * The chain's start under the d3d9 rule when the next step is a fused
+ * mad: a product with a factor +-1 is then x (or -x) without the mul
+ * that would make a -0 product +0.  The sign of a zero addend cannot
+ * reach that mad's result: with a zero factor the rule's result is
+ * addend + 0, +0 for either zero, and with two non-zero factors the
+ * exact product is not zero, so the sum rounds alike for +0 and -0.
+ * gen_op_mad keeps both facts except when both factors are immediates
+ * (their product folded and rounded, a -0 by underflow added to the
+ * addend), so that case keeps the mul.
+ */
+static bool legacy_free_start(const struct gen_opctx *c, struct gen_opnd a, struct gen_opnd b,
+                              struct gen_opnd na, struct gen_opnd nb, struct gen_opnd *s)
+{
+    float x;
+    if (!c->legacy || !c->fuse || (imm_float(na, &x) && imm_float(nb, &x)))
+        return false;
+    for (int k = 0; k < 2; k++) {
+        struct gen_opnd o = k ? a : b, v = k ? b : a;
+        if (unit_factor(o) && !imm_float(v, &x)) {
+            *s = gb_is_imm_f(o, 1.0f) ? v : gb_fold_imm(gb_neg(v));
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Fused: the terms in st_op_dot_term's order (a DP4's w first), the
+ * interpreter's fused reading step for step, so a first term with a
+ * constant factor +-1 (a position's w = 1) costs no instruction: its
+ * product is the first mad's addend.  Unfused: the products rounded and
+ * summed x first, as the specifications write them.
+ */
 struct gen_opnd gen_op_dot(const struct gen_opctx *c, const struct gen_opnd a[4],
                            const struct gen_opnd b[4], unsigned n)
 {
-    struct gen_opnd s = gen_op_mul(c, a[0], b[0]);
-    for (unsigned k = 1; k < n; k++)
-        s = gen_op_mad(c, a[k], b[k], s);
+    if (!c->fuse) {
+        struct gen_opnd s = gen_op_mul(c, a[0], b[0]);
+        for (unsigned k = 1; k < n; k++)
+            s = gen_op_mad(c, a[k], b[k], s);
+        return s;
+    }
+    unsigned t = st_op_dot_term(n, 0), t1 = st_op_dot_term(n, n > 1 ? 1 : 0);
+    struct gen_opnd s;
+    if (n < 2 || !legacy_free_start(c, a[t], b[t], a[t1], b[t1], &s))
+        s = gen_op_mul(c, a[t], b[t]);
+    for (unsigned j = 1; j < n; j++) {
+        t = st_op_dot_term(n, j);
+        s = gen_op_mad(c, a[t], b[t], s);
+    }
+    return s;
+}
+
+/* a . b + add (DPH, dp2add): fused, add starts the chain (one mad per
+ * term); unfused, the rounded dot product, then the sum. */
+struct gen_opnd gen_op_dot_add(const struct gen_opctx *c, const struct gen_opnd a[4],
+                               const struct gen_opnd b[4], unsigned n, struct gen_opnd add)
+{
+    if (!c->fuse)
+        return gen_op_add(c, gen_op_dot(c, a, b, n), add);
+    struct gen_opnd s = add;
+    for (unsigned j = 0; j < n; j++) {
+        unsigned t = st_op_dot_term(n, j);
+        s = gen_op_mad(c, a[t], b[t], s);
+    }
     return s;
 }
 
@@ -534,10 +601,10 @@ bool gen_op_compute(const struct gen_opctx *c, unsigned op, const struct gen_opn
         x = gen_op_dot(c, s[0], s[1], op == ST_OP_DP3 ? 3 : 4);
         break;
     case ST_OP_DP2ADD:
-        x = gen_op_add(c, gen_op_dot(c, s[0], s[1], 2), s[2][0]);
+        x = gen_op_dot_add(c, s[0], s[1], 2, s[2][0]);
         break;
     case ST_OP_ARB_DPH:
-        x = gen_op_add(c, gen_op_dot(c, s[0], s[1], 3), s[1][3]);
+        x = gen_op_dot_add(c, s[0], s[1], 3, s[1][3]);
         break;
     case ST_OP_RCP: x = rcp(c, s[0][0]); break;
     case ST_OP_RSQ:

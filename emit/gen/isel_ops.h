@@ -45,7 +45,9 @@ struct gen_opnd gen_op_mul(const struct gen_opctx *c, struct gen_opnd a, struct 
 struct gen_opnd gen_op_mad(const struct gen_opctx *c, struct gen_opnd a, struct gen_opnd b,
                            struct gen_opnd add);
 struct gen_opnd gen_op_add(const struct gen_opctx *c, struct gen_opnd a, struct gen_opnd b);
-/* ((a0 b0 + a1 b1) + a2 b2) [+ a3 b3], the interpreter's order, as mul + mad. */
+/* a . b over n lanes as the interpreter's st_op_dot: fused (c->fuse), a
+ * mul (none for a factor +-1) and one mad per further term in
+ * st_op_dot_term's order; unfused, ((a0 b0 + a1 b1) + a2 b2) [+ a3 b3]. */
 struct gen_opnd gen_op_dot(const struct gen_opctx *c, const struct gen_opnd a[4],
                            const struct gen_opnd b[4], unsigned n);
 /* The masks of the derivatives' "both pixels run here" (gen/isel_ops.c),
@@ -56,6 +58,11 @@ struct gen_opnd gen_op_dot(const struct gen_opctx *c, const struct gen_opnd a[4]
 struct gen_deriv_masks {
     uint32_t live, both[2];
 };
+
+/* a . b + add as st_op_dot_add (DPH, dp2add): fused, one mad per term
+ * onto add. */
+struct gen_opnd gen_op_dot_add(const struct gen_opctx *c, const struct gen_opnd a[4],
+                               const struct gen_opnd b[4], unsigned n, struct gen_opnd add);
 /* dsx (right - left) or dsy (bottom - top) across the 2x2 subspan. */
 void gen_op_deriv(const struct gen_opctx *c, bool ddx, const struct gen_opnd s[4], uint8_t mask,
                   struct gen_opnd r[4], struct gen_deriv_masks *m);

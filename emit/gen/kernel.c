@@ -1257,15 +1257,15 @@ static struct gen_opnd input_value(struct gen_program *p, int slot, unsigned c)
     return gen_vr(v, 0, GT_F);
 }
 
-/* ARB_position_invariant: row r of state.matrix.mvp . vertex.position, left to right. */
+/* ARB_position_invariant: row r of state.matrix.mvp . vertex.position. */
 static void arb_position_invariant(struct gen_kernel_info *ki)
 {
     struct gen_program *p = ki->p;
     const struct st_arb_run_slots *S = &ki->arb_slots;
     if (S->pos_out < 0 || S->pos_out >= ST_LL_OUT_SLOTS || S->mvp_c < 0 || S->pos_in < 0)
         return;
-    /* a matrix operation: the first product, then a mad per term, the
-     * interpreter's fused reading (st_arb_run_finish) */
+    /* a matrix operation: each row a dot product as the interpreter's
+     * (st_arb_run_finish, st_op_dot), fused in st_op_dot_term's order */
     struct gen_opnd pos[4];
     for (unsigned k = 0; k < 4; k++)
         pos[k] = input_value(p, S->pos_in, k);
@@ -1276,10 +1276,10 @@ static void arb_position_invariant(struct gen_kernel_info *ki)
     c.fuse = ki->fuse;
     c.ft = GT_F;
     for (unsigned r = 0; r < 4; r++) {
-        struct gen_opnd d = ff_mul(ki, const_comp(ki, S->mvp_c + (int)r, 0), pos[0]);
-        for (unsigned k = 1; k < 4; k++)
-            d = gen_op_mad(&c, const_comp(ki, S->mvp_c + (int)r, k), pos[k], d);
-        ki->out[S->pos_out][r] = d;
+        struct gen_opnd row[4];
+        for (unsigned k = 0; k < 4; k++)
+            row[k] = const_comp(ki, S->mvp_c + (int)r, k);
+        ki->out[S->pos_out][r] = gen_op_dot(&c, row, pos, 4);
     }
     ki->out_set[S->pos_out] = true;
 }

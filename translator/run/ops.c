@@ -101,12 +101,58 @@ float st_op_muladd(bool legacy, bool fused, float a, float b, float c)
     return fmaf(a, b, c);
 }
 
-/* Sums left to right: ((x + y) + z) + w, each step rounded to float. */
+/*
+ * A four-term dot product starts from its w term, then adds x, y, z;
+ * shorter ones go x, y, z.  Why: a chain costs one instruction per
+ * fused step plus its start, and the start is free when it is an addend
+ * or a product known exactly without an instruction (x * 1 is x, x * -1
+ * is -x).  Where a shader has such a product it is mostly the w of a
+ * position, homogeneous w = 1 (`MOV p.w, 1;` then DP4 or m4x4 rows),
+ * and DPH is a DP4 whose w product is 1 * b.w: its addend; in a three-term
+ * one it is mostly the x of dst's (1, d, d*d, 1/d) against attenuation
+ * factors, first already.  The order is fixed, not chosen from what a
+ * kernel happens to know constant, because the interpreter must compute
+ * the very same sums from values alone.
+ */
+unsigned st_op_dot_term(unsigned n, unsigned step)
+{
+    return n == 4 ? (step + 3u) % 4u : step;
+}
+
+/* Unfused: ((x + y) + z) + w, each product and each sum rounded to
+ * float; fused: st_op_dot_term's order, each later product rounded with
+ * its sum. */
 float st_op_dot(bool legacy, bool fused, const float a[4], const float b[4], unsigned n)
 {
-    float s = st_op_mul(legacy, a[0], b[0]);
-    for (unsigned k = 1; k < n && k < 4; k++)
-        s = st_op_muladd(legacy, fused, a[k], b[k], s);
+    if (n > 4)
+        n = 4;
+    if (!fused) {
+        float s = st_op_mul(legacy, a[0], b[0]);
+        for (unsigned k = 1; k < n; k++)
+            s = st_op_muladd(legacy, false, a[k], b[k], s);
+        return s;
+    }
+    unsigned t = st_op_dot_term(n, 0);
+    float s = st_op_mul(legacy, a[t], b[t]);
+    for (unsigned j = 1; j < n; j++) {
+        t = st_op_dot_term(n, j);
+        s = st_op_muladd(legacy, true, a[t], b[t], s);
+    }
+    return s;
+}
+
+float st_op_dot_add(bool legacy, bool fused, const float a[4], const float b[4], unsigned n,
+                    float c)
+{
+    if (n > 4)
+        n = 4;
+    if (!fused)
+        return st_op_dot(legacy, false, a, b, n) + c;
+    float s = c;
+    for (unsigned j = 0; j < n; j++) {
+        unsigned t = st_op_dot_term(n, j);
+        s = st_op_muladd(legacy, true, a[t], b[t], s);
+    }
     return s;
 }
 
@@ -189,9 +235,35 @@ static float muladd_e(const struct st_op_env *e, float a, float b, float c)
 
 float st_op_dot_env(const struct st_op_env *e, const float a[4], const float b[4], unsigned n)
 {
-    float s = mul_e(e, a[0], b[0]);
-    for (unsigned k = 1; k < n && k < 4; k++)
-        s = muladd_e(e, a[k], b[k], s);
+    if (n > 4)
+        n = 4;
+    if (!e->fused) {
+        float s = mul_e(e, a[0], b[0]);
+        for (unsigned k = 1; k < n; k++)
+            s = muladd_e(e, a[k], b[k], s);
+        return s;
+    }
+    unsigned t = st_op_dot_term(n, 0);
+    float s = mul_e(e, a[t], b[t]);
+    for (unsigned j = 1; j < n; j++) {
+        t = st_op_dot_term(n, j);
+        s = muladd_e(e, a[t], b[t], s);
+    }
+    return s;
+}
+
+float st_op_dot_add_env(const struct st_op_env *e, const float a[4], const float b[4], unsigned n,
+                        float c)
+{
+    if (n > 4)
+        n = 4;
+    if (!e->fused)
+        return R(e, st_op_dot_env(e, a, b, n) + c);
+    float s = c;
+    for (unsigned j = 0; j < n; j++) {
+        unsigned t = st_op_dot_term(n, j);
+        s = muladd_e(e, a[t], b[t], s);
+    }
     return s;
 }
 
@@ -221,7 +293,7 @@ static bool eval_arb(const struct st_op_env *e, enum st_opcode op, const float s
         splat(res, floorf(s0[0]));
         return true;
     case ST_OP_ARB_DPH:
-        splat(res, st_op_dot(lg, e->fused, s0, s1, 3) + s1[3]);
+        splat(res, st_op_dot_add(lg, e->fused, s0, s1, 3, s1[3]));
         return true;
     case ST_OP_ARB_FLR:
         for (int k = 0; k < 4; k++)
@@ -304,7 +376,7 @@ static bool eval_arith(const struct st_op_env *e, enum st_opcode op, const float
         splat(res, st_op_dot_env(e, s0, s1, 4));
         return true;
     case ST_OP_DP2ADD:
-        splat(res, R(e, st_op_dot_env(e, s0, s1, 2) + s2[0]));
+        splat(res, st_op_dot_add_env(e, s0, s1, 2, s2[0]));
         return true;
     case ST_OP_DST:
         res[0] = 1.0f;
