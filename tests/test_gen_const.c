@@ -244,19 +244,25 @@ static void test_uniform_index_pulled(void **state)
 /*
  * pal[A0.x + 1] and pal[A0.x] with A0.x = floor(attrib[1].x) per vertex;
  * pal[k] = env[k] = (10k+1, 10k+2, 10k+3, 10k+4) for k = 0..5, anything
- * else 0; texcoord[0] = env[6] = (7, 7, 7, 7).
+ * else 0; texcoord[0] = env[6] = (7, 7, 7, 7).  Two whole rows: by issue
+ * cycles (SIMD8: an ALU instruction or a message 2, a VxH mov 4) two
+ * gathers, 3 * 2 + 2 * (2 + 2) = 14, beat eight VxH movs, 3 * 2 + 8 * 4 =
+ * 38, so the array is not pushed and the gathers read its copy.
  */
-static void test_index_per_channel_pushed(void **state)
+static void test_index_per_channel_array_copy(void **state)
 {
     (void)state;
     char *k = kernel("divergent-pushed.vp", 8, NULL);
-    assert_non_null(strstr(k, "c0-c5 (relative, 2 zero vectors around) at r"));
+    assert_null(strstr(k, "zero vectors around) at r"));
+    assert_non_null(strstr(k, "copies of relative ranges: c0-c5 at vector "));
     assert_non_null(strstr(k, "// c[a0.x+0..+1] (mov, 2 reads): index per channel, constants "
-                              "pushed in their own block: per-channel register-indirect movs (VxH)"));
-    /* one address per channel: a0.0-a0.7 from the indices, 8 movs (2 vectors x 4) */
-    assert_int_equal(count(k, "a0.0<1>:uw"), 1);
-    assert_int_equal(count(k, "<1,0>:f"), 8);
-    assert_int_equal(count(k, " send ("), 2);    /* the URB writes, no constant read */
+                              "pulled: an untyped read per vector (gather)"));
+    /* one clamp into the copy's zeros, one shift, no check per vector */
+    assert_int_equal(count(k, "sel ("), 1);
+    assert_int_equal(count(k, "shl ("), 1);
+    assert_int_equal(count(k, "cmp ("), 0);
+    assert_int_equal(count(k, "<1,0>:f"), 0);
+    assert_int_equal(count(k, " 0xC 0x02406008"), 2); /* untyped read, SIMD8, 4 channels, BTI 8 */
     free(k);
     const char *env = "\"program.env[0]\": [1, 2, 3, 4], \"program.env[1]\": [11, 12, 13, 14], "
                       "\"program.env[2]\": [21, 22, 23, 24], \"program.env[3]\": [31, 32, 33, 34], "
@@ -291,6 +297,51 @@ static void test_index_per_channel_pushed(void **state)
             want[12 * i + 8 + c] = 7;
         }
     check("divergent-pushed.vp", in, want, 96);
+    struct st_gen_run_stats st;
+    gen_sends("divergent-pushed.vp", in, &st);
+    assert_int_equal(st.sends_by_sfid[0xC], 2);
+}
+
+/*
+ * pal[A0.x + 1].y alone (pal as above): one VxH mov, 3 * 2 + 4 = 10 issue
+ * cycles, against a gather's 3 * 2 + 2 + 2 = 10: a tie keeps the mov, so
+ * the array is pushed in a block of its own with one zero vector around
+ * it, and the index is clamped into the zeros.
+ */
+static void test_index_per_channel_pushed(void **state)
+{
+    (void)state;
+    char *k = kernel("divergent-pushed-x.vp", 8, NULL);
+    assert_non_null(strstr(k, "c0-c5 (relative, 1 zero vectors around) at r"));
+    assert_non_null(strstr(k, "// c[a0.x+1] (mov, 1 read): index per channel, constants pushed in "
+                              "their own block: per-channel register-indirect movs (VxH); issue "
+                              "cycles: VxH 10, gather 10"));
+    /* one address per channel: a0.0-a0.7 from the indices, one mov */
+    assert_int_equal(count(k, "a0.0<1>:uw"), 1);
+    assert_int_equal(count(k, "<1,0>:f"), 1);
+    assert_int_equal(count(k, "sel ("), 1);
+    assert_int_equal(count(k, " send ("), 1); /* the URB write, no constant read */
+    free(k);
+    const char *env = "\"program.env[0]\": [1, 2, 3, 4], \"program.env[1]\": [11, 12, 13, 14], "
+                      "\"program.env[2]\": [21, 22, 23, 24], \"program.env[3]\": [31, 32, 33, 34], "
+                      "\"program.env[4]\": [41, 42, 43, 44], \"program.env[5]\": [51, 52, 53, 54], "
+                      "\"program.env[6]\": [7, 7, 7, 7]";
+    /* pal[a + 1].y: -1.5 (-2) and -1 below, 4.5 (4) the last row, 5 and 1e9 past it */
+    const char *xs[8] = {"0", "1", "4.5", "5", "-1", "-1.5", "2.25", "1e9"};
+    const int row[8] = {1, 2, 5, -1, 0, -1, 3, -1};
+    char in[2048];
+    int n = snprintf(in, sizeof(in), "{\"constants\": {%s}, \"invocations\": [", env);
+    for (unsigned i = 0; i < 8; i++)
+        n += snprintf(in + n, sizeof(in) - (size_t)n, "%s{\"vertex.attrib[1]\": [%s]}", i ? ", " : "",
+                      xs[i]);
+    snprintf(in + n, sizeof(in) - (size_t)n, "]}");
+    double want[8 * 8];
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned c = 0; c < 4; c++) {
+            want[8 * i + c] = row[i] < 0 ? 0 : 10 * row[i] + 2;
+            want[8 * i + 4 + c] = 7;
+        }
+    check("divergent-pushed-x.vp", in, want, 64);
 }
 
 /*
@@ -301,9 +352,13 @@ static void test_index_per_channel_known_range(void **state)
 {
     (void)state;
     char *k = kernel("divergent-loop.vs.asm", 8, NULL);
+    /* a whole vector: one gather of the pushed vectors' place in the
+     * constant buffer, 2 * 2 + 2 = 6 issue cycles, beats four VxH movs,
+     * 2 * 2 + 4 * 4 = 20 */
     assert_non_null(strstr(k, "// c[aL+1] (add, 1 read): index per channel, constants pushed: "
-                              "per-channel register-indirect movs (VxH)"));
-    assert_int_equal(count(k, "<1,0>:f"), 4);
+                              "an untyped read per vector (gather); issue cycles: VxH 20, gather 6"));
+    assert_int_equal(count(k, "<1,0>:f"), 0);
+    assert_int_equal(count(k, " 0xC 0x02406008"), 1);
     assert_int_equal(count(k, "sel"), 0); /* the loop's counts bound the index */
     free(k);
     const char *in = "{\"constants\": {\"c1\": [1, 2, 3, 4], \"c2\": [10, 20, 30, 40]}, "
@@ -720,6 +775,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uniform_index_pushed),
         cmocka_unit_test(test_uniform_index_pulled),
+        cmocka_unit_test(test_index_per_channel_array_copy),
         cmocka_unit_test(test_index_per_channel_pushed),
         cmocka_unit_test(test_index_per_channel_known_range),
         cmocka_unit_test(test_index_per_channel_gather),
