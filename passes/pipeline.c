@@ -63,6 +63,26 @@ bool st_llvm_verify(struct st_ctx *ctx, LLVMModuleRef m, const char *stage)
     return true;
 }
 
+/* After each step of the pipeline.  Release builds verify the module once,
+ * after the lowering (the IR our code generated from the user's shader:
+ * LLVM's passes must not see a module that is not valid), as clang does
+ * after its IR generation; the passes, LLVM's and ours, are trusted there.
+ * The verifier walks the whole module (with every step verified it took
+ * a seventh of a large shader's compile time), so the steps are verified
+ * one by one only in debug builds (ST_DEBUG, the sanitizer build of every
+ * test run), where a failure names its step. */
+static bool verify_step(struct st_ctx *ctx, LLVMModuleRef m, const char *stage)
+{
+#ifdef ST_DEBUG
+    return st_llvm_verify(ctx, m, stage);
+#else
+    (void)ctx;
+    (void)m;
+    (void)stage;
+    return true;
+#endif
+}
+
 bool st_llvm_is_merge(LLVMValueRef inst)
 {
     if (!inst || !LLVMIsAInstruction(inst))
@@ -180,7 +200,7 @@ bool st_llvm_pipeline_for(struct st_ctx *ctx, LLVMModuleRef m, enum st_pipe pipe
         ok = run_llvm_passes(ctx, m, main_passes);
         if (fence)
             st_unfence(m);
-        ok = ok && st_llvm_verify(ctx, m, "the LLVM passes");
+        ok = ok && verify_step(ctx, m, "the LLVM passes");
     }
     if (ok && !fence) {
         /* markers of constants: the interpreter's arithmetic, then what
@@ -188,12 +208,12 @@ bool st_llvm_pipeline_for(struct st_ctx *ctx, LLVMModuleRef m, enum st_pipe pipe
         s.ops_folded = st_pass_fold_ops(m);
         if (s.ops_folded)
             ok = st_poll(ctx, (uint64_t)s.ir_instrs_raw * 8) &&
-                 run_llvm_passes(ctx, m, main_passes) && st_llvm_verify(ctx, m, "folding");
+                 run_llvm_passes(ctx, m, main_passes) && verify_step(ctx, m, "folding");
     }
     ok = ok && st_poll(ctx, s.ir_instrs_raw);
     if (ok) {
         s.lanes_removed = st_pass_lane_demand(m);
-        ok = pass_memory(ctx, s.lanes_removed) && st_llvm_verify(ctx, m, "lane demand") &&
+        ok = pass_memory(ctx, s.lanes_removed) && verify_step(ctx, m, "lane demand") &&
              st_poll(ctx, s.ir_instrs_raw);
         if (ok) {
             if (fence)
@@ -210,7 +230,7 @@ bool st_llvm_pipeline_for(struct st_ctx *ctx, LLVMModuleRef m, enum st_pipe pipe
     if (ok) {
         /* Last, so no later pass drops the marks the back end reads. */
         s.uniform_values = st_pass_uniformity(m);
-        ok = pass_memory(ctx, s.uniform_values) && st_llvm_verify(ctx, m, "uniformity");
+        ok = pass_memory(ctx, s.uniform_values) && verify_step(ctx, m, "uniformity");
     }
     count(m, &s.merges_after, &s.ir_instrs_after);
     if (stats)

@@ -36,6 +36,10 @@ char *st_arena_strndup(struct st_arena *a, const char *s, size_t n);
 char *st_arena_printf(struct st_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* True once an allocation failed; allocations then return a static dummy. */
+/* Frees everything allocated so far, keeping one block for reuse: a
+ * scratch arena for what one step builds and the next forgets (the
+ * parser's operand nodes, one line at a time).  The failed flag stays. */
+void st_arena_reset(struct st_arena *a);
 bool st_arena_failed(const struct st_arena *a);
 /* The first failed allocation of a is reported in ctx at once (ST9001),
  * which then records no more messages: what stages say while they wind

@@ -371,7 +371,11 @@ static bool compile_kept(struct st_ctx *ctx, const struct st_shader *sh, const s
     return !stopped;
 }
 
-static void print_kernel(const struct gen_program *p, const char *name, struct st_buf *out)
+/* The kernel's text; its last line is the statistics line, given (it
+ * estimates the cycles over the whole kernel: computed once for the
+ * kernel's comment and the --stats output). */
+static void print_kernel(const struct gen_program *p, const struct st_buf *stats_line,
+                         struct st_buf *out)
 {
     print_header(p, out);
     /* cr0.0 bit 7: keep f32 denormals.  The reset value flushes them,
@@ -383,7 +387,7 @@ static void print_kernel(const struct gen_program *p, const char *name, struct s
                   uses_half(p) ? 0x480u : 0x80u);
     gen_print(p, out);
     st_buf_printf(out, "// ");
-    gen_print_stats(p, name, out);
+    st_buf_append(out, stats_line->data, stats_line->len);
     st_buf_printf(out, "\n");
 }
 
@@ -411,13 +415,17 @@ static bool compile_kernels(struct st_ctx *ctx, const struct st_shader *sh,
         if (layout)
             *layout = K->p[K->n - 1].layout;
         for (unsigned k = widest_only ? K->n - 1 : 0; k < K->n; k++) {
-            print_kernel(&K->p[k], name, out);
+            struct st_buf line = {0};
+            gen_print_stats(&K->p[k], name, &line);
+            out->oom |= line.oom; /* reported where the output's memory is */
+            print_kernel(&K->p[k], &line, out);
             if (stats) {
                 if (stats->len)
                     st_buf_printf(stats, "\n");
-                gen_print_stats(&K->p[k], name, stats);
+                st_buf_append(stats, line.data, line.len);
                 print_rel_stats(&K->p[k], stats);
             }
+            st_buf_free(&line);
         }
     }
     for (unsigned k = 0; k < K->n; k++)

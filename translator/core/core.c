@@ -46,6 +46,20 @@ void st_arena_destroy(struct st_arena *a)
     free(a);
 }
 
+void st_arena_reset(struct st_arena *a)
+{
+    /* keep the newest block for the next round; its size is the usual one */
+    struct arena_block *keep = a->head;
+    if (!keep)
+        return;
+    for (struct arena_block *b = keep->next, *n; b; b = n) {
+        n = b->next;
+        free(b);
+    }
+    keep->next = NULL;
+    keep->used = 0;
+}
+
 bool st_arena_failed(const struct st_arena *a)
 {
     return a->failed;

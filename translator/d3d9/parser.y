@@ -328,6 +328,7 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, struct parse_state *
  * turns that one into the "too many errors" notice). */
 static bool end_of_line(struct parse_state *ps)
 {
+    st_arena_reset(ps->tmp);
     /* The compile budget and the caller's cancel callback, once a line;
      * the lexer has moved on to the next line already. */
     if (!st_poll_at(ps->ctx, (struct st_loc){ps->line > 1 ? ps->line - 1 : 1, 1}, 1))
@@ -348,7 +349,7 @@ static bool end_of_line(struct parse_state *ps)
 static struct p_operand *new_operand(struct parse_state *ps, enum p_opkind kind,
                                      struct st_loc loc)
 {
-    struct p_operand *op = st_arena_alloc(ps->arena, sizeof(*op));
+    struct p_operand *op = st_arena_alloc(ps->tmp, sizeof(*op));
     op->kind = kind;
     op->loc = loc;
     return op;
@@ -383,7 +384,7 @@ static bool parse_u32(const char *s, size_t n, uint32_t *out)
 
 static struct p_rel *new_rel(struct parse_state *ps, struct st_loc loc)
 {
-    struct p_rel *rel = st_arena_alloc(ps->arena, sizeof(*rel));
+    struct p_rel *rel = st_arena_alloc(ps->tmp, sizeof(*rel));
     rel->loc = loc;
     return rel;
 }
@@ -394,7 +395,7 @@ static struct p_rel *rel_num(struct parse_state *ps, const struct p_tok *t, bool
     uint32_t v;
     if (is_float) {
         /* Reported when the whole expression is known (decode_rel). */
-        struct p_tok *copy = st_arena_alloc(ps->arena, sizeof(*copy));
+        struct p_tok *copy = st_arena_alloc(ps->tmp, sizeof(*copy));
         *copy = *t;
         r->float_term = copy;
     } else if (!parse_u32(t->s, t->len, &v)) {
