@@ -380,9 +380,13 @@ static void test_index_per_channel_gather(void **state)
                               "(gather)"),
                      2);
     assert_int_equal(count(k, " 0xC 0x02406008"), 2); /* untyped read, SIMD8, 4 channels, BTI 8 */
-    /* the index clamped once so that its shift cannot wrap, the byte address shared */
-    assert_int_equal(count(k, "sel ("), 1);
-    assert_int_equal(count(k, "shl ("), 1);
+    /* the byte address shared, the rounded index scaled in float so that
+     * its conversion saturates where a clamp kept the shift from wrapping
+     * (gen/opt_fold.c): 16 a + 2^30 once, each vector adds 16 (k + 8) - 2^30 */
+    assert_int_equal(count(k, "sel ("), 0);
+    assert_int_equal(count(k, "shl ("), 0);
+    assert_non_null(strstr(k, " 16.0:f"));
+    assert_non_null(strstr(k, " 1073741824:d"));
     free(k);
     const int ns[] = {0, 2, 3, 5, 7, 8, 248, 250, 251, 253, 255};
     char consts[2048];
@@ -393,15 +397,17 @@ static void test_index_per_channel_gather(void **state)
     const char *xs[8] = {"0", "1", "5", "-2", "-3", "3", "6", "1e9"};
     const int a[8] = {2, 3, 7, 0, -1, 5, 8, -1}, b[8] = {250, 251, 255, 248, 247, 253, -1, -1};
     char in[4096];
-    for (int equal = 0; equal < 2; equal++) {
+    /* all different; all equal (1); all far below (-1e9: the float scaled
+     * by 16 saturates to INT_MIN, so no vector is read) */
+    for (int equal = 0; equal < 3; equal++) {
         int m = snprintf(in, sizeof(in), "{\"constants\": {%s}, \"invocations\": [", consts);
         for (unsigned i = 0; i < 8; i++)
             m += snprintf(in + m, sizeof(in) - (size_t)m, "%s{\"v1\": [%s, 0, 0, 0]}", i ? ", " : "",
-                          equal ? "1" : xs[i]);
+                          equal == 2 ? "-1e9" : equal ? "1" : xs[i]);
         snprintf(in + m, sizeof(in) - (size_t)m, "]}");
         double want[64];
         for (unsigned i = 0; i < 8; i++) {
-            int r[2] = {equal ? 3 : a[i], equal ? 251 : b[i]};
+            int r[2] = {equal == 2 ? -1 : equal ? 3 : a[i], equal == 2 ? -1 : equal ? 251 : b[i]};
             for (unsigned o = 0; o < 2; o++) {
                 bool given = false;
                 for (unsigned j = 0; j < sizeof(ns) / sizeof(ns[0]); j++)

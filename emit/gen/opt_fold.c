@@ -314,6 +314,14 @@ static bool plain_alu(const struct gen_inst *i, const struct gen_inst *k)
  * address that is negative as a signed dword or past 2^31 - 16 |K|, which
  * the buffer's bounds checking (unsigned, the buffer far smaller than 2^31)
  * reads as zeros, as the clamp did; an index inside gives the same address.
+ *
+ * The byte address gathers share (gen/isel_const.c byte_base): `add t, t,
+ * 2^26`, `sel.l t, t, 2^27` as unsigned, `shl t, t, 4`, each vector then
+ * adding 16 k - 2^30.  Folded the same way into `add t, t, 2^30`: an index
+ * a with |a| < 2^27 gives 16 a + 2^30 exactly as before; one the
+ * conversion saturates gives INT_MAX or INT_MIN plus 2^30, and with each
+ * vector's 16 k - 2^30 (|16 k| far below 2^30) an address within 16 |k| of
+ * 2^31, past the buffer as the clamped 2^30 + 16 k was.
  */
 static bool fold_byte_address(struct gen_program *p, const struct gen_du *du, unsigned k)
 {
@@ -326,8 +334,10 @@ static bool fold_byte_address(struct gen_program *p, const struct gen_du *du, un
         return false;
     struct gen_inst *sel = &p->inst[d3];
     if (sel->op != GOP_SEL || sel->cmod != GC_LT || !plain_alu(sel, sh) ||
-        sel->src[1].kind != GO_IMM || sel->src[1].imm != 0x0fffffffu || sel->dst.type != GT_UD ||
-        sel->src[0].type != GT_UD)
+        sel->src[1].kind != GO_IMM || sel->dst.type != GT_UD || sel->src[0].type != GT_UD)
+        return false;
+    bool shared = sel->src[1].imm == 1u << 27;
+    if (!shared && sel->src[1].imm != 0x0fffffffu)
         return false;
     int32_t d2 = sole_def_used_once(p, du, &sel->src[0]);
     if (d2 < 0)
@@ -337,7 +347,7 @@ static bool fold_byte_address(struct gen_program *p, const struct gen_du *du, un
         ad->src[1].kind != GO_IMM || ad->src[1].type != GT_D)
         return false;
     int32_t kk = (int32_t)ad->src[1].imm;
-    if (kk <= -(1 << 20) || kk >= (1 << 20))
+    if (shared ? kk != 1 << 26 : (kk <= -(1 << 20) || kk >= (1 << 20)))
         return false;
     int32_t d1 = sole_def_used_once(p, du, &ad->src[0]);
     if (d1 < 0)
@@ -360,7 +370,7 @@ static bool fold_byte_address(struct gen_program *p, const struct gen_du *du, un
     sel->cmod = GC_NONE;
     sel->dst.type = GT_D;
     sel->src[0].type = GT_D;
-    sel->src[1] = gen_imm((uint32_t)(kk * 16), GT_D);
+    sel->src[1] = gen_imm((uint32_t)kk * 16u, GT_D);
     /* the shift is a copy */
     struct gen_opnd b = sh->src[0];
     to_copy(sh, b);
