@@ -59,16 +59,16 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, const struct m
 enum { ST_GEN_MAX_RT = 8, ST_GEN_MAX_REL_BLOCKS = 8 };
 
 /* A range of constants read through a run-time index the layout cannot
- * bound (docs/gen-abi.md): its copy in the constant buffer, c[first ..
- * first + count - 1] from vector `cbuf` of the buffer (pads counted: byte
- * 16 * cbuf) with zero vectors around it; and when `pushed` (CURBE block
- * 6) pad zero vectors, the range, pad zero vectors, from GRF grf, two
+ * bound (docs/gen-abi.md): bound at binding table index `bti` as a view of
+ * the constant buffer holding c[first .. first + count - 1] alone (its
+ * bounds checking reads zeros outside); and when `pushed` (CURBE block 6)
+ * pad zero vectors, the range, pad zero vectors, from GRF grf, two
  * vectors per GRF. */
 struct st_gen_rel_block {
     int first;
     unsigned count, pad, grf;
     bool pushed;
-    unsigned cbuf;
+    unsigned bti;
 };
 
 /*
@@ -113,11 +113,8 @@ struct st_gen_layout {
     /* the constant buffer's vectors (c0..c255, or an ARB program's parameter
      * slots), between GEN_CBUF_PAD zero vectors on each side */
     unsigned cbuf_vectors;
-    /* the whole constant buffer in vectors: pads, constants, pads, then the
-     * ranges' copies, each followed by GEN_CBUF_PAD zero vectors */
-    unsigned cbuf_total;
-    /* relatively addressed ranges: copied into the constant buffer, some
-     * pushed whole, zero-padded (the last CURBE blocks) */
+    /* relatively addressed ranges: each bound as a view of the constant
+     * buffer, some pushed whole, zero-padded (the last CURBE blocks) */
     unsigned num_rel_blocks;
     struct st_gen_rel_block rel_block[ST_GEN_MAX_REL_BLOCKS];
 };

@@ -106,11 +106,11 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
                        "(sampler s), scratch %d\n",
                   ST_GEN_MAX_RT - 1, GEN_BTI_CONSTANTS, GEN_BTI_TEXTURE0, GEN_BTI_SCRATCH);
     if (L->num_rel_blocks) {
-        st_buf_printf(out, "// constant buffer: %u vectors; copies of relative ranges:", L->cbuf_total);
+        st_buf_printf(out, "// views of the constant buffer:");
         for (unsigned k = 0; k < L->num_rel_blocks; k++) {
             const struct st_gen_rel_block *r = &L->rel_block[k];
-            st_buf_printf(out, "%s c%d-c%d at vector %u", k ? ";" : "", r->first,
-                          r->first + (int)r->count - 1, r->cbuf);
+            st_buf_printf(out, "%s c%d-c%d at binding table index %u", k ? ";" : "", r->first,
+                          r->first + (int)r->count - 1, r->bti);
         }
         st_buf_printf(out, "\n");
     }

@@ -10,8 +10,9 @@
  * aL over literal counts: every vector it reaches), in a pushed block of
  * their own with zero vectors around it (a range the index cannot be
  * bounded in, when it fits and pays), or only in the constant buffer
- * (such a range also as a copy with zeros around it).  How they are read
- * then depends on whether the index is one value for the thread:
+ * (such a range also bound as a view of the buffer holding it alone).
+ * How they are read then depends on whether the index is one value for
+ * the thread:
  *
  *   pushed, uniform index   one mov through a0 per two vectors (Vx1)
  *   pushed, index per lane  a0.0-a0.15 from the indices, one mov per
@@ -603,7 +604,7 @@ static void gather(struct gen_relc *R, struct gen_opnd a, const struct mir_src *
             struct relc_base *b = byte_base(R, a, s, seg, !inside);
             if (b)
                 gen_kernel_pull_at(ki, b->bytes, (int32_t)(b->bias + 16 * (k + GEN_CBUF_PAD)),
-                                   g->comps[v], out[v]);
+                                   g->comps[v], GEN_BTI_CONSTANTS, out[v]);
             continue;
         }
         struct gen_opnd t = add_d(B, false, a, k + GEN_CBUF_PAD);
@@ -624,26 +625,24 @@ static void gather(struct gen_relc *R, struct gen_opnd a, const struct mir_src *
 }
 
 /*
- * An index per channel into a range copied into the constant buffer
- * (docs/gen-abi.md): the index into the copy's zero-padded block, clamped
- * into its trailing zeros when the range does not bound it (as a pushed
- * block's), shifted to bytes once; then an add and an untyped read per
- * vector.  No vector needs a check of its own: the copy's neighbours are
- * zeros, not other constants.
+ * An index per channel into a range bound as a view of the constant
+ * buffer (docs/gen-abi.md): the byte address through the index shared
+ * with the stretch's other gathers (byte_base), then an add and an
+ * untyped read of the view per vector; past either end of the view its
+ * bounds checking reads zeros, so no vector needs a check of its own.
  */
-static void gather_copy(struct gen_relc *R, struct gen_opnd a, const struct st_gen_rel_block *rb,
-                        const struct group *g, bool inside, struct gen_opnd out[MAX_SPAN][4])
+static void gather_view(struct gen_relc *R, struct gen_opnd a, const struct mir_src *s,
+                        uint32_t seg, const struct st_gen_rel_block *rb, const struct group *g,
+                        bool inside, struct gen_opnd out[MAX_SPAN][4])
 {
-    struct gen_kernel_info *ki = R->ki;
-    struct gen_build *B = ki->b;
-    struct gen_opnd idx = add_d(B, false, a, (int64_t)g->kmin - rb->first + rb->pad);
-    if (!inside)
-        idx = clamp_ud(B, false, idx, rb->count + rb->pad);
-    struct gen_opnd bytes = gb_alu(B, GOP_SHL, GT_D, false, idx, gb_imm_d(4));
+    struct relc_base *b = byte_base(R, a, s, seg, !inside);
+    if (!b)
+        return;
     for (unsigned v = 0; v < g->span; v++)
         if (g->comps[v])
-            gen_kernel_pull_at(ki, bytes, (int32_t)(16 * ((int64_t)rb->cbuf - rb->pad + v)),
-                               g->comps[v], out[v]);
+            gen_kernel_pull_at(R->ki, b->bytes,
+                               (int32_t)(b->bias + 16 * ((int64_t)g->kmin + v - rb->first)),
+                               g->comps[v], rb->bti, out[v]);
 }
 
 /* The waterfall loop (one block read per distinct index among the live
@@ -853,7 +852,7 @@ static unsigned cycles_of(enum gen_op op, uint8_t sfid, unsigned exec, unsigned 
 
 /*
  * An index per channel into pushed constants: VxH movs, or gathers from
- * the constant buffer (the range's copy, or for a loop's aL inside the
+ * the constant buffer (the range's view, or for a loop's aL inside the
  * range the vectors themselves), whichever issues in fewer cycles
  * (gen_relc_issue_*; a tie keeps the movs, which wait for no message).
  */
@@ -871,13 +870,11 @@ static bool pushed_prefers_gather(struct gen_relc *R, const struct mir_src *s, u
      * gather: the same offset and clamp, the shift to bytes (once through
      * a shared address, already there when an earlier group made it) */
     unsigned setup = (st == IN_BLOCK ? 1 + !inside : 1) + 1;
-    unsigned setup_g = setup;
-    if (!rb)
-        setup_g = find_base(R, s, seg, !inside) ? 0 : 1;
+    unsigned setup_g = find_base(R, s, seg, !inside) ? 0 : inside ? 1 : 3;
     unsigned vxh = gen_relc_issue_vxh(simd, ncomp, setup);
     unsigned gat = gen_relc_issue_gather(simd, nvec, setup_g);
     if (!rb && !inside)
-        return false; /* outside a known range only the copy reads zeros */
+        return false; /* outside a known range only the view reads zeros */
     snprintf(costs, ncosts, "; issue cycles: VxH %u, gather %u", vxh, gat);
     return gat < vxh;
 }
@@ -916,9 +913,7 @@ static enum gen_rel_strategy read_pulled_per_channel(struct gen_relc *R, struct 
         unsigned n_alu = shared ? 1 : 1 + (inside ? 0 : whole ? 1 : 3) + 1 + !(g->comps[v] & 1);
         cost_g += (uint64_t)n_alu * alu + untyped;
     }
-    if (rb)
-        cost_g += (uint64_t)(inside ? 2 : 3) * alu; /* the copy's index, clamp and shift */
-    else if (shared && !find_base(R, s, seg, !inside))
+    if (shared && !find_base(R, s, seg, !inside))
         cost_g += (uint64_t)(inside ? 1 : 3) * alu; /* the shared address, once */
     /* broadcast (5), index and clamp (2), header (2), masks, compare, moves, break and while */
     uint64_t round = (uint64_t)(5 + 2 + 2 + (inside || whole ? 0 : 3 * nvec)) * alu1 + block +
@@ -934,7 +929,7 @@ static enum gen_rel_strategy read_pulled_per_channel(struct gen_relc *R, struct 
         return GEN_REL_WATERFALL;
     }
     if (rb)
-        gather_copy(R, a, rb, g, inside, out);
+        gather_view(R, a, s, seg, rb, g, inside, out);
     else
         gather(R, a, s, seg, g, inside, out);
     return GEN_REL_GATHER;
@@ -966,7 +961,7 @@ void gen_relc_read(struct gen_relc *R, unsigned cur, uint32_t seg, const struct 
     if (st == IN_MAIN)
         rb = NULL; /* read where the loop's vectors are */
     struct group g;
-    gather_group(R, cur, s, elems, st, rb ? rb->pad : MAX_SPAN, vals, nvals, &g);
+    gather_group(R, cur, s, elems, st, st == IN_BLOCK ? rb->pad : MAX_SPAN, vals, nvals, &g);
     bool inside = known_inside(s, &g, vals, nvals);
     /* how they are read */
     struct gen_opnd out[MAX_SPAN][4];
@@ -980,7 +975,7 @@ void gen_relc_read(struct gen_relc *R, unsigned cur, uint32_t seg, const struct 
     if (st != PULLED && !u && pushed_prefers_gather(R, s, seg, &g, st, rb, inside, costs,
                                                     sizeof(costs))) {
         if (rb)
-            gather_copy(R, a, rb, &g, inside, out);
+            gather_view(R, a, s, seg, rb, &g, inside, out);
         else
             gather(R, a, s, seg, &g, inside, out);
         how = GEN_REL_GATHER;

@@ -423,7 +423,7 @@ static bool index_maybe_uniform(const struct mir_prog *m, const bool *pc, uint32
  * Should the range of candidate k be pushed?  When an index into it may be
  * uniform (one register-indirect mov per two vectors beats a block read),
  * or when per-channel reads through VxH movs issue in no more cycles than
- * gathers from its copy in the constant buffer (gen_relc_issue_*: the
+ * gathers from its view of the constant buffer (gen_relc_issue_*: the
  * reads of the range counted as one group; both ways need the index's
  * offset, clamp and shift).
  */
@@ -448,9 +448,9 @@ static bool rel_push_pays(const struct gen_kernel_info *ki, const struct scan *s
 }
 
 /*
- * The relatively addressed ranges (not the whole buffer): each copied
- * into the constant buffer after its trailing pad, and pushed whole (CURBE
- * block 6) from GRF g on when rel_push_pays and the push budget holds
+ * The relatively addressed ranges (not the whole buffer): each bound as a
+ * view of the constant buffer (binding table index GEN_BTI_REL0 + its
+ * number), and pushed whole (CURBE block 6) from GRF g on when rel_push_pays and the push budget holds
  * `rest` more GRFs: in the order they were met, each padded by as many
  * zero vectors as its reads span (up to 8), so that a clamped index reads
  * zeros.  Returns the GRF after.
@@ -458,7 +458,6 @@ static bool rel_push_pays(const struct gen_kernel_info *ki, const struct scan *s
 static unsigned place_rel_blocks(struct gen_kernel_info *ki, struct st_gen_layout *L,
                                  const struct scan *sc, unsigned g, unsigned rest)
 {
-    unsigned at = 2 * GEN_CBUF_PAD + L->cbuf_vectors;
     bool *pc = sc->ncand ? per_channel_lanes(ki->mir) : NULL;
     for (unsigned k = 0; k < sc->ncand && L->num_rel_blocks < ST_GEN_MAX_REL_BLOCKS; k++) {
         const struct rel_cand *c = &sc->cand[k];
@@ -476,8 +475,8 @@ static unsigned place_rel_blocks(struct gen_kernel_info *ki, struct st_gen_layou
                 pad = span > 8 ? 8 : span;
         }
         struct st_gen_rel_block *b = &L->rel_block[L->num_rel_blocks++];
-        *b = (struct st_gen_rel_block){c->first, c->count, pad, 0, false, at};
-        at += c->count + GEN_CBUF_PAD;
+        *b = (struct st_gen_rel_block){c->first, c->count, pad, 0, false,
+                                       GEN_BTI_REL0 + L->num_rel_blocks - 1};
         unsigned grfs = (c->count + 2 * pad + 1) / 2;
         if (c->count > 2 * GEN_PUSH_LIMIT || grfs > rest || !rel_push_pays(ki, sc, pc, k))
             continue;
@@ -487,7 +486,6 @@ static unsigned place_rel_blocks(struct gen_kernel_info *ki, struct st_gen_layou
         rest -= grfs;
     }
     free(pc);
-    L->cbuf_total = at;
     return g;
 }
 
@@ -572,7 +570,6 @@ bool gen_kernel_layout(struct gen_kernel_info *ki)
             sc.nc = ki->arb_slots.num_c;
     }
     L->cbuf_vectors = sc.nc;
-    L->cbuf_total = sc.nc + 2 * GEN_CBUF_PAD; /* the ranges' copies come in place_rel_blocks */
     sc.c_read = calloc(sc.nc, sizeof(bool));
     if (!sc.c_read || !find_aloops(ki)) {
         free(sc.c_read);
@@ -745,10 +742,10 @@ static void comp_range(uint8_t comps, unsigned *first, unsigned *n)
 }
 
 static void pull_send(struct gen_kernel_info *ki, uint32_t a, unsigned c0, unsigned nch,
-                      struct gen_opnd out[4]);
+                      unsigned bti, struct gen_opnd out[4]);
 
 void gen_kernel_pull_at(struct gen_kernel_info *ki, struct gen_opnd bytes, int32_t k, uint8_t comps,
-                        struct gen_opnd out[4])
+                        unsigned bti, struct gen_opnd out[4])
 {
     struct gen_program *p = ki->p;
     uint32_t a = gen_new_vreg(p, gen_dsize(p), false);
@@ -758,7 +755,7 @@ void gen_kernel_pull_at(struct gen_kernel_info *ki, struct gen_opnd bytes, int32
     i->dst = gen_vr(a, 0, GT_D);
     i->src[0] = gb_reg(ki->b, gb_as_type(ki->b, bytes, GT_D));
     i->src[1] = gen_imm((uint32_t)k + 4 * c0, GT_D);
-    pull_send(ki, a, c0, nch, out);
+    pull_send(ki, a, c0, nch, bti, out);
 }
 
 bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t comps,
@@ -788,13 +785,13 @@ bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t 
             i->src[1] = gen_imm(4 * c0, GT_D);
         }
     }
-    pull_send(ki, a, c0, nch, out);
+    pull_send(ki, a, c0, nch, GEN_BTI_CONSTANTS, out);
     return true;
 }
 
 /* The untyped read of components c0..c0+nch-1 at the byte addresses in a. */
 static void pull_send(struct gen_kernel_info *ki, uint32_t a, unsigned c0, unsigned nch,
-                      struct gen_opnd out[4])
+                      unsigned bti, struct gen_opnd out[4])
 {
     struct gen_program *p = ki->p;
     uint32_t ds = gen_dsize(p);
@@ -812,8 +809,7 @@ static void pull_send(struct gen_kernel_info *ki, uint32_t a, unsigned c0, unsig
         i->mlen = (uint8_t)(exec / 8);
         i->rlen = (uint8_t)(nch * exec / 8);
         i->desc = gen_desc(exec / 8, nch * exec / 8, false,
-                           (1u << 14) | ((exec == 8 ? 2u : 1u) << 12) | (mask << 8) |
-                               GEN_BTI_CONSTANTS);
+                           (1u << 14) | ((exec == 8 ? 2u : 1u) << 12) | (mask << 8) | bti);
     }
     struct gen_opnd got[4];
     if (halves == 2) {

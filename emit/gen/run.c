@@ -163,10 +163,20 @@ static uint8_t *cb_surface(void *u, unsigned sfid, unsigned bti, size_t *size)
 {
     (void)sfid;
     struct gen_run *R = u;
-    if (bti != GEN_BTI_CONSTANTS)
-        return NULL;
-    *size = R->cbuf_size;
-    return R->cbuf;
+    if (bti == GEN_BTI_CONSTANTS) {
+        *size = R->cbuf_size;
+        return R->cbuf;
+    }
+    /* a relatively addressed range: a view of the buffer holding it alone */
+    for (unsigned b = 0; b < R->L->num_rel_blocks; b++) {
+        const struct st_gen_rel_block *r = &R->L->rel_block[b];
+        size_t at = 16 * (GEN_CBUF_PAD + (size_t)r->first), n = 16 * (size_t)r->count;
+        if (r->bti == bti && r->first >= 0 && at + n <= R->cbuf_size) {
+            *size = n;
+            return R->cbuf + at;
+        }
+    }
+    return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -708,13 +718,9 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, const struct
     E.scratch_size = L.scratch_bytes ? L.scratch_bytes : 64;
     E.scratch = calloc(1, E.scratch_size);
     /* the constant buffer: GEN_CBUF_PAD zero vectors, the kernel's
-     * cbuf_vectors constants, GEN_CBUF_PAD zero vectors, then each
-     * relatively addressed range's copy and GEN_CBUF_PAD zero vectors
-     * (docs/gen-abi.md) */
-    size_t nc = st_run_num_consts(in), nbuf = L.cbuf_vectors, ntotal = L.cbuf_total;
-    if (ntotal < nbuf + 2 * GEN_CBUF_PAD)
-        ntotal = nbuf + 2 * GEN_CBUF_PAD;
-    uint8_t *cbuf = calloc(ntotal, 16);
+     * cbuf_vectors constants, GEN_CBUF_PAD zero vectors (docs/gen-abi.md) */
+    size_t nc = st_run_num_consts(in), nbuf = L.cbuf_vectors;
+    uint8_t *cbuf = calloc(nbuf + 2 * GEN_CBUF_PAD, 16);
     bool ok = R && E.scratch && cbuf;
     if (!ok) {
         st_error(ctx, (struct st_loc){0, 0}, ST_E_OUT_OF_MEMORY, "out of memory");
@@ -754,16 +760,8 @@ bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, const struct
             R->depth_slot = -1;
         for (unsigned i = 0; i < nc && i < nbuf; i++)
             memcpy(cbuf + 16 * (GEN_CBUF_PAD + i), st_run_const(in, i), 16);
-        for (unsigned b = 0; b < L.num_rel_blocks; b++) {
-            const struct st_gen_rel_block *r = &L.rel_block[b];
-            for (unsigned x = 0; x < r->count; x++) {
-                size_t c = (size_t)r->first + x, at = (size_t)r->cbuf + x;
-                if (c < nc && c < nbuf && at < ntotal)
-                    memcpy(cbuf + 16 * at, st_run_const(in, c), 16);
-            }
-        }
         R->cbuf = cbuf;
-        R->cbuf_size = ntotal * 16;
+        R->cbuf_size = (nbuf + 2 * GEN_CBUF_PAD) * 16;
         R->stats = stats;
         E.R = R;
         E.prog = prog;
