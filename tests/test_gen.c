@@ -258,6 +258,48 @@ static void test_vs_pass_through_second_slot(void **state)
     st_ctx_destroy(ctx);
 }
 
+/* A URB write before the end of the thread takes its header as r1 is
+ * (a split send: r1, then the slots' registers), so only the end of the
+ * thread copies it (into r112..r127, where an EOT message must be).  Four
+ * slots: oPos and oT0 in the first message, oT1 and oT2 in the last. */
+static void test_vs_urb_header_not_copied(void **state)
+{
+    (void)state;
+    const char *src = "vs_2_0\n"
+                      "dcl_position v0\n"
+                      "add oPos, v0, c0\n"
+                      "mul oT0, v0, c1\n"
+                      "add oT1, v0, v0\n"
+                      "sub oT2, v0, c0\n";
+    struct gen_out r = compile(src, 0);
+    assert_true(r.ok);
+    /* first message: header r1, 8 GRFs of slots (ExDesc 0x206), slots 1-2 */
+    assert_int_equal(count(r.text, " sends (8|M0)     null:ud r1 r"), 1);
+    assert_non_null(strstr(r.text, " 0x206 0x02080017\n"));
+    assert_int_equal(count(r.text, " r1.0<8;8,1>:ud\n"), 1); /* the EOT message's copy */
+    out_free(&r);
+
+    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    assert_true(sh && st_check(ctx, sh));
+    const char *json = "{\"constants\": {\"c0\": [1, 2, 3, 4], \"c1\": [0.5, 2, -1, 3]},"
+                       " \"invocations\": [{\"v0\": [10, 20, 30, 40]}, {\"v0\": [-2, 0, 4, 1]}]}";
+    struct st_run_inputs in;
+    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+    struct st_run_outputs o[2];
+    assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+    /* v0 + c0, v0 * c1, v0 + v0, v0 - c0 */
+    const float want[2][4][4] = {
+        {{11, 22, 33, 44}, {5, 40, -30, 120}, {20, 40, 60, 80}, {9, 18, 27, 36}},
+        {{-1, 2, 7, 5}, {-1, 0, -4, 3}, {-4, 0, 8, 2}, {-3, -2, 1, -3}}};
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned j = 0; j < 4; j++)
+            assert_memory_equal(o[k].reg[j].v, want[k][j], sizeof(want[k][j]));
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+}
+
 /* A gather's response copied whole into the end-of-thread payload: the
  * untyped read writes the payload registers (r113-r116, slot 1) and the
  * four movs go; the Gen engine gives c[a0.x + 2] per vertex (a0.x =
@@ -1577,6 +1619,7 @@ int main(void)
         cmocka_unit_test(test_vs_urb_write),
         cmocka_unit_test(test_vs_pass_through_in_place),
         cmocka_unit_test(test_vs_pass_through_second_slot),
+        cmocka_unit_test(test_vs_urb_header_not_copied),
         cmocka_unit_test(test_vs_response_into_payload),
         cmocka_unit_test(test_mad_by_one_is_add),
         cmocka_unit_test(test_replicated_lanes_computed_once),

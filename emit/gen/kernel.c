@@ -1464,21 +1464,43 @@ static void vs_epilogue(struct gen_kernel_info *ki)
     for (unsigned k = 0; k < n; k += per) {
         unsigned ns = n - k < per ? n - k : per;
         bool last = k + ns == n;
-        uint32_t b = block(p, (1 + 4 * ns) * GEN_GRF_SIZE, last);
-        struct gen_inst *i = add(p, GOP_MOV, 8, 0);
+        struct gen_inst *i;
+        if (!last) {
+            /* A split send: the header is r1 itself (the URB handles, as
+             * delivered), the slots the second payload: no copy of the
+             * header.  Only the end of the thread must send from
+             * r112..r127, so its message keeps a copy (Mesa's brw does
+             * the same). */
+            uint32_t b = block(p, 4 * ns * GEN_GRF_SIZE, false);
+            for (unsigned j = 0; j < ns; j++)
+                for (unsigned c = 0; c < 4; c++)
+                    to_payload(ki, b, (4 * j + c) * GEN_GRF_SIZE, slots[k + j][c], false);
+            i = add(p, GOP_SENDS, 8, 0);
+            i->dst = gen_null(GT_UD);
+            i->src[0] = gen_fixed(1 * GEN_GRF_SIZE, GT_UD, GR_VEC);
+            i->src[1] = gen_vr(b, 0, GT_UD);
+            i->sfid = 6;
+            i->mlen = 1;
+            i->src1len = (uint8_t)(4 * ns);
+            i->exdesc = 6u | ((4u * ns) << 6);
+            i->desc = gen_desc(1, 0, true, 7u | ((first + k) << 4));
+            continue;
+        }
+        uint32_t b = block(p, (1 + 4 * ns) * GEN_GRF_SIZE, true);
+        i = add(p, GOP_MOV, 8, 0);
         i->nomask = true;
         i->dst = gen_vr(b, 0, GT_UD);
         i->src[0] = gen_fixed(1 * GEN_GRF_SIZE, GT_UD, GR_VEC);
         for (unsigned j = 0; j < ns; j++)
             for (unsigned c = 0; c < 4; c++)
-                to_payload(ki, b, (1 + 4 * j + c) * GEN_GRF_SIZE, slots[k + j][c], last);
+                to_payload(ki, b, (1 + 4 * j + c) * GEN_GRF_SIZE, slots[k + j][c], true);
         i = add(p, GOP_SEND, 8, 0);
         i->dst = gen_null(GT_UD);
         i->src[0] = gen_vr(b, 0, GT_UD);
         i->sfid = 6;
         i->exdesc = 6;
         i->mlen = (uint8_t)(1 + 4 * ns);
-        i->eot = last;
+        i->eot = true;
         i->desc = gen_desc(1 + 4 * ns, 0, true, 7u | ((first + k) << 4));
     }
 }

@@ -153,6 +153,38 @@ static bool urb_in_place(struct gen_program *p)
         }
         if (!moved)
             continue;
+        if (split && !m->eot && ns == 2 && !in_place[0] && in_place[1] &&
+            m->src[0].kind == GO_FIXED && m->src[0].off == 1 * GEN_GRF_SIZE) {
+            /* (header r1) + (slot a, slot b) with slot b passed through:
+             * rather than a message of its own for b, the first payload
+             * becomes a copy of the header and slot a, and b the second
+             * one: one mov for one message */
+            for (uint32_t q = du.def_start[b]; q < du.def_start[b + 1]; q++) {
+                struct gen_inst *i = &p->inst[du.def_list[q]];
+                if (i->dst.off < 4 * GEN_GRF_SIZE)
+                    i->dst.off += GEN_GRF_SIZE;
+            }
+            struct gen_inst *h = &extra[nextra];
+            memset(h, 0, sizeof(*h));
+            h->op = GOP_MOV;
+            h->exec = 8;
+            h->nomask = true;
+            h->jip = h->uip = -1;
+            h->dst = gen_vr(b, 0, GT_UD);
+            h->src[0] = gen_fixed(1 * GEN_GRF_SIZE, GT_UD, GR_VEC);
+            extra_at[nextra++] = k;
+            m->src[0] = gen_vr(b, 0, GT_UD);
+            m->src[1] = gen_fixed(src[1], GT_UD, GR_VEC);
+            m->mlen = 5;
+            m->src1len = 4;
+            m->exdesc = 6u | (4u << 6);
+            m->desc = gen_desc(m->mlen, 0, true, 7u | (g << 4));
+            p->vreg[b].size = 5 * GEN_GRF_SIZE;
+            for (unsigned c = 0; c < 4; c++)
+                dead[defs[1][c]] = true;
+            changed = true;
+            continue;
+        }
         if (!split && !m->eot && ns == 2 && !in_place[0] && in_place[1]) {
             /* the second slot is the message's second payload: one split
              * send still writes both slots (header and first slot copied,
