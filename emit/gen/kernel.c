@@ -201,9 +201,9 @@ void gen_kernel_free(struct gen_kernel_info *ki)
     ki->aloop = NULL;
 }
 
-/* A range read through a run-time index the layout cannot bound: copied
- * into the constant buffer, and pushed whole (CURBE block 6) with pad zero
- * vectors around it when that pays and fits. */
+/* A range read through a run-time index the layout cannot bound: bound as
+ * a view of the constant buffer, and pushed whole (CURBE block 6) with pad
+ * zero vectors around it when that pays and fits. */
 struct rel_cand {
     uint32_t vreg;
     uint8_t lane;
@@ -450,10 +450,10 @@ static bool rel_push_pays(const struct gen_kernel_info *ki, const struct scan *s
 /*
  * The relatively addressed ranges (not the whole buffer): each bound as a
  * view of the constant buffer (binding table index GEN_BTI_REL0 + its
- * number), and pushed whole (CURBE block 6) from GRF g on when rel_push_pays and the push budget holds
- * `rest` more GRFs: in the order they were met, each padded by as many
- * zero vectors as its reads span (up to 8), so that a clamped index reads
- * zeros.  Returns the GRF after.
+ * number), and pushed whole (CURBE block 6) from GRF g on when
+ * rel_push_pays and the push budget holds `rest` more GRFs: in the order
+ * they were met, each padded by as many zero vectors as its reads span
+ * (up to 8), so that a clamped index reads zeros.  Returns the GRF after.
  */
 static unsigned place_rel_blocks(struct gen_kernel_info *ki, struct st_gen_layout *L,
                                  const struct scan *sc, unsigned g, unsigned rest)
@@ -466,7 +466,7 @@ static unsigned place_rel_blocks(struct gen_kernel_info *ki, struct st_gen_layou
             seen = seen || (L->rel_block[j].first == c->first && L->rel_block[j].count == c->count);
         if (seen || c->first < 0 || (uint64_t)c->first + c->count > L->cbuf_vectors ||
             (c->first == 0 && c->count == L->cbuf_vectors))
-            continue; /* the whole buffer has its pads already */
+            continue; /* the whole buffer: its own bounds give the zeros */
         unsigned pad = 1;
         for (unsigned j = k; j < sc->ncand; j++) {
             const struct rel_cand *d = &sc->cand[j];
