@@ -1186,9 +1186,11 @@ struct st_arb_run_slots {
 };
 void st_arb_run_slots(const struct st_shader *sh, struct st_arb_run_slots *s);
 /* After an invocation of an ARB program: applies the fixed-function steps
- * of its options to the output slots (both engines call it). */
+ * of its options to the output slots (both engines call it; `fused` is the
+ * interpreter's fused reading of the multiply-adds, docs/gensim.md). */
 void st_arb_run_finish(const struct st_shader *sh, const struct st_run_inputs *in,
-                       const float (*inslots)[4], float (*outslots)[4], enum st_float_rules rules);
+                       const float (*inslots)[4], float (*outslots)[4], enum st_float_rules rules,
+                       bool fused);
 /* Fills o from the output slots of one invocation (any dialect): the
  * registers of st_run_output_regs with their values. */
 void st_run_collect(const struct st_shader *sh, const struct st_run_output *regs, unsigned nregs,

@@ -192,6 +192,7 @@ static bool select_kernel(struct st_ctx *ctx, const struct st_shader *sh, const 
     ki->b = &b;
     ki->p = p;
     ki->legacy = o->rules == ST_FLOAT_D3D9;
+    ki->fuse = contract_of(o->contract) != GEN_CONTRACT_OFF;
     bool ok = gen_kernel_layout(ki) && gen_isel(ki, o->rules, contract_of(o->contract));
     gb_finish(&b);
     gen_kernel_free(ki);

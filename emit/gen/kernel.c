@@ -1323,15 +1323,21 @@ static void arb_position_invariant(struct gen_kernel_info *ki)
     const struct st_arb_run_slots *S = &ki->arb_slots;
     if (S->pos_out < 0 || S->pos_out >= ST_LL_OUT_SLOTS || S->mvp_c < 0 || S->pos_in < 0)
         return;
-    /* each product rounded, then summed: the fixed-function transform is
-     * no instruction of the program (both readings of docs/gensim.md agree) */
+    /* a matrix operation: the first product, then a mad per term, the
+     * interpreter's fused reading (st_arb_run_finish) */
     struct gen_opnd pos[4];
     for (unsigned k = 0; k < 4; k++)
         pos[k] = input_value(p, S->pos_in, k);
+    struct gen_opctx c;
+    memset(&c, 0, sizeof(c));
+    c.b = ki->b;
+    c.legacy = ki->legacy;
+    c.fuse = ki->fuse;
+    c.ft = GT_F;
     for (unsigned r = 0; r < 4; r++) {
         struct gen_opnd d = ff_mul(ki, const_comp(ki, S->mvp_c + (int)r, 0), pos[0]);
         for (unsigned k = 1; k < 4; k++)
-            d = alu2(ki, GOP_ADD, d, ff_mul(ki, const_comp(ki, S->mvp_c + (int)r, k), pos[k]), false);
+            d = gen_op_mad(&c, const_comp(ki, S->mvp_c + (int)r, k), pos[k], d);
         ki->out[S->pos_out][r] = d;
     }
     ki->out_set[S->pos_out] = true;

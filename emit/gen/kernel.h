@@ -18,6 +18,7 @@ struct gen_kernel_info {
     struct gen_build *b;
     struct gen_program *p;
     bool legacy; /* --float-rules=d3d9: the fixed-function steps' products too */
+    bool fuse;   /* multiply-adds as fused mads (not --fp-contract=off): theirs too */
     /* outputs (ST_LL_OUT_* slots; ARB: output indices) by component, and
      * which slots the kernel writes; set by the selection before the epilogue */
     struct gen_opnd out[ST_LL_OUT_SLOTS][4];

@@ -288,7 +288,8 @@ static bool run_all(struct st_ctx *ctx, const struct st_shader *sh, st_main_fn f
                 /* The options' fixed-function steps, then result.* by name:
                  * the code the interpreter runs too. */
                 *all_status |= status[k];
-                st_arb_run_finish(sh, in, (const float(*)[4])in->inv[base + k].in, out[k], rules);
+                st_arb_run_finish(sh, in, (const float(*)[4])in->inv[base + k].in, out[k], rules,
+                                  false);
                 st_run_collect(sh, regs, nregs, (const float(*)[4])out[k],
                                (status[k] & ST_LL_STATUS_KILLED) != 0, o);
                 continue;

@@ -1247,7 +1247,7 @@ bool st_interp_execute_ex(struct st_ctx *ctx, const struct st_shader *sh,
                 if (R->arb) {
                     /* The fixed-function steps of the options, then the
                      * result.* slots by name. */
-                    st_arb_run_finish(sh, in, lanes[k].in, lanes[k].out, rules);
+                    st_arb_run_finish(sh, in, lanes[k].in, lanes[k].out, rules, R->fused);
                     st_run_collect(sh, regs, nregs, (const float(*)[4])lanes[k].out,
                                    lanes[k].discarded, &outs[base + k]);
                 } else {

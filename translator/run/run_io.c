@@ -1045,21 +1045,25 @@ static float ff_saturate(float x)
 }
 
 void st_arb_run_finish(const struct st_shader *sh, const struct st_run_inputs *in,
-                       const float (*inslots)[4], float (*outslots)[4], enum st_float_rules rules)
+                       const float (*inslots)[4], float (*outslots)[4], enum st_float_rules rules,
+                       bool fused)
 {
     struct st_arb_run_slots s;
     st_arb_run_slots(sh, &s);
     if (s.pos_out >= 0 && s.pos_out < ST_LL_OUT_SLOTS && s.mvp_c >= 0 &&
         (unsigned)s.mvp_c + 3 < st_run_num_consts(in)) {
         /* ARB_position_invariant: the fixed-function transform, row r of
-         * state.matrix.mvp dotted with vertex.position, summed left to right. */
+         * state.matrix.mvp dotted with vertex.position, summed left to
+         * right: a matrix operation, so a multiply-add in both readings
+         * (docs/gensim.md, rule 1; `fused`: each product rounded with its
+         * sum, as the kernel's mads). */
         const float *p = inslots[s.pos_in];
+        bool legacy = rules == ST_FLOAT_D3D9;
         for (int r = 0; r < 4; r++) {
             const float *m = st_run_const(in, (uint32_t)(s.mvp_c + r));
             float d = ff_mul(rules, m[0], p[0]);
-            d += ff_mul(rules, m[1], p[1]);
-            d += ff_mul(rules, m[2], p[2]);
-            d += ff_mul(rules, m[3], p[3]);
+            for (int k = 1; k < 4; k++)
+                d = st_op_muladd(legacy, fused, m[k], p[k], d);
             outslots[s.pos_out][r] = d;
         }
     }
