@@ -58,12 +58,17 @@ bool st_vasm_emit(struct st_ctx *ctx, const struct st_shader *sh, const struct m
  * MAX_DRAW_BUFFERS (result.color[0..7]); Direct3D 9 has oC0..oC3. */
 enum { ST_GEN_MAX_RT = 8, ST_GEN_MAX_REL_BLOCKS = 8 };
 
-/* A range of constants read through a run-time index and pushed
- * (docs/gen-abi.md, CURBE block 6): pad zero vectors, c[first ..
- * first + count - 1], pad zero vectors, from GRF grf, two vectors per GRF. */
+/* A range of constants read through a run-time index the layout cannot
+ * bound (docs/gen-abi.md): bound at binding table index `bti` as a view of
+ * the constant buffer holding c[first .. first + count - 1] alone (its
+ * bounds checking reads zeros outside); and when `pushed` (CURBE block 6)
+ * pad zero vectors, the range, pad zero vectors, from GRF grf, two
+ * vectors per GRF. */
 struct st_gen_rel_block {
     int first;
     unsigned count, pad, grf;
+    bool pushed;
+    unsigned bti;
 };
 
 /*
@@ -108,7 +113,8 @@ struct st_gen_layout {
     /* the constant buffer's vectors (c0..c255, or an ARB program's parameter
      * slots), between GEN_CBUF_PAD zero vectors on each side */
     unsigned cbuf_vectors;
-    /* relatively addressed ranges pushed whole, zero-padded (the last CURBE blocks) */
+    /* relatively addressed ranges: each bound as a view of the constant
+     * buffer, some pushed whole, zero-padded (the last CURBE blocks) */
     unsigned num_rel_blocks;
     struct st_gen_rel_block rel_block[ST_GEN_MAX_REL_BLOCKS];
 };

@@ -464,6 +464,50 @@ static void test_mad_by_one_is_add(void **state)
     st_ctx_destroy(ctx);
 }
 
+/*
+ * sgn r4, v1.w writes four lanes from one source lane: the sign is worked
+ * out once (a compare, a sel, a compare, a predicated mov: gen/opt_cse.c
+ * does not merge flag sequences) and shared by the four lanes.
+ * sgn(-3) = -1, sgn(0) = 0, sgn(2.5) = 1, sgn(-1e-40) = -1.
+ */
+static void test_replicated_lanes_computed_once(void **state)
+{
+    (void)state;
+    const char *src = "vs_2_0\n"
+                      "dcl_position v0\n"
+                      "dcl_texcoord v1\n"
+                      "mov r5, v0\n"
+                      "mov r6, v0\n"
+                      "sgn r4, v1.w, r5, r6\n"
+                      "mov oPos, v0\n"
+                      "mov oT0, r4\n";
+    struct gen_out r = compile(src, 0);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "cmp ("), 2);
+    assert_int_equal(count(r.text, "sel ("), 1);
+    out_free(&r);
+
+    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    assert_true(sh && st_check(ctx, sh));
+    const char *json = "{\"invocations\": [{\"v0\": [1, 2, 3, 4], \"v1\": [5, 6, 7, -3]}, "
+                       "{\"v0\": [1, 2, 3, 4], \"v1\": [5, 6, 7, 0]}, "
+                       "{\"v0\": [1, 2, 3, 4], \"v1\": [5, 6, 7, 2.5]}, "
+                       "{\"v0\": [1, 2, 3, 4], \"v1\": [5, 6, 7, -1e-40]}]}";
+    struct st_run_inputs in;
+    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+    struct st_run_outputs o[4];
+    assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+    const float sg[4] = {-1, 0, 1, -1};
+    for (unsigned i = 0; i < 4; i++) {
+        const float want[4] = {sg[i], sg[i], sg[i], sg[i]};
+        assert_memory_equal(o[i].reg[1].v, want, sizeof(want));
+    }
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+}
+
 static void test_modifiers_and_math(void **state)
 {
     (void)state;
@@ -1808,6 +1852,7 @@ int main(void)
         cmocka_unit_test(test_vs_urb_header_not_copied),
         cmocka_unit_test(test_vs_response_into_payload),
         cmocka_unit_test(test_mad_by_one_is_add),
+        cmocka_unit_test(test_replicated_lanes_computed_once),
         cmocka_unit_test(test_vs3_declared_position_in_slot1),
         cmocka_unit_test(test_no_second_saturate_through_copy),
         cmocka_unit_test(test_modifiers_and_math),

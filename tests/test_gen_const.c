@@ -244,21 +244,27 @@ static void test_uniform_index_pulled(void **state)
 /*
  * pal[A0.x + 1] and pal[A0.x] with A0.x = floor(attrib[1].x) per vertex;
  * pal[k] = env[k] = (10k+1, 10k+2, 10k+3, 10k+4) for k = 0..5, anything
- * else 0; texcoord[0] = env[6] = (7, 7, 7, 7).
+ * else 0; texcoord[0] = env[6] = (7, 7, 7, 7).  Two whole rows: by issue
+ * cycles (SIMD8: an ALU instruction or a message 2, a VxH mov 4) two
+ * gathers, 3 * 2 + 2 * (2 + 2) = 14, beat eight VxH movs, 3 * 2 + 8 * 4 =
+ * 38, so the array is not pushed and the gathers read its view of the
+ * constant buffer (binding table index 25), whose bounds give the zeros.
  */
-static void test_index_per_channel_pushed(void **state)
+static void test_index_per_channel_array_copy(void **state)
 {
     (void)state;
     char *k = kernel("divergent-pushed.vp", 8, NULL);
-    assert_non_null(strstr(k, "c0-c5 (relative, 2 zero vectors around) at r"));
+    assert_null(strstr(k, "zero vectors around) at r"));
+    assert_non_null(strstr(k, "// views of the constant buffer: c0-c5 at binding table index 25\n"));
     assert_non_null(strstr(k, "// c[a0.x+0..+1] (mov, 2 reads): index per channel, constants "
-                              "pushed in their own block: per-channel register-indirect movs (VxH)"));
-    /* one address per channel: a0.0-a0.7 from the indices, 8 movs (2 vectors x 4) */
-    assert_int_equal(count(k, "a0.0<1>:uw"), 1);
-    assert_int_equal(count(k, "<1,0>:f"), 8);
-    /* the URB writes (the first a split send with r1 as its header), no constant read */
-    assert_int_equal(count(k, " send (") + count(k, " sends ("), 2);
-    assert_int_equal(count(k, " sends (8|M0)     null:ud r1 "), 1);
+                              "pulled: an untyped read per vector (gather)"));
+    /* the shared byte address from the float index (gen/opt_fold.c): no
+     * clamp, no shift, no check per vector */
+    assert_int_equal(count(k, "sel ("), 0);
+    assert_int_equal(count(k, "shl ("), 0);
+    assert_int_equal(count(k, "cmp ("), 0);
+    assert_int_equal(count(k, "<1,0>:f"), 0);
+    assert_int_equal(count(k, " 0xC 0x02406019"), 2); /* untyped read, SIMD8, 4 channels, BTI 25 */
     free(k);
     const char *env = "\"program.env[0]\": [1, 2, 3, 4], \"program.env[1]\": [11, 12, 13, 14], "
                       "\"program.env[2]\": [21, 22, 23, 24], \"program.env[3]\": [31, 32, 33, 34], "
@@ -293,6 +299,52 @@ static void test_index_per_channel_pushed(void **state)
             want[12 * i + 8 + c] = 7;
         }
     check("divergent-pushed.vp", in, want, 96);
+    struct st_gen_run_stats st;
+    gen_sends("divergent-pushed.vp", in, &st);
+    assert_int_equal(st.sends_by_sfid[0xC], 2);
+}
+
+/*
+ * pal[A0.x + 1].y alone (pal as above): one VxH mov, 3 * 2 + 4 = 10 issue
+ * cycles, against a gather's 3 * 2 + 2 + 2 = 10: a tie keeps the mov, so
+ * the array is pushed in a block of its own with one zero vector around
+ * it, and the index is clamped into the zeros.
+ */
+static void test_index_per_channel_pushed(void **state)
+{
+    (void)state;
+    char *k = kernel("divergent-pushed-x.vp", 8, NULL);
+    assert_non_null(strstr(k, "c0-c5 (relative, 1 zero vectors around) at r"));
+    assert_non_null(strstr(k, "// c[a0.x+1] (mov, 1 read): index per channel, constants pushed in "
+                              "their own block: per-channel register-indirect movs (VxH); issue "
+                              "cycles: VxH 10, gather 10"));
+    /* one address per channel: a0.0-a0.7 from the indices, one mov */
+    assert_int_equal(count(k, "a0.0<1>:uw"), 1);
+    assert_int_equal(count(k, "<1,0>:f"), 1);
+    assert_int_equal(count(k, "sel ("), 1);
+    /* one message, the end-of-thread URB write: no constant read */
+    assert_int_equal(count(k, " send (") + count(k, " sends ("), 1);
+    free(k);
+    const char *env = "\"program.env[0]\": [1, 2, 3, 4], \"program.env[1]\": [11, 12, 13, 14], "
+                      "\"program.env[2]\": [21, 22, 23, 24], \"program.env[3]\": [31, 32, 33, 34], "
+                      "\"program.env[4]\": [41, 42, 43, 44], \"program.env[5]\": [51, 52, 53, 54], "
+                      "\"program.env[6]\": [7, 7, 7, 7]";
+    /* pal[a + 1].y: -1.5 (-2) and -1 below, 4.5 (4) the last row, 5 and 1e9 past it */
+    const char *xs[8] = {"0", "1", "4.5", "5", "-1", "-1.5", "2.25", "1e9"};
+    const int row[8] = {1, 2, 5, -1, 0, -1, 3, -1};
+    char in[2048];
+    int n = snprintf(in, sizeof(in), "{\"constants\": {%s}, \"invocations\": [", env);
+    for (unsigned i = 0; i < 8; i++)
+        n += snprintf(in + n, sizeof(in) - (size_t)n, "%s{\"vertex.attrib[1]\": [%s]}", i ? ", " : "",
+                      xs[i]);
+    snprintf(in + n, sizeof(in) - (size_t)n, "]}");
+    double want[8 * 8];
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned c = 0; c < 4; c++) {
+            want[8 * i + c] = row[i] < 0 ? 0 : 10 * row[i] + 2;
+            want[8 * i + 4 + c] = 7;
+        }
+    check("divergent-pushed-x.vp", in, want, 64);
 }
 
 /*
@@ -303,9 +355,13 @@ static void test_index_per_channel_known_range(void **state)
 {
     (void)state;
     char *k = kernel("divergent-loop.vs.asm", 8, NULL);
+    /* a whole vector: one gather of the pushed vectors' place in the
+     * constant buffer, 2 * 2 + 2 = 6 issue cycles, beats four VxH movs,
+     * 2 * 2 + 4 * 4 = 20 */
     assert_non_null(strstr(k, "// c[aL+1] (add, 1 read): index per channel, constants pushed: "
-                              "per-channel register-indirect movs (VxH)"));
-    assert_int_equal(count(k, "<1,0>:f"), 4);
+                              "an untyped read per vector (gather); issue cycles: VxH 20, gather 6"));
+    assert_int_equal(count(k, "<1,0>:f"), 0);
+    assert_int_equal(count(k, " 0xC 0x02406008"), 1);
     assert_int_equal(count(k, "sel"), 0); /* the loop's counts bound the index */
     free(k);
     const char *in = "{\"constants\": {\"c1\": [1, 2, 3, 4], \"c2\": [10, 20, 30, 40]}, "
@@ -327,9 +383,16 @@ static void test_index_per_channel_gather(void **state)
                               "(gather)"),
                      2);
     assert_int_equal(count(k, " 0xC 0x02406008"), 2); /* untyped read, SIMD8, 4 channels, BTI 8 */
-    /* the index clamped once so that its shift cannot wrap, the byte address shared */
-    assert_int_equal(count(k, "sel ("), 1);
-    assert_int_equal(count(k, "shl ("), 1);
+    /* the byte address shared, the rounded index scaled in float so that
+     * its conversion saturates where a clamp kept the shift from wrapping
+     * (gen/opt_fold.c): 16 a once, each vector adds 16 (k + 8) (the shared
+     * address's 2^30 and each vector's bias -2^30 cancel) */
+    assert_int_equal(count(k, "sel ("), 0);
+    assert_int_equal(count(k, "shl ("), 0);
+    assert_non_null(strstr(k, " 16.0:f"));
+    assert_null(strstr(k, "1073741824"));
+    assert_non_null(strstr(k, " 160:d"));
+    assert_non_null(strstr(k, " 4128:d"));
     free(k);
     const int ns[] = {0, 2, 3, 5, 7, 8, 248, 250, 251, 253, 255};
     char consts[2048];
@@ -340,15 +403,17 @@ static void test_index_per_channel_gather(void **state)
     const char *xs[8] = {"0", "1", "5", "-2", "-3", "3", "6", "1e9"};
     const int a[8] = {2, 3, 7, 0, -1, 5, 8, -1}, b[8] = {250, 251, 255, 248, 247, 253, -1, -1};
     char in[4096];
-    for (int equal = 0; equal < 2; equal++) {
+    /* all different; all equal (1); all far below (-1e9: the float scaled
+     * by 16 saturates to INT_MIN, so no vector is read) */
+    for (int equal = 0; equal < 3; equal++) {
         int m = snprintf(in, sizeof(in), "{\"constants\": {%s}, \"invocations\": [", consts);
         for (unsigned i = 0; i < 8; i++)
             m += snprintf(in + m, sizeof(in) - (size_t)m, "%s{\"v1\": [%s, 0, 0, 0]}", i ? ", " : "",
-                          equal ? "1" : xs[i]);
+                          equal == 2 ? "-1e9" : equal ? "1" : xs[i]);
         snprintf(in + m, sizeof(in) - (size_t)m, "]}");
         double want[64];
         for (unsigned i = 0; i < 8; i++) {
-            int r[2] = {equal ? 3 : a[i], equal ? 251 : b[i]};
+            int r[2] = {equal == 2 ? -1 : equal ? 3 : a[i], equal == 2 ? -1 : equal ? 251 : b[i]};
             for (unsigned o = 0; o < 2; o++) {
                 bool given = false;
                 for (unsigned j = 0; j < sizeof(ns) / sizeof(ns[0]); j++)
@@ -722,6 +787,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uniform_index_pushed),
         cmocka_unit_test(test_uniform_index_pulled),
+        cmocka_unit_test(test_index_per_channel_array_copy),
         cmocka_unit_test(test_index_per_channel_pushed),
         cmocka_unit_test(test_index_per_channel_known_range),
         cmocka_unit_test(test_index_per_channel_gather),

@@ -74,6 +74,8 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
     }
     for (unsigned k = 0; k < L->num_rel_blocks; k++) {
         const struct st_gen_rel_block *r = &L->rel_block[k];
+        if (!r->pushed)
+            continue;
         st_buf_printf(out, "%sc%d-c%d (relative, %u zero vectors around) at r%u", sep, r->first,
                       r->first + (int)r->count - 1, r->pad, r->grf);
         sep = "; ";
@@ -103,6 +105,15 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
     st_buf_printf(out, "// binding table: render targets 0-%d, constant buffer %d, texture s at %d+s "
                        "(sampler s), scratch %d\n",
                   ST_GEN_MAX_RT - 1, GEN_BTI_CONSTANTS, GEN_BTI_TEXTURE0, GEN_BTI_SCRATCH);
+    if (L->num_rel_blocks) {
+        st_buf_printf(out, "// views of the constant buffer:");
+        for (unsigned k = 0; k < L->num_rel_blocks; k++) {
+            const struct st_gen_rel_block *r = &L->rel_block[k];
+            st_buf_printf(out, "%s c%d-c%d at binding table index %u", k ? ";" : "", r->first,
+                          r->first + (int)r->count - 1, r->bti);
+        }
+        st_buf_printf(out, "\n");
+    }
     st_buf_printf(out, "// GRFs used: %u, scratch: %u bytes per thread\n", p->grfs_used,
                   L->scratch_bytes);
     if (p->rel_notes.data && !p->rel_notes.oom) {

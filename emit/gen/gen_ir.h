@@ -37,9 +37,10 @@ enum { GEN_GRF_SIZE = 32, GEN_NUM_GRFS = 128, GEN_FILE_BYTES = GEN_GRF_SIZE * GE
        GEN_CBUF_PAD = 8 };
 
 /* Binding table (docs/gen-abi.md): render target n at BTI n (0-7, as Mesa
- * binds them), then the constant buffer, then textures 0-15. */
+ * binds them), then the constant buffer, then textures 0-15, then a view
+ * of the constant buffer per relatively addressed range (st_gen_rel_block). */
 enum { GEN_BTI_RT0 = 0, GEN_BTI_CONSTANTS = ST_GEN_MAX_RT, GEN_BTI_TEXTURE0 = ST_GEN_MAX_RT + 1,
-       GEN_BTI_SCRATCH = 253 };
+       GEN_BTI_REL0 = ST_GEN_MAX_RT + 1 + 16, GEN_BTI_SCRATCH = 253 };
 
 /* How a group of relative constant reads is done (gen/isel_const.c). */
 enum gen_rel_strategy {

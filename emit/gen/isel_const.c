@@ -9,12 +9,15 @@
  * settled by the layout (gen/kernel.c): in the pushed constants (a loop's
  * aL over literal counts: every vector it reaches), in a pushed block of
  * their own with zero vectors around it (a range the index cannot be
- * bounded in, when it fits), or only in the constant buffer.  How they are
- * read then depends on whether the index is one value for the thread:
+ * bounded in, when it fits and pays), or only in the constant buffer
+ * (such a range also bound as a view of the buffer holding it alone).
+ * How they are read then depends on whether the index is one value for
+ * the thread:
  *
  *   pushed, uniform index   one mov through a0 per two vectors (Vx1)
  *   pushed, index per lane  a0.0-a0.15 from the indices, one mov per
- *                           component (VxH)
+ *                           component (VxH), or a gather from the
+ *                           buffer when that issues in fewer cycles
  *   pulled, uniform index   one OWord block read of the vectors
  *   pulled, index per lane  an untyped read per vector (a gather), or a
  *                           waterfall loop: the index of the first live
@@ -601,7 +604,7 @@ static void gather(struct gen_relc *R, struct gen_opnd a, const struct mir_src *
             struct relc_base *b = byte_base(R, a, s, seg, !inside);
             if (b)
                 gen_kernel_pull_at(ki, b->bytes, (int32_t)(b->bias + 16 * (k + GEN_CBUF_PAD)),
-                                   g->comps[v], out[v]);
+                                   g->comps[v], GEN_BTI_CONSTANTS, out[v]);
             continue;
         }
         struct gen_opnd t = add_d(B, false, a, k + GEN_CBUF_PAD);
@@ -619,6 +622,27 @@ static void gather(struct gen_relc *R, struct gen_opnd a, const struct mir_src *
         }
         gen_kernel_pull(ki, t, g->comps[v], out[v]);
     }
+}
+
+/*
+ * An index per channel into a range bound as a view of the constant
+ * buffer (docs/gen-abi.md): the byte address through the index shared
+ * with the stretch's other gathers (byte_base), then an add and an
+ * untyped read of the view per vector; past either end of the view its
+ * bounds checking reads zeros, so no vector needs a check of its own.
+ */
+static void gather_view(struct gen_relc *R, struct gen_opnd a, const struct mir_src *s,
+                        uint32_t seg, const struct st_gen_rel_block *rb, const struct group *g,
+                        bool inside, struct gen_opnd out[MAX_SPAN][4])
+{
+    struct relc_base *b = byte_base(R, a, s, seg, !inside);
+    if (!b)
+        return;
+    for (unsigned v = 0; v < g->span; v++)
+        if (g->comps[v])
+            gen_kernel_pull_at(R->ki, b->bytes,
+                               (int32_t)(b->bias + 16 * ((int64_t)g->kmin + v - rb->first)),
+                               g->comps[v], rb->bti, out[v]);
 }
 
 /* The waterfall loop (one block read per distinct index among the live
@@ -770,6 +794,43 @@ static void read_pushed(struct gen_relc *R, struct gen_opnd a, bool u, const str
                 out[v][c] = slot_of(ki->p, blk, u, v, c, all, vecs);
 }
 
+/*
+ * Issue cycles: what one thread takes of its EU's instruction issue, the
+ * cost of a strategy when many threads share the EU (docs/gen-backend.md
+ * "Relative constant reads": a message's latency is hidden by the other
+ * threads, its issue is not).  An instruction's `df` by gen/perf.c's
+ * timings (two halves at SIMD32); a VxH mov counts VXH_ISSUE times a mov:
+ * its channels read up to one register each where a direct region reads
+ * one or two (this model's assumption, not a measured figure).
+ */
+enum { VXH_ISSUE = 2 };
+
+static unsigned issue_of(enum gen_op op, uint8_t sfid, unsigned simd)
+{
+    struct gen_inst i;
+    memset(&i, 0, sizeof(i));
+    i.op = (uint8_t)op;
+    i.sfid = sfid;
+    i.exec = (uint8_t)(simd > 16 ? 16 : simd);
+    i.mlen = 1;
+    i.dst.type = GT_F;
+    i.src[0] = gen_vr(0, 0, GT_F);
+    struct gen_timing t;
+    gen_timing(&i, i.exec, false, &t);
+    return simd > 16 ? 2u * (unsigned)t.df : (unsigned)t.df;
+}
+
+unsigned gen_relc_issue_vxh(unsigned simd, unsigned ncomp, unsigned nsetup)
+{
+    unsigned mov = issue_of(GOP_MOV, 0, simd);
+    return nsetup * issue_of(GOP_ADD, 0, simd) + ncomp * VXH_ISSUE * mov;
+}
+
+unsigned gen_relc_issue_gather(unsigned simd, unsigned nvec, unsigned nsetup)
+{
+    return (nsetup + nvec) * issue_of(GOP_ADD, 0, simd) + nvec * issue_of(GOP_SEND, 0xC, simd);
+}
+
 /* Cycles of one instruction by the model of the statistics line
  * (gen/perf.c, Mesa brw's timings): its issue, and for a message its
  * latency too (the thread waits for each read's result). */
@@ -790,6 +851,35 @@ static unsigned cycles_of(enum gen_op op, uint8_t sfid, unsigned exec, unsigned 
 }
 
 /*
+ * An index per channel into pushed constants: VxH movs, or gathers from
+ * the constant buffer (the range's view, or for a loop's aL inside the
+ * range the vectors themselves), whichever issues in fewer cycles
+ * (gen_relc_issue_*; a tie keeps the movs, which wait for no message).
+ */
+static bool pushed_prefers_gather(struct gen_relc *R, const struct mir_src *s, uint32_t seg,
+                                  const struct group *g, enum storage st,
+                                  const struct st_gen_rel_block *rb, bool inside, char *costs,
+                                  size_t ncosts)
+{
+    unsigned simd = R->ki->p->simd, nvec = 0, ncomp = 0;
+    for (unsigned v = 0; v < g->span; v++) {
+        nvec += g->comps[v] != 0;
+        ncomp += popcount4(g->comps[v]);
+    }
+    /* VxH: the offset (and clamp) into the block, a0 from the index;
+     * gather: the same offset and clamp, the shift to bytes (once through
+     * a shared address, already there when an earlier group made it) */
+    unsigned setup = (st == IN_BLOCK ? 1 + !inside : 1) + 1;
+    unsigned setup_g = find_base(R, s, seg, !inside) ? 0 : inside ? 1 : 3;
+    unsigned vxh = gen_relc_issue_vxh(simd, ncomp, setup);
+    unsigned gat = gen_relc_issue_gather(simd, nvec, setup_g);
+    if (!rb && !inside)
+        return false; /* outside a known range only the view reads zeros */
+    snprintf(costs, ncosts, "; issue cycles: VxH %u, gather %u", vxh, gat);
+    return gat < vxh;
+}
+
+/*
  * An index per channel into pulled constants: the estimated cycles of a
  * gather (a few ALU instructions and an untyped read per vector) against a
  * waterfall (per distinct index: the broadcast, the block read's set-up and
@@ -800,6 +890,7 @@ static unsigned cycles_of(enum gen_op op, uint8_t sfid, unsigned exec, unsigned 
  */
 static enum gen_rel_strategy read_pulled_per_channel(struct gen_relc *R, struct gen_opnd a,
                                                      const struct mir_src *s, uint32_t seg,
+                                                     const struct st_gen_rel_block *rb,
                                                      const struct group *g, bool inside, unsigned dn,
                                                      char *costs, size_t ncosts,
                                                      struct gen_opnd out[MAX_SPAN][4])
@@ -811,7 +902,7 @@ static enum gen_rel_strategy read_pulled_per_channel(struct gen_relc *R, struct 
     unsigned block = cycles_of(GOP_SEND, 9, 8, 1), flow = cycles_of(GOP_WHILE, 0, simd, 0);
     unsigned nvec = 0, nmov = 0;
     uint64_t cost_g = 0;
-    bool shared = share_base(R, s, seg, g, inside);
+    bool shared = rb || share_base(R, s, seg, g, inside);
     for (unsigned v = 0; v < g->span; v++) {
         if (!g->comps[v])
             continue;
@@ -837,7 +928,10 @@ static enum gen_rel_strategy read_pulled_per_channel(struct gen_relc *R, struct 
         waterfall(R, a, s, g, inside, out);
         return GEN_REL_WATERFALL;
     }
-    gather(R, a, s, seg, g, inside, out);
+    if (rb)
+        gather_view(R, a, s, seg, rb, g, inside, out);
+    else
+        gather(R, a, s, seg, g, inside, out);
     return GEN_REL_GATHER;
 }
 
@@ -862,8 +956,10 @@ void gen_relc_read(struct gen_relc *R, unsigned cur, uint32_t seg, const struct 
     int64_t min_index = 0;
     const struct st_gen_rel_block *rb = gen_kernel_rel_block(ki, s->rel_first, s->rel_count);
     enum storage st = in_main(ki, s, s->index, vals, nvals, &min_index) ? IN_MAIN
-                      : rb                                              ? IN_BLOCK
+                      : rb && rb->pushed                                ? IN_BLOCK
                                                                         : PULLED;
+    if (st == IN_MAIN)
+        rb = NULL; /* read where the loop's vectors are */
     struct group g;
     gather_group(R, cur, s, elems, st, st == IN_BLOCK ? rb->pad : MAX_SPAN, vals, nvals, &g);
     bool inside = known_inside(s, &g, vals, nvals);
@@ -876,7 +972,15 @@ void gen_relc_read(struct gen_relc *R, unsigned cur, uint32_t seg, const struct 
     unsigned dn = u ? 1 : UNKNOWN;
     char costs[96] = "";
     uint8_t read_elems = 0xf;
-    if (st != PULLED) {
+    if (st != PULLED && !u && pushed_prefers_gather(R, s, seg, &g, st, rb, inside, costs,
+                                                    sizeof(costs))) {
+        if (rb)
+            gather_view(R, a, s, seg, rb, &g, inside, out);
+        else
+            gather(R, a, s, seg, &g, inside, out);
+        how = GEN_REL_GATHER;
+        read_elems = 0;
+    } else if (st != PULLED) {
         read_pushed(R, a, u, s, &g, st, min_index, inside, out);
         how = u ? GEN_REL_VX1 : GEN_REL_VXH;
         if (!u)
@@ -891,7 +995,7 @@ void gen_relc_read(struct gen_relc *R, unsigned cur, uint32_t seg, const struct 
     } else {
         unsigned visits = 0;
         dn = distinct(R, s->rel_vreg, s->rel_lane, 0, &visits);
-        how = read_pulled_per_channel(R, a, s, seg, &g, inside, dn, costs, sizeof(costs), out);
+        how = read_pulled_per_channel(R, a, s, seg, rb, &g, inside, dn, costs, sizeof(costs), out);
         read_elems = 0;
     }
     note(R, s, cur, &g, u, dn, st, how, costs);

@@ -50,4 +50,16 @@ void gen_relc_free(struct gen_relc *R);
 void gen_relc_read(struct gen_relc *R, unsigned cur, uint32_t seg, const struct mir_src *s,
                    uint8_t elems, struct gen_opnd vec[4]);
 
+/*
+ * Issue cycles (the EU's front end, gen/perf.c's `df`; docs/gen-backend.md
+ * "Relative constant reads") of an index per channel reading ncomp
+ * components through VxH movs from pushed constants, or nvec vectors by
+ * gathers (an add and an untyped read each) from the constant buffer;
+ * nsetup: the ALU instructions before either (offset, clamp, shift).
+ * Used by the layout (gen/kernel.c: is pushing a range worth it?) and per
+ * group by the selection.
+ */
+unsigned gen_relc_issue_vxh(unsigned simd, unsigned ncomp, unsigned nsetup);
+unsigned gen_relc_issue_gather(unsigned simd, unsigned nvec, unsigned nsetup);
+
 #endif

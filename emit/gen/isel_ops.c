@@ -579,12 +579,24 @@ static bool componentwise(const struct gen_opctx *c, unsigned op, const struct g
     }
 }
 
+/* Lane by lane; a lane whose sources are an earlier lane's takes its
+ * result (sgn r, v.w or mova a0.xy, c.x: one value computed once; the
+ * flag sequences of sgn, mova and setp are not merged by gen/opt_cse.c). */
 static bool lanewise(const struct gen_opctx *c, unsigned op, const struct gen_opnd s[3][4],
                      uint8_t mask, struct gen_opnd r[4])
 {
-    for (unsigned l = 0; l < 4; l++)
-        if (mask >> l & 1 && !componentwise(c, op, s, l, &r[l]))
+    for (unsigned l = 0; l < 4; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        unsigned k = 0;
+        while (k < l && !(mask >> k & 1 && same_opnd(&s[0][k], &s[0][l]) &&
+                          same_opnd(&s[1][k], &s[1][l]) && same_opnd(&s[2][k], &s[2][l])))
+            k++;
+        if (k < l)
+            r[l] = r[k];
+        else if (!componentwise(c, op, s, l, &r[l]))
             return false;
+    }
     return true;
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isel_const.h"
 #include "isel_ops.h"
 #include "kernel.h"
 
@@ -200,14 +201,17 @@ void gen_kernel_free(struct gen_kernel_info *ki)
     ki->aloop = NULL;
 }
 
-/* A range read through a run-time index the layout cannot bound: pushed
- * whole (CURBE block 6) when it fits, with pad zero vectors around it. */
+/* A range read through a run-time index the layout cannot bound: bound as
+ * a view of the constant buffer, and pushed whole (CURBE block 6) with pad
+ * zero vectors around it when that pays and fits. */
 struct rel_cand {
     uint32_t vreg;
     uint8_t lane;
     int first;
     uint32_t count;
     int32_t kmin, kmax; /* the offsets read through this address */
+    int32_t k0;         /* the first offset read: comps[] is from k0 - 8 */
+    uint8_t comps[16];  /* per offset k0 - 8 + j, the components read */
 };
 enum { MAX_REL_CANDS = 64 };
 
@@ -228,7 +232,7 @@ struct scan {
  * Other relative reads name a range, which may be pushed whole.
  */
 static void scan_rel_const(struct gen_kernel_info *ki, struct scan *sc, struct st_gen_layout *L,
-                           const struct mir_src *s)
+                           const struct mir_src *s, uint8_t lanes)
 {
     uint32_t vals[256];
     int n = gen_kernel_rel_aL(ki, s->rel_vreg, vals);
@@ -254,12 +258,18 @@ static void scan_rel_const(struct gen_kernel_info *ki, struct scan *sc, struct s
                 c->kmin = s->index;
             if (s->index > c->kmax)
                 c->kmax = s->index;
+            int64_t j = (int64_t)s->index - c->k0 + 8;
+            if (j >= 0 && j < 16)
+                c->comps[j] |= lanes ? lanes : 1;
             return;
         }
     }
-    if (sc->ncand < MAX_REL_CANDS)
-        sc->cand[sc->ncand++] = (struct rel_cand){s->rel_vreg, s->rel_lane, s->rel_first,
-                                                  s->rel_count, s->index, s->index};
+    if (sc->ncand < MAX_REL_CANDS) {
+        struct rel_cand *c = &sc->cand[sc->ncand++];
+        *c = (struct rel_cand){s->rel_vreg, s->rel_lane, s->rel_first, s->rel_count,
+                               s->index, s->index, s->index, {0}};
+        c->comps[8] = lanes ? lanes : 1;
+    }
 }
 
 static void scan_fixed(struct gen_kernel_info *ki, struct scan *sc, struct st_gen_layout *L,
@@ -270,7 +280,7 @@ static void scan_fixed(struct gen_kernel_info *ki, struct scan *sc, struct st_ge
     switch (s->file) {
     case ST_REG_CONST:
         if (s->rel) {
-            scan_rel_const(ki, sc, L, s);
+            scan_rel_const(ki, sc, L, s, lanes);
         } else if (s->index >= 0) {
             widen(&L->c_lo, &L->c_hi, s->index);
             if ((unsigned)s->index < sc->nc)
@@ -386,22 +396,77 @@ static void ps_payload(struct st_gen_layout *L, unsigned simd, const bool pos_co
     L->payload_grfs = g;
 }
 
+/* Per MIR vreg lane: written by an instruction passes/uniformity.c did
+ * not mark uniform (then an index in it is surely per channel: the
+ * selection's own analysis, gen/isel.c, never finds more).  NULL when out
+ * of memory: every index may then be uniform. */
+static bool *per_channel_lanes(const struct mir_prog *m)
+{
+    bool *pc = calloc((size_t)m->nvregs * 4 + 1, sizeof(bool));
+    for (unsigned i = 0; pc && i < m->n; i++) {
+        const struct mir_instr *in = &m->ins[i];
+        if (!in->dead && in->has_dst && in->dst.kind == MIR_VREG && in->dst.vreg < m->nvregs &&
+            !in->uniform)
+            for (unsigned l = 0; l < 4; l++)
+                if (in->dst.mask >> l & 1)
+                    pc[(size_t)in->dst.vreg * 4 + l] = true;
+    }
+    return pc;
+}
+
+static bool index_maybe_uniform(const struct mir_prog *m, const bool *pc, uint32_t v, unsigned l)
+{
+    return !pc || v >= m->nvregs || !pc[(size_t)v * 4 + l];
+}
+
 /*
- * The relatively addressed ranges pushed whole (CURBE block 6), from
- * GRF g on, while the push budget holds `rest` more GRFs: in the order
+ * Should the range of candidate k be pushed?  When an index into it may be
+ * uniform (one register-indirect mov per two vectors beats a block read),
+ * or when per-channel reads through VxH movs issue in no more cycles than
+ * gathers from its view of the constant buffer (gen_relc_issue_*: the
+ * reads of the range counted as one group; both ways need the index's
+ * offset, clamp and shift).
+ */
+static bool rel_push_pays(const struct gen_kernel_info *ki, const struct scan *sc, const bool *pc,
+                          unsigned k)
+{
+    const struct rel_cand *c = &sc->cand[k];
+    unsigned ncomp = 0, nvec = 0;
+    for (unsigned j = k; j < sc->ncand; j++) {
+        const struct rel_cand *d = &sc->cand[j];
+        if (d->first != c->first || d->count != c->count)
+            continue;
+        if (index_maybe_uniform(ki->mir, pc, d->vreg, d->lane))
+            return true;
+        for (unsigned o = 0; o < 16; o++) {
+            nvec += d->comps[o] != 0;
+            for (unsigned b = 0; b < 4; b++)
+                ncomp += d->comps[o] >> b & 1;
+        }
+    }
+    return gen_relc_issue_vxh(ki->p->simd, ncomp, 3) <= gen_relc_issue_gather(ki->p->simd, nvec, 3);
+}
+
+/*
+ * The relatively addressed ranges (not the whole buffer): each bound as a
+ * view of the constant buffer (binding table index GEN_BTI_REL0 + its
+ * number), and pushed whole (CURBE block 6) from GRF g on when
+ * rel_push_pays and the push budget holds `rest` more GRFs: in the order
  * they were met, each padded by as many zero vectors as its reads span
  * (up to 8), so that a clamped index reads zeros.  Returns the GRF after.
  */
-static unsigned place_rel_blocks(struct st_gen_layout *L, const struct scan *sc, unsigned g,
-                                 unsigned rest)
+static unsigned place_rel_blocks(struct gen_kernel_info *ki, struct st_gen_layout *L,
+                                 const struct scan *sc, unsigned g, unsigned rest)
 {
+    bool *pc = sc->ncand ? per_channel_lanes(ki->mir) : NULL;
     for (unsigned k = 0; k < sc->ncand && L->num_rel_blocks < ST_GEN_MAX_REL_BLOCKS; k++) {
         const struct rel_cand *c = &sc->cand[k];
         bool seen = false;
         for (unsigned j = 0; j < L->num_rel_blocks; j++)
             seen = seen || (L->rel_block[j].first == c->first && L->rel_block[j].count == c->count);
-        if (seen || c->count > 2 * GEN_PUSH_LIMIT)
-            continue;
+        if (seen || c->first < 0 || (uint64_t)c->first + c->count > L->cbuf_vectors ||
+            (c->first == 0 && c->count == L->cbuf_vectors))
+            continue; /* the whole buffer: its own bounds give the zeros */
         unsigned pad = 1;
         for (unsigned j = k; j < sc->ncand; j++) {
             const struct rel_cand *d = &sc->cand[j];
@@ -409,13 +474,18 @@ static unsigned place_rel_blocks(struct st_gen_layout *L, const struct scan *sc,
             if (d->first == c->first && d->count == c->count && span > pad)
                 pad = span > 8 ? 8 : span;
         }
+        struct st_gen_rel_block *b = &L->rel_block[L->num_rel_blocks++];
+        *b = (struct st_gen_rel_block){c->first, c->count, pad, 0, false,
+                                       GEN_BTI_REL0 + L->num_rel_blocks - 1};
         unsigned grfs = (c->count + 2 * pad + 1) / 2;
-        if (grfs > rest)
+        if (c->count > 2 * GEN_PUSH_LIMIT || grfs > rest || !rel_push_pays(ki, sc, pc, k))
             continue;
-        L->rel_block[L->num_rel_blocks++] = (struct st_gen_rel_block){c->first, c->count, pad, g};
+        b->pushed = true;
+        b->grf = g;
         g += grfs;
         rest -= grfs;
     }
+    free(pc);
     return g;
 }
 
@@ -462,7 +532,7 @@ static bool place_blocks(struct gen_kernel_info *ki, struct st_gen_layout *L, co
         g += 1;
     }
     unsigned used = g + L->num_inputs * (L->stage == ST_VS ? 4 : 2);
-    g = place_rel_blocks(L, sc, g, used < GEN_PUSH_LIMIT ? GEN_PUSH_LIMIT - used : 0);
+    g = place_rel_blocks(ki, L, sc, g, used < GEN_PUSH_LIMIT ? GEN_PUSH_LIMIT - used : 0);
     L->curbe_grfs = g - L->curbe_grf;
     L->input_grf = g;
     g += L->num_inputs * (L->stage == ST_VS ? 4 : 2);
@@ -672,10 +742,10 @@ static void comp_range(uint8_t comps, unsigned *first, unsigned *n)
 }
 
 static void pull_send(struct gen_kernel_info *ki, uint32_t a, unsigned c0, unsigned nch,
-                      struct gen_opnd out[4]);
+                      unsigned bti, struct gen_opnd out[4]);
 
 void gen_kernel_pull_at(struct gen_kernel_info *ki, struct gen_opnd bytes, int32_t k, uint8_t comps,
-                        struct gen_opnd out[4])
+                        unsigned bti, struct gen_opnd out[4])
 {
     struct gen_program *p = ki->p;
     uint32_t a = gen_new_vreg(p, gen_dsize(p), false);
@@ -685,7 +755,7 @@ void gen_kernel_pull_at(struct gen_kernel_info *ki, struct gen_opnd bytes, int32
     i->dst = gen_vr(a, 0, GT_D);
     i->src[0] = gb_reg(ki->b, gb_as_type(ki->b, bytes, GT_D));
     i->src[1] = gen_imm((uint32_t)k + 4 * c0, GT_D);
-    pull_send(ki, a, c0, nch, out);
+    pull_send(ki, a, c0, nch, bti, out);
 }
 
 bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t comps,
@@ -715,13 +785,13 @@ bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t 
             i->src[1] = gen_imm(4 * c0, GT_D);
         }
     }
-    pull_send(ki, a, c0, nch, out);
+    pull_send(ki, a, c0, nch, GEN_BTI_CONSTANTS, out);
     return true;
 }
 
 /* The untyped read of components c0..c0+nch-1 at the byte addresses in a. */
 static void pull_send(struct gen_kernel_info *ki, uint32_t a, unsigned c0, unsigned nch,
-                      struct gen_opnd out[4])
+                      unsigned bti, struct gen_opnd out[4])
 {
     struct gen_program *p = ki->p;
     uint32_t ds = gen_dsize(p);
@@ -739,8 +809,7 @@ static void pull_send(struct gen_kernel_info *ki, uint32_t a, unsigned c0, unsig
         i->mlen = (uint8_t)(exec / 8);
         i->rlen = (uint8_t)(nch * exec / 8);
         i->desc = gen_desc(exec / 8, nch * exec / 8, false,
-                           (1u << 14) | ((exec == 8 ? 2u : 1u) << 12) | (mask << 8) |
-                               GEN_BTI_CONSTANTS);
+                           (1u << 14) | ((exec == 8 ? 2u : 1u) << 12) | (mask << 8) | bti);
     }
     struct gen_opnd got[4];
     if (halves == 2) {

@@ -76,9 +76,11 @@ struct gen_opnd gen_kernel_const(struct gen_kernel_info *ki, uint32_t idx, unsig
 bool gen_kernel_pull(struct gen_kernel_info *ki, struct gen_opnd index, uint8_t comps,
                      struct gen_opnd out[4]);
 /* The same at byte address bytes + k (bytes: a per-channel dword, the
- * address of the vector's first component; k: a constant added). */
+ * address of the vector's first component; k: a constant added) of the
+ * surface at binding table index bti (the constant buffer, or a range's
+ * view of it). */
 void gen_kernel_pull_at(struct gen_kernel_info *ki, struct gen_opnd bytes, int32_t k, uint8_t comps,
-                        struct gen_opnd out[4]);
+                        unsigned bti, struct gen_opnd out[4]);
 struct gen_opnd gen_kernel_int(struct gen_kernel_info *ki, uint32_t idx, unsigned c);
 struct gen_opnd gen_kernel_bool(struct gen_kernel_info *ki, uint32_t idx);
 /* Bump-environment value j (mat00, mat01, mat10, mat11, lscale, loffset) of a stage. */

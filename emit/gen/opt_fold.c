@@ -306,6 +306,21 @@ static bool fold_sel_cmod(struct gen_program *p, unsigned k)
     return true;
 }
 
+/* Is every read of vreg v (a single-definition value) an add of it and a
+ * dword immediate, without modifiers?  Then a constant added to v can go
+ * into those immediates instead. */
+static bool read_by_adds_only(const struct gen_program *p, const struct gen_du *du, uint32_t v)
+{
+    for (uint32_t q = du->use_start[v]; q < du->use_start[v + 1]; q++) {
+        const struct gen_inst *u = &p->inst[du->use_list[q].inst];
+        if (u->op != GOP_ADD || u->sat || u->cmod || u->src[0].kind != GO_VREG ||
+            u->src[0].vreg != v || u->src[0].off || u->src[0].neg || u->src[0].abs ||
+            u->src[0].type != GT_D || u->src[1].kind != GO_IMM || u->src[1].type != GT_D)
+            return false;
+    }
+    return du->use_start[v + 1] > du->use_start[v];
+}
+
 /* The one definition of operand o's whole vreg, read there alone; -1 otherwise. */
 static int32_t sole_def_used_once(const struct gen_program *p, const struct gen_du *du,
                                   const struct gen_opnd *o)
@@ -335,6 +350,17 @@ static bool plain_alu(const struct gen_inst *i, const struct gen_inst *k)
  * address that is negative as a signed dword or past 2^31 - 16 |K|, which
  * the buffer's bounds checking (unsigned, the buffer far smaller than 2^31)
  * reads as zeros, as the clamp did; an index inside gives the same address.
+ *
+ * The byte address gathers share (gen/isel_const.c byte_base): `add t, t,
+ * 2^26`, `sel.l t, t, 2^27` as unsigned, `shl t, t, 4`, each vector then
+ * adding 16 k - 2^30.  Folded the same way into `add t, t, 2^30`: an index
+ * a with |a| < 2^27 gives 16 a + 2^30 exactly as before; one the
+ * conversion saturates gives INT_MAX or INT_MIN plus 2^30, and with each
+ * vector's 16 k - 2^30 (|16 k| far below 2^30) an address within 16 |k| of
+ * 2^31, past the buffer as the clamped 2^30 + 16 k was.  When every reader
+ * of the address is such an add, the 2^30 and the biases cancel (dword
+ * adds wrap, so the sums are the same bits) and go; a vector at 0 then
+ * reads the scaled index itself.
  */
 static bool fold_byte_address(struct gen_program *p, const struct gen_du *du, unsigned k)
 {
@@ -347,8 +373,10 @@ static bool fold_byte_address(struct gen_program *p, const struct gen_du *du, un
         return false;
     struct gen_inst *sel = &p->inst[d3];
     if (sel->op != GOP_SEL || sel->cmod != GC_LT || !plain_alu(sel, sh) ||
-        sel->src[1].kind != GO_IMM || sel->src[1].imm != 0x0fffffffu || sel->dst.type != GT_UD ||
-        sel->src[0].type != GT_UD)
+        sel->src[1].kind != GO_IMM || sel->dst.type != GT_UD || sel->src[0].type != GT_UD)
+        return false;
+    bool shared = sel->src[1].imm == 1u << 27;
+    if (!shared && sel->src[1].imm != 0x0fffffffu)
         return false;
     int32_t d2 = sole_def_used_once(p, du, &sel->src[0]);
     if (d2 < 0)
@@ -358,7 +386,7 @@ static bool fold_byte_address(struct gen_program *p, const struct gen_du *du, un
         ad->src[1].kind != GO_IMM || ad->src[1].type != GT_D)
         return false;
     int32_t kk = (int32_t)ad->src[1].imm;
-    if (kk <= -(1 << 20) || kk >= (1 << 20))
+    if (shared ? kk != 1 << 26 : (kk <= -(1 << 20) || kk >= (1 << 20)))
         return false;
     int32_t d1 = sole_def_used_once(p, du, &ad->src[0]);
     if (d1 < 0)
@@ -376,12 +404,23 @@ static bool fold_byte_address(struct gen_program *p, const struct gen_du *du, un
     struct gen_opnd t = ad->src[0];
     t.type = GT_F;
     to_copy(ad, t);
-    /* the offset, in bytes */
+    /* the offset, in bytes; the shared address's 2^30 cancels each reader's
+     * bias -2^30 (dword adds wrap: the same sums) when all are adds */
     sel->op = GOP_ADD;
     sel->cmod = GC_NONE;
     sel->dst.type = GT_D;
     sel->src[0].type = GT_D;
-    sel->src[1] = gen_imm((uint32_t)(kk * 16), GT_D);
+    sel->src[1] = gen_imm((uint32_t)kk * 16u, GT_D);
+    if (shared && gen_du_single_def(p, du, sh->dst.vreg) == (int32_t)k &&
+        read_by_adds_only(p, du, sh->dst.vreg)) {
+        for (uint32_t q = du->use_start[sh->dst.vreg]; q < du->use_start[sh->dst.vreg + 1]; q++) {
+            struct gen_inst *u = &p->inst[du->use_list[q].inst];
+            u->src[1].imm = (uint32_t)u->src[1].imm + (1u << 30);
+            if (u->src[1].imm == 0)
+                to_copy(u, u->src[0]);
+        }
+        to_copy(sel, sel->src[0]);
+    }
     /* the shift is a copy */
     struct gen_opnd b = sh->src[0];
     to_copy(sh, b);

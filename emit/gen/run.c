@@ -163,10 +163,20 @@ static uint8_t *cb_surface(void *u, unsigned sfid, unsigned bti, size_t *size)
 {
     (void)sfid;
     struct gen_run *R = u;
-    if (bti != GEN_BTI_CONSTANTS)
-        return NULL;
-    *size = R->cbuf_size;
-    return R->cbuf;
+    if (bti == GEN_BTI_CONSTANTS) {
+        *size = R->cbuf_size;
+        return R->cbuf;
+    }
+    /* a relatively addressed range: a view of the buffer holding it alone */
+    for (unsigned b = 0; b < R->L->num_rel_blocks; b++) {
+        const struct st_gen_rel_block *r = &R->L->rel_block[b];
+        size_t at = 16 * (GEN_CBUF_PAD + (size_t)r->first), n = 16 * (size_t)r->count;
+        if (r->bti == bti && r->first >= 0 && at + n <= R->cbuf_size) {
+            *size = n;
+            return R->cbuf + at;
+        }
+    }
+    return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -204,6 +214,8 @@ static void fill_curbe(gensim_thread *th, const struct gen_run *R)
     /* relatively addressed ranges: pad zero vectors (the GRFs start zeroed), the range */
     for (unsigned b = 0; b < L->num_rel_blocks; b++) {
         const struct st_gen_rel_block *r = &L->rel_block[b];
+        if (!r->pushed)
+            continue;
         for (unsigned x = 0; x < r->count; x++) {
             int64_t c = (int64_t)r->first + x;
             const float *v = c >= 0 && c <= UINT32_MAX ? st_run_const(in, (uint32_t)c) : NULL;

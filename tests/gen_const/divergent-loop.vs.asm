@@ -1,4 +1,4 @@
-// An index per vertex into pushed constants: the loop runs inside a branch some vertices take, so its aL is a value per channel (the other channels keep theirs), and c[aL + 1] reads c1 and c2 through per-channel indirect movs (VxH) without a bounds check (the loop's counts bound aL).
+// An index per vertex into pushed constants: the loop runs inside a branch some vertices take, so its aL is a value per channel (the other channels keep theirs), and c[aL + 1] reads c1 and c2 by a gather from the constant buffer (a whole vector: fewer issue cycles than four per-channel indirect movs) without a bounds check (the loop's counts bound aL).
 vs_3_0
 dcl_position v0
 dcl_position o0
