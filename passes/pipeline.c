@@ -65,8 +65,8 @@ bool st_llvm_verify(struct st_ctx *ctx, LLVMModuleRef m, const char *stage)
 
 /* After each step of the pipeline.  Release builds verify the module once,
  * after the lowering (the IR our code generated from the user's shader:
- * LLVM's passes must not see a module that is not valid), as clang does
- * after its IR generation; the passes, LLVM's and ours, are trusted there.
+ * LLVM's passes, built without assertions, must not see a module that is
+ * not valid); the passes, LLVM's and ours, are trusted there.
  * The verifier walks the whole module (with every step verified it took
  * a seventh of a large shader's compile time), so the steps are verified
  * one by one only in debug builds (ST_DEBUG, the sanitizer build of every
