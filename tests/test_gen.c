@@ -1664,6 +1664,43 @@ static void test_saturate_folds_into_producer(void **state)
 }
 
 /*
+ * max(x, 0) then min(., 1) is _sat bit for bit (opt_fold.c
+ * fold_clamp_sat), so oC0 is one mov.sat per channel; min before max is
+ * not (min(NaN, 1) = 1, max(1, 0) = 1 where _sat gives 0), so oC1 keeps
+ * its sels.  By hand, Direct3D 9 max/min ((a >= b) ? a : b, (a < b) ?
+ * a : b): x = -2 -> 0, -0 -> -0 (-0 >= 0), 0.25 -> 0.25, 3 -> 1 for both
+ * orders; NaN -> 0 for max-then-min, 1 for min-then-max.
+ */
+static void test_clamp_to_one_is_saturate(void **state)
+{
+    (void)state;
+    const char *src = "ps_3_0\n"
+                      "def c0, 0, 1, 0, 0\n"
+                      "dcl_texcoord0 v0\n"
+                      "max r0, v0, c0.x\n"
+                      "min oC0, r0, c0.y\n"
+                      "min r1, v0, c0.y\n"
+                      "max oC1, r1, c0.x\n";
+    struct gen_out r = compile(src, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "mov (8|M0)     (sat)"), 4);
+    assert_int_equal(count(r.text, "sel (8|M0)"), 8); /* oC1's min and max */
+    out_free(&r);
+    const char *json = "{\"invocations\": [{\"v0\": [-2, -0.0, 0.25, 3]},"
+                       " {\"v0\": [\"nan\", \"nan\", \"nan\", \"nan\"]}]}";
+    const float want[4] = {0.0f, -0.0f, 0.25f, 1.0f};
+    for (unsigned simd = 8; simd <= 16; simd += 8) {
+        struct st_run_outputs o[2];
+        gen_run_json(src, json, simd, o, 2);
+        for (unsigned j = 0; j < 2; j++)
+            for (unsigned c = 0; c < 4; c++) {
+                assert_true(same_f(o[0].reg[j].v[c], want[c]));
+                assert_true(same_f(o[1].reg[j].v[c], j == 0 ? 0.0f : 1.0f));
+            }
+    }
+}
+
+/*
  * The fused reading's order of a dot product (st_op_dot_term): a DP4
  * starts from its w term, DPH and dp2add from their addend, and the
  * kernel computes the same chain, so a w = 1 costs no instruction.
@@ -1879,6 +1916,7 @@ int main(void)
         cmocka_unit_test(test_regressions_from_random_shaders),
         cmocka_unit_test(test_multiply_adds),
         cmocka_unit_test(test_saturate_folds_into_producer),
+        cmocka_unit_test(test_clamp_to_one_is_saturate),
         cmocka_unit_test(test_dot_chain_starts_from_w_or_addend),
         cmocka_unit_test(test_samples_match_interpreter_in_simulator),
     };

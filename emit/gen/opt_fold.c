@@ -35,7 +35,8 @@
  *
  * Clamps: a compare of x with a constant K whose flag only chooses between
  * x and K in sels is those sels with the conditional modifier (sel.ge,
- * sel.l: fold_sel_cmod below).
+ * sel.l: fold_sel_cmod below); max(x, 0) then min(., 1) in such sels is a
+ * saturate (fold_clamp_sat).
  *
  * csel: `cmp.cm f null x, 0.0` followed, in the same basic block, by the
  * predicated sels that read f (and nothing else reading it) before f is
@@ -465,6 +466,51 @@ static bool sat_into_conversion(struct gen_program *p, const struct gen_du *du, 
     return true;
 }
 
+/*
+ * A clamp to [0, 1] is a saturate: `sel.ge t, x, 0.0` then `sel.l d, t,
+ * 1.0`, t read there alone (Direct3D 9's max(x, 0) then min(t, 1); sel.ge
+ * and sel.l return the non-NaN source) is _sat bit for bit: a NaN, a
+ * negative x and a negative denormal give +0, -0 stays -0 (-0 >= +0 holds),
+ * a value past 1 and +inf give 1, everything else itself.  So the second
+ * sel becomes `mov.sat d, x` and the first is dead (opt_dce), when x keeps
+ * its value from one to the other: the same straight stretch, no write of
+ * x's vreg in between (looked for over a few instructions: the two are
+ * usually adjacent).  Not min before max (min(NaN, 1) is 1), not a bound
+ * of -0 (max(NaN, -0) is -0), not ARB's MAX (`a > b`: -0 gives +0), which
+ * is no sel.ge.
+ */
+enum { CLAMP_GAP = 32 };
+
+static bool fold_clamp_sat(struct gen_program *p, const struct gen_du *du, unsigned k)
+{
+    struct gen_inst *j = &p->inst[k];
+    if (j->op != GOP_SEL || j->cmod != GC_LT || j->pred != GP_NONE || j->sat || j->nomask ||
+        j->dst.type != GT_F || j->src[0].type != GT_F || j->src[1].kind != GO_IMM ||
+        j->src[1].type != GT_F || j->src[1].neg || j->src[1].abs || j->src[1].imm != 0x3f800000u)
+        return false;
+    int32_t d = sole_def_used_once(p, du, &j->src[0]);
+    if (d < 0 || (unsigned)d >= k || k - (unsigned)d > CLAMP_GAP)
+        return false;
+    const struct gen_inst *i = &p->inst[d];
+    if (i->op != GOP_SEL || i->cmod != GC_GE || !plain_alu(i, j) || i->dst.type != GT_F ||
+        i->src[0].type != GT_F || i->src[1].kind != GO_IMM || i->src[1].type != GT_F ||
+        i->src[1].neg || i->src[1].abs || i->src[1].imm != 0)
+        return false;
+    const struct gen_opnd *x = &i->src[0];
+    for (unsigned q = (unsigned)d + 1; q < k; q++) {
+        const struct gen_inst *m = &p->inst[q];
+        if (gen_op_info[m->op].flow || m->op == GOP_LABEL ||
+            (x->kind == GO_VREG && m->dst.kind == GO_VREG && m->dst.vreg == x->vreg))
+            return false;
+    }
+    j->op = GOP_MOV;
+    j->cmod = GC_NONE;
+    j->sat = true;
+    j->src[0] = *x;
+    memset(&j->src[1], 0, sizeof(j->src[1]));
+    return true;
+}
+
 bool gen_opt_fold(struct gen_program *p)
 {
     struct gen_du du;
@@ -512,5 +558,14 @@ bool gen_opt_fold(struct gen_program *p)
     for (unsigned k = 0; k < p->ninst; k++)
         if (fold_sel_cmod(p, k) || fold_csel(p, k))
             changed = true; /* the compare is dead now: opt_dce */
+    /* the clamps those folds made, on fresh def/use facts */
+    if (!gen_du_build(p, &du)) {
+        p->oom = true;
+        return changed;
+    }
+    for (unsigned k = 0; k < p->ninst; k++)
+        if (fold_clamp_sat(p, &du, k))
+            changed = true; /* the first sel is dead now: opt_dce */
+    gen_du_free(&du);
     return changed;
 }
