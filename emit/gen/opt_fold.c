@@ -500,7 +500,8 @@ static bool fold_clamp_sat(struct gen_program *p, const struct gen_du *du, unsig
     for (unsigned q = (unsigned)d + 1; q < k; q++) {
         const struct gen_inst *m = &p->inst[q];
         if (gen_op_info[m->op].flow || m->op == GOP_LABEL ||
-            (x->kind == GO_VREG && m->dst.kind == GO_VREG && m->dst.vreg == x->vreg))
+            (x->kind == GO_VREG && m->dst.kind == GO_VREG && m->dst.vreg == x->vreg) ||
+            (x->kind == GO_FIXED && m->dst.kind == GO_FIXED))
             return false;
     }
     j->op = GOP_MOV;
