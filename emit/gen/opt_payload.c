@@ -192,22 +192,6 @@ static bool urb_in_place(struct gen_program *p)
             changed = true;
             continue;
         }
-        if (!split && !m->eot && ns == 2 && !in_place[0] && in_place[1]) {
-            /* the second slot is the message's second payload: one split
-             * send still writes both slots (header and first slot copied,
-             * then the registers as they are), no message of its own */
-            m->op = GOP_SENDS;
-            m->src[1] = gen_fixed(src[1], GT_UD, GR_VEC);
-            m->mlen = 5;
-            m->src1len = 4;
-            m->exdesc = 6u | (4u << 6);
-            m->desc = gen_desc(m->mlen, 0, true, 7u | (g << 4));
-            p->vreg[b].size = hdr + 4 * GEN_GRF_SIZE;
-            for (unsigned c = 0; c < 4; c++)
-                dead[defs[1][c]] = true;
-            changed = true;
-            continue;
-        }
         for (unsigned j = 0; j < ns; j++) {
             if (!in_place[j])
                 continue;
