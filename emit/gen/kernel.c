@@ -1303,12 +1303,22 @@ static struct gen_opnd sat_copy(struct gen_kernel_info *ki, struct gen_opnd x)
 }
 
 /* A product of the fixed-function steps under the float rule (st_arb_run_finish's ff_mul). */
-static struct gen_opnd ff_mul(struct gen_kernel_info *ki, struct gen_opnd a, struct gen_opnd b)
+/* The operation context of the fixed-function steps: the kernel's float
+ * rule and multiply-add contraction, float operands. */
+static struct gen_opctx ff_opctx(const struct gen_kernel_info *ki)
 {
     struct gen_opctx c;
     memset(&c, 0, sizeof(c));
     c.b = ki->b;
     c.legacy = ki->legacy;
+    c.fuse = ki->fuse;
+    c.ft = GT_F;
+    return c;
+}
+
+static struct gen_opnd ff_mul(struct gen_kernel_info *ki, struct gen_opnd a, struct gen_opnd b)
+{
+    struct gen_opctx c = ff_opctx(ki);
     return gen_op_mul(&c, a, b);
 }
 
@@ -1338,12 +1348,7 @@ static void arb_position_invariant(struct gen_kernel_info *ki)
     struct gen_opnd pos[4];
     for (unsigned k = 0; k < 4; k++)
         pos[k] = input_value(p, S->pos_in, k);
-    struct gen_opctx c;
-    memset(&c, 0, sizeof(c));
-    c.b = ki->b;
-    c.legacy = ki->legacy;
-    c.fuse = ki->fuse;
-    c.ft = GT_F;
+    struct gen_opctx c = ff_opctx(ki);
     for (unsigned r = 0; r < 4; r++) {
         struct gen_opnd row[4];
         for (unsigned k = 0; k < 4; k++)
