@@ -264,6 +264,17 @@ static struct gen_opnd set_one(const struct gen_opctx *c, enum gen_cmod cmod, st
     return d;
 }
 
+/* -1.0 where (x cmod 0), else +0: the sign half of sgn. */
+static struct gen_opnd minus_one_where(const struct gen_opctx *c, enum gen_cmod cmod,
+                                       struct gen_opnd x)
+{
+    struct gen_opnd m = cmp_mask(c, cmod, x, FIMM(0.0f));
+    struct gen_opnd d = gb_val(c->b, gb_dst_uniform(c->b->p, &m), GT_UD);
+    gb_alu_to(c->b, GOP_AND, d, gb_as_type(c->b, m, GT_UD), gen_imm(0xbf800000u, GT_UD), false);
+    d.type = GT_F;
+    return d;
+}
+
 /* (x cmod y) ? x : y -- min and max in every dialect's definition. */
 static struct gen_opnd select_cmp(const struct gen_opctx *c, enum gen_cmod cmod, struct gen_opnd x,
                                   struct gen_opnd y)
@@ -342,19 +353,16 @@ static struct gen_opnd to_int_floor(const struct gen_opctx *c, struct gen_opnd x
 /* x > 0 ? 1 : x < 0 ? -1 : 0 (NaN and -0 give +0). */
 static struct gen_opnd sign(const struct gen_opctx *c, struct gen_opnd x)
 {
-    struct gen_build *B = c->b;
-    bool u = uni(c, &x, NULL, NULL);
-    struct gen_opnd d = gb_val(B, u, c->ft);
-    if (x.abs) {
+    /* Every form starts from a compare mask (all ones where true) turned
+     * into the bits of 1.0 or -1.0 by an and: +0 elsewhere, so -0 and NaN
+     * give +0 with no select and no constant register. */
+    if (x.abs)
         /* |x| is never below 0, -|x| never above */
-        gb_cmp_flag(B, x.neg ? GC_LT : GC_GT, x, FIMM(0.0f), u, 0);
-        gb_sel_to(B, d, FIMM(x.neg ? -1.0f : 1.0f), FIMM(0.0f), 0, false);
-        return d;
-    }
-    gb_cmp_flag(B, GC_GT, x, FIMM(0.0f), u, 0);
-    gb_sel_to(B, d, FIMM(1.0f), FIMM(0.0f), 0, false);
-    gb_cmp_flag(B, GC_LT, x, FIMM(0.0f), u, 0);
-    gb_pmov_to(B, d, FIMM(-1.0f), 0, false);
+        return x.neg ? minus_one_where(c, GC_LT, x) : set_one(c, GC_GT, x, FIMM(0.0f));
+    struct gen_build *B = c->b;
+    struct gen_opnd d = minus_one_where(c, GC_LT, x);
+    gb_cmp_flag(B, GC_GT, x, FIMM(0.0f), gb_dst_uniform(B->p, &d), 0);
+    gb_pmov_to(B, d, FIMM(1.0f), 0, false);
     return d;
 }
 
