@@ -95,6 +95,8 @@ struct st_gen_layout {
     unsigned num_vue_slots;  /* VS: VUE slot k holds ST_LL_OUT slot vue_out_slot[k] (-1: none) */
     int vue_out_slot[ST_LL_OUT_SLOTS + 2];
     bool vue_header_psize;   /* VUE slot 0 written, dword 3 = oPts */
+    bool vue_scalar[ST_LL_OUT_SLOTS + 2]; /* VUE slot k holds a scalar output (oFog,
+                                           * result.fogcoord): dwords 1-3 undefined */
     unsigned num_rt;         /* PS: render targets written; BTI n <- output slot rt_out_slot[n] (-1: none) */
     int rt_out_slot[ST_GEN_MAX_RT];
     bool writes_depth, uses_kill;

@@ -342,6 +342,53 @@ static void test_vs_urb_header_not_copied(void **state)
     st_ctx_destroy(ctx);
 }
 
+/*
+ * A scalar output fills dword 0 of its VUE slot only: oFog and
+ * result.fogcoord are one number (the run JSON has fog's x alone), so the
+ * slot's other three dwords are not written, as a driver leaves them.
+ * The fog slot still rides in the EOT message (header, position, fog: 9
+ * GRFs).  fog = v0.y * c0.x: 20 * 0.5 = 10 and 0 * 0.5 = 0, worked by hand.
+ */
+static void test_scalar_fog_slot_not_filled(void **state)
+{
+    (void)state;
+    const char *src = "vs_1_1\n"
+                      "dcl_position v0\n"
+                      "add oPos, v0, c0\n"
+                      "mul oFog, v0.y, c0.x\n";
+    struct gen_out r = compile(src, 0);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, " 0.0:f\n"), 0); /* no zeros into the fog slot */
+    assert_non_null(strstr(r.text, " 0x12080017 {EOT}"));
+    out_free(&r);
+    r = compile("!!ARBvp1.0\n"
+                "MOV result.position, vertex.position;\n"
+                "MUL result.fogcoord.x, vertex.position.y, 0.5;\n"
+                "END\n",
+                0);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, " 0.0:f\n"), 0);
+    out_free(&r);
+
+    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    assert_true(sh && st_check(ctx, sh));
+    const char *json = "{\"constants\": {\"c0\": [0.5, 2, 3, 4]},"
+                       " \"invocations\": [{\"v0\": [10, 20, 30, 40]}, {\"v0\": [-2, 0, 4, 1]}]}";
+    struct st_run_inputs in;
+    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+    struct st_run_outputs o[2];
+    assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+    const float pos[2][4] = {{10.5f, 22, 33, 44}, {-1.5f, 2, 7, 5}}, fog[2] = {10, 0};
+    for (unsigned k = 0; k < 2; k++) {
+        assert_memory_equal(o[k].reg[0].v, pos[k], sizeof(pos[k]));
+        assert_memory_equal(&o[k].reg[1].v[0], &fog[k], sizeof(float));
+    }
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+}
+
 /* A gather's response copied whole into the end-of-thread payload: the
  * untyped read writes the payload registers (r113-r116, slot 1) and the
  * four movs go; the Gen engine gives c[a0.x + 2] per vertex (a0.x =
@@ -1894,6 +1941,7 @@ int main(void)
         cmocka_unit_test(test_vs_pass_through_in_place),
         cmocka_unit_test(test_vs_pass_through_second_slot),
         cmocka_unit_test(test_vs_urb_header_not_copied),
+        cmocka_unit_test(test_scalar_fog_slot_not_filled),
         cmocka_unit_test(test_vs_response_into_payload),
         cmocka_unit_test(test_mad_by_one_is_add),
         cmocka_unit_test(test_replicated_lanes_computed_once),

@@ -67,6 +67,8 @@ static void arb_prepare(struct gen_kernel_info *ki, struct st_gen_layout *L, boo
             ki->arb_psize = (int)j;
         else if (binding_is(b, "result.depth"))
             ki->arb_depth = (int)j;
+        else if (binding_is(b, "result.fogcoord"))
+            ki->arb_fog = (int)j;
         else if (binding_is(b, "result.color"))
             ki->arb_color[0] = (int)j;
         else
@@ -561,7 +563,7 @@ bool gen_kernel_layout(struct gen_kernel_info *ki)
      * thousands of parameter slots: only what is read is pushed) */
     sc.nc = ST_LL_NUM_CONSTS;
     ki->arb = sh->dialect == ST_ARB && sh->arb;
-    ki->arb_pos = ki->arb_psize = ki->arb_depth = ki->arb_frag_pos = -1;
+    ki->arb_pos = ki->arb_psize = ki->arb_depth = ki->arb_frag_pos = ki->arb_fog = -1;
     for (unsigned k = 0; k < ST_GEN_MAX_RT; k++)
         ki->arb_color[k] = -1;
     if (ki->arb) {
@@ -672,8 +674,8 @@ static void to_payload(struct gen_kernel_info *ki, uint32_t b, uint32_t boff, st
                        bool eot)
 {
     struct gen_program *p = ki->p;
-    if (p->oom)
-        return; /* (the kernel is abandoned) */
+    if (p->oom || o.kind == GO_NONE)
+        return; /* (the kernel is abandoned; a dword left undefined) */
     while (o.kind == GO_VREG && p->vreg[o.vreg].alias_of) {
         o.off += p->vreg[o.vreg].alias_off;
         o.vreg = p->vreg[o.vreg].alias_of - 1;
@@ -1462,19 +1464,27 @@ static void vs_epilogue(struct gen_kernel_info *ki)
     for (unsigned c = 0; c < 4; c++)
         slots[n][c] = pos >= 0 && ki->out_set[pos] ? ki->out[pos][c] : zero;
     L->vue_out_slot[n++] = pos;
+    /* A scalar output (oFog, result.fogcoord: the run JSON has its x alone,
+     * and nothing downstream reads the rest) fills only dword 0 of its slot:
+     * the other three are left as they are, as a driver does. */
+    int fog = ki->arb ? ki->arb_fog : ST_LL_OUT_FOG;
     for (int s = 0; s < ST_LL_OUT_SLOTS; s++) {
         if (s == pos || s == psize || !ki->out_set[s] || (!ki->arb && s >= ST_LL_OUT_C))
             continue;
         for (unsigned c = 0; c < 4; c++)
-            slots[n][c] = ki->out[s][c];
+            slots[n][c] = s == fog && c > 0 ? gen_opnd_none() : ki->out[s][c];
+        L->vue_scalar[n] = s == fog;
         L->vue_out_slot[n++] = s;
     }
     L->num_vue_slots = first + n;
     if (first == 1) {
         /* vue_out_slot is indexed by VUE slot: shift past the unwritten header */
-        for (unsigned k = n; k-- > 0;)
+        for (unsigned k = n; k-- > 0;) {
             L->vue_out_slot[k + 1] = L->vue_out_slot[k];
+            L->vue_scalar[k + 1] = L->vue_scalar[k];
+        }
         L->vue_out_slot[0] = -1;
+        L->vue_scalar[0] = false;
     }
     /* two slots a message; one on the careful try after a spill, so each
      * slot's values may leave the registers with their own write instead

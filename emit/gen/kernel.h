@@ -31,6 +31,7 @@ struct gen_kernel_info {
     bool arb;
     struct st_arb_run_slots arb_slots;
     int arb_pos, arb_psize, arb_depth, arb_color[ST_GEN_MAX_RT]; /* result.color[n] */
+    int arb_fog;                                                 /* result.fogcoord */
     int arb_frag_pos; /* input index of fragment.position (fragment programs), -1 */
     /* constants the epilogue pulled (not pushed): c[idx], once each */
     struct { int idx; struct gen_opnd v[4]; } pulled[8];

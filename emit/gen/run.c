@@ -110,8 +110,8 @@ static int cb_urb(void *u, const gensim_urb_write *w, char *err, size_t n)
                 continue;
             c = 0;
         }
-        if (slot < 0 || slot >= ST_LL_OUT_SLOTS)
-            continue;
+        if (slot < 0 || slot >= ST_LL_OUT_SLOTS || (R->L->vue_scalar[vue] && c > 0))
+            continue; /* (a scalar output's dwords 1-3 are undefined) */
         for (unsigned v = 0; v < 8; v++)
             if (w->mask >> v & 1) {
                 R->written[v] = true;
