@@ -475,6 +475,48 @@ static void test_no_second_saturate_through_copy(void **state)
     out_free(&r);
 }
 
+/*
+ * ps_1_x's r0 is the colour payload, which the shader reads as it computes
+ * the colour: the final mad_sat r0.rgb reads r0.rgb and writes it, element
+ * for element, in place (gen/opt_payload.c copies_in_place): no mov into
+ * the payload.  v0 = (0.5, 0.75, 0.25, 0.25), v1 = (1, 1, 0.5, 0):
+ * r0.rgb = 0.5 * v0 = (0.25, 0.375, 0.125), then v0 * v1 + r0 =
+ * (0.75, 1.125 -> 1 saturated, 0.25), alpha v0.a = 0.25.
+ */
+static void test_ps1_colour_computed_in_payload(void **state)
+{
+    (void)state;
+    const char *src = "ps_1_1\n"
+                      "def c0, 0.5, 0.5, 0.5, 1\n"
+                      "mul r0.rgb, c0, v0\n"
+                      "+ mov r0.a, v0.a\n"
+                      "mad_sat r0.rgb, v0, v1, r0\n";
+    static const unsigned widths[2] = {8, 16};
+    for (unsigned w = 0; w < 2; w++) {
+        struct gen_out r = compile(src, widths[w]);
+        assert_true(r.ok);
+        assert_int_equal(count(r.text, "mov ("), 0);
+        assert_int_equal(count(r.text, "(sat)r11"), 3); /* written where it is sent */
+        out_free(&r);
+    }
+    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    assert_true(sh && st_check(ctx, sh));
+    const char *json = "{\"invocations\": [{\"v0\": [0.5, 0.75, 0.25, 0.25], "
+                       "\"v1\": [1, 1, 0.5, 0]}]}";
+    struct st_run_inputs in;
+    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+    const float want[4] = {0.75f, 1.0f, 0.25f, 0.25f};
+    for (unsigned w = 0; w < 2; w++) {
+        struct st_run_outputs o[1];
+        assert_true(test_gen_execute(ctx, sh, widths[w], &in, ST_FLOAT_IEEE, o, NULL));
+        assert_memory_equal(o[0].reg[0].v, want, sizeof(want));
+    }
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+}
+
 /* A multiply-add by 1.0 is an add (x * 1.0 is x exactly): no mad and no
  * register for the 1.0; a signed zero and a denormal come out as the
  * interpreter gives them (-0 + -0 = -0, 1e-40 + 0 = 1e-40). */
@@ -1944,6 +1986,7 @@ int main(void)
         cmocka_unit_test(test_scalar_fog_slot_not_filled),
         cmocka_unit_test(test_vs_response_into_payload),
         cmocka_unit_test(test_mad_by_one_is_add),
+        cmocka_unit_test(test_ps1_colour_computed_in_payload),
         cmocka_unit_test(test_replicated_lanes_computed_once),
         cmocka_unit_test(test_vs3_declared_position_in_slot1),
         cmocka_unit_test(test_no_second_saturate_through_copy),

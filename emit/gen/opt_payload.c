@@ -407,6 +407,120 @@ static bool shared_payloads(struct gen_program *p)
     return changed;
 }
 
+/* The bytes of vreg v an operand of instruction i reads or writes, as
+ * [*lo, *hi); a form not modelled here covers the whole vreg. */
+static void opnd_bytes(const struct gen_program *p, const struct gen_inst *i, unsigned s,
+                       const struct gen_opnd *o, uint32_t *lo, uint32_t *hi)
+{
+    const struct gen_vreg *V = &p->vreg[o->vreg];
+    unsigned ts = gen_type_size((enum gen_type)o->type), n = i->exec ? i->exec : 1;
+    *lo = o->off;
+    if (s == 0) {
+        *hi = o->off + gen_dst_bytes(p, i);
+        return;
+    }
+    if (gen_op_info[i->op].send) {
+        unsigned len = i->op == GOP_SENDS && s == 2 ? i->src1len : i->mlen;
+        *hi = o->off + len * GEN_GRF_SIZE;
+        return;
+    }
+    bool plain = i->op != GOP_PLN && i->op != GOP_MOVI && i->op != GOP_BCAST;
+    if (plain && (o->region == GR_SCALAR || (o->region == GR_AUTO && V->uniform)))
+        *hi = o->off + ts;
+    else if (plain && (o->region == GR_VEC || o->region == GR_AUTO))
+        *hi = o->off + n * ts;
+    else
+        *lo = 0, *hi = V->size;
+}
+
+/* Does instruction i touch bytes [off, off + size) of vreg x?  With
+ * `same` (the instruction that will write them), a read of exactly those
+ * bytes, one element per channel as the write, does not count: an ALU
+ * instruction reads its sources before it writes. */
+static bool touches(const struct gen_program *p, const struct gen_inst *i, uint32_t x, uint32_t off,
+                    uint32_t size, bool same)
+{
+    const struct gen_opnd *ops[4] = {&i->dst, &i->src[0], &i->src[1], &i->src[2]};
+    for (unsigned s = 0; s < 4; s++) {
+        const struct gen_opnd *o = ops[s];
+        if (o->kind != GO_VREG || o->vreg != x)
+            continue;
+        uint32_t lo, hi;
+        opnd_bytes(p, i, s, o, &lo, &hi);
+        if (!(lo < off + size && off < hi))
+            continue;
+        if (same && s > 0 && lo == off && hi == off + size &&
+            (o->region == GR_VEC || o->region == GR_AUTO))
+            continue;
+        return true;
+    }
+    return false;
+}
+
+enum { IN_PLACE_WINDOW = 64 };
+
+/*
+ * Values computed where they are copied to: `mov X.part, T` (a raw copy
+ * of every channel, as above) where T has one definition d, earlier in the
+ * same basic block and at most IN_PLACE_WINDOW instructions back, read by
+ * this mov alone, and nothing between d and the mov reads or writes those
+ * bytes of X: d writes X.part itself and the mov goes.  This is the case
+ * the coalescing above leaves: a block that instructions other than
+ * messages read (ps_1_x's r0 is the colour payload, read by the shader as
+ * it computes the colour), or a part written more than once.  d may read
+ * X.part itself, element for element as it writes it (`mad.sat r0, t3,
+ * v1, r0`): the ALU reads its sources first.  The window keeps the work
+ * linear in the program.
+ */
+static bool copies_in_place(struct gen_program *p)
+{
+    struct gen_du du;
+    if (!gen_du_build(p, &du)) {
+        p->oom = true;
+        return false;
+    }
+    unsigned n = p->ninst;
+    bool *dead = calloc(n + 1, sizeof(*dead));
+    if (!dead) {
+        gen_du_free(&du);
+        p->oom = true;
+        return false;
+    }
+    bool changed = false;
+    for (uint32_t m = 0; m < n; m++) {
+        const struct gen_inst *mi = &p->inst[m];
+        if (!raw_copy(p, mi) || mi->src[0].off)
+            continue;
+        uint32_t x = mi->dst.vreg, t = mi->src[0].vreg, off = mi->dst.off;
+        uint32_t size = 4u * mi->exec;
+        const struct gen_vreg *X = &p->vreg[x], *T = &p->vreg[t];
+        int32_t d = gen_du_single_def(p, &du, t);
+        if (x == t || X->uniform || d < 0 || (uint32_t)d >= m || m - (uint32_t)d > IN_PLACE_WINDOW ||
+            du.use_start[t + 1] - du.use_start[t] != 1 || !gen_du_same_block(&du, (uint32_t)d, m) ||
+            off + size > X->size || T->grf_lo > X->grf_lo || T->grf_hi < X->grf_hi)
+            continue;
+        struct gen_inst *di = &p->inst[d];
+        if (dead[d] || di->exec != mi->exec || di->group != mi->group || di->nomask != mi->nomask ||
+            gen_op_info[di->op].send || gen_type_size((enum gen_type)di->dst.type) != 4 ||
+            di->dst.kind != GO_VREG || di->dst.off)
+            continue;
+        bool clear = !touches(p, di, x, off, size, true);
+        for (uint32_t j = (uint32_t)d + 1; j < m && clear; j++)
+            clear = dead[j] || !touches(p, &p->inst[j], x, off, size, false);
+        if (!clear)
+            continue;
+        di->dst.vreg = x;
+        di->dst.off = off;
+        dead[m] = true;
+        changed = true;
+    }
+    if (changed)
+        gen_remove_marked(p, dead);
+    free(dead);
+    gen_du_free(&du);
+    return changed;
+}
+
 bool gen_opt_payload(struct gen_program *p)
 {
     bool moved = urb_in_place(p);
@@ -532,6 +646,8 @@ bool gen_opt_payload(struct gen_program *p)
     free(dead);
     gen_du_free(&du);
     if (!p->oom && shared_payloads(p))
+        changed = true;
+    if (!p->oom && copies_in_place(p))
         changed = true;
     return changed || moved;
 }
