@@ -924,6 +924,44 @@ static bool gen_run_arb(const char *src, const char *json, unsigned simd, struct
 }
 
 /*
+ * LIT of a MAX: the clamps of lit keep a NaN, so they are a compare and a
+ * select, but the value MAX made is never NaN, so each is one min/max
+ * (gen/opt_fold.c fold_sel_cmod).  By hand, c = max(tc, -0.5), then
+ * (1, c.x < 0 ? 0 : c.x, c.x > 0 ? y^w : 0, 1) with y = c.y < 0 ? 0 : c.y
+ * and w clamped to +-(128 - 2^-17):
+ *   tc = (-0, 0.5, 0, 200): c.x = -0 is not below 0, kept: (1, -0, 0, 1);
+ *   tc = (2, 0.25, 0, 0.5): 0.25^0.5 = 0.5: (1, 2, 0.5, 1);
+ *   tc = (-3, -2, 0, -200): c = -0.5 everywhere: (1, 0, 0, 1).
+ */
+static void test_arb_lit_of_max_clamps_are_min_max(void **state)
+{
+    (void)state;
+    const char *fp = "!!ARBfp1.0\n"
+                     "TEMP c, b;\n"
+                     "MAX c, fragment.texcoord[0], {-0.5, -0.5, -0.5, -0.5};\n"
+                     "LIT b, c;\n"
+                     "MOV result.color, b;\n"
+                     "END\n";
+    struct gen_out r = compile(fp, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "cmp ("), 1); /* only x > 0 for z */
+    out_free(&r);
+    const char *json = "{\"invocations\": ["
+                       "{\"fragment.texcoord[0]\": [-0.0, 0.5, 0, 200]},"
+                       "{\"fragment.texcoord[0]\": [2, 0.25, 0, 0.5]},"
+                       "{\"fragment.texcoord[0]\": [-3, -2, 0, -200]}]}";
+    const float want[3][4] = {{1, -0.0f, 0, 1}, {1, 2, 0.5f, 1}, {1, 0, 0, 1}};
+    static const unsigned widths[2] = {8, 16};
+    for (unsigned w = 0; w < 2; w++) {
+        struct st_run_outputs o[3];
+        char msg[256];
+        assert_true(gen_run_arb(fp, json, widths[w], o, NULL, msg, sizeof(msg)));
+        for (unsigned k = 0; k < 3; k++)
+            assert_memory_equal(o[k].reg[0].v, want[k], sizeof(want[k]));
+    }
+}
+
+/*
  * ARB fragment.position (docs/gen-abi.md "ARB programs"): x, y from the
  * pixel positions (lower-left origin: window height pushed), z = source
  * depth, w = 1 / source W.  A rasterised quad runs as one thread; a
@@ -2001,6 +2039,7 @@ int main(void)
         cmocka_unit_test(test_far_constants_are_pulled),
         cmocka_unit_test(test_vpos_vface),
         cmocka_unit_test(test_arb_fragment_position),
+        cmocka_unit_test(test_arb_lit_of_max_clamps_are_min_max),
         cmocka_unit_test(test_arb_eight_render_targets),
         cmocka_unit_test(test_pressure_falls_back_to_simd8),
         cmocka_unit_test(test_pp_half_registers),

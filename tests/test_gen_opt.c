@@ -595,6 +595,66 @@ static void test_fold_clamp_to_sel_cmod(void **state)
     gen_program_free(&p);
 }
 
+/*
+ * The clamps that keep a NaN (lit's: x < K ? K : x) are min/max when x is
+ * never NaN: here x = max(in, -0.5) (sel.ge with a constant never gives
+ * NaN).  (~f) sel x, 0 after cmp.l x, 0 becomes sel.ge x, 0; (f) sel 128,
+ * x after cmp.g x, 128 becomes sel.l x, 128 (x <= 128 and x < 128 choose
+ * the same value, 128 not being zero).  Kept: the same clamp of y = in * 2
+ * (NaN for a NaN input, which the clamp keeps and sel.ge would not), and
+ * cmp.g x, 0 (not x > +0 is x <= +0, which chooses x = -0 where x < +0
+ * would choose +0).
+ */
+static void test_fold_nan_keeping_clamp_of_a_number(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t x = val(&p), y = val(&p), a = val(&p), b = val(&p), d = val(&p), e = val(&p), c[4];
+    alu(&p, GOP_SEL, x, in, F(-0.5f))->cmod = GC_GE;
+    alu(&p, GOP_MUL, y, in, F(2.0f));
+    struct gen_inst *i = alu(&p, GOP_CMP, 0, V(x), F(0.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_LT;
+    alu(&p, GOP_SEL, a, V(x), F(0.0f))->pred = GP_INVERT;
+    i = alu(&p, GOP_CMP, 0, V(y), F(0.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_LT;
+    alu(&p, GOP_SEL, b, V(y), F(0.0f))->pred = GP_INVERT;
+    i = alu(&p, GOP_CMP, 0, V(x), F(128.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_GT;
+    alu(&p, GOP_SEL, d, F(128.0f), V(x))->pred = GP_NORMAL;
+    i = alu(&p, GOP_CMP, 0, V(x), F(0.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_GT;
+    alu(&p, GOP_SEL, e, F(0.0f), V(x))->pred = GP_NORMAL;
+    alu(&p, GOP_ADD, a, V(a), V(b));
+    alu(&p, GOP_ADD, d, V(d), V(e));
+    c[0] = a, c[1] = d, c[2] = a, c[3] = d;
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_fold(&p));
+    gen_opt_dce(&p);
+    assert_int_equal(count_op(&p, GOP_CMP), 2);
+    const struct gen_inst *s[5];
+    for (unsigned k = 0; k < 5; k++)
+        s[k] = find_op(&p, GOP_SEL, k);
+    assert_int_equal(s[1]->cmod, GC_GE); /* a = max(x, 0) */
+    assert_int_equal(s[1]->pred, GP_NONE);
+    assert_int_equal(s[1]->src[0].vreg, x);
+    assert_int_equal(s[1]->src[1].imm, 0u);
+    assert_int_equal(s[2]->cmod, GC_NONE); /* b: y may be NaN */
+    assert_int_equal(s[2]->pred, GP_INVERT);
+    assert_int_equal(s[3]->cmod, GC_LT); /* d = min(x, 128) */
+    assert_int_equal(s[3]->pred, GP_NONE);
+    assert_int_equal(s[3]->src[0].vreg, x);
+    assert_int_equal(s[3]->src[1].kind, GO_IMM);
+    assert_int_equal(s[4]->cmod, GC_NONE); /* e: K = 0 */
+    assert_int_equal(s[4]->pred, GP_NORMAL);
+    gen_program_free(&p);
+}
+
 /* ------------------------------------------------------------------ */
 /* Payloads.                                                           */
 
@@ -996,6 +1056,7 @@ int main(void)
         cmocka_unit_test(test_fold_constants),
         cmocka_unit_test(test_fold_csel),
         cmocka_unit_test(test_fold_clamp_to_sel_cmod),
+        cmocka_unit_test(test_fold_nan_keeping_clamp_of_a_number),
         cmocka_unit_test(test_payload_coalescing),
         cmocka_unit_test(test_payload_sent_twice),
         cmocka_unit_test(test_split_simd32_into_halves),

@@ -35,7 +35,8 @@
  *
  * Clamps: a compare of x with a constant K whose flag only chooses between
  * x and K in sels is those sels with the conditional modifier (sel.ge,
- * sel.l: fold_sel_cmod below); max(x, 0) then min(., 1) in such sels is a
+ * sel.l: fold_sel_cmod below; with x never NaN also the NaN-keeping
+ * clamps of lit); max(x, 0) then min(., 1) in such sels is a
  * saturate (fold_clamp_sat).
  *
  * csel: `cmp.cm f null x, 0.0` followed, in the same basic block, by the
@@ -264,45 +265,148 @@ static bool fold_csel(struct gen_program *p, unsigned k)
     return true;
 }
 
+/* A sel choosing between c's x and its K: x where the compare holds
+ * (`(f) sel d, x, K` or `(~f) sel d, K, x`), or, `*inverse`, x where it
+ * does not (`(~f) sel d, x, K` or `(f) sel d, K, x`). */
+static bool clamp_sel(const struct gen_inst *c, const struct gen_inst *i, bool *inverse)
+{
+    if (i->op != GOP_SEL || i->cmod || i->exec != c->exec || i->group != c->group ||
+        i->nomask != c->nomask || i->dst.type != GT_F)
+        return false;
+    bool inv = i->pred == GP_INVERT;
+    const struct gen_opnd *a = &i->src[0], *b = &i->src[1];
+    if (gen_opnd_same(a, &c->src[0]) && gen_opnd_same(b, &c->src[1])) {
+        *inverse = inv;
+        return true;
+    }
+    if (gen_opnd_same(b, &c->src[0]) && gen_opnd_same(a, &c->src[1])) {
+        *inverse = !inv;
+        return true;
+    }
+    return false;
+}
+
 /* A sel choosing c's x where the compare holds and its K elsewhere. */
 static bool clamp_fits(const struct gen_inst *c, const struct gen_inst *i)
 {
-    bool inv = i->pred == GP_INVERT;
-    return i->op == GOP_SEL && !i->cmod && i->exec == c->exec && i->group == c->group &&
-           i->nomask == c->nomask && i->dst.type == GT_F &&
-           gen_opnd_same(&i->src[inv ? 1 : 0], &c->src[0]) &&
-           gen_opnd_same(&i->src[inv ? 0 : 1], &c->src[1]);
+    bool inverse;
+    return clamp_sel(c, i, &inverse) && !inverse;
+}
+
+/* A sel choosing between c's x and K either way (x never NaN). */
+static bool clamp_fits_either(const struct gen_inst *c, const struct gen_inst *i)
+{
+    bool inverse;
+    return clamp_sel(c, i, &inverse);
+}
+
+enum { NAN_DEPTH = 4 };
+
+/*
+ * A float operand that is never NaN, whatever the inputs: a float
+ * immediate that is not NaN, or a vreg whose one definition is a (sat)
+ * instruction (NaN saturates to +0), a sel.cmod with a source never NaN
+ * (min/max return the non-NaN source), a csel of two such sources, an
+ * `and` with a constant whose exponent field is not all ones (the result's
+ * is not either), an integer-to-float conversion, or a float copy of such
+ * a value.
+ */
+static bool never_nan(const struct gen_program *p, const struct gen_du *du, const struct gen_opnd *o,
+                      unsigned depth)
+{
+    if (o->kind == GO_IMM)
+        return o->type == GT_F && (o->imm & 0x7fffffffu) <= 0x7f800000u;
+    if (o->kind != GO_VREG || o->off || o->type != GT_F || depth >= NAN_DEPTH)
+        return false;
+    int32_t d = gen_du_single_def(p, du, o->vreg);
+    if (d < 0)
+        return false;
+    const struct gen_inst *i = &p->inst[d];
+    const struct gen_opnd *s = i->src;
+    if (i->pred != GP_NONE)
+        return false;
+    if (i->sat && i->dst.type == GT_F)
+        return true;
+    switch (i->op) {
+    case GOP_SEL:
+        return i->cmod && i->dst.type == GT_F && s[0].type == GT_F && s[1].type == GT_F &&
+               (never_nan(p, du, &s[0], depth + 1) || never_nan(p, du, &s[1], depth + 1));
+    case GOP_CSEL:
+        return i->dst.type == GT_F && never_nan(p, du, &s[0], depth + 1) &&
+               never_nan(p, du, &s[1], depth + 1);
+    case GOP_AND:
+        for (unsigned k = 0; k < 2; k++)
+            if (s[k].kind == GO_IMM && (s[k].type == GT_D || s[k].type == GT_UD) &&
+                (s[k].imm & 0x7f800000u) != 0x7f800000u)
+                return true;
+        return false;
+    case GOP_MOV:
+        if (i->cmod || i->dst.type != GT_F)
+            return false;
+        if (s[0].type == GT_D || s[0].type == GT_UD || s[0].type == GT_W || s[0].type == GT_UW)
+            return true; /* an integer converted */
+        return never_nan(p, du, &s[0], depth + 1);
+    default:
+        return false;
+    }
+}
+
+/* A sel choosing K where the compare holds and x elsewhere (x never NaN). */
+static bool clamp_fits_inverse(const struct gen_inst *c, const struct gen_inst *i)
+{
+    bool inverse;
+    return clamp_sel(c, i, &inverse) && inverse;
 }
 
 /*
- * A clamp (min/max with a constant): `cmp.ge f null x, K` (or .l), K a float
- * immediate that is not NaN, then, in the same basic block before f is
- * written again, only sels `(f) sel d, x, K` reading f (or `(~f) sel d, K,
- * x`): each becomes `sel.ge d, x, K` (.l), the compare dead.  The same
- * value: where x >= K (x < K) both give x, elsewhere K, and a NaN x, which
- * compares false, gives K both ways (sel.ge/.l return the non-NaN source).
+ * A clamp (min/max with a constant): `cmp.ge f null x, K` (or .l), K a
+ * float immediate that is not NaN, then, in the same basic block before f
+ * is written again, only sels reading f that choose x where the compare
+ * holds and K elsewhere (`(f) sel d, x, K`, or `(~f) sel d, K, x`): each
+ * becomes `sel.ge d, x, K` (.l), the compare dead.  The same value: where
+ * x >= K (x < K) both give x, elsewhere K, and a NaN x, which compares
+ * false, gives K both ways (sel.ge/.l return the non-NaN source).
+ *
+ * When x is never NaN (never_nan), a sel choosing x where the compare
+ * fails (`(~f) sel d, x, K`: the clamps of lit, which keep a NaN) folds as
+ * well, into the inverse min/max: not x < K is x >= K, and not x >= K is
+ * x < K, signed zeros compared alike.  So does one after `cmp.g` (`.le`)
+ * when K is not zero: not x > K is x <= K, which chooses the same value
+ * as x < K (.l), since x = K only for x of K's bits (`.ge` likewise).
  * x may not change between the compare and the last sel.
  */
-static bool fold_sel_cmod(struct gen_program *p, unsigned k)
+static bool fold_sel_cmod(struct gen_program *p, const struct gen_du *du, unsigned k)
 {
     const struct gen_inst *c = &p->inst[k];
-    if (c->op != GOP_CMP || (c->cmod != GC_GE && c->cmod != GC_LT) || c->pred != GP_NONE ||
-        c->dst.kind != GO_NULL || c->nomask || c->src[0].type != GT_F ||
+    if (c->op != GOP_CMP ||
+        (c->cmod != GC_GE && c->cmod != GC_LT && c->cmod != GC_GT && c->cmod != GC_LE) ||
+        c->pred != GP_NONE || c->dst.kind != GO_NULL || c->nomask || c->src[0].type != GT_F ||
         (c->src[0].kind != GO_VREG && c->src[0].kind != GO_FIXED) || c->src[1].kind != GO_IMM ||
         c->src[1].type != GT_F || c->src[1].neg || c->src[1].abs ||
         (c->src[1].imm & 0x7fffffffu) > 0x7f800000u)
         return false;
-    unsigned end;
-    if (flag_readers(p, k, clamp_fits, &end) <= 0)
+    bool minmax = c->cmod == GC_GE || c->cmod == GC_LT;
+    bool nonzero = (c->src[1].imm & 0x7fffffffu) != 0;
+    bool nan_free = (minmax || nonzero) && never_nan(p, du, &c->src[0], 0);
+    if (!minmax && !nan_free)
         return false;
+    bool (*fit)(const struct gen_inst *, const struct gen_inst *) =
+        !minmax ? clamp_fits_inverse : nan_free ? clamp_fits_either : clamp_fits;
+    unsigned end;
+    if (flag_readers(p, k, fit, &end) <= 0)
+        return false;
+    /* the min/max each reader becomes: where x cm K holds, and where it fails */
+    enum gen_cmod holds = (enum gen_cmod)c->cmod;
+    enum gen_cmod fails = holds == GC_GE || holds == GC_GT ? GC_LT : GC_GE;
     for (unsigned q = k + 1; q < end; q++) {
         struct gen_inst *i = &p->inst[q];
-        if (!reads_cmp_flag(c, i))
+        bool inverse;
+        if (!reads_cmp_flag(c, i) || !clamp_sel(c, i, &inverse))
             continue;
         i->src[0] = c->src[0];
         i->src[1] = c->src[1];
         i->pred = GP_NONE;
-        i->cmod = c->cmod;
+        i->cmod = inverse ? fails : holds;
     }
     return true;
 }
@@ -556,9 +660,17 @@ bool gen_opt_fold(struct gen_program *p)
         changed = true;
     }
     gen_du_free(&du);
+    /* def/use facts for never_nan: a fold below rewrites a sel in place
+     * (same destination), so the facts still hold, and a sel it made
+     * unpredicated is a single definition for the compares after it */
+    if (!gen_du_build(p, &du)) {
+        p->oom = true;
+        return changed;
+    }
     for (unsigned k = 0; k < p->ninst; k++)
-        if (fold_sel_cmod(p, k) || fold_csel(p, k))
+        if (fold_sel_cmod(p, &du, k) || fold_csel(p, k))
             changed = true; /* the compare is dead now: opt_dce */
+    gen_du_free(&du);
     /* the clamps those folds made, on fresh def/use facts */
     if (!gen_du_build(p, &du)) {
         p->oom = true;
