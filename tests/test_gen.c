@@ -926,7 +926,7 @@ static bool gen_run_arb(const char *src, const char *json, unsigned simd, struct
 /*
  * LIT of a MAX: the clamps of lit keep a NaN, so they are a compare and a
  * select, but the value MAX made is never NaN, so each is one min/max
- * (gen/opt_fold.c fold_sel_cmod).  By hand, c = max(tc, -0.5), then
+ * (gen/opt_fold.c fold_sel_cmod), which then merge with MAX's.  By hand, c = max(tc, -0.5), then
  * (1, c.x < 0 ? 0 : c.x, c.x > 0 ? y^w : 0, 1) with y = c.y < 0 ? 0 : c.y
  * and w clamped to +-(128 - 2^-17):
  *   tc = (-0, 0.5, 0, 200): c.x = -0 is not below 0, kept: (1, -0, 0, 1);
@@ -945,6 +945,11 @@ static void test_arb_lit_of_max_clamps_are_min_max(void **state)
     struct gen_out r = compile(fp, 8);
     assert_true(r.ok);
     assert_int_equal(count(r.text, "cmp ("), 1); /* only x > 0 for z */
+    /* max(max(x, -0.5), 0) is max(x, 0) (x, y); max(max(w, -0.5), -128) is
+     * max(w, -0.5) (gen/opt_fold.c fold_minmax_chain): one -0.5 left, no -128 */
+    assert_int_equal(count(r.text, "-0.5:f"), 1);
+    assert_int_equal(count(r.text, "-127.99"), 0);
+    assert_int_equal(count(r.text, "sel ("), 5);
     out_free(&r);
     const char *json = "{\"invocations\": ["
                        "{\"fragment.texcoord[0]\": [-0.0, 0.5, 0, 200]},"

@@ -655,6 +655,53 @@ static void test_fold_nan_keeping_clamp_of_a_number(void **state)
     gen_program_free(&p);
 }
 
+/*
+ * max(max(x, a), b): with a < b and the inner max read there alone, the
+ * outer one takes x (MAX then lit's clamp at 0); with a > b it is a copy
+ * of the inner one (MAX then lit's clamp at -128).  Kept: a min inside a
+ * max, and an inner max read elsewhere too.
+ */
+static void test_fold_minmax_chain(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t x = val(&p), y1 = val(&p), j1 = val(&p), y2 = val(&p), j2 = val(&p);
+    uint32_t y3 = val(&p), j3 = val(&p), y4 = val(&p), j4 = val(&p), c[4];
+    alu(&p, GOP_MUL, x, in, F(2.0f));
+    alu(&p, GOP_SEL, y1, V(x), F(-0.5f))->cmod = GC_GT;
+    alu(&p, GOP_SEL, j1, V(y1), F(0.0f))->cmod = GC_GE;
+    alu(&p, GOP_SEL, y2, V(x), F(4.0f))->cmod = GC_GE;
+    alu(&p, GOP_SEL, j2, V(y2), F(1.0f))->cmod = GC_GE;
+    alu(&p, GOP_SEL, y3, V(x), F(1.0f))->cmod = GC_LT;
+    alu(&p, GOP_SEL, j3, V(y3), F(0.0f))->cmod = GC_GE;
+    alu(&p, GOP_SEL, y4, V(x), F(-1.0f))->cmod = GC_GE;
+    alu(&p, GOP_SEL, j4, V(y4), F(2.0f))->cmod = GC_GE;
+    alu(&p, GOP_ADD, j4, V(j4), V(y4));
+    alu(&p, GOP_ADD, j1, V(j1), V(j2));
+    alu(&p, GOP_ADD, j3, V(j3), V(j4));
+    c[0] = j1, c[1] = j3, c[2] = j1, c[3] = j3;
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_fold(&p));
+    gen_opt_copy_prop(&p);
+    gen_opt_dce(&p);
+    /* y1 and j2 went: sels y2, j1, y3, j3, y4, j4 */
+    assert_int_equal(count_op(&p, GOP_SEL), 6);
+    const struct gen_inst *s[6];
+    for (unsigned k = 0; k < 6; k++)
+        s[k] = find_op(&p, GOP_SEL, k);
+    assert_int_equal(s[0]->dst.vreg, j1); /* max(x, 0) */
+    assert_int_equal(s[0]->src[0].vreg, x);
+    assert_int_equal(s[0]->cmod, GC_GE);
+    assert_int_equal(s[1]->dst.vreg, y2); /* j2 is y2 */
+    assert_int_equal(s[3]->dst.vreg, j3); /* min inside: kept */
+    assert_int_equal(s[3]->src[0].vreg, y3);
+    assert_int_equal(s[5]->dst.vreg, j4); /* y4 read twice: kept */
+    assert_int_equal(s[5]->src[0].vreg, y4);
+    gen_program_free(&p);
+}
+
 /* ------------------------------------------------------------------ */
 /* Payloads.                                                           */
 
@@ -1057,6 +1104,7 @@ int main(void)
         cmocka_unit_test(test_fold_csel),
         cmocka_unit_test(test_fold_clamp_to_sel_cmod),
         cmocka_unit_test(test_fold_nan_keeping_clamp_of_a_number),
+        cmocka_unit_test(test_fold_minmax_chain),
         cmocka_unit_test(test_payload_coalescing),
         cmocka_unit_test(test_payload_sent_twice),
         cmocka_unit_test(test_split_simd32_into_halves),

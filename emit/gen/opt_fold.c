@@ -37,7 +37,8 @@
  * x and K in sels is those sels with the conditional modifier (sel.ge,
  * sel.l: fold_sel_cmod below; with x never NaN also the NaN-keeping
  * clamps of lit); max(x, 0) then min(., 1) in such sels is a
- * saturate (fold_clamp_sat).
+ * saturate (fold_clamp_sat); a max of a max with constants is one max or a
+ * copy (fold_minmax_chain), minima alike.
  *
  * csel: `cmp.cm f null x, 0.0` followed, in the same basic block, by the
  * predicated sels that read f (and nothing else reading it) before f is
@@ -616,6 +617,76 @@ static bool fold_clamp_sat(struct gen_program *p, const struct gen_du *du, unsig
     return true;
 }
 
+/* A float immediate that is not NaN, as a float. */
+static bool plain_imm(const struct gen_opnd *o, float *f)
+{
+    if (o->kind != GO_IMM || o->type != GT_F || o->neg || o->abs ||
+        (o->imm & 0x7fffffffu) > 0x7f800000u)
+        return false;
+    memcpy(f, &o->imm, 4);
+    return true;
+}
+
+/* +1 for a max (sel.ge, sel.g), -1 for a min (sel.l, sel.le), 0 otherwise. */
+static int minmax_dir(const struct gen_inst *i)
+{
+    if (i->op != GOP_SEL || i->pred != GP_NONE || i->sat || i->dst.type != GT_F ||
+        i->src[0].type != GT_F)
+        return 0;
+    return i->cmod == GC_GE || i->cmod == GC_GT ? 1 : i->cmod == GC_LT || i->cmod == GC_LE ? -1 : 0;
+}
+
+/*
+ * Two maxima (or two minima) with constants in a row: j = max(y, b) where
+ * y = max(x, a) (sel.ge or sel.g each, constants not NaN).  y is never
+ * NaN (the constant wins) and never below a, so:
+ * - a > b (or a and b the same bits and the same compare): y is never
+ *   below b either, j is a copy of y (MAX then lit's clamp of w at -128);
+ * - a < b, y read by j alone, x unchanged in between: j = max(x, b).  For
+ *   x >= b both give x (x is above a, so y is x), for x below b (or NaN)
+ *   both give b (y is then x or a, both below b), and x = b, a signed zero
+ *   included, is compared by j as it is in both.  (MAX then lit's clamp
+ *   of x at 0.)
+ * Minima the same way with the order reversed.
+ */
+static bool fold_minmax_chain(struct gen_program *p, const struct gen_du *du, unsigned k)
+{
+    struct gen_inst *j = &p->inst[k];
+    int dir = minmax_dir(j);
+    float a, b;
+    if (!dir || !plain_imm(&j->src[1], &b))
+        return false;
+    const struct gen_opnd *y = &j->src[0];
+    if (y->kind != GO_VREG || y->off || y->neg || y->abs ||
+        (y->region != GR_AUTO && y->region != GR_VEC))
+        return false;
+    int32_t d = gen_du_single_def(p, du, y->vreg);
+    if (d < 0 || (unsigned)d >= k || k - (unsigned)d > CLAMP_GAP)
+        return false;
+    const struct gen_inst *i = &p->inst[d];
+    if (minmax_dir(i) != dir || !plain_alu(i, j) || j->nomask || !plain_imm(&i->src[1], &a))
+        return false;
+    bool same = i->src[1].imm == j->src[1].imm && i->cmod == j->cmod;
+    if (same || (dir > 0 ? a > b : a < b)) {
+        struct gen_opnd v = *y;
+        to_copy(j, v);
+        j->cmod = GC_NONE;
+        return true;
+    }
+    if (du->use_start[y->vreg + 1] - du->use_start[y->vreg] != 1)
+        return false;
+    const struct gen_opnd *x = &i->src[0];
+    for (unsigned q = (unsigned)d + 1; q < k; q++) {
+        const struct gen_inst *m = &p->inst[q];
+        if (gen_op_info[m->op].flow || m->op == GOP_LABEL ||
+            (x->kind == GO_VREG && m->dst.kind == GO_VREG && m->dst.vreg == x->vreg) ||
+            (x->kind == GO_FIXED && m->dst.kind == GO_FIXED))
+            return false;
+    }
+    j->src[0] = *x;
+    return true;
+}
+
 bool gen_opt_fold(struct gen_program *p)
 {
     struct gen_du du;
@@ -679,6 +750,27 @@ bool gen_opt_fold(struct gen_program *p)
     for (unsigned k = 0; k < p->ninst; k++)
         if (fold_clamp_sat(p, &du, k))
             changed = true; /* the first sel is dead now: opt_dce */
+    /* a folded chain leaves y unread or copied: its facts are stale for a
+     * later j reading y, which therefore waits for the next round */
+    bool *stale = calloc(p->nvreg + 1, sizeof(*stale));
+    if (!stale) {
+        p->oom = true;
+        gen_du_free(&du);
+        return changed;
+    }
+    for (unsigned k = 0; k < p->ninst; k++) {
+        const struct gen_inst *j = &p->inst[k];
+        if (j->op != GOP_SEL || j->src[0].kind != GO_VREG || stale[j->src[0].vreg])
+            continue;
+        uint32_t y = j->src[0].vreg;
+        if (fold_minmax_chain(p, &du, k)) {
+            stale[y] = true;
+            if (p->inst[k].dst.kind == GO_VREG)
+                stale[p->inst[k].dst.vreg] = true;
+            changed = true;
+        }
+    }
+    free(stale);
     gen_du_free(&du);
     return changed;
 }
