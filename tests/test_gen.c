@@ -517,6 +517,54 @@ static void test_ps1_colour_computed_in_payload(void **state)
     st_ctx_destroy(ctx);
 }
 
+/*
+ * The scalar constants of three-source operands are filled four to a mov
+ * with a :vf immediate where a restricted 8-bit float gives their bits
+ * (gen/opt_consts.c): -1, 2, 3 and 0.25 in one `mov (4)`; 40 (exponent 5)
+ * and 0.125 (its byte, exponent field 0 and mantissa 0, is the zero) each
+ * by a mov of their own.  t0 = (1, 0.5, -2, 8):
+ * (2t - 1) + (0.125t + 40) + (0.25t + 3) = (1, 0, -5, 15) + (40.125,
+ * 40.0625, 39.75, 41) + (3.25, 3.125, 2.5, 5), all exact.
+ */
+static void test_constants_packed_as_vf(void **state)
+{
+    (void)state;
+    const char *src = "ps_2_0\n"
+                      "def c0, -1, 2, 0.125, 40\n"
+                      "def c1, 0.25, 3, 0, 0\n"
+                      "dcl t0\n"
+                      "mad r0, t0, c0.y, c0.x\n"
+                      "mad r1, t0, c0.z, c0.w\n"
+                      "mad r2, t0, c1.x, c1.y\n"
+                      "add r0, r0, r1\n"
+                      "add r0, r0, r2\n"
+                      "mov oC0, r0\n";
+    struct gen_out r = compile(src, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, ":vf"), 1);
+    assert_int_equal(count(r.text, "(W)       mov (4|M0)"), 1);
+    assert_int_equal(count(r.text, "(W)       mov (1|M0)"), 2);
+    /* -1 = 0xb0, 2 = 0x40, 3 = 0x48, 0.25 = 0x10, in the order first needed */
+    assert_non_null(strstr(r.text, "0x104840B0:vf"));
+    out_free(&r);
+    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    assert_true(sh && st_check(ctx, sh));
+    const char *json = "{\"invocations\": [{\"t0\": [1, 0.5, -2, 8]}]}";
+    struct st_run_inputs in;
+    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+    const float want[4] = {44.375f, 43.1875f, 37.25f, 61.0f};
+    static const unsigned widths[3] = {8, 16, 32};
+    for (unsigned w = 0; w < 3; w++) {
+        struct st_run_outputs o[1];
+        assert_true(test_gen_execute(ctx, sh, widths[w], &in, ST_FLOAT_IEEE, o, NULL));
+        assert_memory_equal(o[0].reg[0].v, want, sizeof(want));
+    }
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+}
+
 /* A multiply-add by 1.0 is an add (x * 1.0 is x exactly): no mad and no
  * register for the 1.0; a signed zero and a denormal come out as the
  * interpreter gives them (-0 + -0 = -0, 1e-40 + 0 = 1e-40). */
@@ -2029,6 +2077,7 @@ int main(void)
         cmocka_unit_test(test_scalar_fog_slot_not_filled),
         cmocka_unit_test(test_vs_response_into_payload),
         cmocka_unit_test(test_mad_by_one_is_add),
+        cmocka_unit_test(test_constants_packed_as_vf),
         cmocka_unit_test(test_ps1_colour_computed_in_payload),
         cmocka_unit_test(test_replicated_lanes_computed_once),
         cmocka_unit_test(test_vs3_declared_position_in_slot1),

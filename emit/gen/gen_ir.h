@@ -55,7 +55,7 @@ enum gen_rel_strategy {
 /* GT_HF: IEEE half (--pp=fp16): a divergent half value is two bytes per
  * channel (SIMD8: 16 bytes, half a GRF), a uniform one the low word of a
  * dword; an immediate holds the half's 16 bits. */
-enum gen_type { GT_F, GT_D, GT_UD, GT_UW, GT_W, GT_V, GT_HF };
+enum gen_type { GT_F, GT_D, GT_UD, GT_UW, GT_W, GT_V, GT_HF, GT_VF /* immediates only: 4 x 8-bit floats */ };
 
 enum gen_opnd_kind {
     GO_NONE,

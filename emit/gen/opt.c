@@ -287,4 +287,6 @@ void gen_optimize(struct gen_program *p)
     }
     if (!p->oom)
         gen_opt_payload(p);
+    if (!p->oom)
+        gen_opt_pack_consts(p);
 }

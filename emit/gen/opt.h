@@ -85,6 +85,8 @@ bool gen_opt_payload(struct gen_program *p);
 bool gen_opt_split32(struct gen_program *p);
 /* gen/opt_remat.c: interpolation recomputed next to distant uses (pressure). */
 bool gen_opt_remat(struct gen_program *p);
+/* gen/opt_consts.c: scalar float constants filled four to a mov (:vf). */
+bool gen_opt_pack_consts(struct gen_program *p);
 /* gen/opt.c: all of the above, to a fixed point (a few rounds). */
 void gen_optimize(struct gen_program *p);
 

@@ -52,7 +52,7 @@ const struct gen_op_info gen_op_info[GOP_COUNT] = {
 
 const char *const gen_math_name[] = {"inv", "log", "exp", "sqt", "rsqt", "sin", "cos", "pow", "fdiv"};
 const char *const gen_cmod_name[] = {"", "eq", "ne", "gt", "ge", "lt", "le"};
-const char *const gen_type_name[] = {"f", "d", "ud", "uw", "w", "v", "hf"};
+const char *const gen_type_name[] = {"f", "d", "ud", "uw", "w", "v", "hf", "vf"};
 
 static unsigned type_size(uint8_t t)
 {
@@ -277,7 +277,7 @@ static void print_imm(struct line *l, const struct gen_opnd *o)
     }
     if (o->type == GT_D || o->type == GT_W) {
         put_d(l, (int32_t)o->imm);
-    } else if (o->type == GT_V) {
+    } else if (o->type == GT_V || o->type == GT_VF) { /* IGA reads :vf as hex only */
         put_s(l, "0x");
         put_x(l, o->imm, 8);
     } else {
