@@ -1304,7 +1304,6 @@ static struct gen_opnd sat_copy(struct gen_kernel_info *ki, struct gen_opnd x)
     return gen_vr(v, 0, GT_F);
 }
 
-/* A product of the fixed-function steps under the float rule (st_arb_run_finish's ff_mul). */
 /* The operation context of the fixed-function steps: the kernel's float
  * rule and multiply-add contraction, float operands. */
 static struct gen_opctx ff_opctx(const struct gen_kernel_info *ki)
@@ -1318,6 +1317,7 @@ static struct gen_opctx ff_opctx(const struct gen_kernel_info *ki)
     return c;
 }
 
+/* A product of the fixed-function steps under the float rule (st_arb_run_finish's ff_mul). */
 static struct gen_opnd ff_mul(struct gen_kernel_info *ki, struct gen_opnd a, struct gen_opnd b)
 {
     struct gen_opctx c = ff_opctx(ki);
