@@ -847,10 +847,54 @@ static void test_derivative_masks_shared(void **state)
                                8);
     assert_true(r.ok);
     assert_int_equal(count(r.text, "0xFFFFFFFF:ud"), 2); /* top level, then the if */
-    /* the pair masks: dsx <2;2,0> once at the top and once in the if; dsy (4|M0), (4|M4) once */
+    /* the pair masks: dsx <2;2,0> once at the top and once in the if; dsy
+     * once, one NoMask `and` of qwords (pixel pairs) at any width up to 16 */
     assert_int_equal(count(r.text, "<2;2,0>:ud"), 4);
-    assert_int_equal(count(r.text, "<0;2,1>:ud"), 4);
+    assert_int_equal(count(r.text, "<2;2,0>:uq"), 2);
+    assert_int_equal(count(r.text, "(W)       and (4|M0)"), 1);
+    assert_int_equal(count(r.text, "<0;2,1>:ud"), 0);
     out_free(&r);
+}
+
+/*
+ * The dsy mask made on qwords (gen/isel_ops.c deriv_live) keeps the two
+ * columns of a subspan apart.  t0 lies on a plane in each subspan (the Gen
+ * engine rasterises quads): subspan 0, complete, x = 1 + 2 px + 5 py,
+ * y = 2 px - py: dsy = (5, -1), dsx = (2, 2) everywhere.  Subspan 1 has
+ * pixels 0, 1, 2 only (x = 10, 13, 17; y = 4, 4, 5): pixel 0 has both
+ * neighbours, dsy (7, 1) and dsx (3, 0); pixel 1 lacks the one below
+ * (dsy +0) and pixel 2 the one to its right (dsx +0).  Output (dsy.xy,
+ * dsx.xy), at every width.
+ */
+static void test_dsy_mask_per_column(void **state)
+{
+    (void)state;
+    const char *src = "ps_2_x\n"
+                      "dcl t0.xy\n"
+                      "dsy r0.xy, t0\n"
+                      "dsx r1.xy, t0\n"
+                      "mov r0.zw, r1.xxxy\n"
+                      "mov oC0, r0\n";
+    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = st_parse_d3d9(ctx, a);
+    assert_true(sh && st_check(ctx, sh));
+    const char *json = "{\"invocations\": [{\"t0\": [1, 0, 0, 0]}, {\"t0\": [3, 2, 0, 0]}, "
+                       "{\"t0\": [6, -1, 0, 0]}, {\"t0\": [8, 1, 0, 0]}, {\"t0\": [10, 4, 0, 0]}, "
+                       "{\"t0\": [13, 4, 0, 0]}, {\"t0\": [17, 5, 0, 0]}]}";
+    struct st_run_inputs in;
+    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+    const float want[7][4] = {{5, -1, 2, 2}, {5, -1, 2, 2}, {5, -1, 2, 2}, {5, -1, 2, 2},
+                              {7, 1, 3, 0},  {0, 0, 3, 0},  {7, 1, 0, 0}};
+    static const unsigned widths[3] = {8, 16, 32};
+    for (unsigned w = 0; w < 3; w++) {
+        struct st_run_outputs o[7];
+        assert_true(test_gen_execute(ctx, sh, widths[w], &in, ST_FLOAT_IEEE, o, NULL));
+        for (unsigned k = 0; k < 7; k++)
+            assert_memory_equal(o[k].reg[0].v, want[k], sizeof(want[k]));
+    }
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
 }
 
 static void test_ret_in_loop_is_refused(void **state)
@@ -2130,6 +2174,7 @@ int main(void)
         cmocka_unit_test(test_relative_constant_is_untyped_read),
         cmocka_unit_test(test_derivatives_use_subspan_regions),
         cmocka_unit_test(test_derivative_masks_shared),
+        cmocka_unit_test(test_dsy_mask_per_column),
         cmocka_unit_test(test_ret_in_loop_is_refused),
         cmocka_unit_test(test_far_constants_are_pulled),
         cmocka_unit_test(test_vpos_vface),

@@ -55,7 +55,11 @@ enum gen_rel_strategy {
 /* GT_HF: IEEE half (--pp=fp16): a divergent half value is two bytes per
  * channel (SIMD8: 16 bytes, half a GRF), a uniform one the low word of a
  * dword; an immediate holds the half's 16 bits. */
-enum gen_type { GT_F, GT_D, GT_UD, GT_UW, GT_W, GT_V, GT_HF, GT_VF /* immediates only: 4 x 8-bit floats */ };
+enum gen_type {
+    GT_F, GT_D, GT_UD, GT_UW, GT_W, GT_V, GT_HF,
+    GT_VF, /* immediates only: 4 x 8-bit floats */
+    GT_UQ  /* 64 bits: logic on pairs of dword lanes (the derivative masks) */
+};
 
 enum gen_opnd_kind {
     GO_NONE,
@@ -228,7 +232,7 @@ static inline unsigned gen_vreg_first_ch(const struct gen_vreg *v)
 /* Bytes of one element of type t. */
 static inline unsigned gen_type_size(enum gen_type t)
 {
-    return t == GT_UW || t == GT_W || t == GT_HF ? 2 : 4;
+    return t == GT_UW || t == GT_W || t == GT_HF ? 2 : t == GT_UQ ? 8 : 4;
 }
 /*
  * Allocates every vreg (coalescing copies first, rematerializing or

@@ -745,18 +745,28 @@ static uint32_t deriv_live(struct gen_build *B, bool ddx, struct gen_deriv_masks
         i->src[1].region = GR_DDX;
         return both;
     }
-    for (unsigned s4 = 0; s4 < simd / 4; s4++) {
+    /* As qwords (a pixel pair of a row each), subspan s is pairs 2s (top)
+     * and 2s+1 (bottom), and both rows' mask is (top & bottom): pair p
+     * reads pairs 2(p/2) + 1 and 2(p/2), the <2;2,0> region of dsx on
+     * qwords.  Written for every channel (NoMask): live is 0 for those
+     * that do not run, and a 64-bit operation spans two GRFs at most, so
+     * SIMD32 takes two. */
+    for (unsigned h = 0; h < (simd + 15) / 16; h++) {
+        unsigned n = simd < 16 ? simd / 2 : 8;
         i = gb_inst(B, GOP_AND, false);
-        i->exec = 4;
-        i->group = (uint8_t)(4 * s4);
+        i->exec = (uint8_t)n;
+        i->nomask = true;
         i->dst = bd;
-        i->dst.off += 16 * s4;
+        i->dst.type = GT_UQ;
+        i->dst.off += 64 * h;
         i->src[0] = lv;
-        i->src[0].region = GR_DDY;
-        i->src[0].off += 16 * s4 + 8;
+        i->src[0].type = GT_UQ;
+        i->src[0].region = GR_DDX;
+        i->src[0].off += 64 * h + 8;
         i->src[1] = lv;
-        i->src[1].region = GR_DDY;
-        i->src[1].off += 16 * s4;
+        i->src[1].type = GT_UQ;
+        i->src[1].region = GR_DDX;
+        i->src[1].off += 64 * h;
     }
     return both;
 }

@@ -52,7 +52,7 @@ const struct gen_op_info gen_op_info[GOP_COUNT] = {
 
 const char *const gen_math_name[] = {"inv", "log", "exp", "sqt", "rsqt", "sin", "cos", "pow", "fdiv"};
 const char *const gen_cmod_name[] = {"", "eq", "ne", "gt", "ge", "lt", "le"};
-const char *const gen_type_name[] = {"f", "d", "ud", "uw", "w", "v", "hf", "vf"};
+const char *const gen_type_name[] = {"f", "d", "ud", "uw", "w", "v", "hf", "vf", "uq"};
 
 static unsigned type_size(uint8_t t)
 {

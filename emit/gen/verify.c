@@ -41,7 +41,7 @@ static bool width_ok(unsigned w)
 static void operand(struct vfy *V, unsigned i, const struct gen_opnd *o, bool is_dst)
 {
     const struct gen_program *p = V->p;
-    if (o->type > GT_VF || (o->type == GT_VF && o->kind != GO_IMM))
+    if (o->type > GT_UQ || (o->type == GT_VF && o->kind != GO_IMM))
         bad(V, i, "an operand type out of range");
     switch (o->kind) {
     case GO_VREG:
