@@ -814,10 +814,14 @@ static void test_derivatives_use_subspan_regions(void **state)
     /* dsx: right - left in each row: <2;2,0> from element 1 and element 0 */
     assert_int_equal(count(r.text, "<2;2,0>:f"), 2);
     assert_non_null(strstr(r.text, "add (8|M0)"));
-    /* dsy: bottom - top per subspan, one SIMD4 instruction per subspan (two at SIMD8) */
-    assert_non_null(strstr(r.text, "add (4|M0)"));
-    assert_non_null(strstr(r.text, "add (4|M4)"));
-    assert_int_equal(count(r.text, "<0;2,1>:f"), 4);
+    /* dsy: bottom - top of each subspan's columns, packed (<4;2,1> from
+     * element 2 and element 0), for every channel; then each packed pair
+     * twice as qwords (<1;2,0>), ANDed with the mask: two instructions at
+     * SIMD8 and SIMD16 (one SIMD4 add per subspan before) */
+    assert_non_null(strstr(r.text, "(W)       add (4|M0)"));
+    assert_int_equal(count(r.text, "<4;2,1>:f"), 2);
+    assert_int_equal(count(r.text, "<1;2,0>:uq"), 1);
+    assert_int_equal(count(r.text, "<0;2,1>:f"), 0);
     out_free(&r);
 }
 
@@ -851,20 +855,23 @@ static void test_derivative_masks_shared(void **state)
      * once, one NoMask `and` of qwords (pixel pairs) at any width up to 16 */
     assert_int_equal(count(r.text, "<2;2,0>:ud"), 4);
     assert_int_equal(count(r.text, "<2;2,0>:uq"), 2);
-    assert_int_equal(count(r.text, "(W)       and (4|M0)"), 1);
+    assert_int_equal(count(r.text, "(W)       and (4|M0)     r"), 5); /* the mask, 4 dsy */
+    assert_int_equal(count(r.text, "<2;2,0>:uq"), 2);
     assert_int_equal(count(r.text, "<0;2,1>:ud"), 0);
     out_free(&r);
 }
 
 /*
- * The dsy mask made on qwords (gen/isel_ops.c deriv_live) keeps the two
- * columns of a subspan apart.  t0 lies on a plane in each subspan (the Gen
- * engine rasterises quads): subspan 0, complete, x = 1 + 2 px + 5 py,
- * y = 2 px - py: dsy = (5, -1), dsx = (2, 2) everywhere.  Subspan 1 has
- * pixels 0, 1, 2 only (x = 10, 13, 17; y = 4, 4, 5): pixel 0 has both
- * neighbours, dsy (7, 1) and dsx (3, 0); pixel 1 lacks the one below
- * (dsy +0) and pixel 2 the one to its right (dsx +0).  Output (dsy.xy,
- * dsx.xy), at every width.
+ * The dsy mask made on qwords and dsy itself (gen/isel_ops.c: bottom -
+ * top packed, then each pair twice as qwords, ANDed with the mask) keep
+ * the two columns of a subspan apart.  t0 lies on a plane in each subspan
+ * (the Gen engine rasterises quads).  Complete subspans: x = 1 + 2 px +
+ * 5 py, y = 2 px - py: (dsy.xy, dsx.xy) = (5, -1, 2, 2); x = 20 + px +
+ * 3 py, y = 2 py - px: (3, 2, 1, -1); x = 30 + 2 px - py, y = 5 + 4 py:
+ * (-1, 4, 2, 0) (at SIMD16 the second GRF).  The last subspan has pixels
+ * 0, 1, 2 only (x = 10, 13, 17; y = 4, 4, 5): pixel 0 has both
+ * neighbours, dsy (7, 1) and dsx (3, 0); pixel 1 lacks the one below (dsy
+ * +0) and pixel 2 the one to its right (dsx +0).  At every width.
  */
 static void test_dsy_mask_per_column(void **state)
 {
@@ -879,18 +886,26 @@ static void test_dsy_mask_per_column(void **state)
     struct st_arena *a = st_arena_create();
     struct st_shader *sh = st_parse_d3d9(ctx, a);
     assert_true(sh && st_check(ctx, sh));
-    const char *json = "{\"invocations\": [{\"t0\": [1, 0, 0, 0]}, {\"t0\": [3, 2, 0, 0]}, "
-                       "{\"t0\": [6, -1, 0, 0]}, {\"t0\": [8, 1, 0, 0]}, {\"t0\": [10, 4, 0, 0]}, "
-                       "{\"t0\": [13, 4, 0, 0]}, {\"t0\": [17, 5, 0, 0]}]}";
+    static const float t0[15][2] = {{1, 0},  {3, 2},   {6, -1}, {8, 1},  {20, 0},
+                                    {21, -1}, {23, 2}, {24, 1}, {30, 5}, {32, 5},
+                                    {29, 9},  {31, 9}, {10, 4}, {13, 4}, {17, 5}};
+    char json[1024];
+    size_t n = (size_t)snprintf(json, sizeof(json), "{\"invocations\": [");
+    for (unsigned k = 0; k < 15; k++)
+        n += (size_t)snprintf(json + n, sizeof(json) - n, "%s{\"t0\": [%g, %g, 0, 0]}", k ? ", " : "",
+                              (double)t0[k][0], (double)t0[k][1]);
+    snprintf(json + n, sizeof(json) - n, "]}");
     struct st_run_inputs in;
     assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
-    const float want[7][4] = {{5, -1, 2, 2}, {5, -1, 2, 2}, {5, -1, 2, 2}, {5, -1, 2, 2},
-                              {7, 1, 3, 0},  {0, 0, 3, 0},  {7, 1, 0, 0}};
+    const float want[15][4] = {{5, -1, 2, 2},  {5, -1, 2, 2},  {5, -1, 2, 2},  {5, -1, 2, 2},
+                               {3, 2, 1, -1},  {3, 2, 1, -1},  {3, 2, 1, -1},  {3, 2, 1, -1},
+                               {-1, 4, 2, 0},  {-1, 4, 2, 0},  {-1, 4, 2, 0},  {-1, 4, 2, 0},
+                               {7, 1, 3, 0},   {0, 0, 3, 0},   {7, 1, 0, 0}};
     static const unsigned widths[3] = {8, 16, 32};
     for (unsigned w = 0; w < 3; w++) {
-        struct st_run_outputs o[7];
+        struct st_run_outputs o[15];
         assert_true(test_gen_execute(ctx, sh, widths[w], &in, ST_FLOAT_IEEE, o, NULL));
-        for (unsigned k = 0; k < 7; k++)
+        for (unsigned k = 0; k < 15; k++)
             assert_memory_equal(o[k].reg[0].v, want[k], sizeof(want[k]));
     }
     st_arena_destroy(a);

@@ -78,6 +78,8 @@ enum gen_region {
     GR_DDY,    /* <0;2,1>: in a SIMD4 subspan, channel ch reads element ch%2: the top row */
     GR_SUBSPAN,/* <2;4,0>:uw: channel ch reads word 2*(ch/4): a subspan's X or Y */
     GR_VEC16,  /* <16;16,1>: one word per channel */
+    GR_PAIRS,  /* <4;2,1>: channel ch reads element 4*(ch/2) + ch%2: the top rows of the subspans, packed */
+    GR_REP2,   /* <1;2,0>: channel ch reads element ch/2: each element twice */
 };
 
 struct gen_opnd {

@@ -319,10 +319,13 @@ static void print_src(struct line *l, const struct gen_program *p, const struct 
     uint32_t a = gen_opnd_addr(p, o) + (vec ? half * type_size(o->type) : 0);
     bool three = gen_op_info[i->op].nsrc == 3;
     static const char *const special[] = {[GR_DDX] = "<2;2,0>", [GR_DDY] = "<0;2,1>",
-                                          [GR_SUBSPAN] = "<2;4,0>", [GR_VEC16] = "<16;16,1>"};
+                                          [GR_SUBSPAN] = "<2;4,0>", [GR_VEC16] = "<16;16,1>",
+                                          [GR_PAIRS] = "<4;2,1>", [GR_REP2] = "<1;2,0>"};
     const char *rg = three ? (vec ? "<2;1>" : "<0;0>") : vec ? "<8;8,1>" : "<0;1,0>";
     if (vec && o->region > GR_VEC)
         rg = special[o->region];
+    else if (vec && !three && (i->exec == 4 || type_size(o->type) == 8))
+        rg = "<4;4,1>"; /* no wider than the execution size; a row of qwords within a GRF */
     if (three && o == &i->src[2])
         rg = vec ? "<1>" : "<0>";
     put_reg(l, a, type_size(o->type));

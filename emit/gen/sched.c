@@ -136,6 +136,8 @@ static bool opnd_res(const struct sched *S, const struct gen_inst *i, const stru
                                              (o->region == GR_AUTO && !p->vreg[o->vreg].uniform);
         unsigned ts = gen_type_size((enum gen_type)o->type);
         bytes = vec ? e * ts : 4u;
+        if (o->region == GR_PAIRS)
+            bytes *= 2; /* every other pair of elements: twice the span */
         if (vec && i->op == GOP_PLN && srcno == 1)
             bytes *= 2;
         if (i->exec == 32)
