@@ -1074,6 +1074,45 @@ static void test_arb_lit_of_max_clamps_are_min_max(void **state)
 }
 
 /*
+ * MIN of two SGE/SLT results: each is a compare mask ANDed with the bits
+ * of 1.0, never NaN, so the min is one sel.l (gen/opt_fold.c: a compare
+ * of two values never NaN is what sel.cmod computes), no compare and
+ * predicated sel.  By hand, min(x >= 0, y < 0): (1, -1) -> 1, (1, 2) -> 0,
+ * (-1, -1) -> 0, (-0, -3) -> 1 (-0 >= 0).
+ */
+static void test_arb_min_of_set_results_is_one_sel(void **state)
+{
+    (void)state;
+    const char *fp = "!!ARBfp1.0\n"
+                     "TEMP b;\n"
+                     "SGE b.x, fragment.texcoord[0].x, 0;\n"
+                     "SLT b.y, fragment.texcoord[0].y, 0;\n"
+                     "MIN result.color, b.x, b.y;\n"
+                     "END\n";
+    struct gen_out r = compile(fp, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "cmp ("), 2); /* the two masks */
+    assert_int_equal(count(r.text, "sel ("), 1);
+    assert_int_equal(count(r.text, "(f0.0)"), 0);
+    out_free(&r);
+    const char *json = "{\"invocations\": ["
+                       "{\"fragment.texcoord[0]\": [1, -1, 0, 0]},"
+                       "{\"fragment.texcoord[0]\": [1, 2, 0, 0]},"
+                       "{\"fragment.texcoord[0]\": [-1, -1, 0, 0]},"
+                       "{\"fragment.texcoord[0]\": [-0.0, -3, 0, 0]}]}";
+    const float want[4] = {1, 0, 0, 1};
+    static const unsigned widths[2] = {8, 16};
+    for (unsigned w = 0; w < 2; w++) {
+        struct st_run_outputs o[4];
+        char msg[256];
+        assert_true(gen_run_arb(fp, json, widths[w], o, NULL, msg, sizeof(msg)));
+        for (unsigned k = 0; k < 4; k++)
+            for (unsigned c = 0; c < 4; c++)
+                assert_true(o[k].reg[0].v[c] == want[k]);
+    }
+}
+
+/*
  * ARB fragment.position (docs/gen-abi.md "ARB programs"): x, y from the
  * pixel positions (lower-left origin: window height pushed), z = source
  * depth, w = 1 / source W.  A rasterised quad runs as one thread; a
@@ -2195,6 +2234,7 @@ int main(void)
         cmocka_unit_test(test_vpos_vface),
         cmocka_unit_test(test_arb_fragment_position),
         cmocka_unit_test(test_arb_lit_of_max_clamps_are_min_max),
+        cmocka_unit_test(test_arb_min_of_set_results_is_one_sel),
         cmocka_unit_test(test_arb_eight_render_targets),
         cmocka_unit_test(test_pressure_falls_back_to_simd8),
         cmocka_unit_test(test_pp_half_registers),

@@ -656,6 +656,47 @@ static void test_fold_nan_keeping_clamp_of_a_number(void **state)
 }
 
 /*
+ * A min of two registers: `cmp.l f, a, b; (f) sel d, a, b` is sel.l when
+ * neither is NaN (a = max(in, 0), b = an and with the bits of 1.0); kept
+ * when b = in * 2 may be NaN (the compare would give b, sel.l a).
+ */
+static void test_fold_min_of_numbers(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t x = val(&p), m = val(&p), y = val(&p), d = val(&p), e = val(&p), c[4];
+    alu(&p, GOP_SEL, x, in, F(0.0f))->cmod = GC_GE;
+    struct gen_inst *i = alu(&p, GOP_AND, m, gen_fixed(5 * GEN_GRF_SIZE, GT_UD, GR_VEC),
+                             gen_imm(0x3f800000u, GT_UD));
+    i->dst.type = GT_UD;
+    alu(&p, GOP_MUL, y, in, F(2.0f));
+    struct gen_opnd mf = V(m);
+    i = alu(&p, GOP_CMP, 0, V(x), mf);
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_LT;
+    alu(&p, GOP_SEL, d, V(x), mf)->pred = GP_NORMAL;
+    i = alu(&p, GOP_CMP, 0, V(x), V(y));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_LT;
+    alu(&p, GOP_SEL, e, V(x), V(y))->pred = GP_NORMAL;
+    alu(&p, GOP_ADD, d, V(d), V(e));
+    c[0] = d, c[1] = d, c[2] = d, c[3] = d;
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_fold(&p));
+    gen_opt_dce(&p);
+    assert_int_equal(count_op(&p, GOP_CMP), 1);
+    const struct gen_inst *s1 = find_op(&p, GOP_SEL, 1), *s2 = find_op(&p, GOP_SEL, 2);
+    assert_int_equal(s1->cmod, GC_LT);
+    assert_int_equal(s1->pred, GP_NONE);
+    assert_int_equal(s1->src[1].vreg, m);
+    assert_int_equal(s2->cmod, GC_NONE);
+    assert_int_equal(s2->pred, GP_NORMAL);
+    gen_program_free(&p);
+}
+
+/*
  * max(max(x, a), b): with a < b and the inner max read there alone, the
  * outer one takes x (MAX then lit's clamp at 0); with a > b it is a copy
  * of the inner one (MAX then lit's clamp at -128).  Kept: a min inside a
@@ -1105,6 +1146,7 @@ int main(void)
         cmocka_unit_test(test_fold_clamp_to_sel_cmod),
         cmocka_unit_test(test_fold_nan_keeping_clamp_of_a_number),
         cmocka_unit_test(test_fold_minmax_chain),
+        cmocka_unit_test(test_fold_min_of_numbers),
         cmocka_unit_test(test_payload_coalescing),
         cmocka_unit_test(test_payload_sent_twice),
         cmocka_unit_test(test_split_simd32_into_halves),

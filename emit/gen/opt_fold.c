@@ -374,7 +374,9 @@ static bool clamp_fits_inverse(const struct gen_inst *c, const struct gen_inst *
  * x < K, signed zeros compared alike.  So does one after `cmp.g` (`.le`)
  * when K is not zero: not x > K is x <= K, which chooses the same value
  * as x < K (.l), since x = K only for x of K's bits (`.ge` likewise).
- * x may not change between the compare and the last sel.
+ * K may also be a register never NaN (a min or max of two values neither
+ * of which is NaN: a compare of numbers is what sel.cmod computes).
+ * x (and K) may not change between the compare and the last sel.
  */
 static bool fold_sel_cmod(struct gen_program *p, const struct gen_du *du, unsigned k)
 {
@@ -382,12 +384,15 @@ static bool fold_sel_cmod(struct gen_program *p, const struct gen_du *du, unsign
     if (c->op != GOP_CMP ||
         (c->cmod != GC_GE && c->cmod != GC_LT && c->cmod != GC_GT && c->cmod != GC_LE) ||
         c->pred != GP_NONE || c->dst.kind != GO_NULL || c->nomask || c->src[0].type != GT_F ||
-        (c->src[0].kind != GO_VREG && c->src[0].kind != GO_FIXED) || c->src[1].kind != GO_IMM ||
-        c->src[1].type != GT_F || c->src[1].neg || c->src[1].abs ||
-        (c->src[1].imm & 0x7fffffffu) > 0x7f800000u)
+        (c->src[0].kind != GO_VREG && c->src[0].kind != GO_FIXED) || c->src[1].type != GT_F)
+        return false;
+    const struct gen_opnd *y = &c->src[1];
+    bool kimm = y->kind == GO_IMM;
+    if (kimm ? y->neg || y->abs || (y->imm & 0x7fffffffu) > 0x7f800000u
+             : y->kind != GO_VREG || y->off || !never_nan(p, du, y, 0))
         return false;
     bool minmax = c->cmod == GC_GE || c->cmod == GC_LT;
-    bool nonzero = (c->src[1].imm & 0x7fffffffu) != 0;
+    bool nonzero = kimm && (y->imm & 0x7fffffffu) != 0;
     bool nan_free = (minmax || nonzero) && never_nan(p, du, &c->src[0], 0);
     if (!minmax && !nan_free)
         return false;
@@ -396,6 +401,10 @@ static bool fold_sel_cmod(struct gen_program *p, const struct gen_du *du, unsign
     unsigned end;
     if (flag_readers(p, k, fit, &end) <= 0)
         return false;
+    /* a second operand in a register keeps its value up to the last reader */
+    for (unsigned q = k + 1; !kimm && q + 1 < end; q++)
+        if (p->inst[q].dst.kind == GO_VREG && p->inst[q].dst.vreg == y->vreg)
+            return false;
     /* the min/max each reader becomes: where x cm K holds, and where it fails */
     enum gen_cmod holds = (enum gen_cmod)c->cmod;
     enum gen_cmod fails = holds == GC_GE || holds == GC_GT ? GC_LT : GC_GE;
