@@ -15,8 +15,9 @@
  * aligned to 16 bytes by the allocator).  A constant qualifies when its
  * vreg is uniform, a dword, defined once by an unpredicated NoMask
  * `mov (1)` of a float immediate (no modifier) that a :vf byte gives bit
- * for bit, before the first control-flow instruction (so a mov placed
- * where the first of a group was runs before every use of the others).
+ * for bit, read by ALU instructions only, before the first control-flow
+ * instruction (so a mov placed where the first of a group was runs before
+ * every use of the others).
  * Qualifying constants are taken four at a time in program order; the
  * mov replaces the first one's definition, the others' go, and every
  * read of constant k of the group reads dword k of the quad.  A group of
@@ -53,6 +54,12 @@ static int constant_def(const struct gen_program *p, const struct gen_du *du, co
     if (s->kind != GO_IMM || s->type != GT_F || s->neg || s->abs || !r->uniform || r->size != 4 ||
         r->no_spill || du->def_start[v + 1] - du->def_start[v] != 1)
         return -1;
+    /* read as an ALU operand only (a message payload starts a GRF) */
+    for (uint32_t q = du->use_start[v]; q < du->use_start[v + 1]; q++) {
+        enum gen_op op = (enum gen_op)p->inst[du->use_list[q].inst].op;
+        if (gen_op_info[op].send || op == GOP_MOVI || op == GOP_BCAST)
+            return -1;
+    }
     return vf_byte(s->imm);
 }
 

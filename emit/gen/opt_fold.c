@@ -337,8 +337,8 @@ static bool never_nan(const struct gen_program *p, const struct gen_du *du, cons
                never_nan(p, du, &s[1], depth + 1);
     case GOP_AND:
         for (unsigned k = 0; k < 2; k++)
-            if (s[k].kind == GO_IMM && (s[k].type == GT_D || s[k].type == GT_UD) &&
-                (s[k].imm & 0x7f800000u) != 0x7f800000u)
+            if (s[k].kind == GO_IMM && (s[k].type == GT_D || s[k].type == GT_UD) && !s[k].neg &&
+                !s[k].abs && (s[k].imm & 0x7f800000u) != 0x7f800000u)
                 return true;
         return false;
     case GOP_MOV:
@@ -774,6 +774,8 @@ bool gen_opt_fold(struct gen_program *p)
         uint32_t y = j->src[0].vreg;
         if (fold_minmax_chain(p, &du, k)) {
             stale[y] = true;
+            if (p->inst[k].src[0].kind == GO_VREG)
+                stale[p->inst[k].src[0].vreg] = true; /* x, when j reads it now */
             if (p->inst[k].dst.kind == GO_VREG)
                 stale[p->inst[k].dst.vreg] = true;
             changed = true;

@@ -501,7 +501,8 @@ static bool copies_in_place(struct gen_program *p)
             continue;
         struct gen_inst *di = &p->inst[d];
         if (dead[d] || di->exec != mi->exec || di->group != mi->group || di->nomask != mi->nomask ||
-            gen_op_info[di->op].send || gen_type_size((enum gen_type)di->dst.type) != 4 ||
+            gen_op_info[di->op].send || di->op == GOP_MOVI || di->op == GOP_BCAST ||
+            gen_type_size((enum gen_type)di->dst.type) != 4 ||
             di->dst.kind != GO_VREG || di->dst.off)
             continue;
         bool clear = !touches(p, di, x, off, size, true);
