@@ -1755,6 +1755,43 @@ static void test_clamp_to_one_is_saturate(void **state)
 }
 
 /*
+ * ARB LIT's clamps keep NaN (`x < 0 ? 0 : x`) and z is `x > 0 ? y^w : 0`:
+ * three compares with zero whose sels choose 0.0, each a csel reading one
+ * `(W) mov (1)` of 0.0 (gen/opt_fold.c); the power's clamp to
+ * +-(128 - 2^-17) keeps its compares.  By hand, a = (x, y, 0, w = 1):
+ * (-2, -3): (1, 0, 0, 1); (NaN, NaN): (1, NaN, 0, 1), x kept and not > 0;
+ * (-0, 0.5): (1, -0, 0, 1), -0 < 0 false keeps -0; (2, 0.5): (1, 2, 0.5^1
+ * = 0.5, 1).
+ */
+static void test_arb_lit_csel_constant_register(void **state)
+{
+    (void)state;
+    const char *src = "!!ARBvp1.0\n"
+                      "ATTRIB a = vertex.color;\n"
+                      "LIT result.position, a;\n"
+                      "END\n";
+    struct gen_out r = compile(src, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "csel (8|M0)"), 3);
+    assert_int_equal(count(r.text, "(W)       mov (1|M0)"), 1);
+    assert_int_equal(count(r.text, "0.0:f"), 1); /* only that mov's immediate */
+    assert_int_equal(count(r.text, "cmp (8|M0)"), 2);
+    out_free(&r);
+    const char *json = "{\"invocations\": [{\"vertex.color\": [-2, -3, 0, 1]},"
+                       " {\"vertex.color\": [\"nan\", \"nan\", 0, 1]},"
+                       " {\"vertex.color\": [-0.0, 0.5, 0, 1]},"
+                       " {\"vertex.color\": [2, 0.5, 0, 1]}]}";
+    const float nan = __builtin_nanf("");
+    const float want[4][4] = {{1, 0, 0, 1}, {1, nan, 0, 1}, {1, -0.0f, 0, 1}, {1, 2, 0.5f, 1}};
+    struct st_run_outputs o[4];
+    gen_run_json(src, json, 8, o, 4);
+    for (unsigned j = 0; j < 4; j++)
+        for (unsigned c = 0; c < 4; c++)
+            assert_true(c == 1 && j == 1 ? isnan(o[j].reg[0].v[c])
+                                         : same_f(o[j].reg[0].v[c], want[j][c]));
+}
+
+/*
  * The fused reading's order of a dot product (st_op_dot_term): a DP4
  * starts from its w term, DPH and dp2add from their addend, and the
  * kernel computes the same chain, so a w = 1 costs no instruction.
@@ -1972,6 +2009,7 @@ int main(void)
         cmocka_unit_test(test_multiply_adds),
         cmocka_unit_test(test_saturate_folds_into_producer),
         cmocka_unit_test(test_clamp_to_one_is_saturate),
+        cmocka_unit_test(test_arb_lit_csel_constant_register),
         cmocka_unit_test(test_dot_chain_starts_from_w_or_addend),
         cmocka_unit_test(test_samples_match_interpreter_in_simulator),
     };

@@ -526,6 +526,81 @@ static void test_fold_csel(void **state)
 }
 
 /*
+ * csel with a constant in a register: two compares with zero (ARB LIT's
+ * `x < 0 ? 0 : x`, keeping NaN, and `x > 0 ? y : 0`) whose sels choose
+ * the immediate 0.0 fold when one `(W) mov (1) k, 0.0`, placed first, can
+ * serve both (2 compares for 1 mov); the csels read k where the sels read
+ * 0.0.  A single such compare is not worth a register of its own
+ * (test_fold_csel), but takes one that already holds the value for free.
+ */
+static void test_fold_csel_constant_register(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t x = val(&p), y = val(&p), a = val(&p), b = val(&p), c[4];
+    alu(&p, GOP_ADD, x, in, F(-1.0f));
+    alu(&p, GOP_MUL, y, in, F(2.0f));
+    struct gen_inst *i = alu(&p, GOP_CMP, 0, V(x), F(0.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_LT;
+    alu(&p, GOP_SEL, a, V(x), F(0.0f))->pred = GP_INVERT; /* x < 0 ? 0 : x */
+    i = alu(&p, GOP_CMP, 0, V(x), F(0.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_GT;
+    alu(&p, GOP_SEL, b, V(y), F(0.0f))->pred = GP_NORMAL; /* x > 0 ? y : 0 */
+    c[0] = a, c[1] = b, c[2] = a, c[3] = b;
+    rt_write(&p, colour(&p, c));
+    unsigned before = p.ninst;
+    assert_true(gen_opt_fold(&p));
+    gen_opt_dce(&p);
+    assert_int_equal(count_op(&p, GOP_CMP), 0);
+    assert_int_equal(count_op(&p, GOP_CSEL), 2);
+    assert_int_equal(count_op(&p, GOP_SEL), 0);
+    assert_int_equal(p.ninst, before + 1 - 2);
+    const struct gen_inst *k = &p.inst[0];
+    assert_int_equal(k->op, GOP_MOV);
+    assert_true(k->nomask);
+    assert_int_equal(k->exec, 1);
+    assert_true(p.vreg[k->dst.vreg].uniform);
+    assert_int_equal(k->src[0].kind, GO_IMM);
+    assert_int_equal(k->src[0].imm, 0u);
+    const struct gen_inst *s0 = find_op(&p, GOP_CSEL, 0), *s1 = find_op(&p, GOP_CSEL, 1);
+    /* (x < 0) ? k : x, and (x > 0) ? y : k */
+    assert_int_equal(s0->cmod, GC_LT);
+    assert_int_equal(s0->src[0].vreg, k->dst.vreg);
+    assert_int_equal(s0->src[1].vreg, x);
+    assert_int_equal(s0->src[2].vreg, x);
+    assert_int_equal(s1->cmod, GC_GT);
+    assert_int_equal(s1->src[0].vreg, y);
+    assert_int_equal(s1->src[1].vreg, k->dst.vreg);
+    gen_program_free(&p);
+
+    /* one compare, and a constant register already holding 0.0 first */
+    prog_init(&p, 8);
+    uint32_t kz = gen_new_vreg(&p, 4, true);
+    x = val(&p), a = val(&p);
+    i = mov(&p, kz, F(0.0f));
+    i->exec = 1;
+    i->nomask = true;
+    alu(&p, GOP_ADD, x, in, F(-1.0f));
+    i = alu(&p, GOP_CMP, 0, V(x), F(0.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_LT;
+    alu(&p, GOP_SEL, a, V(x), F(0.0f))->pred = GP_INVERT;
+    c[0] = c[1] = c[2] = c[3] = a;
+    rt_write(&p, colour(&p, c));
+    before = p.ninst;
+    assert_true(gen_opt_fold(&p));
+    gen_opt_dce(&p);
+    assert_int_equal(p.ninst, before - 1);
+    assert_int_equal(count_op(&p, GOP_CMP), 0);
+    assert_int_equal(find_op(&p, GOP_CSEL, 0)->src[0].vreg, kz);
+    gen_program_free(&p);
+}
+
+/*
  * Clamps: cmp.ge x, 0.5 choosing x or 0.5 is sel.ge x, 0.5 (max(x, 0.5),
  * NaN -> 0.5 both ways), also through an inverted predicate with the
  * operands swapped; cmp.lt y, 2 choosing y or 2 is sel.l.  Not folded:
@@ -995,6 +1070,7 @@ int main(void)
         cmocka_unit_test(test_fold_saturate),
         cmocka_unit_test(test_fold_constants),
         cmocka_unit_test(test_fold_csel),
+        cmocka_unit_test(test_fold_csel_constant_register),
         cmocka_unit_test(test_fold_clamp_to_sel_cmod),
         cmocka_unit_test(test_payload_coalescing),
         cmocka_unit_test(test_payload_sent_twice),
