@@ -1792,6 +1792,35 @@ static void test_arb_lit_csel_constant_register(void **state)
 }
 
 /*
+ * A value computed twice, first into its output's URB slot: `log oT3, w`
+ * writes log2 |w| in the slot (the other components copied from it) and
+ * logp of the same w reads it there, so the kernel has one math.log
+ * (gen/opt_cse.c).  By hand: w = 8: log2 8 = 3, logp's partial precision
+ * (low 8 mantissa bits cleared) keeps 3.0 (0x40400000); w = -0.25: -2.
+ */
+static void test_cse_reads_output_slot(void **state)
+{
+    (void)state;
+    const char *src = "vs_1_1\n"
+                      "dcl_position v0\n"
+                      "mov oPos, v0\n"
+                      "log oT3, v0.w\n"
+                      "logp r1.z, v0.w\n"
+                      "mov oT1, r1.z\n";
+    struct gen_out r = compile(src, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "math.log"), 1);
+    out_free(&r);
+    const char *json = "{\"invocations\": [{\"v0\": [0, 0, 0, 8]}, {\"v0\": [0, 0, 0, -0.25]}]}";
+    struct st_run_outputs o[2];
+    gen_run_json(src, json, 8, o, 2);
+    for (unsigned j = 0; j < 2; j++)
+        for (unsigned k = 1; k < 3; k++) /* oT3 and oT1 after oPos */
+            for (unsigned c = 0; c < 4; c++)
+                assert_true(o[j].reg[k].v[c] == (j == 0 ? 3.0f : -2.0f));
+}
+
+/*
  * The fused reading's order of a dot product (st_op_dot_term): a DP4
  * starts from its w term, DPH and dp2add from their addend, and the
  * kernel computes the same chain, so a w = 1 costs no instruction.
@@ -2010,6 +2039,7 @@ int main(void)
         cmocka_unit_test(test_saturate_folds_into_producer),
         cmocka_unit_test(test_clamp_to_one_is_saturate),
         cmocka_unit_test(test_arb_lit_csel_constant_register),
+        cmocka_unit_test(test_cse_reads_output_slot),
         cmocka_unit_test(test_dot_chain_starts_from_w_or_addend),
         cmocka_unit_test(test_samples_match_interpreter_in_simulator),
     };

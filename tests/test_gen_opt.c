@@ -318,6 +318,82 @@ static void test_copy_prop_immediates(void **state)
 /* ------------------------------------------------------------------ */
 /* CSE and dead code.                                                  */
 
+/* A URB write (not the end) of a 4-GRF block at SIMD8: the block's message. */
+static void urb_write(struct gen_program *p, uint32_t b)
+{
+    struct gen_inst *i = op(p, GOP_SEND);
+    i->dst = gen_null(GT_UD);
+    i->src[0] = gen_vr(b, 0, GT_UD);
+    i->sfid = 6;
+    i->mlen = 4;
+}
+
+static struct gen_inst *log_abs(struct gen_program *p, struct gen_opnd d, struct gen_opnd x)
+{
+    struct gen_inst *m = op(p, GOP_MATH);
+    m->math = GM_LOG;
+    m->dst = d;
+    m->src[0] = x;
+    m->src[0].abs = true;
+    return m;
+}
+
+/*
+ * A value computed twice, first into a payload part (selection writes an
+ * output's value in its URB slot: `log oT3, w` then `logp r, w`): the
+ * second is not computed again.  When the block has other readers than
+ * its messages (the slot copied into the other components), the second's
+ * readers read the part in place.  When only messages read the block, the
+ * first computes into a value of its own and the second becomes the copy
+ * into the part (payload coalescing may put it back), so the second's
+ * readers read that value.  Not when the block is written between the
+ * two: the second stays.
+ */
+static void test_cse_payload_part(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    for (unsigned form = 0; form < 3; form++) {
+        prog_init(&p, 8);
+        uint32_t blk = block(&p, 4), t = val(&p), u = val(&p), c[4];
+        log_abs(&p, gen_vr(blk, 32, GT_F), in);
+        if (form == 0) { /* the slot's value copied into another component */
+            struct gen_inst *m = mov(&p, blk, gen_vr(blk, 32, GT_F));
+            m->dst.off = 64;
+        }
+        if (form == 2) /* the block written between the two */
+            mov(&p, blk, F(0.0f));
+        log_abs(&p, V(t), in);
+        alu(&p, GOP_ADD, u, V(t), F(1.0f));
+        urb_write(&p, blk);
+        c[0] = c[1] = c[2] = c[3] = u;
+        rt_write(&p, colour(&p, c));
+        gen_opt_cse(&p);
+        gen_opt_dce(&p);
+        const struct gen_inst *add = find_op(&p, GOP_ADD, 0);
+        if (form == 0) {
+            assert_int_equal(count_op(&p, GOP_MATH), 1);
+            assert_int_equal(add->src[0].vreg, blk); /* the part, in place */
+            assert_int_equal(add->src[0].off, 32);
+        } else if (form == 1) {
+            assert_int_equal(count_op(&p, GOP_MATH), 1);
+            const struct gen_inst *lg = find_op(&p, GOP_MATH, 0);
+            assert_int_not_equal(lg->dst.vreg, blk);
+            assert_int_equal(add->src[0].vreg, lg->dst.vreg);
+            /* the copy into the part, before the message */
+            const struct gen_inst *cp = find_op(&p, GOP_MOV, 0);
+            assert_int_equal(cp->dst.vreg, blk);
+            assert_int_equal(cp->dst.off, 32);
+            assert_int_equal(cp->src[0].vreg, lg->dst.vreg);
+        } else {
+            assert_int_equal(count_op(&p, GOP_MATH), 2);
+            assert_int_equal(add->src[0].vreg, t);
+        }
+        gen_program_free(&p);
+    }
+}
+
 static void test_cse(void **state)
 {
     (void)state;
@@ -1066,6 +1142,7 @@ int main(void)
         cmocka_unit_test(test_copy_prop_blocked),
         cmocka_unit_test(test_copy_prop_immediates),
         cmocka_unit_test(test_cse),
+        cmocka_unit_test(test_cse_payload_part),
         cmocka_unit_test(test_flag_retest_and_dead_flags),
         cmocka_unit_test(test_fold_saturate),
         cmocka_unit_test(test_fold_constants),
