@@ -394,6 +394,61 @@ static void test_cse_payload_part(void **state)
     }
 }
 
+/*
+ * A compare with zero folded into the instruction computing its operand
+ * (Mesa's cmod propagation): `mad x; ...; cmp.gt f0 null x, 0.0` is
+ * `mad.gt f0 x` when nothing between touches f0, and the compare goes
+ * (gen/opt_fold.c, after the csel folds); the predicated sel reading f0
+ * stays.  Not folded: a producer with
+ * (sat) (Gen sets the flag from the result before the clamp, the compare
+ * reads it after: cmp.eq of a clamped -5 is true, of -5 false), a flag
+ * written between, a compare with another constant, a compare of -x.
+ */
+static void test_fold_cmod(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    for (unsigned form = 0; form < 5; form++) {
+        prog_init(&p, 8);
+        uint32_t x = val(&p), y = val(&p), d = val(&p), c[4];
+        struct gen_inst *m = op(&p, GOP_MAD);
+        m->dst = V(x);
+        m->src[0] = in;
+        m->src[1] = in;
+        m->src[2] = in;
+        m->sat = form == 1;
+        alu(&p, GOP_MUL, y, in, F(3.0f)); /* between: no flag */
+        if (form == 2) { /* between: another compare writes f0 */
+            struct gen_inst *o = alu(&p, GOP_CMP, 0, V(y), F(1.0f));
+            o->dst = gen_null(GT_F);
+            o->cmod = GC_LT;
+        }
+        struct gen_inst *i = alu(&p, GOP_CMP, 0, V(x), F(form == 3 ? 1.0f : 0.0f));
+        i->dst = gen_null(GT_F);
+        i->cmod = GC_GT;
+        i->src[0].neg = form == 4;
+        /* an immediate: csel (which would take the compare first) needs a
+         * register for it, and one compare does not pay for one */
+        alu(&p, GOP_SEL, d, V(y), F(2.0f))->pred = GP_NORMAL;
+        c[0] = c[1] = c[2] = c[3] = d;
+        rt_write(&p, colour(&p, c));
+        gen_opt_fold(&p);
+        gen_opt_dce(&p);
+        const struct gen_inst *mad = find_op(&p, GOP_MAD, 0);
+        if (form == 0) {
+            assert_int_equal(mad->cmod, GC_GT);
+            assert_int_equal(mad->flag, 0);
+            assert_int_equal(count_op(&p, GOP_CMP), 0);
+            assert_int_equal(find_op(&p, GOP_SEL, 0)->pred, GP_NORMAL);
+        } else {
+            assert_int_equal(mad->cmod, GC_NONE);
+            assert_int_equal(count_op(&p, GOP_CMP), 1); /* form 2: the one between is dead */
+        }
+        gen_program_free(&p);
+    }
+}
+
 static void test_cse(void **state)
 {
     (void)state;
@@ -1142,6 +1197,7 @@ int main(void)
         cmocka_unit_test(test_copy_prop_blocked),
         cmocka_unit_test(test_copy_prop_immediates),
         cmocka_unit_test(test_cse),
+        cmocka_unit_test(test_fold_cmod),
         cmocka_unit_test(test_cse_payload_part),
         cmocka_unit_test(test_flag_retest_and_dead_flags),
         cmocka_unit_test(test_fold_saturate),

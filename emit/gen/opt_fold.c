@@ -2,7 +2,9 @@
  * gen/opt_fold.c — saturation folded into the instruction that produces
  * the value (Mesa's opt_saturate_propagation, kept bit exact), and a
  * compare with zero folded into the selects reading its flag (csel), and
- * a gather's clamped byte address scaled in float (fold_byte_address).
+ * a gather's clamped byte address scaled in float (fold_byte_address),
+ * and a compare with zero folded into the instruction computing its
+ * operand (fold_cmod).
  *
  * requires: a selected program before allocation (gen/opt.h def/use facts)
  * invalidates: instruction indices (folded instructions become dead movs
@@ -414,6 +416,88 @@ static bool fold_csel_consts(struct gen_program *p)
     return true;
 }
 
+/* Whether the flag compare k writes may be read before it is written
+ * again (control flow, or a scan past 256 instructions, counts as a read). */
+static bool flag_read_after(const struct gen_program *p, unsigned k)
+{
+    const struct gen_inst *c = &p->inst[k];
+    for (unsigned j = k + 1; j < p->ninst; j++) {
+        const struct gen_inst *i = &p->inst[j];
+        if (j - k > 256 || gen_op_info[i->op].flow || i->op == GOP_LABEL ||
+            gen_reads_flag(i, c->flag))
+            return true;
+        if (gen_writes_flag(i, c->flag) && i->pred == GP_NONE && i->exec >= c->exec &&
+            i->group <= c->group)
+            return false;
+    }
+    return false;
+}
+
+/* Producers that take a conditional modifier on their float result. */
+static bool cmod_producer(uint8_t op)
+{
+    return op == GOP_ADD || op == GOP_MUL || op == GOP_MAD || op == GOP_MOV || op == GOP_FRC ||
+           op == GOP_RNDD || op == GOP_RNDE || op == GOP_RNDZ;
+}
+
+enum { CMOD_WINDOW = 64 };
+
+/*
+ * A compare of x with zero folded into the instruction computing x
+ * (Mesa's cmod propagation): `cmp.cm f null x, 0.0` where x's one
+ * definition d, earlier in the same basic block and within a short
+ * window, is a float add, mul, mad, mov, frc or round of the same
+ * channels, unpredicated, without (sat) or a modifier of its own, and
+ * nothing between d and the compare reads or writes f: d takes `.cm f`
+ * and the compare goes.  The same flag bits: Gen compares d's rounded
+ * result with zero as cmp does (ordered: NaN false but for .ne; -0 equals
+ * 0; denormals kept, as cr0 keeps them).  After the csel folds, which
+ * take a compare without a flag write at all.
+ */
+static bool fold_cmod(struct gen_program *p, const struct gen_du *du)
+{
+    bool changed = false;
+    for (unsigned k = 0; k < p->ninst; k++) {
+        struct gen_inst *c = &p->inst[k];
+        const struct gen_opnd *x = &c->src[0];
+        if (c->op != GOP_CMP || c->pred != GP_NONE || c->dst.kind != GO_NULL || x->kind != GO_VREG ||
+            x->type != GT_F || x->neg || x->abs || x->off || x->region != GR_AUTO ||
+            c->src[1].kind != GO_IMM || c->src[1].type != GT_F || (c->src[1].imm & 0x7fffffffu) ||
+            c->cmod < GC_EQ || c->cmod > GC_LE || (c->exec != 1 && c->exec != p->simd))
+            continue;
+        int32_t d = gen_du_single_def(p, du, x->vreg);
+        if (d < 0 || k - (unsigned)d > CMOD_WINDOW || !flag_read_after(p, k))
+            continue;
+        struct gen_inst *di = &p->inst[d];
+        if (!cmod_producer(di->op) || di->cmod || di->sat || di->pred != GP_NONE ||
+            di->dst.type != GT_F || di->dst.off || di->exec != c->exec || di->group != c->group ||
+            di->nomask != c->nomask || (di->op == GOP_MOV && di->src[0].type != GT_F))
+            continue;
+        bool ok = true;
+        for (unsigned j = (unsigned)d + 1; j < k && ok; j++) {
+            const struct gen_inst *i = &p->inst[j];
+            if (gen_op_info[i->op].flow || i->op == GOP_LABEL || gen_reads_flag(i, c->flag) ||
+                gen_writes_flag(i, c->flag))
+                ok = false;
+        }
+        if (!ok)
+            continue;
+        di->cmod = c->cmod;
+        di->flag = c->flag;
+        /* the compare: a copy nobody reads, for opt_dce */
+        uint32_t t = gen_new_vreg(p, c->exec == 1 ? 4 : gen_dsize(p), c->exec == 1);
+        if (p->oom)
+            return changed;
+        c = &p->inst[k];
+        c->op = GOP_MOV;
+        c->cmod = GC_NONE;
+        c->dst = gen_vr(t, 0, GT_F);
+        c->src[1] = gen_opnd_none();
+        changed = true;
+    }
+    return changed;
+}
+
 /* A sel choosing c's x where the compare holds and its K elsewhere. */
 static bool clamp_fits(const struct gen_inst *c, const struct gen_inst *i)
 {
@@ -719,6 +803,14 @@ bool gen_opt_fold(struct gen_program *p)
     for (unsigned k = 0; k < p->ninst; k++)
         if (fold_clamp_sat(p, &du, k))
             changed = true; /* the first sel is dead now: opt_dce */
+    gen_du_free(&du);
+    /* compares with zero into their operands' producers, on fresh facts */
+    if (!gen_du_build(p, &du)) {
+        p->oom = true;
+        return changed;
+    }
+    if (fold_cmod(p, &du))
+        changed = true; /* the compares are dead copies now: opt_dce */
     gen_du_free(&du);
     return changed;
 }
