@@ -841,6 +841,55 @@ static void test_payload_coalescing(void **state)
 }
 
 /*
+ * A value computed before control flow and copied into a payload after
+ * it (a vertex shader's position, computed before an if or a loop, into
+ * its URB slot), or a variable written in both arms of a branch: computed
+ * in the payload part, the copy gone.  Not on the retry that keeps
+ * message blocks' live ranges (keep_block_ranges): the block would live
+ * from u's definition on.
+ */
+static void test_payload_coalescing_across_flow(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    for (unsigned form = 0; form < 3; form++) {
+        prog_init(&p, 8);
+        p.keep_block_ranges = form == 1;
+        uint32_t u = val(&p), t = val(&p), w = val(&p), c[4];
+        if (form != 2)
+            alu(&p, GOP_ADD, u, in, F(1.0f));
+        flow(&p, GOP_IF, true);
+        if (form == 2)
+            alu(&p, GOP_ADD, u, in, F(1.0f));
+        mov(&p, t, F(1.0f));
+        flow(&p, GOP_ELSE, false);
+        if (form == 2)
+            alu(&p, GOP_ADD, u, in, F(3.0f));
+        mov(&p, t, F(2.0f));
+        flow(&p, GOP_ENDIF, false);
+        alu(&p, GOP_MUL, w, V(t), in);
+        uint32_t pl = block(&p, 4);
+        mov(&p, 0, V(u))->dst = gen_vr(pl, 32, GT_F);
+        mov(&p, 0, V(w))->dst = gen_vr(pl, 64, GT_F);
+        urb_write(&p, pl);
+        c[0] = c[1] = c[2] = c[3] = w;
+        rt_write(&p, colour(&p, c));
+        gen_opt_payload(&p);
+        const struct gen_inst *add = find_op(&p, GOP_ADD, 0);
+        if (form != 1) {
+            assert_int_equal(add->dst.vreg, pl);
+            assert_int_equal(add->dst.off, 32);
+            if (form == 2) /* both arms' definitions */
+                assert_int_equal(find_op(&p, GOP_ADD, 1)->dst.vreg, pl);
+        } else {
+            assert_int_equal(add->dst.vreg, u);
+        }
+        gen_program_free(&p);
+    }
+}
+
+/*
  * Two sampler messages at the same coordinates (u, v): the first payload
  * computes u and v in place, the second would copy them again; it sends
  * the first payload instead.  A third message at (u, w), w computed after
@@ -1206,6 +1255,7 @@ int main(void)
         cmocka_unit_test(test_fold_csel_constant_register),
         cmocka_unit_test(test_fold_clamp_to_sel_cmod),
         cmocka_unit_test(test_payload_coalescing),
+        cmocka_unit_test(test_payload_coalescing_across_flow),
         cmocka_unit_test(test_payload_sent_twice),
         cmocka_unit_test(test_split_simd32_into_halves),
         cmocka_unit_test(test_urb_slot_in_place),
