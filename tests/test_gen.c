@@ -1649,6 +1649,47 @@ static void test_multiply_adds(void **state)
 }
 
 /*
+ * ARB_fog_*'s blend f C + (1 - f) Cfog is a multiply-add (docs/gensim.md,
+ * rule 1): Cfog + f (C - Cfog) as an add and a mad per channel, no mul of
+ * its own (linear fog's one mul is f's 1/(end - start)).  Worked by hand
+ * (test_interp.c has the interpreter's two readings of the same inputs):
+ * z = 2^-12, end 1, scale 1 give f = 1 - 2^-12; red C = 0, Cfog = 1 -
+ * 2^-20: the exact f (C - Cfog) + Cfog is 2^-12 - 2^-32, a float (the
+ * fused mad), while the product rounded first loses its 2^-32 and the sum
+ * is 2^-12 (--fp-contract=off).  Green 0.5 + (1 - 2^-12) 0.5 = 1 - 2^-13
+ * either way, blue C = Cfog; alpha is not fogged.
+ */
+static void test_arb_fog_blend_mad(void **state)
+{
+    (void)state;
+    const char *src = "!!ARBfp1.0\nOPTION ARB_fog_linear;\n"
+                      "MOV result.color, fragment.color;\nEND\n";
+    for (unsigned simd = 8; simd <= 16; simd *= 2) {
+        struct gen_out r = compile(src, simd);
+        assert_true(r.ok);
+        char mad[32], mul[32];
+        snprintf(mad, sizeof(mad), "mad (%u|M0)", simd);
+        snprintf(mul, sizeof(mul), "mul (%u|M0)", simd);
+        assert_int_equal(count(r.text, mad), 3);
+        assert_int_equal(count(r.text, mul), 1);
+        out_free(&r);
+    }
+    const char *in = "{\"constants\": {\"state.fog.params\": [0, 0, 1, 1],"
+                     " \"state.fog.color\": [0.99999904632568359375, 0.5, 0.5, 0]},"
+                     " \"invocations\": [{\"fragment.color\": [0, 1, 0.5, 0.75],"
+                     " \"fragment.fogcoord\": [0.000244140625]}]}";
+    const float fused[4] = {0x1p-12f - 0x1p-32f, 1.0f - 0x1p-13f, 0.5f, 0.75f};
+    const float unfused[4] = {0x1p-12f, 1.0f - 0x1p-13f, 0.5f, 0.75f};
+    struct st_run_outputs o[1];
+    for (unsigned simd = 8; simd <= 16; simd *= 2) {
+        gen_run_json_ex(src, in, simd, ST_FLOAT_IEEE, ST_FP_CONTRACT_ON, o, 1);
+        assert_memory_equal(o[0].reg[0].v, fused, sizeof(fused));
+        gen_run_json_ex(src, in, simd, ST_FLOAT_IEEE, ST_FP_CONTRACT_OFF, o, 1);
+        assert_memory_equal(o[0].reg[0].v, unfused, sizeof(unfused));
+    }
+}
+
+/*
  * (sat) is _sat (-0 kept, NaN -> +0), so it goes on the instruction that
  * computes the value: no mov.sat and no add.sat x, 0.0 is left.  Values
  * worked out by hand (test_llvm.c's test_saturate_keeps_negative_zero has
@@ -2088,6 +2129,7 @@ int main(void)
         cmocka_unit_test(test_derivative_in_divergent_flow),
         cmocka_unit_test(test_regressions_from_random_shaders),
         cmocka_unit_test(test_multiply_adds),
+        cmocka_unit_test(test_arb_fog_blend_mad),
         cmocka_unit_test(test_saturate_folds_into_producer),
         cmocka_unit_test(test_clamp_to_one_is_saturate),
         cmocka_unit_test(test_arb_lit_csel_constant_register),

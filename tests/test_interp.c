@@ -2121,6 +2121,26 @@ static void test_arb_options_fixed_function(void **state)
             " \"invocations\": [{\"fragment.color\": [0.5, 0.25, 0, 0], \"fragment.fogcoord\": [3]}]}");
     CHECK4(outv(f, 0, "result.color"), 0.5f, 0.25f, 0.0f, 0.0f);
     fx_free(f);
+
+    /* The blend is a multiply-add (docs/gensim.md, rule 1), Cfog + f (C -
+     * Cfog), in both readings.  z = 2^-12, end 1, 1/(end - start) 1: f =
+     * 1 - 2^-12 exactly.  Red: C = 0, Cfog = 1 - 2^-20, so C - Cfog =
+     * -(1 - 2^-20) and the exact product is -(1 - 2^-12 - 2^-20 + 2^-32).
+     * Rounded (steps of 2^-24 below 1) the 2^-32 goes: -(1 - 2^-12 -
+     * 2^-20), plus Cfog: 2^-12.  Fused, the exact sum 2^-12 - 2^-32 is a
+     * float (steps of 2^-36 below 2^-12): 0.00024414039216935634613037109375.
+     * Green: C = 1, Cfog = 0.5: 0.5 + (0.5 - 2^-13) = 1 - 2^-13 in both;
+     * blue C = Cfog = 0.5; alpha unchanged. */
+    const char *lin = "{\"constants\": {\"state.fog.params\": [0, 0, 1, 1],"
+                      " \"state.fog.color\": [0.99999904632568359375, 0.5, 0.5, 0]},"
+                      " \"invocations\": [{\"fragment.color\": [0, 1, 0.5, 0.75],"
+                      " \"fragment.fogcoord\": [0.000244140625]}]}";
+    f = run(fog, lin);
+    CHECK4(outv(f, 0, "result.color"), 0x1p-12f, 1.0f - 0x1p-13f, 0.5f, 0.75f);
+    memset(f->outs, 0, (f->in.num_invocations + 1) * sizeof(*f->outs));
+    assert_true(st_interp_execute_ex(f->ctx, f->sh, &f->in, ST_FLOAT_IEEE, true, f->outs));
+    CHECK4(outv(f, 0, "result.color"), 0x1p-12f - 0x1p-32f, 1.0f - 0x1p-13f, 0.5f, 0.75f);
+    fx_free(f);
 }
 
 static void test_arb_json(void **state)

@@ -1304,7 +1304,6 @@ static struct gen_opnd sat_copy(struct gen_kernel_info *ki, struct gen_opnd x)
     return gen_vr(v, 0, GT_F);
 }
 
-/* A product of the fixed-function steps under the float rule (st_arb_run_finish's ff_mul). */
 /* The operation context of the fixed-function steps: the kernel's float
  * rule and multiply-add contraction, float operands. */
 static struct gen_opctx ff_opctx(const struct gen_kernel_info *ki)
@@ -1318,6 +1317,7 @@ static struct gen_opctx ff_opctx(const struct gen_kernel_info *ki)
     return c;
 }
 
+/* A product of the fixed-function steps under the float rule (st_arb_run_finish's ff_mul). */
 static struct gen_opnd ff_mul(struct gen_kernel_info *ki, struct gen_opnd a, struct gen_opnd b)
 {
     struct gen_opctx c = ff_opctx(ki);
@@ -1361,10 +1361,13 @@ static void arb_position_invariant(struct gen_kernel_info *ki)
 }
 
 /*
- * ARB_fog_*: result.color.rgb = f * (C - Cfog) + Cfog with f clamped to
+ * ARB_fog_*: result.color.rgb = Cfog + f * (C - Cfog) with f clamped to
  * [0, 1]: linear (end - z) / (end - start), exp e^(-density z), exp2
  * e^(-(density z)^2); z = fragment.fogcoord.x, state.fog.params and
  * state.fog.color pushed (OpenGL 1.5 section 3.10, as the interpreter).
+ * The blend f C + (1 - f) Cfog is LRP's formula, a multiply-add
+ * (docs/gensim.md, rule 1): a mad per channel unless --fp-contract=off,
+ * the interpreter's fused reading.
  */
 static void arb_fog(struct gen_kernel_info *ki)
 {
@@ -1403,14 +1406,15 @@ static void arb_fog(struct gen_kernel_info *ki)
         struct gen_opnd col = gb_reg(ki->b, ki->out[color][c]);
         ki->out[color][c] = sat_copy(ki, col);
     }
-    for (unsigned c = 0; c < 3; c++) {
-        struct gen_opnd col = ki->out[color][c];
-        struct gen_opnd fc = const_comp(ki, S->fog_c + 1, c);
+    struct gen_opctx c = ff_opctx(ki);
+    for (unsigned k = 0; k < 3; k++) {
+        struct gen_opnd col = ki->out[color][k];
+        struct gen_opnd fc = const_comp(ki, S->fog_c + 1, k);
         fc.neg = true;
         struct gen_opnd d = alu2(ki, GOP_ADD, col, fc, false); /* C - Cfog */
-        d = ff_mul(ki, f, d);
         fc.neg = false;
-        ki->out[color][c] = alu2(ki, GOP_ADD, d, fc, false);
+        /* f * (C - Cfog) + Cfog as st_arb_run_finish's st_op_muladd */
+        ki->out[color][k] = gen_op_mad(&c, f, d, fc);
     }
 }
 

@@ -1063,7 +1063,10 @@ void st_arb_run_finish(const struct st_shader *sh, const struct st_run_inputs *i
         /* ARB_fog_*: "fog applied to the program's final clamped color"
          * (ARB_fragment_program 3.11.4.5.1): result.color clamped to
          * [0, 1], then blended with the fog factor of OpenGL 1.5 section
-         * 3.10, itself clamped to [0, 1]. */
+         * 3.10, itself clamped to [0, 1].  The blend f C + (1 - f) Cfog is
+         * a linear interpolation (ARB LRP's formula), so a multiply-add in
+         * both readings (docs/gensim.md, rule 1): Cfog + f (C - Cfog),
+         * `fused` rounding the product with its sum, as the kernel's mad. */
         int color = -1;
         for (uint32_t j = 0; j < sh->arb->num_outputs; j++)
             if (arb_is_output(sh, j, "result.color"))
@@ -1085,8 +1088,8 @@ void st_arb_run_finish(const struct st_shader *sh, const struct st_run_inputs *i
         float *c = outslots[color];
         for (int k = 0; k < 4; k++)
             c[k] = st_op_saturate(c[k]);
-        for (int k = 0; k < 3; k++) /* f * C + (1 - f) * Cfog, as f * (C - Cfog) + Cfog */
-            c[k] = ff_mul(rules, f, c[k] - FC[k]) + FC[k];
+        for (int k = 0; k < 3; k++)
+            c[k] = st_op_muladd(rules == ST_FLOAT_D3D9, fused, f, c[k] - FC[k], FC[k]);
     }
 }
 

@@ -53,7 +53,7 @@ unsigned st_tol_shader_inexact(const struct st_shader *sh)
  * The multiply-add operations: their definitions add products (mad,
  * dp2add, the dot products and the matrices, lrp, crs, nrm, ARB DPH and
  * XPD, and the ps_1_x bump and texm3x* dot products; ARB_position_invariant's
- * transform).  Neither
+ * transform and the ARB_fog_* blend).  Neither
  * specification says whether such a product is rounded before it is
  * added: the interpreter's text rounds it first, the Gen kernels round it
  * with the sum (a fused mad).  A shader with one is judged against both
@@ -80,6 +80,10 @@ bool st_tol_shader_muladd(const struct st_shader *sh)
      * fixed-function step of st_arb_run_finish, no instruction of its own) */
     if (sh->dialect == ST_ARB && sh->arb && sh->version.type == ST_VS &&
         (sh->arb->options & ST_ARB_OPT_POSITION_INVARIANT))
+        return true;
+    /* so is the ARB_fog_* blend, f C + (1 - f) Cfog: LRP's formula */
+    if (sh->dialect == ST_ARB && sh->arb && sh->version.type == ST_PS &&
+        (sh->arb->options & (ST_ARB_OPT_FOG_EXP | ST_ARB_OPT_FOG_EXP2 | ST_ARB_OPT_FOG_LINEAR)))
         return true;
     for (const struct st_instr *i = sh->first; i; i = i->next)
         if (st_tol_muladd_op(i->op))
