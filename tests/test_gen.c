@@ -2027,6 +2027,124 @@ static void test_clamp_to_one_is_saturate(void **state)
 }
 
 /*
+ * ARB LIT's clamps keep NaN (`x < 0 ? 0 : x`) and z is `x > 0 ? y^w : 0`:
+ * three compares with zero whose sels choose 0.0, each a csel reading one
+ * `(W) mov (1)` of 0.0 (gen/opt_fold.c); the power's clamp to
+ * +-(128 - 2^-17) keeps its compares.  By hand, a = (x, y, 0, w = 1):
+ * (-2, -3): (1, 0, 0, 1); (NaN, NaN): (1, NaN, 0, 1), x kept and not > 0;
+ * (-0, 0.5): (1, -0, 0, 1), -0 < 0 false keeps -0; (2, 0.5): (1, 2, 0.5^1
+ * = 0.5, 1).
+ */
+static void test_arb_lit_csel_constant_register(void **state)
+{
+    (void)state;
+    const char *src = "!!ARBvp1.0\n"
+                      "ATTRIB a = vertex.color;\n"
+                      "LIT result.position, a;\n"
+                      "END\n";
+    struct gen_out r = compile(src, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "csel (8|M0)"), 3);
+    assert_int_equal(count(r.text, "(W)       mov (1|M0)"), 1);
+    assert_int_equal(count(r.text, "0.0:f"), 1); /* only that mov's immediate */
+    assert_int_equal(count(r.text, "cmp (8|M0)"), 2);
+    out_free(&r);
+    const char *json = "{\"invocations\": [{\"vertex.color\": [-2, -3, 0, 1]},"
+                       " {\"vertex.color\": [\"nan\", \"nan\", 0, 1]},"
+                       " {\"vertex.color\": [-0.0, 0.5, 0, 1]},"
+                       " {\"vertex.color\": [2, 0.5, 0, 1]}]}";
+    const float nan = __builtin_nanf("");
+    const float want[4][4] = {{1, 0, 0, 1}, {1, nan, 0, 1}, {1, -0.0f, 0, 1}, {1, 2, 0.5f, 1}};
+    struct st_run_outputs o[4];
+    gen_run_json(src, json, 8, o, 4);
+    for (unsigned j = 0; j < 4; j++)
+        for (unsigned c = 0; c < 4; c++)
+            assert_true(c == 1 && j == 1 ? isnan(o[j].reg[0].v[c])
+                                         : same_f(o[j].reg[0].v[c], want[j][c]));
+}
+
+/*
+ * A value computed twice, first into its output's URB slot: `log oT3, w`
+ * writes log2 |w| in the slot (the other components copied from it) and
+ * logp of the same w reads it there, so the kernel has one math.log
+ * (gen/opt_cse.c).  By hand: w = 8: log2 8 = 3, logp's partial precision
+ * (low 8 mantissa bits cleared) keeps 3.0 (0x40400000); w = -0.25: -2.
+ */
+static void test_cse_reads_output_slot(void **state)
+{
+    (void)state;
+    const char *src = "vs_1_1\n"
+                      "dcl_position v0\n"
+                      "mov oPos, v0\n"
+                      "log oT3, v0.w\n"
+                      "logp r1.z, v0.w\n"
+                      "mov oT1, r1.z\n";
+    struct gen_out r = compile(src, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "math.log"), 1);
+    out_free(&r);
+    const char *json = "{\"invocations\": [{\"v0\": [0, 0, 0, 8]}, {\"v0\": [0, 0, 0, -0.25]}]}";
+    struct st_run_outputs o[2];
+    gen_run_json(src, json, 8, o, 2);
+    for (unsigned j = 0; j < 2; j++)
+        for (unsigned k = 1; k < 3; k++) /* oT3 and oT1 after oPos */
+            for (unsigned c = 0; c < 4; c++)
+                assert_true(o[j].reg[k].v[c] == (j == 0 ? 3.0f : -2.0f));
+}
+
+/*
+ * Outputs computed before a branch (o0) or in both of its arms (o1) go
+ * into the URB payload where they are computed (gen/opt_payload.c): the
+ * only copies into r112-r127 left are o2's, an input passed through.  By
+ * hand, c0..c3 the identity, c4 = (1, 2, 3, 4), c5 = (5, 6, 7, 8), c6.x =
+ * 0: v0 = (2, 3, 4, 1) gives o0 = v0, o1 = c4, o2 = v0; v0 = (-2, 3, 4, 1)
+ * gives o1 = c5.
+ */
+static void test_outputs_computed_in_their_urb_slots(void **state)
+{
+    (void)state;
+    const char *src = "vs_3_0\n"
+                      "dcl_position v0\n"
+                      "dcl_position o0\n"
+                      "dcl_texcoord0 o1\n"
+                      "dcl_color0 o2\n"
+                      "m4x4 o0, v0, c0\n"
+                      "if_gt v0.x, c6.x\n"
+                      "mov o1, c4\n"
+                      "else\n"
+                      "mov o1, c5\n"
+                      "endif\n"
+                      "mov o2, v0\n";
+    struct gen_out r = compile(src, 8);
+    assert_true(r.ok);
+    /* GRF-to-GRF movs: o2's four only (o0 and o1 are computed in place) */
+    unsigned copies = 0;
+    for (const char *l = r.text; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t n = e ? (size_t)(e - l) : strlen(l);
+        if (n > 26 && strncmp(l, "          mov (8|M0)     r", 26) == 0 &&
+            strncmp(l + n - 9, "<8;8,1>:f", 9) == 0)
+            copies++;
+        l += n + (e ? 1 : 0);
+    }
+    assert_int_equal(copies, 4);
+    out_free(&r);
+    const char *json = "{\"constants\": {\"c0\": [1, 0, 0, 0], \"c1\": [0, 1, 0, 0],"
+                       " \"c2\": [0, 0, 1, 0], \"c3\": [0, 0, 0, 1], \"c4\": [1, 2, 3, 4],"
+                       " \"c5\": [5, 6, 7, 8], \"c6\": [0, 0, 0, 0]},"
+                       " \"invocations\": [{\"v0\": [2, 3, 4, 1]}, {\"v0\": [-2, 3, 4, 1]}]}";
+    struct st_run_outputs o[2];
+    gen_run_json(src, json, 8, o, 2);
+    const float v[2][4] = {{2, 3, 4, 1}, {-2, 3, 4, 1}}, c4[4] = {1, 2, 3, 4}, c5[4] = {5, 6, 7, 8};
+    for (unsigned j = 0; j < 2; j++)
+        for (unsigned c = 0; c < 4; c++) {
+            assert_true(o[j].reg[0].v[c] == v[j][c]);
+            assert_true(o[j].reg[1].v[c] == (j == 0 ? c4[c] : c5[c]));
+            assert_true(o[j].reg[2].v[c] == v[j][c]);
+        }
+}
+
+/*
  * The fused reading's order of a dot product (st_op_dot_term): a DP4
  * starts from its w term, DPH and dp2add from their addend, and the
  * kernel computes the same chain, so a w = 1 costs no instruction.
@@ -2250,6 +2368,9 @@ int main(void)
         cmocka_unit_test(test_arb_fog_blend_mad),
         cmocka_unit_test(test_saturate_folds_into_producer),
         cmocka_unit_test(test_clamp_to_one_is_saturate),
+        cmocka_unit_test(test_arb_lit_csel_constant_register),
+        cmocka_unit_test(test_cse_reads_output_slot),
+        cmocka_unit_test(test_outputs_computed_in_their_urb_slots),
         cmocka_unit_test(test_dot_chain_starts_from_w_or_addend),
         cmocka_unit_test(test_samples_match_interpreter_in_simulator),
     };

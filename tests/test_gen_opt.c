@@ -318,6 +318,137 @@ static void test_copy_prop_immediates(void **state)
 /* ------------------------------------------------------------------ */
 /* CSE and dead code.                                                  */
 
+/* A URB write (not the end) of a 4-GRF block at SIMD8: the block's message. */
+static void urb_write(struct gen_program *p, uint32_t b)
+{
+    struct gen_inst *i = op(p, GOP_SEND);
+    i->dst = gen_null(GT_UD);
+    i->src[0] = gen_vr(b, 0, GT_UD);
+    i->sfid = 6;
+    i->mlen = 4;
+}
+
+static struct gen_inst *log_abs(struct gen_program *p, struct gen_opnd d, struct gen_opnd x)
+{
+    struct gen_inst *m = op(p, GOP_MATH);
+    m->math = GM_LOG;
+    m->dst = d;
+    m->src[0] = x;
+    m->src[0].abs = true;
+    return m;
+}
+
+/*
+ * A value computed twice, first into a payload part (selection writes an
+ * output's value in its URB slot: `log oT3, w` then `logp r, w`): the
+ * second is not computed again.  When the block has other readers than
+ * its messages (the slot copied into the other components), the second's
+ * readers read the part in place.  When only messages read the block, the
+ * first computes into a value of its own and the second becomes the copy
+ * into the part (payload coalescing may put it back), so the second's
+ * readers read that value.  Not when the block is written between the
+ * two: the second stays.
+ */
+static void test_cse_payload_part(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    for (unsigned form = 0; form < 3; form++) {
+        prog_init(&p, 8);
+        uint32_t blk = block(&p, 4), t = val(&p), u = val(&p), c[4];
+        log_abs(&p, gen_vr(blk, 32, GT_F), in);
+        if (form == 0) { /* the slot's value copied into another component */
+            struct gen_inst *m = mov(&p, blk, gen_vr(blk, 32, GT_F));
+            m->dst.off = 64;
+        }
+        if (form == 2) /* the block written between the two */
+            mov(&p, blk, F(0.0f));
+        log_abs(&p, V(t), in);
+        alu(&p, GOP_ADD, u, V(t), F(1.0f));
+        urb_write(&p, blk);
+        c[0] = c[1] = c[2] = c[3] = u;
+        rt_write(&p, colour(&p, c));
+        gen_opt_cse(&p);
+        gen_opt_dce(&p);
+        const struct gen_inst *add = find_op(&p, GOP_ADD, 0);
+        if (form == 0) {
+            assert_int_equal(count_op(&p, GOP_MATH), 1);
+            assert_int_equal(add->src[0].vreg, blk); /* the part, in place */
+            assert_int_equal(add->src[0].off, 32);
+        } else if (form == 1) {
+            assert_int_equal(count_op(&p, GOP_MATH), 1);
+            const struct gen_inst *lg = find_op(&p, GOP_MATH, 0);
+            assert_int_not_equal(lg->dst.vreg, blk);
+            assert_int_equal(add->src[0].vreg, lg->dst.vreg);
+            /* the copy into the part, before the message */
+            const struct gen_inst *cp = find_op(&p, GOP_MOV, 0);
+            assert_int_equal(cp->dst.vreg, blk);
+            assert_int_equal(cp->dst.off, 32);
+            assert_int_equal(cp->src[0].vreg, lg->dst.vreg);
+        } else {
+            assert_int_equal(count_op(&p, GOP_MATH), 2);
+            assert_int_equal(add->src[0].vreg, t);
+        }
+        gen_program_free(&p);
+    }
+}
+
+/*
+ * A compare with zero folded into the instruction computing its operand
+ * (Mesa's cmod propagation): `mad x; ...; cmp.gt f0 null x, 0.0` is
+ * `mad.gt f0 x` when nothing between touches f0, and the compare goes
+ * (gen/opt_fold.c, after the csel folds); the predicated sel reading f0
+ * stays.  Not folded: a producer with
+ * (sat) (Gen sets the flag from the result before the clamp, the compare
+ * reads it after: cmp.eq of a clamped -5 is true, of -5 false), a flag
+ * written between, a compare with another constant, a compare of -x.
+ */
+static void test_fold_cmod(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    for (unsigned form = 0; form < 5; form++) {
+        prog_init(&p, 8);
+        uint32_t x = val(&p), y = val(&p), d = val(&p), c[4];
+        struct gen_inst *m = op(&p, GOP_MAD);
+        m->dst = V(x);
+        m->src[0] = in;
+        m->src[1] = in;
+        m->src[2] = in;
+        m->sat = form == 1;
+        alu(&p, GOP_MUL, y, in, F(3.0f)); /* between: no flag */
+        if (form == 2) { /* between: another compare writes f0 */
+            struct gen_inst *o = alu(&p, GOP_CMP, 0, V(y), F(1.0f));
+            o->dst = gen_null(GT_F);
+            o->cmod = GC_LT;
+        }
+        struct gen_inst *i = alu(&p, GOP_CMP, 0, V(x), F(form == 3 ? 1.0f : 0.0f));
+        i->dst = gen_null(GT_F);
+        i->cmod = GC_GT;
+        i->src[0].neg = form == 4;
+        /* an immediate: csel (which would take the compare first) needs a
+         * register for it, and one compare does not pay for one */
+        alu(&p, GOP_SEL, d, V(y), F(2.0f))->pred = GP_NORMAL;
+        c[0] = c[1] = c[2] = c[3] = d;
+        rt_write(&p, colour(&p, c));
+        gen_opt_fold(&p);
+        gen_opt_dce(&p);
+        const struct gen_inst *mad = find_op(&p, GOP_MAD, 0);
+        if (form == 0) {
+            assert_int_equal(mad->cmod, GC_GT);
+            assert_int_equal(mad->flag, 0);
+            assert_int_equal(count_op(&p, GOP_CMP), 0);
+            assert_int_equal(find_op(&p, GOP_SEL, 0)->pred, GP_NORMAL);
+        } else {
+            assert_int_equal(mad->cmod, GC_NONE);
+            assert_int_equal(count_op(&p, GOP_CMP), 1); /* form 2: the one between is dead */
+        }
+        gen_program_free(&p);
+    }
+}
+
 static void test_cse(void **state)
 {
     (void)state;
@@ -526,6 +657,81 @@ static void test_fold_csel(void **state)
 }
 
 /*
+ * csel with a constant in a register: two compares with zero (ARB LIT's
+ * `x < 0 ? 0 : x`, keeping NaN, and `x > 0 ? y : 0`) whose sels choose
+ * the immediate 0.0 fold when one `(W) mov (1) k, 0.0`, placed first, can
+ * serve both (2 compares for 1 mov); the csels read k where the sels read
+ * 0.0.  A single such compare is not worth a register of its own
+ * (test_fold_csel), but takes one that already holds the value for free.
+ */
+static void test_fold_csel_constant_register(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    uint32_t x = val(&p), y = val(&p), a = val(&p), b = val(&p), c[4];
+    alu(&p, GOP_ADD, x, in, F(-1.0f));
+    alu(&p, GOP_MUL, y, in, F(2.0f));
+    struct gen_inst *i = alu(&p, GOP_CMP, 0, V(x), F(0.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_LT;
+    alu(&p, GOP_SEL, a, V(x), F(0.0f))->pred = GP_INVERT; /* x < 0 ? 0 : x */
+    i = alu(&p, GOP_CMP, 0, V(x), F(0.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_GT;
+    alu(&p, GOP_SEL, b, V(y), F(0.0f))->pred = GP_NORMAL; /* x > 0 ? y : 0 */
+    c[0] = a, c[1] = b, c[2] = a, c[3] = b;
+    rt_write(&p, colour(&p, c));
+    unsigned before = p.ninst;
+    assert_true(gen_opt_fold(&p));
+    gen_opt_dce(&p);
+    assert_int_equal(count_op(&p, GOP_CMP), 0);
+    assert_int_equal(count_op(&p, GOP_CSEL), 2);
+    assert_int_equal(count_op(&p, GOP_SEL), 0);
+    assert_int_equal(p.ninst, before + 1 - 2);
+    const struct gen_inst *k = &p.inst[0];
+    assert_int_equal(k->op, GOP_MOV);
+    assert_true(k->nomask);
+    assert_int_equal(k->exec, 1);
+    assert_true(p.vreg[k->dst.vreg].uniform);
+    assert_int_equal(k->src[0].kind, GO_IMM);
+    assert_int_equal(k->src[0].imm, 0u);
+    const struct gen_inst *s0 = find_op(&p, GOP_CSEL, 0), *s1 = find_op(&p, GOP_CSEL, 1);
+    /* (x < 0) ? k : x, and (x > 0) ? y : k */
+    assert_int_equal(s0->cmod, GC_LT);
+    assert_int_equal(s0->src[0].vreg, k->dst.vreg);
+    assert_int_equal(s0->src[1].vreg, x);
+    assert_int_equal(s0->src[2].vreg, x);
+    assert_int_equal(s1->cmod, GC_GT);
+    assert_int_equal(s1->src[0].vreg, y);
+    assert_int_equal(s1->src[1].vreg, k->dst.vreg);
+    gen_program_free(&p);
+
+    /* one compare, and a constant register already holding 0.0 first */
+    prog_init(&p, 8);
+    uint32_t kz = gen_new_vreg(&p, 4, true);
+    x = val(&p), a = val(&p);
+    i = mov(&p, kz, F(0.0f));
+    i->exec = 1;
+    i->nomask = true;
+    alu(&p, GOP_ADD, x, in, F(-1.0f));
+    i = alu(&p, GOP_CMP, 0, V(x), F(0.0f));
+    i->dst = gen_null(GT_F);
+    i->cmod = GC_LT;
+    alu(&p, GOP_SEL, a, V(x), F(0.0f))->pred = GP_INVERT;
+    c[0] = c[1] = c[2] = c[3] = a;
+    rt_write(&p, colour(&p, c));
+    before = p.ninst;
+    assert_true(gen_opt_fold(&p));
+    gen_opt_dce(&p);
+    assert_int_equal(p.ninst, before - 1);
+    assert_int_equal(count_op(&p, GOP_CMP), 0);
+    assert_int_equal(find_op(&p, GOP_CSEL, 0)->src[0].vreg, kz);
+    gen_program_free(&p);
+}
+
+/*
  * Clamps: cmp.ge x, 0.5 choosing x or 0.5 is sel.ge x, 0.5 (max(x, 0.5),
  * NaN -> 0.5 both ways), also through an inverted predicate with the
  * operands swapped; cmp.lt y, 2 choosing y or 2 is sel.l.  Not folded:
@@ -636,22 +842,27 @@ static void test_fold_nan_keeping_clamp_of_a_number(void **state)
     rt_write(&p, colour(&p, c));
     assert_true(gen_opt_fold(&p));
     gen_opt_dce(&p);
-    assert_int_equal(count_op(&p, GOP_CMP), 2);
-    const struct gen_inst *s[5];
-    for (unsigned k = 0; k < 5; k++)
-        s[k] = find_op(&p, GOP_SEL, k);
-    assert_int_equal(s[1]->cmod, GC_GE); /* a = max(x, 0) */
-    assert_int_equal(s[1]->pred, GP_NONE);
-    assert_int_equal(s[1]->src[0].vreg, x);
-    assert_int_equal(s[1]->src[1].imm, 0u);
-    assert_int_equal(s[2]->cmod, GC_NONE); /* b: y may be NaN */
-    assert_int_equal(s[2]->pred, GP_INVERT);
-    assert_int_equal(s[3]->cmod, GC_LT); /* d = min(x, 128) */
-    assert_int_equal(s[3]->pred, GP_NONE);
-    assert_int_equal(s[3]->src[0].vreg, x);
-    assert_int_equal(s[3]->src[1].kind, GO_IMM);
-    assert_int_equal(s[4]->cmod, GC_NONE); /* e: K = 0 */
-    assert_int_equal(s[4]->pred, GP_NORMAL);
+    /* the definitions of a, b, d, e: a and d min/max, b and e not (their
+     * compares stay, or become a csel or a producer's conditional
+     * modifier: the NaN of y, the -0 of x, kept either way) */
+    const struct gen_inst *def[4] = {NULL, NULL, NULL, NULL};
+    const uint32_t vr[4] = {a, b, d, e};
+    for (unsigned k = 0; k < p.ninst; k++)
+        for (unsigned q = 0; q < 4; q++)
+            if (!def[q] && p.inst[k].dst.kind == GO_VREG && p.inst[k].dst.vreg == vr[q])
+                def[q] = &p.inst[k];
+    assert_int_equal(def[0]->op, GOP_SEL); /* a = max(x, 0) */
+    assert_int_equal(def[0]->cmod, GC_GE);
+    assert_int_equal(def[0]->pred, GP_NONE);
+    assert_int_equal(def[0]->src[0].vreg, x);
+    assert_int_equal(def[0]->src[1].imm, 0u);
+    assert_false(def[1]->op == GOP_SEL && def[1]->cmod != GC_NONE); /* b: y may be NaN */
+    assert_int_equal(def[2]->op, GOP_SEL); /* d = min(x, 128) */
+    assert_int_equal(def[2]->cmod, GC_LT);
+    assert_int_equal(def[2]->pred, GP_NONE);
+    assert_int_equal(def[2]->src[0].vreg, x);
+    assert_int_equal(def[2]->src[1].kind, GO_IMM);
+    assert_false(def[3]->op == GOP_SEL && def[3]->cmod != GC_NONE); /* e: K = 0 */
     gen_program_free(&p);
 }
 
@@ -780,6 +991,55 @@ static void test_payload_coalescing(void **state)
     assert_int_equal(p.inst[2].dst.vreg, out);
     assert_int_equal(count_op(&p, GOP_MOV), 3); /* w again, u and v into the colour */
     gen_program_free(&p);
+}
+
+/*
+ * A value computed before control flow and copied into a payload after
+ * it (a vertex shader's position, computed before an if or a loop, into
+ * its URB slot), or a variable written in both arms of a branch: computed
+ * in the payload part, the copy gone.  Not on the retry that keeps
+ * message blocks' live ranges (keep_block_ranges): the block would live
+ * from u's definition on.
+ */
+static void test_payload_coalescing_across_flow(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    struct gen_opnd in = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+    for (unsigned form = 0; form < 3; form++) {
+        prog_init(&p, 8);
+        p.keep_block_ranges = form == 1;
+        uint32_t u = val(&p), t = val(&p), w = val(&p), c[4];
+        if (form != 2)
+            alu(&p, GOP_ADD, u, in, F(1.0f));
+        flow(&p, GOP_IF, true);
+        if (form == 2)
+            alu(&p, GOP_ADD, u, in, F(1.0f));
+        mov(&p, t, F(1.0f));
+        flow(&p, GOP_ELSE, false);
+        if (form == 2)
+            alu(&p, GOP_ADD, u, in, F(3.0f));
+        mov(&p, t, F(2.0f));
+        flow(&p, GOP_ENDIF, false);
+        alu(&p, GOP_MUL, w, V(t), in);
+        uint32_t pl = block(&p, 4);
+        mov(&p, 0, V(u))->dst = gen_vr(pl, 32, GT_F);
+        mov(&p, 0, V(w))->dst = gen_vr(pl, 64, GT_F);
+        urb_write(&p, pl);
+        c[0] = c[1] = c[2] = c[3] = w;
+        rt_write(&p, colour(&p, c));
+        gen_opt_payload(&p);
+        const struct gen_inst *add = find_op(&p, GOP_ADD, 0);
+        if (form != 1) {
+            assert_int_equal(add->dst.vreg, pl);
+            assert_int_equal(add->dst.off, 32);
+            if (form == 2) /* both arms' definitions */
+                assert_int_equal(find_op(&p, GOP_ADD, 1)->dst.vreg, pl);
+        } else {
+            assert_int_equal(add->dst.vreg, u);
+        }
+        gen_program_free(&p);
+    }
 }
 
 /*
@@ -1139,15 +1399,19 @@ int main(void)
         cmocka_unit_test(test_copy_prop_blocked),
         cmocka_unit_test(test_copy_prop_immediates),
         cmocka_unit_test(test_cse),
+        cmocka_unit_test(test_fold_cmod),
+        cmocka_unit_test(test_cse_payload_part),
         cmocka_unit_test(test_flag_retest_and_dead_flags),
         cmocka_unit_test(test_fold_saturate),
         cmocka_unit_test(test_fold_constants),
         cmocka_unit_test(test_fold_csel),
+        cmocka_unit_test(test_fold_csel_constant_register),
         cmocka_unit_test(test_fold_clamp_to_sel_cmod),
         cmocka_unit_test(test_fold_nan_keeping_clamp_of_a_number),
         cmocka_unit_test(test_fold_minmax_chain),
         cmocka_unit_test(test_fold_min_of_numbers),
         cmocka_unit_test(test_payload_coalescing),
+        cmocka_unit_test(test_payload_coalescing_across_flow),
         cmocka_unit_test(test_payload_sent_twice),
         cmocka_unit_test(test_split_simd32_into_halves),
         cmocka_unit_test(test_urb_slot_in_place),

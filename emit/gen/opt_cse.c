@@ -13,7 +13,8 @@
  * definition, every vreg operand keeps its value on the paths from a to b,
  * and every use of b's result is dominated by b (so a's result, written
  * once, still holds b's value there).  Messages, predicated and
- * flag-writing instructions are not values.
+ * flag-writing instructions are not values.  An a that computed into a
+ * part of a message payload stands for b too (part_in_place, unfold_part).
  *
  * Flags: a compare to null is dropped when, since an identical compare
  * (or, for `cmp.ne X, 0`, the compare that wrote the boolean X together
@@ -66,6 +67,111 @@ static bool candidate(const struct gen_program *p, const struct gen_du *du, unsi
             return false;
     }
     return gen_du_single_def(p, du, i->dst.vreg) == (int32_t)k;
+}
+
+/*
+ * A computation into a part of a message payload (a URB slot, a sampler
+ * coordinate), written there by selection or copy folding: it can stand
+ * for a later equal value too, in the way unfold_part does.  One whole
+ * divergent dword at the kernel's width, unpredicated.
+ */
+static bool part_candidate(const struct gen_program *p, unsigned k)
+{
+    const struct gen_inst *i = &p->inst[k];
+    const struct gen_op_info *oi = &gen_op_info[i->op];
+    if (oi->flow || oi->send || i->op == GOP_LABEL || i->pred != GP_NONE || i->nomask ||
+        i->dst.kind != GO_VREG || gen_cmod_writes_flag(i) || i->op == GOP_BCAST ||
+        i->op == GOP_MOVI || i->exec != p->simd || i->group || gen_type_size(i->dst.type) != 4)
+        return false;
+    const struct gen_vreg *v = &p->vreg[i->dst.vreg];
+    if (!v->no_spill || v->uniform || v->half32 || v->size <= gen_dsize(p) ||
+        i->dst.off % GEN_GRF_SIZE || i->dst.off + gen_dsize(p) > v->size)
+        return false;
+    for (unsigned s = 0; s < oi->nsrc; s++) {
+        const struct gen_opnd *o = &i->src[s];
+        if (o->region == GR_DDX || o->region == GR_DDY || o->region == GR_SUBSPAN)
+            return false;
+    }
+    return true;
+}
+
+enum { UNFOLD_WINDOW = 64 };
+
+/*
+ * b computes what a computed into a payload part: a computes into a new
+ * value N instead, and b becomes the copy of N into that part, so b's
+ * readers read N.  Only when b follows a in the same basic block within
+ * a short window and nothing between references the payload block (its
+ * part is then written later but read by nobody in between: the message
+ * and every later reader see the same bytes).  Payload coalescing
+ * (opt_payload.c) may compute N in the part again afterwards.  Returns N,
+ * or 0 when it does not apply.
+ */
+static uint32_t unfold_part(struct gen_program *p, uint32_t a_idx, uint32_t b_idx)
+{
+    if (b_idx - a_idx > UNFOLD_WINDOW)
+        return 0;
+    uint32_t blk = p->inst[a_idx].dst.vreg;
+    for (uint32_t q = a_idx + 1; q < b_idx; q++) {
+        const struct gen_inst *x = &p->inst[q];
+        if (gen_op_info[x->op].flow || x->op == GOP_LABEL)
+            return 0;
+        const struct gen_opnd *o[4] = {&x->dst, &x->src[0], &x->src[1], &x->src[2]};
+        for (unsigned s = 0; s < 4; s++)
+            if (o[s]->kind == GO_VREG && o[s]->vreg == blk)
+                return 0;
+    }
+    struct gen_inst *b = &p->inst[b_idx];
+    if (b->pred != GP_NONE || b->exec != p->simd || b->group || b->nomask)
+        return 0;
+    uint32_t n = gen_new_vreg(p, gen_dsize(p), false);
+    if (p->oom)
+        return 0;
+    struct gen_inst *a = &p->inst[a_idx];
+    struct gen_opnd part = a->dst;
+    a->dst = gen_vr(n, 0, (enum gen_type)part.type);
+    struct gen_inst m = *b;
+    m.op = GOP_MOV;
+    m.math = 0;
+    m.sat = false;
+    m.cmod = GC_NONE;
+    m.dst = part;
+    m.src[0] = gen_vr(n, 0, (enum gen_type)part.type);
+    m.src[1] = m.src[2] = gen_opnd_none();
+    *b = m;
+    return n;
+}
+
+/*
+ * b's readers read a's payload part in place instead (the block already
+ * has readers other than messages, so payload coalescing, which needs
+ * message-only blocks, would not compute a copy of it there): when the
+ * part keeps a's value up to each reader, no reader is a message, and
+ * each comes before the block's last reader, so the block lives no
+ * longer than it did.
+ */
+static bool part_in_place(const struct gen_program *p, const struct gen_du *du, uint32_t a_idx,
+                          uint32_t b_idx)
+{
+    const struct gen_inst *a = &p->inst[a_idx];
+    uint32_t blk = a->dst.vreg, bv = p->inst[b_idx].dst.vreg, last = 0;
+    bool other = false;
+    for (uint32_t q = du->use_start[blk]; q < du->use_start[blk + 1]; q++) {
+        uint32_t u = du->use_list[q].inst;
+        other |= !gen_op_info[p->inst[u].op].send;
+        last = u > last ? u : last;
+    }
+    if (!other)
+        return false;
+    for (uint32_t q = du->use_start[bv]; q < du->use_start[bv + 1]; q++) {
+        uint32_t u = du->use_list[q].inst;
+        const struct gen_inst *ui = &p->inst[u];
+        if (gen_op_info[ui->op].send || ui->op == GOP_MOVI || ui->op == GOP_BCAST ||
+            ui->op == GOP_PLN || u >= last ||
+            !gen_du_unchanged(p, du, blk, a->dst.off, gen_dsize(p), a_idx, u))
+            return false;
+    }
+    return true;
 }
 
 static bool same_srcs(const struct gen_inst *a, const struct gen_inst *b)
@@ -141,37 +247,69 @@ static bool cse_values(struct gen_program *p, bool *dead)
         cap *= 2;
     int32_t *head = malloc(cap * sizeof(*head)), *next = malloc((n + 1) * sizeof(*next));
     uint32_t *rep = malloc((p->nvreg + 1) * sizeof(*rep));
-    if (!head || !next || !rep) {
+    uint32_t *rep_off = calloc(p->nvreg + 1, sizeof(*rep_off));
+    if (!head || !next || !rep || !rep_off) {
         free(head);
         free(next);
         free(rep);
+        free(rep_off);
         gen_du_free(&du);
         p->oom = true;
         return false;
     }
     for (unsigned k = 0; k < cap; k++)
         head[k] = -1;
+    /* the values the facts know: unfold_part makes new ones, never read
+     * before their definition is renamed in */
+    unsigned nknown = p->nvreg;
     for (unsigned v = 0; v < p->nvreg; v++)
         rep[v] = v;
     bool changed = false;
     for (unsigned k = 0; k < n; k++) {
         struct gen_inst *b = &p->inst[k];
         /* operands of replaced values first: equal computations of equal values match */
-        for (unsigned s = 0; s < 3; s++)
-            if (b->src[s].kind == GO_VREG && rep[b->src[s].vreg] != b->src[s].vreg) {
+        bool fresh_src = false;
+        for (unsigned s = 0; s < 3; s++) {
+            if (b->src[s].kind != GO_VREG)
+                continue;
+            if (b->src[s].vreg < nknown && rep[b->src[s].vreg] != b->src[s].vreg) {
+                b->src[s].off += rep_off[b->src[s].vreg];
                 b->src[s].vreg = rep[b->src[s].vreg];
                 changed = true;
             }
-        if (!candidate(p, &du, k))
+            fresh_src |= b->src[s].vreg >= nknown;
+        }
+        if (fresh_src)
+            continue;
+        bool whole = candidate(p, &du, k);
+        if (!whole && !part_candidate(p, k))
             continue;
         uint32_t h = inst_hash(b) & (cap - 1);
         bool found = false;
         unsigned probes = 0;
-        for (int32_t a = head[h]; a >= 0 && probes < CSE_PROBES; a = next[a], probes++) {
+        for (int32_t a = head[h]; whole && a >= 0 && probes < CSE_PROBES; a = next[a], probes++) {
             const struct gen_inst *ai = &p->inst[a];
-            if (dead[a] || !same_value(p, ai, b) || !gen_du_dominates(&du, (uint32_t)a, k) ||
+            if (dead[a] || ai->dst.vreg >= nknown || !same_value(p, ai, b) ||
+                !gen_du_dominates(&du, (uint32_t)a, k) ||
                 !srcs_unchanged(p, &du, b, (uint32_t)a, k) || !uses_dominated(&du, b->dst.vreg, k))
                 continue;
+            if (p->vreg[ai->dst.vreg].no_spill && part_in_place(p, &du, (uint32_t)a, k)) {
+                rep[b->dst.vreg] = ai->dst.vreg;
+                rep_off[b->dst.vreg] = ai->dst.off;
+                dead[k] = true;
+                found = changed = true;
+                break;
+            }
+            if (p->vreg[ai->dst.vreg].no_spill) {
+                /* a computed into a payload part: a into a value of its own,
+                 * b the copy into the part */
+                uint32_t bv = b->dst.vreg, nv = unfold_part(p, (uint32_t)a, k);
+                if (!nv)
+                    continue;
+                rep[bv] = nv;
+                found = changed = true;
+                break;
+            }
             rep[b->dst.vreg] = ai->dst.vreg;
             dead[k] = true;
             found = changed = true;
@@ -186,14 +324,17 @@ static bool cse_values(struct gen_program *p, bool *dead)
      * first in a dominated use), but a use list may name later ones */
     for (unsigned k = 0; k < n; k++)
         for (unsigned s = 0; s < 3; s++)
-            if (p->inst[k].src[s].kind == GO_VREG) {
+            if (p->inst[k].src[s].kind == GO_VREG && p->inst[k].src[s].vreg < nknown) {
                 uint32_t v = p->inst[k].src[s].vreg;
-                if (rep[v] != v)
+                if (rep[v] != v) {
+                    p->inst[k].src[s].off += rep_off[v];
                     p->inst[k].src[s].vreg = rep[v];
+                }
             }
     free(head);
     free(next);
     free(rep);
+    free(rep_off);
     gen_du_free(&du);
     return changed;
 }

@@ -2,7 +2,9 @@
  * gen/opt_fold.c — saturation folded into the instruction that produces
  * the value (Mesa's opt_saturate_propagation, kept bit exact), and a
  * compare with zero folded into the selects reading its flag (csel), and
- * a gather's clamped byte address scaled in float (fold_byte_address).
+ * a gather's clamped byte address scaled in float (fold_byte_address),
+ * and a compare with zero folded into the instruction computing its
+ * operand (fold_cmod).
  *
  * requires: a selected program before allocation (gen/opt.h def/use facts)
  * invalidates: instruction indices (folded instructions become dead movs
@@ -45,8 +47,9 @@
  * written again: each sel becomes `csel.cm d, a, b, x` (Gen8+: d = x cm 0 ?
  * a : b, the same ordered float compare as cmp's; an inverted predicate
  * swaps a and b), so the compare is dead.  Three-source operands are
- * registers: a sel with an immediate keeps its compare, and x may not
- * change between the compare and the last sel.
+ * registers: a sel's immediate is read from a kernel constant register
+ * when that pays (fold_csel_consts), and x may not change between the
+ * compare and the last sel.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -285,6 +288,237 @@ static bool clamp_sel(const struct gen_inst *c, const struct gen_inst *i, bool *
         return true;
     }
     return false;
+}
+
+/* A float immediate a csel can read from a register holding it. */
+static bool csel_imm(const struct gen_opnd *o)
+{
+    return o->kind == GO_IMM && o->type == GT_F && !o->neg && !o->abs;
+}
+
+/* A sel csel can replace once its immediates are in registers. */
+static bool csel_fits_imm(const struct gen_inst *c, const struct gen_inst *i)
+{
+    return i->op == GOP_SEL && !i->cmod && i->exec == c->exec && i->group == c->group &&
+           !i->nomask && i->dst.kind == GO_VREG && i->dst.type == GT_F &&
+           (plain_region(&i->src[0]) || csel_imm(&i->src[0])) &&
+           (plain_region(&i->src[1]) || csel_imm(&i->src[1]));
+}
+
+/* A compare fold_csel could fold (before looking at its readers). */
+static bool csel_compare(const struct gen_inst *c)
+{
+    return c->op == GOP_CMP && c->cmod >= GC_EQ && c->cmod <= GC_LE && c->pred == GP_NONE &&
+           c->dst.kind == GO_NULL && !c->nomask && c->exec >= 8 && plain_region(&c->src[0]) &&
+           c->src[1].kind == GO_IMM && c->src[1].type == GT_F && !(c->src[1].imm & 0x7fffffffu);
+}
+
+enum { CSEL_KREGS = 8 };
+
+/* The vreg of a kernel constant register already holding `bits`: a
+ * `(W) mov (1) k, imm` among the leading constant movs (gen/build.c puts
+ * them first), k written nowhere else; or ~0u. */
+static uint32_t existing_kreg(const struct gen_program *p, uint32_t bits)
+{
+    for (unsigned k = 0; k < p->ninst; k++) {
+        const struct gen_inst *i = &p->inst[k];
+        if (i->op != GOP_MOV || !i->nomask || i->exec != 1 || i->pred != GP_NONE || i->sat ||
+            i->cmod || i->dst.kind != GO_VREG || !p->vreg[i->dst.vreg].uniform)
+            return ~0u; /* past the leading constant movs */
+        if (!csel_imm(&i->src[0]) || i->src[0].imm != bits || i->dst.type != GT_F || i->dst.off)
+            continue;
+        uint32_t v = i->dst.vreg;
+        bool once = true;
+        for (unsigned q = 0; q < p->ninst && once; q++)
+            if (q != k && p->inst[q].dst.kind == GO_VREG && p->inst[q].dst.vreg == v)
+                once = false;
+        if (once)
+            return v;
+    }
+    return ~0u;
+}
+
+/* The constant values a compare's sels read as immediates, added to
+ * bits[0..*n) (at most CSEL_KREGS): false when they do not fit. */
+static bool csel_values(const struct gen_program *p, unsigned k, unsigned end, uint32_t *bits,
+                        unsigned *n)
+{
+    for (unsigned q = k + 1; q < end; q++) {
+        const struct gen_inst *i = &p->inst[q];
+        if (!reads_cmp_flag(&p->inst[k], i))
+            continue;
+        for (unsigned s = 0; s < 2; s++) {
+            if (!csel_imm(&i->src[s]))
+                continue;
+            bool known = false;
+            for (unsigned j = 0; j < *n; j++)
+                known |= bits[j] == i->src[s].imm;
+            if (known)
+                continue;
+            if (*n == CSEL_KREGS)
+                return false;
+            bits[(*n)++] = i->src[s].imm;
+        }
+    }
+    return true;
+}
+
+/*
+ * csel for compares with zero whose sels choose an immediate (a clamp at
+ * 0 that keeps NaN, as ARB LIT's `x < 0 ? 0 : x`; `x > 0 ? pow : 0`):
+ * the immediate is read from a kernel constant register (`(W) mov (1) k,
+ * imm` at the kernel's start, shared by every csel reading that value).
+ * It pays when it removes more compares than it adds movs: a register
+ * already holding the value (gen/build.c's constants) costs nothing, a new
+ * one is made only when the folds outnumber the new registers.
+ */
+static bool fold_csel_consts(struct gen_program *p)
+{
+    uint32_t bits[CSEL_KREGS], vreg[CSEL_KREGS];
+    bool made[CSEL_KREGS];
+    unsigned n = 0, folds = 0;
+    for (unsigned k = 0; k < p->ninst; k++) {
+        unsigned end, m = n;
+        if (!csel_compare(&p->inst[k]) || flag_readers(p, k, csel_fits_imm, &end) <= 0)
+            continue;
+        if (csel_values(p, k, end, bits, &m)) {
+            n = m;
+            folds++;
+        }
+    }
+    unsigned fresh = 0;
+    for (unsigned j = 0; j < n; j++) {
+        vreg[j] = existing_kreg(p, bits[j]);
+        fresh += vreg[j] == ~0u;
+    }
+    if (!folds || folds <= fresh)
+        return false;
+    for (unsigned j = 0; j < n; j++) {
+        made[j] = vreg[j] == ~0u;
+        if (made[j])
+            vreg[j] = gen_new_vreg(p, 4, true);
+    }
+    if (p->oom)
+        return false;
+    for (unsigned k = 0; k < p->ninst; k++) {
+        unsigned end, m = n;
+        if (!csel_compare(&p->inst[k]) || flag_readers(p, k, csel_fits_imm, &end) <= 0 ||
+            !csel_values(p, k, end, bits, &m) || m != n)
+            continue;
+        for (unsigned q = k + 1; q < end; q++) {
+            struct gen_inst *i = &p->inst[q];
+            if (!reads_cmp_flag(&p->inst[k], i))
+                continue;
+            for (unsigned s = 0; s < 2; s++)
+                for (unsigned j = 0; j < n; j++)
+                    if (csel_imm(&i->src[s]) && i->src[s].imm == bits[j])
+                        i->src[s] = gen_vr(vreg[j], 0, GT_F);
+        }
+        fold_csel(p, k);
+    }
+    /* the new registers' movs go first, as gen/build.c places its constants */
+    unsigned ninst = p->ninst;
+    for (unsigned j = 0; j < fresh; j++)
+        gen_append(p);
+    if (p->oom)
+        return true;
+    memmove(&p->inst[fresh], &p->inst[0], sizeof(*p->inst) * ninst);
+    unsigned w = 0;
+    for (unsigned j = 0; j < n; j++) {
+        if (!made[j])
+            continue;
+        struct gen_inst *i = &p->inst[w++];
+        memset(i, 0, sizeof(*i));
+        i->op = GOP_MOV;
+        i->exec = 1;
+        i->nomask = true;
+        i->jip = i->uip = -1;
+        i->dst = gen_vr(vreg[j], 0, GT_F);
+        i->src[0] = gen_imm(bits[j], GT_F);
+    }
+    return true;
+}
+
+/* Whether the flag compare k writes may be read before it is written
+ * again (control flow, or a scan past 256 instructions, counts as a read). */
+static bool flag_read_after(const struct gen_program *p, unsigned k)
+{
+    const struct gen_inst *c = &p->inst[k];
+    for (unsigned j = k + 1; j < p->ninst; j++) {
+        const struct gen_inst *i = &p->inst[j];
+        if (j - k > 256 || gen_op_info[i->op].flow || i->op == GOP_LABEL ||
+            gen_reads_flag(i, c->flag))
+            return true;
+        if (gen_writes_flag(i, c->flag) && i->pred == GP_NONE && i->exec >= c->exec &&
+            i->group <= c->group)
+            return false;
+    }
+    return false;
+}
+
+/* Producers that take a conditional modifier on their float result. */
+static bool cmod_producer(uint8_t op)
+{
+    return op == GOP_ADD || op == GOP_MUL || op == GOP_MAD || op == GOP_MOV || op == GOP_FRC ||
+           op == GOP_RNDD || op == GOP_RNDE || op == GOP_RNDZ;
+}
+
+enum { CMOD_WINDOW = 64 };
+
+/*
+ * A compare of x with zero folded into the instruction computing x
+ * (Mesa's cmod propagation): `cmp.cm f null x, 0.0` where x's one
+ * definition d, earlier in the same basic block and within a short
+ * window, is a float add, mul, mad, mov, frc or round of the same
+ * channels, unpredicated, without (sat) or a modifier of its own, and
+ * nothing between d and the compare reads or writes f: d takes `.cm f`
+ * and the compare goes.  The same flag bits: Gen compares d's rounded
+ * result with zero as cmp does (ordered: NaN false but for .ne; -0 equals
+ * 0; denormals kept, as cr0 keeps them).  After the csel folds, which
+ * take a compare without a flag write at all.
+ */
+static bool fold_cmod(struct gen_program *p, const struct gen_du *du)
+{
+    bool changed = false;
+    for (unsigned k = 0; k < p->ninst; k++) {
+        struct gen_inst *c = &p->inst[k];
+        const struct gen_opnd *x = &c->src[0];
+        if (c->op != GOP_CMP || c->pred != GP_NONE || c->dst.kind != GO_NULL || x->kind != GO_VREG ||
+            x->type != GT_F || x->neg || x->abs || x->off || x->region != GR_AUTO ||
+            c->src[1].kind != GO_IMM || c->src[1].type != GT_F || (c->src[1].imm & 0x7fffffffu) ||
+            c->cmod < GC_EQ || c->cmod > GC_LE || (c->exec != 1 && c->exec != p->simd))
+            continue;
+        int32_t d = gen_du_single_def(p, du, x->vreg);
+        if (d < 0 || k - (unsigned)d > CMOD_WINDOW || !flag_read_after(p, k))
+            continue;
+        struct gen_inst *di = &p->inst[d];
+        if (!cmod_producer(di->op) || di->cmod || di->sat || di->pred != GP_NONE ||
+            di->dst.type != GT_F || di->dst.off || di->exec != c->exec || di->group != c->group ||
+            di->nomask != c->nomask || (di->op == GOP_MOV && di->src[0].type != GT_F))
+            continue;
+        bool ok = true;
+        for (unsigned j = (unsigned)d + 1; j < k && ok; j++) {
+            const struct gen_inst *i = &p->inst[j];
+            if (gen_op_info[i->op].flow || i->op == GOP_LABEL || gen_reads_flag(i, c->flag) ||
+                gen_writes_flag(i, c->flag))
+                ok = false;
+        }
+        if (!ok)
+            continue;
+        di->cmod = c->cmod;
+        di->flag = c->flag;
+        /* the compare: a copy nobody reads, for opt_dce */
+        uint32_t t = gen_new_vreg(p, c->exec == 1 ? 4 : gen_dsize(p), c->exec == 1);
+        if (p->oom)
+            return changed;
+        c = &p->inst[k];
+        c->op = GOP_MOV;
+        c->cmod = GC_NONE;
+        c->dst = gen_vr(t, 0, GT_F);
+        c->src[1] = gen_opnd_none();
+        changed = true;
+    }
+    return changed;
 }
 
 /* A sel choosing c's x where the compare holds and its K elsewhere. */
@@ -751,6 +985,8 @@ bool gen_opt_fold(struct gen_program *p)
         if (fold_sel_cmod(p, &du, k) || fold_csel(p, k))
             changed = true; /* the compare is dead now: opt_dce */
     gen_du_free(&du);
+    if (fold_csel_consts(p))
+        changed = true; /* the same with constants in registers (their movs first) */
     /* the clamps those folds made, on fresh def/use facts */
     if (!gen_du_build(p, &du)) {
         p->oom = true;
@@ -782,6 +1018,14 @@ bool gen_opt_fold(struct gen_program *p)
         }
     }
     free(stale);
+    gen_du_free(&du);
+    /* compares with zero into their operands' producers, on fresh facts */
+    if (!gen_du_build(p, &du)) {
+        p->oom = true;
+        return changed;
+    }
+    if (fold_cmod(p, &du))
+        changed = true; /* the compares are dead copies now: opt_dce */
     gen_du_free(&du);
     return changed;
 }

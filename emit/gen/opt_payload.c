@@ -15,10 +15,13 @@
  * definition of that part, copies a whole divergent dword vreg V at the
  * kernel's width (raw: no modifier, no conversion, every channel, no
  * predicate), B is read by messages only, V is not redefined between the
- * mov and the message, and V went into no other block.  After renaming,
- * V's definitions write the part and its later readers read it there;
- * nothing else writes the part, so it holds V for as long as V lives, and
- * the block (one allocation unit) lives as long as its longest part.  A
+ * mov and the message, and V went into no other block (wherever V lives,
+ * as the end-of-thread payload always took it; on the retry that keeps
+ * block ranges, only inside the block's range).
+ * After renaming, V's definitions write the part and its later readers
+ * read it there; nothing else writes the part, so it holds V for as long
+ * as V lives, and the block (one allocation unit) lives as long as its
+ * longest part.  A
  * value sent twice keeps its copies; a SIMD32 value sent by two SIMD16
  * messages is two values by now (gen/opt_split.c), each copied whole by a
  * 16-channel mov of its channel group.  Register classes follow: a part of an end-of-thread
@@ -599,10 +602,10 @@ bool gen_opt_payload(struct gen_program *p)
             if (k < 0 || !gen_du_dominates(&du, m, (uint32_t)k) ||
                 !gen_du_unchanged(p, &du, v, 0, size, m, (uint32_t)k))
                 continue;
-            /* V lives in one basic block with the message: the block (an
-             * unspillable unit) grows by V's range only there, and on the
-             * retry after a spill not at all.  The end-of-thread payload
-             * (r112-r127, after all control flow) takes V wherever it lives. */
+            /* Wherever V lives (a value computed before control flow, a
+             * variable written in both arms of a branch): the block (an
+             * unspillable unit) grows by V's range, and on the retry after
+             * a spill not at all. */
             uint32_t lo = m, hi = (uint32_t)k;
             for (uint32_t r = du.def_start[v]; r < du.def_start[v + 1]; r++)
                 lo = du.def_list[r] < lo ? du.def_list[r] : lo;
@@ -611,9 +614,6 @@ bool gen_opt_payload(struct gen_program *p)
                 lo = j < lo ? j : lo;
                 hi = j > hi ? j : hi;
             }
-            bool eot_block = B->grf_lo >= GEN_EOT_FIRST_GRF;
-            if (!eot_block && !gen_du_same_block(&du, lo, hi))
-                continue;
             if (p->keep_block_ranges) {
                 uint32_t first = du.def_list[du.def_start[b]], last = 0;
                 for (uint32_t r = du.use_start[b]; r < du.use_start[b + 1]; r++)
