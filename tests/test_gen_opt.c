@@ -993,6 +993,91 @@ static void test_payload_coalescing(void **state)
     gen_program_free(&p);
 }
 
+/* A SIMD8/16 header-less sample of coordinates pl into a fresh response block. */
+static struct gen_inst *sample(struct gen_program *p, uint32_t pl, uint32_t resp, bool header)
+{
+    unsigned per = p->simd / 8;
+    struct gen_inst *s = op(p, GOP_SEND);
+    s->dst = gen_vr(resp, 0, GT_F);
+    s->src[0] = gen_vr(pl, 0, GT_F);
+    s->sfid = 2;
+    s->mlen = (uint8_t)(2 * per + header);
+    s->rlen = (uint8_t)(4 * per);
+    s->desc = gen_desc(s->mlen, s->rlen, header, (per == 1 ? 1u : 2u) << 17);
+    return s;
+}
+
+/*
+ * Sampler responses asking only for the channels read: at SIMD16 a texel
+ * read in R and B (bytes 0-63, 128-191) needs R, G, B: rlen 6 of 8, the
+ * descriptor's bits 24:20 too, the block 192 bytes.  A texel whose A is
+ * read keeps all four; a message with a header (whose channel mask would
+ * say what comes back) is left alone.
+ */
+static void test_trim_sampler_responses(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 16);
+    uint32_t pl = block(&p, 4), r1 = block(&p, 8), r2 = block(&p, 8), r3 = block(&p, 8);
+    uint32_t x = val(&p), y = val(&p), z = val(&p), w = val(&p), c[4];
+    sample(&p, pl, r1, false);
+    sample(&p, pl, r2, false);
+    sample(&p, pl, r3, true);
+    alu(&p, GOP_ADD, x, gen_vr(r1, 0, GT_F), gen_vr(r1, 128, GT_F));
+    alu(&p, GOP_MUL, y, gen_vr(r2, 192, GT_F), F(2.0f));
+    alu(&p, GOP_MUL, z, gen_vr(r3, 0, GT_F), F(3.0f));
+    alu(&p, GOP_ADD, w, V(y), V(z));
+    c[0] = x, c[1] = y, c[2] = z, c[3] = w;
+    rt_write(&p, colour(&p, c));
+    assert_true(gen_opt_trim_responses(&p));
+    const struct gen_inst *s1 = find_op(&p, GOP_SEND, 0), *s2 = find_op(&p, GOP_SEND, 1),
+                          *s3 = find_op(&p, GOP_SEND, 2);
+    assert_int_equal(s1->rlen, 6);
+    assert_int_equal(s1->desc >> 20 & 0x1f, 6);
+    assert_int_equal(s1->desc >> 25 & 0xf, 4); /* mlen kept */
+    assert_int_equal(p.vreg[r1].size, 192);
+    assert_int_equal(s2->rlen, 8);
+    assert_int_equal(p.vreg[r2].size, 256);
+    assert_int_equal(s3->rlen, 8);
+    assert_int_equal(s3->desc >> 20 & 0x1f, 8);
+    assert_false(gen_opt_trim_responses(&p)); /* nothing left to trim */
+    gen_program_free(&p);
+}
+
+/*
+ * 25-glass-fog's density: a SIMD8 texel read in R alone, by a log and by
+ * the copy into the colour's alpha.  Trimmed to one GRF it is a value like
+ * any other: the sample writes the colour part and the log reads it there.
+ */
+static void test_trimmed_response_into_payload(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    uint32_t pl = block(&p, 2), r = block(&p, 4), l = val(&p), c[4];
+    sample(&p, pl, r, false);
+    struct gen_inst *lg = op(&p, GOP_MATH);
+    lg->math = GM_LOG;
+    lg->dst = V(l);
+    lg->src[0] = gen_vr(r, 0, GT_F);
+    uint32_t d = val(&p);
+    mov(&p, d, gen_vr(r, 0, GT_F));
+    c[0] = l, c[1] = l, c[2] = l, c[3] = d;
+    uint32_t out = colour(&p, c);
+    rt_write(&p, out);
+    gen_optimize(&p);
+    const struct gen_inst *s = find_op(&p, GOP_SEND, 0);
+    assert_int_equal(s->rlen, 1);
+    assert_int_equal(s->desc >> 20 & 0x1f, 1);
+    assert_int_equal(s->dst.vreg, out);
+    assert_int_equal(s->dst.off, 3 * 32);
+    const struct gen_inst *lg2 = find_op(&p, GOP_MATH, 0);
+    assert_int_equal(lg2->src[0].vreg, out);
+    assert_int_equal(lg2->src[0].off, 3 * 32);
+    gen_program_free(&p);
+}
+
 /*
  * A value computed before control flow and copied into a payload after
  * it (a vertex shader's position, computed before an if or a loop, into
@@ -1411,6 +1496,8 @@ int main(void)
         cmocka_unit_test(test_fold_minmax_chain),
         cmocka_unit_test(test_fold_min_of_numbers),
         cmocka_unit_test(test_payload_coalescing),
+        cmocka_unit_test(test_trim_sampler_responses),
+        cmocka_unit_test(test_trimmed_response_into_payload),
         cmocka_unit_test(test_payload_coalescing_across_flow),
         cmocka_unit_test(test_payload_sent_twice),
         cmocka_unit_test(test_split_simd32_into_halves),

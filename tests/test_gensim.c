@@ -217,6 +217,25 @@ static const char K_sampler[] =
     "        mov (8|M0)     r119.0<1>:f  r23.0<8;8,1>:f\n"
     "        sendc (8|M0)   null:uw      r116          0x25           0x08031401   {EOT}\n";
 
+/* Header-less sample messages asking for fewer channels than R, G, B, A:
+ * a SIMD16 response of rlen 6 (R, G, B) and a SIMD8 one of rlen 1 (R). */
+static const char K_sampler_short[] =
+    "        send (16|M0)   r30:f        r12           0x2            0x08640003\n"
+    "        send (8|M0)    r20:f        r10           0x2            0x04120003\n"
+    "        mov (8|M0)     r116.0<1>:f  r20.0<8;8,1>:f\n"
+    "        mov (8|M0)     r117.0<1>:f  r21.0<8;8,1>:f\n"
+    "        mov (8|M0)     r118.0<1>:f  r22.0<8;8,1>:f\n"
+    "        mov (8|M0)     r119.0<1>:f  r23.0<8;8,1>:f\n"
+    "        sendc (8|M0)   null:uw      r116          0x25           0x08031401   {EOT}\n";
+
+/* rlen 5 of a SIMD16 sample is not whole channels */
+static const char K_sampler_half[] =
+    "        send (16|M0)   r30:f        r12           0x2            0x08540003\n" EOT_TS;
+/* with a header, the channel mask (here all four) decides the response length */
+static const char K_sampler_hdr_short[] =
+    "(W)     mov (8|M0)     r40.0<1>:ud  r0.0<8;8,1>:ud\n"
+    "        send (8|M0)    r50:f        r40           0x2            0x062A0003\n" EOT_TS;
+
 static const char K_ps32[] =
     "// SIMD32 pixel shader output: two SIMD16 RT writes, the second with slot group high (desc bit 11)\n"
     "        mov (16|M0)    r100.0<1>:f  r10.0<8;8,1>:f\n"
@@ -1324,6 +1343,54 @@ static void expect_run_error(const char *text, const char *name, const char *wan
     gensim_program_free(p);
 }
 
+/* A header-less sample of rlen 6 (SIMD16) or 1 (SIMD8) returns R, G, B or
+ * R alone and leaves the registers after the response as they were. */
+static void test_sampler_short_response(void **state)
+{
+    (void)state;
+    capture c;
+    memset(&c, 0, sizeof c);
+    gensim_config cfg = make_cfg(&c, 0xffff);
+    gensim_program *p = parse_ok(K_sampler_short, "sampler_short");
+    gensim_thread *t = new_thread(p, &cfg);
+    for (unsigned k = 0; k < 8; k++) {
+        gensim_set_f32(t, 10, k, 0.25f);
+        gensim_set_f32(t, 11, k, 0.75f);
+        gensim_set_f32(t, 21, k, 9.0f);   /* after the SIMD8 response */
+        gensim_set_f32(t, 36, k, 7.0f);   /* after the SIMD16 response */
+        gensim_set_f32(t, 37, k, 7.0f);
+    }
+    for (unsigned k = 0; k < 16; k++) {
+        gensim_set_f32(t, 12 + k / 8, k % 8, 4.0f);  /* u */
+        gensim_set_f32(t, 14 + k / 8, k % 8, -2.0f); /* v */
+    }
+    run_ok(t);
+    assert_int_equal(c.nsample, 2);
+    assert_int_equal(c.smp[0].simd, 16);
+    assert_int_equal(c.smp[0].channels_returned, 0x7);
+    assert_int_equal(c.smp[1].simd, 8);
+    assert_int_equal(c.smp[1].channels_returned, 0x1);
+    for (unsigned k = 0; k < 8; k++) {
+        assert_true(gensim_f32(t, 30, k) == 4.0f);  /* R = u, channels 0-7 */
+        assert_true(gensim_f32(t, 31, k) == 4.0f);  /* R, channels 8-15 */
+        assert_true(gensim_f32(t, 32, k) == -2.0f); /* G = v */
+        assert_true(gensim_f32(t, 34, k) == 0.0f);  /* B = message type 0 */
+        assert_true(gensim_f32(t, 35, k) == 0.0f);
+        assert_true(gensim_f32(t, 36, k) == 7.0f);  /* A not returned */
+        assert_true(gensim_f32(t, 37, k) == 7.0f);
+        assert_true(gensim_f32(t, 20, k) == 0.25f); /* R = u */
+        assert_true(gensim_f32(t, 21, k) == 9.0f);  /* G not returned */
+    }
+    gensim_thread_free(t);
+    gensim_program_free(p);
+    expect_run_error(K_sampler_half, "sampler_half",
+                     "sampler_half:1: sampler response length 5, but 4 channels x 2 GRFs are returned",
+                     GENSIM_ERROR);
+    expect_run_error(K_sampler_hdr_short, "sampler_hdr_short",
+                     "sampler_hdr_short:2: sampler response length 2, but 4 channels x 1 GRFs are returned",
+                     GENSIM_ERROR);
+}
+
 static void test_run_errors(void **state)
 {
     (void)state;
@@ -1893,6 +1960,7 @@ int main(void)
         cmocka_unit_test(test_indirect),
         cmocka_unit_test(test_halt),
         cmocka_unit_test(test_sampler_and_rt),
+        cmocka_unit_test(test_sampler_short_response),
         cmocka_unit_test(test_simd32_rt_writes),
         cmocka_unit_test(test_run_errors),
         cmocka_unit_test(test_example_ps_simd16),

@@ -25,6 +25,30 @@ uint32_t gen_dst_bytes(const struct gen_program *p, const struct gen_inst *i)
     return (uint32_t)(i->exec ? i->exec : 1) * type_bytes(i->dst.type);
 }
 
+uint32_t gen_src_bytes(const struct gen_program *p, const struct gen_inst *i, unsigned s)
+{
+    const struct gen_opnd *o = &i->src[s];
+    unsigned e = i->exec ? i->exec : 1;
+    if (gen_op_info[i->op].send)
+        return (uint32_t)(s == 0 ? (i->mlen ? i->mlen : 1) : i->src1len) * GEN_GRF_SIZE;
+    if (i->op == GOP_MOVI && s == 1)
+        return o->imm; /* every register the indirect read may reach */
+    if (i->op == GOP_BCAST && o->kind == GO_VREG)
+        return p->vreg[o->vreg].size - o->off; /* any channel's dword */
+    bool vec = o->kind == GO_FIXED ? o->region >= GR_VEC
+                                   : o->region >= GR_VEC ||
+                                         (o->region == GR_AUTO && !p->vreg[o->vreg].uniform);
+    unsigned ts = type_bytes(o->type);
+    uint32_t bytes = vec ? e * ts : 4u;
+    if (o->region == GR_PAIRS)
+        bytes *= 2; /* every other pair of elements: twice the span */
+    if (vec && i->op == GOP_PLN && s == 1)
+        bytes *= 2;
+    if (i->exec == 32)
+        bytes = vec ? 32 * ts : 4; /* both halves */
+    return bytes;
+}
+
 bool gen_reads_flag(const struct gen_inst *i, unsigned f)
 {
     return i->pred != GP_NONE && i->flag == f;
@@ -285,6 +309,8 @@ void gen_optimize(struct gen_program *p)
         if (!p->oom)
             gen_opt_dce(p);
     }
+    if (!p->oom)
+        gen_opt_trim_responses(p);
     if (!p->oom)
         gen_opt_payload(p);
     if (!p->oom)

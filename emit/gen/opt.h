@@ -59,6 +59,9 @@ int32_t gen_du_single_def(const struct gen_program *p, const struct gen_du *du, 
 
 /* Bytes an instruction writes of its destination vreg, from dst.off. */
 uint32_t gen_dst_bytes(const struct gen_program *p, const struct gen_inst *i);
+/* Bytes source s of an instruction may read, from its offset (a message's
+ * payload length; an indirect read's reach). */
+uint32_t gen_src_bytes(const struct gen_program *p, const struct gen_inst *i, unsigned s);
 /* The instruction reads or writes flag f (0/1). */
 bool gen_reads_flag(const struct gen_inst *i, unsigned f);
 bool gen_writes_flag(const struct gen_inst *i, unsigned f);
@@ -79,6 +82,8 @@ bool gen_opt_cse(struct gen_program *p);
 bool gen_opt_fold(struct gen_program *p);
 /* gen/opt_dce.c: results and flag writes nobody reads. */
 bool gen_opt_dce(struct gen_program *p);
+/* gen/opt_dce.c: header-less sampler responses trimmed to the channels read. */
+bool gen_opt_trim_responses(struct gen_program *p);
 /* gen/opt_payload.c: values computed in the message payload that sends them. */
 bool gen_opt_payload(struct gen_program *p);
 /* gen/opt_split.c: SIMD32 instructions as two SIMD16 halves, values split in halves. */

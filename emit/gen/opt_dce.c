@@ -13,6 +13,12 @@
  * channels it wrote are written again before any instruction reads the
  * flag; control flow ends the scan as a read (a branch or a loop may read
  * it elsewhere).
+ *
+ * A header-less sampler message returns R, G, B, A in that order and stops
+ * at its response length (Mesa's brw sizes the response by the last
+ * component read): when no read of the response reaches its trailing
+ * channels, the message asks for fewer, so the response is smaller and may
+ * be copied whole into a payload (gen/opt_payload.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -108,5 +114,43 @@ bool gen_opt_dce(struct gen_program *p)
         gen_remove_marked(p, dead);
     free(uses);
     free(dead);
+    return any;
+}
+
+bool gen_opt_trim_responses(struct gen_program *p)
+{
+    struct gen_du du;
+    if (!gen_du_build(p, &du)) {
+        p->oom = true;
+        return false;
+    }
+    bool any = false;
+    for (unsigned k = 0; k < p->ninst; k++) {
+        struct gen_inst *i = &p->inst[k];
+        /* bit 19: header present; with one the channel mask sets the length */
+        if (i->op != GOP_SEND || !pure_send(i) || i->sfid != 2 || (i->desc >> 19 & 1) ||
+            i->pred != GP_NONE || i->dst.off || i->rlen != 4 * (i->exec / 8) || i->rlen < 4)
+            continue;
+        uint32_t v = i->dst.vreg, chan = (uint32_t)i->rlen / 4 * GEN_GRF_SIZE;
+        if (p->vreg[v].size != 4 * chan || du.def_start[v + 1] - du.def_start[v] != 1 ||
+            du.def_list[du.def_start[v]] != k)
+            continue;
+        uint32_t end = 0;
+        for (uint32_t u = du.use_start[v]; u < du.use_start[v + 1]; u++) {
+            const struct gen_inst *r = &p->inst[du.use_list[u].inst];
+            const struct gen_opnd *o = &r->src[du.use_list[u].slot];
+            uint32_t e = o->off + gen_src_bytes(p, r, du.use_list[u].slot);
+            if (e > end)
+                end = e;
+        }
+        unsigned keep = (unsigned)((end + chan - 1) / chan);
+        if (keep == 0 || keep >= 4)
+            continue;
+        i->rlen = (uint8_t)(keep * chan / GEN_GRF_SIZE);
+        i->desc = (i->desc & ~(0x1fu << 20)) | ((uint32_t)i->rlen << 20);
+        p->vreg[v].size = keep * chan;
+        any = true;
+    }
+    gen_du_free(&du);
     return any;
 }

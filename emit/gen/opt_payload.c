@@ -28,7 +28,8 @@
  * payload lives in r112-r127 with its block.  A message's response (an
  * untyped read of constants) copied whole, GRF by GRF in order, into
  * consecutive parts and read by nothing else is renamed the same way: the
- * message writes the payload and its movs go.
+ * message writes the payload and its movs go.  A response of one part (a
+ * sampler message trimmed to R) is coalesced as any value is.
  *
  * URB slots read in place: a VUE slot whose four components are copies of
  * four consecutive payload registers (a vertex attribute passed through) is
@@ -313,6 +314,19 @@ static bool whole_response_copied(const struct gen_program *p, const struct gen_
     return du->use_start[v + 1] - du->use_start[v] == n;
 }
 
+/* V is a message's response of one GRF part (a sampler message trimmed to
+ * R, gen/opt_dce.c): its one definition the send writing all of it.  Such a
+ * block is a value like any other; its copy into a payload coalesces as
+ * one (the send writes the part, V's other readers read it there). */
+static bool one_part_response(const struct gen_program *p, const struct gen_du *du, uint32_t v)
+{
+    if (du->def_start[v + 1] - du->def_start[v] != 1)
+        return false;
+    const struct gen_inst *s = &p->inst[du->def_list[du->def_start[v]]];
+    return gen_op_info[s->op].send && s->pred == GP_NONE && !s->dst.off && !s->spill &&
+           !s->fill && (uint32_t)s->rlen * GEN_GRF_SIZE == p->vreg[v].size;
+}
+
 /*
  * A payload copied whole from another block: every definition of B is a
  * raw copy of block S at one distance (S + delta + off into B + off), the
@@ -570,8 +584,8 @@ bool gen_opt_payload(struct gen_program *p)
                 if (!whole_response_copied(p, &du, b, m, also, &nalso))
                     continue;
                 size = V->size;
-            } else if (V->no_spill || V->size != size || V->size != gen_vreg_dsize(p, V) ||
-                       mi->group != gen_vreg_first_ch(V)) {
+            } else if ((V->no_spill && !one_part_response(p, &du, v)) || V->size != size ||
+                       V->size != gen_vreg_dsize(p, V) || mi->group != gen_vreg_first_ch(V)) {
                 continue;
             }
             if (v == b || V->uniform || V->spill_slot >= 0 || into[v] || off % GEN_GRF_SIZE ||

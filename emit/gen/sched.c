@@ -126,22 +126,8 @@ static bool opnd_res(const struct sched *S, const struct gen_inst *i, const stru
     } else if (is_dst) {
         bytes = i->op == GOP_MOVI ? gen_dst_bytes(p, i)
                                   : e * gen_type_size((enum gen_type)o->type);
-    } else if (i->op == GOP_MOVI && srcno == 1) {
-        bytes = (uint32_t)o->imm; /* every register the indirect read may reach */
-    } else if (i->op == GOP_BCAST && o->kind == GO_VREG) {
-        bytes = p->vreg[o->vreg].size - o->off; /* any channel's dword */
     } else {
-        bool vec = o->kind == GO_FIXED ? o->region >= GR_VEC
-                                       : o->region >= GR_VEC ||
-                                             (o->region == GR_AUTO && !p->vreg[o->vreg].uniform);
-        unsigned ts = gen_type_size((enum gen_type)o->type);
-        bytes = vec ? e * ts : 4u;
-        if (o->region == GR_PAIRS)
-            bytes *= 2; /* every other pair of elements: twice the span */
-        if (vec && i->op == GOP_PLN && srcno == 1)
-            bytes *= 2;
-        if (i->exec == 32)
-            bytes = vec ? 32 * ts : 4; /* both halves */
+        bytes = gen_src_bytes(p, i, srcno);
     }
     if (S->post || o->kind == GO_FIXED) {
         uint32_t a = S->post ? gen_opnd_addr(p, o) : o->off;

@@ -254,6 +254,13 @@ static int sampler(msg *m)
     unsigned ncomp = 0;
     for (unsigned c = 0; c < 4; c++)
         ncomp += (s.channels_returned >> c) & 1;
+    /* Without a header the sampler writes R, G, B, A in order and stops at
+     * the response length: a shorter rlen (whole channels) drops trailing
+     * channels, as Mesa's brw relies on for components never read. */
+    if (!m->header && m->rlen && m->rlen < ncomp * per && m->rlen % per == 0) {
+        ncomp = m->rlen / per;
+        s.channels_returned = (1u << ncomp) - 1;
+    }
     if (m->rlen != ncomp * per)
         return gensim__fail(t, in, "sampler response length %u, but %u channels x %u GRFs are returned", m->rlen, ncomp, per);
     if (in->dst.file != GS_F_GRF)
