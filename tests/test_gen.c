@@ -873,9 +873,10 @@ static void test_derivative_masks_shared(void **state)
  * neighbours, dsy (7, 1) and dsx (3, 0); pixel 1 lacks the one below (dsy
  * +0) and pixel 2 the one to its right (dsx +0).  At every width.
  */
-static void test_dsy_mask_per_column(void **state)
+/* dsy.xy and dsx.xy of t0 (the n invocations' t0.xy), run at every width,
+ * against want[k] = (dsy.x, dsy.y, dsx.x, dsx.y). */
+static void check_derivatives(const float (*t0)[2], const float (*want)[4], unsigned n)
 {
-    (void)state;
     const char *src = "ps_2_x\n"
                       "dcl t0.xy\n"
                       "dsy r0.xy, t0\n"
@@ -886,30 +887,76 @@ static void test_dsy_mask_per_column(void **state)
     struct st_arena *a = st_arena_create();
     struct st_shader *sh = st_parse_d3d9(ctx, a);
     assert_true(sh && st_check(ctx, sh));
-    static const float t0[15][2] = {{1, 0},  {3, 2},   {6, -1}, {8, 1},  {20, 0},
-                                    {21, -1}, {23, 2}, {24, 1}, {30, 5}, {32, 5},
-                                    {29, 9},  {31, 9}, {10, 4}, {13, 4}, {17, 5}};
-    char json[1024];
-    size_t n = (size_t)snprintf(json, sizeof(json), "{\"invocations\": [");
-    for (unsigned k = 0; k < 15; k++)
-        n += (size_t)snprintf(json + n, sizeof(json) - n, "%s{\"t0\": [%g, %g, 0, 0]}", k ? ", " : "",
-                              (double)t0[k][0], (double)t0[k][1]);
-    snprintf(json + n, sizeof(json) - n, "]}");
+    char json[2048];
+    size_t len = (size_t)snprintf(json, sizeof(json), "{\"invocations\": [");
+    for (unsigned k = 0; k < n; k++)
+        len += (size_t)snprintf(json + len, sizeof(json) - len, "%s{\"t0\": [%g, %g, 0, 0]}",
+                                k ? ", " : "", (double)t0[k][0], (double)t0[k][1]);
+    snprintf(json + len, sizeof(json) - len, "]}");
     struct st_run_inputs in;
     assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
-    const float want[15][4] = {{5, -1, 2, 2},  {5, -1, 2, 2},  {5, -1, 2, 2},  {5, -1, 2, 2},
-                               {3, 2, 1, -1},  {3, 2, 1, -1},  {3, 2, 1, -1},  {3, 2, 1, -1},
-                               {-1, 4, 2, 0},  {-1, 4, 2, 0},  {-1, 4, 2, 0},  {-1, 4, 2, 0},
-                               {7, 1, 3, 0},   {0, 0, 3, 0},   {7, 1, 0, 0}};
     static const unsigned widths[3] = {8, 16, 32};
     for (unsigned w = 0; w < 3; w++) {
-        struct st_run_outputs o[15];
+        struct st_run_outputs o[32];
+        assert_true(n <= 32);
         assert_true(test_gen_execute(ctx, sh, widths[w], &in, ST_FLOAT_IEEE, o, NULL));
-        for (unsigned k = 0; k < 15; k++)
+        for (unsigned k = 0; k < n; k++)
             assert_memory_equal(o[k].reg[0].v, want[k], sizeof(want[k]));
     }
     st_arena_destroy(a);
     st_ctx_destroy(ctx);
+}
+
+static void test_dsy_mask_per_column(void **state)
+{
+    (void)state;
+    static const float t0[15][2] = {{1, 0},  {3, 2},   {6, -1}, {8, 1},  {20, 0},
+                                    {21, -1}, {23, 2}, {24, 1}, {30, 5}, {32, 5},
+                                    {29, 9},  {31, 9}, {10, 4}, {13, 4}, {17, 5}};
+    static const float want[15][4] = {{5, -1, 2, 2},  {5, -1, 2, 2},  {5, -1, 2, 2},  {5, -1, 2, 2},
+                                      {3, 2, 1, -1},  {3, 2, 1, -1},  {3, 2, 1, -1},  {3, 2, 1, -1},
+                                      {-1, 4, 2, 0},  {-1, 4, 2, 0},  {-1, 4, 2, 0},  {-1, 4, 2, 0},
+                                      {7, 1, 3, 0},   {0, 0, 3, 0},   {7, 1, 0, 0}};
+    check_derivatives(t0, want, 15);
+}
+
+/*
+ * dsy at SIMD32 runs once per 16-channel half (the packed columns, then
+ * the qword mask): 23 invocations on one plane per component run as one
+ * thread (docs/gen-abi.md: quad q at pixel (2 (q mod 8), 0), pixel k at
+ * (k & 1, k >> 1) in it), t0 = (1 + 2 px + 3 py, 5 - px + 4 py): dsy
+ * (3, 4) and dsx (2, -1) everywhere but in the last subspan, pixels 20-22
+ * (the second half at SIMD32): 21 lacks the pixel below (dsy +0), 22 the
+ * one to its right (dsx +0).  The second half's mask is its own: the
+ * first half's, all ones, would give 21 a dsy of (3, 4).
+ */
+static void test_dsy_second_half(void **state)
+{
+    (void)state;
+    float t0[23][2], want[23][4];
+    for (unsigned i = 0; i < 23; i++) {
+        unsigned q = i / 4, k = i % 4, px = 2 * (q % 8) + (k & 1), py = k >> 1;
+        t0[i][0] = 1.0f + 2.0f * (float)px + 3.0f * (float)py;
+        t0[i][1] = 5.0f - (float)px + 4.0f * (float)py;
+        bool below = i != 21, right = i != 22;
+        want[i][0] = below ? 3.0f : 0.0f;
+        want[i][1] = below ? 4.0f : 0.0f;
+        want[i][2] = right ? 2.0f : 0.0f;
+        want[i][3] = right ? -1.0f : 0.0f;
+    }
+    check_derivatives((const float (*)[2])t0, (const float (*)[4])want, 23);
+    /* the SIMD32 kernel: per half a packed add (<4;2,1>) and a qword and
+     * (<1;2,0>) for each of dsy.x and dsy.y; no SIMD4 add per subspan */
+    struct gen_out r = compile("ps_2_x\n"
+                               "dcl t0.xy\n"
+                               "dsy r0.xy, t0\n"
+                               "mov oC0, r0\n",
+                               32);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "<4;2,1>:f"), 8);
+    assert_int_equal(count(r.text, "<1;2,0>:uq"), 4);
+    assert_int_equal(count(r.text, "<0;2,1>:f"), 0);
+    out_free(&r);
 }
 
 static void test_ret_in_loop_is_refused(void **state)
@@ -2347,6 +2394,7 @@ int main(void)
         cmocka_unit_test(test_derivatives_use_subspan_regions),
         cmocka_unit_test(test_derivative_masks_shared),
         cmocka_unit_test(test_dsy_mask_per_column),
+        cmocka_unit_test(test_dsy_second_half),
         cmocka_unit_test(test_ret_in_loop_is_refused),
         cmocka_unit_test(test_far_constants_are_pulled),
         cmocka_unit_test(test_vpos_vface),

@@ -774,11 +774,11 @@ static uint32_t deriv_live(struct gen_build *B, bool ddx, struct gen_deriv_masks
 /*
  * dsx/dsy across the 2x2 subspan (channels 4s..4s+3 = top-left, top-right,
  * bottom-left, bottom-right): dsx = right - left of the pixel's row, one
- * instruction with <2;2,0> regions; dsy = bottom - top of its column: at
- * SIMD8/16 the columns of every subspan packed by one instruction of half
- * the width (<4;2,1>), then spread to both rows by the mask's and on
- * qwords (<1;2,0>), at SIMD32 one SIMD4 instruction per subspan with
- * <0;2,1> regions: the fine derivatives the interpreter computes.  The hardware reads the
+ * instruction with <2;2,0> regions; dsy = bottom - top of its column:
+ * the columns of every subspan packed by one instruction of half the width
+ * (<4;2,1>), then spread to both rows by the mask's and on qwords
+ * (<1;2,0>), at SIMD32 once per 16-channel half: the fine derivatives the
+ * interpreter computes.  The hardware reads the
  * neighbour's register whether or not that channel runs this
  * instruction; the interpreter's derivative is 0 unless both pixels of
  * the pair stand here (divergent flow, a partial subspan), so the result
@@ -826,48 +826,39 @@ void gen_op_deriv(const struct gen_opctx *c, bool ddx, const struct gen_opnd s[4
             i->src[1] = x;
             i->src[1].region = GR_DDX;
             i->src[1].neg = true;
-        } else if (B->p->simd <= 16) {
+        } else {
             /* bottom - top of each column of every subspan, packed (the
              * two pairs of subspan s in pair s), for every channel: the
              * mask decides which count; then each pair twice (top and
-             * bottom row), as qwords, ANDed with the mask */
-            unsigned n = B->p->simd / 2;
-            uint32_t t = gen_new_vreg(B->p, 4 * n, false);
-            struct gen_inst *i = gb_inst(B, GOP_ADD, false);
-            i->exec = (uint8_t)n;
-            i->nomask = true;
-            i->dst = gen_vr(t, 0, GT_F);
-            i->src[0] = x;
-            i->src[0].region = GR_PAIRS;
-            i->src[0].off += 8;
-            i->src[1] = x;
-            i->src[1].region = GR_PAIRS;
-            i->src[1].neg = true;
-            i = gb_inst(B, GOP_AND, false);
-            i->exec = (uint8_t)n;
-            i->nomask = true;
-            i->dst = d;
-            i->dst.type = GT_UQ;
-            i->src[0] = gen_vr(t, 0, GT_UQ);
-            i->src[0].region = GR_REP2;
-            i->src[1] = gen_vr(both, 0, GT_UQ);
-            i->src[1].region = GR_VEC;
-            continue;
-        } else {
-            for (unsigned s4 = 0; s4 < B->p->simd / 4; s4++) {
+             * bottom row), as qwords, ANDed with the mask.  SIMD32 does
+             * this per 16-channel half (a 64-bit operation spans two GRFs
+             * at most), each half reading and writing its own 64 bytes */
+            unsigned halves = B->p->simd == 32 ? 2 : 1, n = B->p->simd / 2 / halves;
+            uint32_t t = gen_new_vreg(B->p, 4 * n * halves, false);
+            for (unsigned h = 0; h < halves; h++) {
                 struct gen_inst *i = gb_inst(B, GOP_ADD, false);
-                i->exec = 4;
-                i->group = (uint8_t)(4 * s4);
-                i->dst = d;
-                i->dst.off += 16 * s4;
+                i->exec = (uint8_t)n;
+                i->nomask = true;
+                i->dst = gen_vr(t, 4 * n * h, GT_F);
                 i->src[0] = x;
-                i->src[0].region = GR_DDY;
-                i->src[0].off += 16 * s4 + 8;
+                i->src[0].region = GR_PAIRS;
+                i->src[0].off += 64 * h + 8;
                 i->src[1] = x;
-                i->src[1].region = GR_DDY;
-                i->src[1].off += 16 * s4;
+                i->src[1].region = GR_PAIRS;
+                i->src[1].off += 64 * h;
                 i->src[1].neg = true;
+                i = gb_inst(B, GOP_AND, false);
+                i->exec = (uint8_t)n;
+                i->nomask = true;
+                i->dst = d;
+                i->dst.type = GT_UQ;
+                i->dst.off += 64 * h;
+                i->src[0] = gen_vr(t, 4 * n * h, GT_UQ);
+                i->src[0].region = GR_REP2;
+                i->src[1] = gen_vr(both, 64 * h, GT_UQ);
+                i->src[1].region = GR_VEC;
             }
+            continue;
         }
         deriv_mask(B, d, both);
     }
