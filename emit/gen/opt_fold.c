@@ -829,6 +829,22 @@ static bool sat_into_conversion(struct gen_program *p, const struct gen_du *du, 
  */
 enum { CLAMP_GAP = 32 };
 
+/* Whether x (the first sel's source) holds the same value at instruction
+ * k as at d: one straight stretch, its vreg (or any fixed register, for a
+ * fixed x) not written in between. */
+static bool kept_until(const struct gen_program *p, const struct gen_opnd *x, unsigned d,
+                       unsigned k)
+{
+    for (unsigned q = d + 1; q < k; q++) {
+        const struct gen_inst *m = &p->inst[q];
+        if (gen_op_info[m->op].flow || m->op == GOP_LABEL ||
+            (x->kind == GO_VREG && m->dst.kind == GO_VREG && m->dst.vreg == x->vreg) ||
+            (x->kind == GO_FIXED && m->dst.kind == GO_FIXED))
+            return false;
+    }
+    return true;
+}
+
 static bool fold_clamp_sat(struct gen_program *p, const struct gen_du *du, unsigned k)
 {
     struct gen_inst *j = &p->inst[k];
@@ -845,13 +861,8 @@ static bool fold_clamp_sat(struct gen_program *p, const struct gen_du *du, unsig
         i->src[1].neg || i->src[1].abs || i->src[1].imm != 0)
         return false;
     const struct gen_opnd *x = &i->src[0];
-    for (unsigned q = (unsigned)d + 1; q < k; q++) {
-        const struct gen_inst *m = &p->inst[q];
-        if (gen_op_info[m->op].flow || m->op == GOP_LABEL ||
-            (x->kind == GO_VREG && m->dst.kind == GO_VREG && m->dst.vreg == x->vreg) ||
-            (x->kind == GO_FIXED && m->dst.kind == GO_FIXED))
-            return false;
-    }
+    if (!kept_until(p, x, (unsigned)d, k))
+        return false;
     j->op = GOP_MOV;
     j->cmod = GC_NONE;
     j->sat = true;
@@ -919,13 +930,8 @@ static bool fold_minmax_chain(struct gen_program *p, const struct gen_du *du, un
     if (du->use_start[y->vreg + 1] - du->use_start[y->vreg] != 1)
         return false;
     const struct gen_opnd *x = &i->src[0];
-    for (unsigned q = (unsigned)d + 1; q < k; q++) {
-        const struct gen_inst *m = &p->inst[q];
-        if (gen_op_info[m->op].flow || m->op == GOP_LABEL ||
-            (x->kind == GO_VREG && m->dst.kind == GO_VREG && m->dst.vreg == x->vreg) ||
-            (x->kind == GO_FIXED && m->dst.kind == GO_FIXED))
-            return false;
-    }
+    if (!kept_until(p, x, (unsigned)d, k))
+        return false;
     j->src[0] = *x;
     return true;
 }

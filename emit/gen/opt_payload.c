@@ -106,6 +106,22 @@ static int64_t part_source(const struct gen_program *p, const struct gen_du *du,
     return found == 1 ? src : -1;
 }
 
+/* Def/use facts and a cleared "dead" flag per instruction (plus one), or
+ * NULL with p->oom set (the facts freed). */
+static bool *du_and_dead(struct gen_program *p, struct gen_du *du)
+{
+    if (!gen_du_build(p, du)) {
+        p->oom = true;
+        return NULL;
+    }
+    bool *dead = calloc(p->ninst + 1, sizeof(*dead));
+    if (!dead) {
+        gen_du_free(du);
+        p->oom = true;
+    }
+    return dead;
+}
+
 /* Rewrites the URB writes whose slots pass payload registers through. */
 static bool urb_in_place(struct gen_program *p)
 {
@@ -341,17 +357,9 @@ static bool one_part_response(const struct gen_program *p, const struct gen_du *
 static bool shared_payloads(struct gen_program *p)
 {
     struct gen_du du;
-    if (!gen_du_build(p, &du)) {
-        p->oom = true;
+    bool *dead = du_and_dead(p, &du);
+    if (!dead)
         return false;
-    }
-    unsigned n = p->ninst;
-    bool *dead = calloc(n + 1, sizeof(*dead));
-    if (!dead) {
-        gen_du_free(&du);
-        p->oom = true;
-        return false;
-    }
     bool changed = false;
     for (uint32_t b = 0; b < p->nvreg; b++) {
         const struct gen_vreg *B = &p->vreg[b];
@@ -492,17 +500,10 @@ enum { IN_PLACE_WINDOW = 64 };
 static bool copies_in_place(struct gen_program *p)
 {
     struct gen_du du;
-    if (!gen_du_build(p, &du)) {
-        p->oom = true;
+    bool *dead = du_and_dead(p, &du);
+    if (!dead)
         return false;
-    }
     unsigned n = p->ninst;
-    bool *dead = calloc(n + 1, sizeof(*dead));
-    if (!dead) {
-        gen_du_free(&du);
-        p->oom = true;
-        return false;
-    }
     bool changed = false;
     for (uint32_t m = 0; m < n; m++) {
         const struct gen_inst *mi = &p->inst[m];
