@@ -122,6 +122,17 @@ static bool *du_and_dead(struct gen_program *p, struct gen_du *du)
     return dead;
 }
 
+/* The other half: the instructions marked dead removed (when something
+ * changed), the facts and the array freed; returns `changed`. */
+static bool drop_dead(struct gen_program *p, struct gen_du *du, bool *dead, bool changed)
+{
+    if (changed)
+        gen_remove_marked(p, dead);
+    free(dead);
+    gen_du_free(du);
+    return changed;
+}
+
 /* Rewrites the URB writes whose slots pass payload registers through. */
 static bool urb_in_place(struct gen_program *p)
 {
@@ -425,11 +436,7 @@ static bool shared_payloads(struct gen_program *p)
             dead[du.def_list[q]] = true;
         changed = true;
     }
-    if (changed)
-        gen_remove_marked(p, dead);
-    free(dead);
-    gen_du_free(&du);
-    return changed;
+    return drop_dead(p, &du, dead, changed);
 }
 
 /* The bytes of vreg v an operand of instruction i reads or writes, as
@@ -533,11 +540,7 @@ static bool copies_in_place(struct gen_program *p)
         dead[m] = true;
         changed = true;
     }
-    if (changed)
-        gen_remove_marked(p, dead);
-    free(dead);
-    gen_du_free(&du);
-    return changed;
+    return drop_dead(p, &du, dead, changed);
 }
 
 bool gen_opt_payload(struct gen_program *p)
