@@ -87,6 +87,17 @@ static unsigned numbers(const char *json, double *v, unsigned max)
     return n;
 }
 
+/* The inputs JSON of eight invocations: the constants `env` and
+ * vertex.attrib[1] = (xs[i]) for invocation i, into in[size]. */
+static void attrib1_inputs(char *in, size_t size, const char *env, const char *const xs[8])
+{
+    int n = snprintf(in, size, "{\"constants\": {%s}, \"invocations\": [", env);
+    for (unsigned i = 0; i < 8; i++)
+        n += snprintf(in + n, size - (size_t)n, "%s{\"vertex.attrib[1]\": [%s]}", i ? ", " : "",
+                      xs[i]);
+    snprintf(in + n, size - (size_t)n, "]}");
+}
+
 /*
  * The three engines agree to the text, and the numbers are those worked
  * out by hand: want[] lists, per invocation, each output register's four
@@ -274,11 +285,7 @@ static void test_index_per_channel_array_copy(void **state)
     const char *xs[8] = {"0", "1", "4.5", "5", "-1", "6", "-2.5", "1000"};
     const int pos[8] = {1, 2, 5, -1, 0, -1, -1, -1}, col[8] = {0, 1, 4, 5, -1, -1, -1, -1};
     char in[2048];
-    int n = snprintf(in, sizeof(in), "{\"constants\": {%s}, \"invocations\": [", env);
-    for (unsigned i = 0; i < 8; i++)
-        n += snprintf(in + n, sizeof(in) - (size_t)n, "%s{\"vertex.attrib[1]\": [%s]}", i ? ", " : "",
-                      xs[i]);
-    snprintf(in + n, sizeof(in) - (size_t)n, "]}");
+    attrib1_inputs(in, sizeof(in), env, xs);
     double want[8 * 12];
     for (unsigned i = 0; i < 8; i++)
         for (unsigned c = 0; c < 4; c++) {
@@ -288,10 +295,8 @@ static void test_index_per_channel_array_copy(void **state)
         }
     check("divergent-pushed.vp", in, want, 96);
     /* all equal: 2 -> pal[3], pal[2] */
-    n = snprintf(in, sizeof(in), "{\"constants\": {%s}, \"invocations\": [", env);
-    for (unsigned i = 0; i < 8; i++)
-        n += snprintf(in + n, sizeof(in) - (size_t)n, "%s{\"vertex.attrib[1]\": [2]}", i ? ", " : "");
-    snprintf(in + n, sizeof(in) - (size_t)n, "]}");
+    const char *const twos[8] = {"2", "2", "2", "2", "2", "2", "2", "2"};
+    attrib1_inputs(in, sizeof(in), env, twos);
     for (unsigned i = 0; i < 8; i++)
         for (unsigned c = 0; c < 4; c++) {
             want[12 * i + c] = 31 + c;
@@ -333,11 +338,7 @@ static void test_index_per_channel_pushed(void **state)
     const char *xs[8] = {"0", "1", "4.5", "5", "-1", "-1.5", "2.25", "1e9"};
     const int row[8] = {1, 2, 5, -1, 0, -1, 3, -1};
     char in[2048];
-    int n = snprintf(in, sizeof(in), "{\"constants\": {%s}, \"invocations\": [", env);
-    for (unsigned i = 0; i < 8; i++)
-        n += snprintf(in + n, sizeof(in) - (size_t)n, "%s{\"vertex.attrib[1]\": [%s]}", i ? ", " : "",
-                      xs[i]);
-    snprintf(in + n, sizeof(in) - (size_t)n, "]}");
+    attrib1_inputs(in, sizeof(in), env, xs);
     double want[8 * 8];
     for (unsigned i = 0; i < 8; i++)
         for (unsigned c = 0; c < 4; c++) {
