@@ -1927,17 +1927,18 @@ static void test_multiply_adds(void **state)
 }
 
 /*
- * ARB_fog_*'s blend f C + (1 - f) Cfog is a multiply-add (docs/gensim.md,
- * rule 1): Cfog + f (C - Cfog) as an add and a mad per channel, no mul of
- * its own (linear fog's one mul is f's 1/(end - start)).  Worked by hand
+ * ARB_fog_*'s blend f C + (1 - f) Cfog is a linear interpolation
+ * (docs/gensim.md, rule 1): one `lrp` per channel, no mad or mul of its
+ * own (linear fog's one mul is f's 1/(end - start)).  Worked by hand
  * (test_interp.c has the interpreter's two readings of the same inputs):
  * z = 2^-12, end 1, scale 1 give f = 1 - 2^-12; red C = 0, Cfog = 1 -
- * 2^-20: the exact f (C - Cfog) + Cfog is 2^-12 - 2^-32, a float (the
- * fused mad), while the product rounded first loses its 2^-32 and the sum
- * is 2^-12 (--fp-contract=off).  Green 0.5 + (1 - 2^-12) 0.5 = 1 - 2^-13
- * either way, blue C = Cfog; alpha is not fogged.
+ * 2^-20: the exact f C + (1 - f) Cfog is 2^-12 - 2^-32, a float (the
+ * lrp), while the steps Cfog + f (C - Cfog) round the product
+ * f (C - Cfog) to -(1 - 2^-12 - 2^-20), losing the 2^-32, and the sum is 2^-12
+ * (--fp-contract=off).  Green 0.5 + (1 - 2^-12) 0.5 = 1 - 2^-13 either
+ * way, blue C = Cfog; alpha is not fogged.
  */
-static void test_arb_fog_blend_mad(void **state)
+static void test_arb_fog_blend_lrp(void **state)
 {
     (void)state;
     const char *src = "!!ARBfp1.0\nOPTION ARB_fog_linear;\n"
@@ -1945,10 +1946,12 @@ static void test_arb_fog_blend_mad(void **state)
     for (unsigned simd = 8; simd <= 16; simd *= 2) {
         struct gen_out r = compile(src, simd);
         assert_true(r.ok);
-        char mad[32], mul[32];
+        char lrp[32], mad[32], mul[32];
+        snprintf(lrp, sizeof(lrp), "lrp (%u|M0)", simd);
         snprintf(mad, sizeof(mad), "mad (%u|M0)", simd);
         snprintf(mul, sizeof(mul), "mul (%u|M0)", simd);
-        assert_int_equal(count(r.text, mad), 3);
+        assert_int_equal(count(r.text, lrp), 3);
+        assert_int_equal(count(r.text, mad), 0);
         assert_int_equal(count(r.text, mul), 1);
         out_free(&r);
     }
@@ -1965,6 +1968,42 @@ static void test_arb_fog_blend_mad(void **state)
         gen_run_json_ex(src, in, simd, ST_FLOAT_IEEE, ST_FP_CONTRACT_OFF, o, 1);
         assert_memory_equal(o[0].reg[0].v, unfused, sizeof(unfused));
     }
+}
+
+/*
+ * D3D9 lrp is Gen's `lrp`, one instruction a lane, whose exact value is
+ * rounded once (docs/gensim.md, rule 1); with --fp-contract=off the
+ * steps src2 + src0 * (src1 - src2).  Worked by hand, lanes x..w:
+ * - lrp(0.5, 1, -2^-24) = 0.5 * 1 + 0.5 * -2^-24 = 0.5 - 2^-25, a float;
+ *   the steps round 1 + 2^-24 (a tie) to 1 and give 0.5 - 2^-24;
+ * - lrp(0, -0, -0) = 0 * -0 + 1 * -0 = -0 + -0 = -0; the steps give
+ *   -0 + 0 * (+0) = +0;
+ * - lrp(0.5, inf, inf) = inf + inf = inf; the steps inf + 0.5 * NaN = NaN;
+ * - lrp(2, 3, 5) = 6 - 5 = 1 either way.
+ */
+static void test_d3d9_lrp_rounds_once(void **state)
+{
+    (void)state;
+    const char *src = "vs_2_0\ndcl_position v0\nlrp oPos, v0, c0, c1\n";
+    struct gen_out r = compile(src, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "lrp (8|M0)"), 4);
+    assert_int_equal(count(r.text, "mad (8|M0)"), 0);
+    out_free(&r);
+    const char *in = "{\"constants\": {\"c0\": [1, -0.0, \"inf\", 3], "
+                     "\"c1\": [-5.9604644775390625e-08, -0.0, \"inf\", 5]}, "
+                     "\"invocations\": [{\"v0\": [0.5, 0, 0.5, 2]}]}";
+    struct st_run_outputs o[1];
+    gen_run_json_ex(src, in, 8, ST_FLOAT_IEEE, ST_FP_CONTRACT_ON, o, 1);
+    assert_true(o[0].reg[0].v[0] == 0.5f - 0x1p-25f);
+    assert_true(same_f(o[0].reg[0].v[1], -0.0f));
+    assert_true(o[0].reg[0].v[2] == INFINITY);
+    assert_true(o[0].reg[0].v[3] == 1.0f);
+    gen_run_json_ex(src, in, 8, ST_FLOAT_IEEE, ST_FP_CONTRACT_OFF, o, 1);
+    assert_true(o[0].reg[0].v[0] == 0.5f - 0x1p-24f);
+    assert_true(same_f(o[0].reg[0].v[1], 0.0f));
+    assert_true(isnan(o[0].reg[0].v[2]));
+    assert_true(o[0].reg[0].v[3] == 1.0f);
 }
 
 /*
@@ -2413,7 +2452,8 @@ int main(void)
         cmocka_unit_test(test_derivative_in_divergent_flow),
         cmocka_unit_test(test_regressions_from_random_shaders),
         cmocka_unit_test(test_multiply_adds),
-        cmocka_unit_test(test_arb_fog_blend_mad),
+        cmocka_unit_test(test_arb_fog_blend_lrp),
+        cmocka_unit_test(test_d3d9_lrp_rounds_once),
         cmocka_unit_test(test_saturate_folds_into_producer),
         cmocka_unit_test(test_clamp_to_one_is_saturate),
         cmocka_unit_test(test_arb_lit_csel_constant_register),

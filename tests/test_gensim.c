@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "emit/gensim//gensim.h"
+#include "translator/translator.h" /* st_op_lrp_once: the interpreter's, another algorithm */
 
 #define EOT_TS \
     "(W)     mov (8|M0)    r127.0<1>:ud  r0.0<8;8,1>:ud\n" \
@@ -185,6 +186,11 @@ static const char K_fma[] =
     "        mad (8|M0)     r12.0<1>:f   r2.0<2;1>:f   r3.0<2;1>:f   r4.0<1>:f\n"
     "        mul (8|M0)     r13.0<1>:f   r3.0<8;8,1>:f r4.0<8;8,1>:f\n"
     "        add (8|M0)     r13.0<1>:f   r13.0<8;8,1>:f r2.0<8;8,1>:f\n"
+    EOT_TS;
+
+static const char K_lrp[] = /* denormals kept (cr0 bit 7), as our kernels set it */
+    "(W)     or (1|M0)      cr0.0<1>:ud  cr0.0<0;1,0>:ud  0x80:ud {Switch}\n"
+    "        lrp (8|M0)     r12.0<1>:f   r2.0<2;1>:f   r3.0<2;1>:f   r4.0<1>:f\n"
     EOT_TS;
 
 static const char K_indirect[] =
@@ -1116,6 +1122,77 @@ static void test_mad_is_fused(void **state)
     gensim_program_free(p);
 }
 
+/*
+ * lrp: src1 * src0 + src2 * (1 - src0), its exact value rounded once to
+ * float (docs/gensim.md, "Assumptions").  Lanes worked by hand:
+ * 0: (0.5, 1, -2^-24): 0.5 - 2^-25, a float (the steps 2^-24 + 0.5 (1 +
+ *    2^-24) would round 1 + 2^-24 to 1: 0.5 - 2^-24);
+ * 1: (0.5, 1 + 2^-23, 2^-25): 0.5 + 2^-24 + 2^-26, a quarter of the way
+ *    from 0.5 + 2^-24 to the next float: 0.5 + 2^-24;
+ * 2: (0, -0, -0): -0 + 1 * -0 = -0;
+ * 3: (0.5, inf, inf) = inf + inf = inf;
+ * 4: (2, 2^127, -2^127) = 2^128 + 2^127: inf, though each is finite;
+ * 5: (0.5, 2^-149, 0) = 2^-150, the tie between 0 and 2^-149: +0 (even);
+ * 6: (0.75, 2^-149, 2^-149) = 2^-149 exactly;
+ * 7: (1, 5, NaN) = 5 + 0 * NaN: NaN.
+ * Then 4096 batches of random sources against the interpreter's
+ * st_op_lrp_once, which sums in integers where the simulator rounds to
+ * odd: the two must agree bit for bit (any NaN for NaN).
+ */
+static void test_lrp_rounds_once(void **state)
+{
+    (void)state;
+    capture c;
+    memset(&c, 0, sizeof c);
+    gensim_config cfg = make_cfg(&c, 0xff);
+    gensim_program *p = parse_ok(K_lrp, "lrp");
+    const float in[8][3] = {{0.5f, 1.0f, -0x1p-24f},   {0.5f, 1.0f + 0x1p-23f, 0x1p-25f},
+                            {0.0f, -0.0f, -0.0f},      {0.5f, INFINITY, INFINITY},
+                            {2.0f, 0x1p127f, -0x1p127f}, {0.5f, 0x1p-149f, 0.0f},
+                            {0.75f, 0x1p-149f, 0x1p-149f}, {1.0f, 5.0f, NAN}};
+    const float want[8] = {0.5f - 0x1p-25f, 0.5f + 0x1p-24f, -0.0f, INFINITY,
+                           INFINITY, 0.0f, 0x1p-149f, NAN};
+    gensim_thread *t = new_thread(p, &cfg);
+    for (unsigned k = 0; k < 8; k++)
+        for (unsigned s = 0; s < 3; s++)
+            gensim_set_f32(t, 2 + s, k, in[k][s]);
+    run_ok(t);
+    for (unsigned k = 0; k < 8; k++) {
+        float g = gensim_f32(t, 12, k);
+        if (isnan(want[k]))
+            assert_true(isnan(g));
+        else
+            assert_memory_equal(&g, &want[k], 4);
+    }
+    gensim_thread_free(t);
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    for (unsigned batch = 0; batch < 4096; batch++) {
+        t = new_thread(p, &cfg);
+        float src[8][3];
+        for (unsigned k = 0; k < 8; k++)
+            for (unsigned s = 0; s < 3; s++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                uint32_t u = (uint32_t)(x >> 32);
+                /* half the batches near 1 (exponents 2^-8..2^7), where
+                 * cancellation and ties are common; half any bits */
+                if (batch & 1)
+                    u = (u & 0x807fffffu) | ((119u + (u >> 23) % 16u) << 23);
+                memcpy(&src[k][s], &u, 4);
+                gensim_set_f32(t, 2 + s, k, src[k][s]);
+            }
+        run_ok(t);
+        for (unsigned k = 0; k < 8; k++) {
+            float g = gensim_f32(t, 12, k), w = st_op_lrp_once(src[k][0], src[k][1], src[k][2]);
+            if (isnan(w))
+                assert_true(isnan(g));
+            else
+                assert_memory_equal(&g, &w, 4);
+        }
+        gensim_thread_free(t);
+    }
+    gensim_program_free(p);
+}
+
 static void test_mad_lrp_pln(void **state)
 {
     (void)state;
@@ -1957,6 +2034,7 @@ int main(void)
         cmocka_unit_test(test_oword_one),
         cmocka_unit_test(test_mad_lrp_pln),
         cmocka_unit_test(test_mad_is_fused),
+        cmocka_unit_test(test_lrp_rounds_once),
         cmocka_unit_test(test_indirect),
         cmocka_unit_test(test_halt),
         cmocka_unit_test(test_sampler_and_rt),

@@ -635,6 +635,9 @@ bool st_op_eval(const struct st_op_env *e, enum st_opcode op, const float s[3][4
 float st_op_mul(bool legacy, float a, float b);
 /* a * b + c: the product rounded, then the sum; with `fused`, rounded once. */
 float st_op_muladd(bool legacy, bool fused, float a, float b, float c);
+/* lrp's a * b + (1 - a) * c, its exact value rounded once to float (the
+ * fused reading of lrp, ARB LRP and the ARB_fog_* blend; Gen's `lrp`) */
+float st_op_lrp_once(float a, float b, float c);
 /*
  * The fused reading's order of a dot product, shared by the interpreter
  * and the Gen kernels (docs/gensim.md rule 1): step j of an n-term chain

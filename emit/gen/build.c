@@ -283,6 +283,24 @@ struct gen_opnd gb_mad_t(struct gen_build *b, bool uniform, enum gen_type t, str
     return d;
 }
 
+struct gen_opnd gb_lrp_t(struct gen_build *b, bool uniform, enum gen_type ty, struct gen_opnd t,
+                         struct gen_opnd a, struct gen_opnd c)
+{
+    bool u = uniform && gb_is_uniform(b->p, &t) && gb_is_uniform(b->p, &a) &&
+             gb_is_uniform(b->p, &c);
+    struct gen_opnd d = gb_val(b, u, ty);
+    /* a three-source instruction takes no immediate */
+    t = gb_reg(b, t);
+    a = gb_reg(b, a);
+    c = gb_reg(b, c);
+    struct gen_inst *i = gb_inst(b, GOP_LRP, gb_dst_uniform(b->p, &d));
+    i->dst = d;
+    i->src[0] = t;
+    i->src[1] = a;
+    i->src[2] = c;
+    return d;
+}
+
 /* A per-channel operand of instruction i (the ones that step by piece). */
 static bool steps(const struct gen_program *p, const struct gen_opnd *o)
 {

@@ -116,6 +116,9 @@ struct gen_opnd gb_mad(struct gen_build *b, bool uniform, struct gen_opnd add, s
 /* The same with a result of type t (GT_F or GT_HF: every operand of that type). */
 struct gen_opnd gb_mad_t(struct gen_build *b, bool uniform, enum gen_type t, struct gen_opnd add,
                          struct gen_opnd m1, struct gen_opnd m2);
+/* A new value = t * a + (1 - t) * b: Gen9's lrp (rounded once, docs/gensim.md). */
+struct gen_opnd gb_lrp_t(struct gen_build *b, bool uniform, enum gen_type ty, struct gen_opnd t,
+                         struct gen_opnd a, struct gen_opnd c);
 void gb_math_to(struct gen_build *b, enum gen_math fn, struct gen_opnd dst, struct gen_opnd a,
                 struct gen_opnd c);
 struct gen_opnd gb_math(struct gen_build *b, enum gen_math fn, bool uniform, struct gen_opnd a,

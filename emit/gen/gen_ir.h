@@ -100,6 +100,7 @@ enum gen_op {
     GOP_IF, GOP_ELSE, GOP_ENDIF, GOP_WHILE, GOP_BREAK, GOP_CONT,
     GOP_LABEL, /* pseudo: the start of a loop body (WHILE's target); prints nothing */
     GOP_CSEL,  /* dst = (src2 <cmod> 0.0) ? src0 : src1, float, three-source (Gen8+) */
+    GOP_LRP,   /* dst = src0 * src1 + (1 - src0) * src2, float, three-source (Gen9, not Gen11) */
     /* Register-indirect reads (gen/indirect.c prints each as the native
      * instructions it stands for, setting a0 itself, so that no other step
      * ever sees the address register):

@@ -513,6 +513,23 @@ static bool same_opnd(const struct gen_opnd *a, const struct gen_opnd *b)
            a->imm == b->imm;
 }
 
+/* Gen's lrp computes the fused reading's lrp: products fused, IEEE rule, float */
+static bool lrp_fuses(const struct gen_opctx *c)
+{
+    return c->fuse && !c->legacy && c->ft == GT_F;
+}
+
+struct gen_opnd gen_op_lrp(const struct gen_opctx *c, struct gen_opnd t, struct gen_opnd a,
+                           struct gen_opnd b)
+{
+    if (!lrp_fuses(c))
+        return gen_opnd_none();
+    float x, y, z;
+    if (imm_float(t, &x) && imm_float(a, &y) && imm_float(b, &z))
+        return FIMM(st_op_lrp_once(x, y, z));
+    return gb_lrp_t(c->b, uni(c, &t, &a, &b), c->ft, t, a, b);
+}
+
 /*
  * ARB LRP: src0 * src1 + (1 - src0) * src2, the first product fused with
  * the sum (a multiply-add), the second rounded before; 1 - src0 once per
@@ -524,6 +541,7 @@ static void arb_lrp(const struct gen_opctx *c, const struct gen_opnd s[3][4], ui
     struct gen_opnd om[4];
     for (unsigned l = 0; l < 4; l++)
         om[l] = gen_opnd_none();
+
     for (unsigned l = 0; l < 4; l++) {
         if (!(mask >> l & 1) || om[l].kind != GO_NONE)
             continue;
@@ -568,8 +586,10 @@ static bool componentwise(const struct gen_opctx *c, unsigned op, const struct g
         return true;
     case ST_OP_CND: *r = select_on(c, a, GC_GT, 0.5f, b, e); return true;
     case ST_OP_LRP:
-        /* src0 * (src1 - src2) + src2 (ARB's form: arb_lrp) */
-        *r = gen_op_mad(c, a, gen_op_add(c, b, gb_neg(e)), e);
+        /* one lrp; else src0 * (src1 - src2) + src2 (ARB's form: arb_lrp) */
+        *r = gen_op_lrp(c, a, b, e);
+        if (r->kind == GO_NONE)
+            *r = gen_op_mad(c, a, gen_op_add(c, b, gb_neg(e)), e);
         return true;
     case ST_OP_SETP: {
         static const enum gen_cmod cm[] = {[ST_CMP_GT] = GC_GT, [ST_CMP_EQ] = GC_EQ,
@@ -689,11 +709,11 @@ bool gen_op_compute(const struct gen_opctx *c, unsigned op, const struct gen_opn
         }
         return true;
     case ST_OP_LRP:
-        if (c->arb) {
-            arb_lrp(c, s, mask, r);
+        if (c->arb && !lrp_fuses(c)) {
+            arb_lrp(c, s, mask, r); /* its steps, as the interpreter's */
             return true;
         }
-        return lanewise(c, op, s, mask, r); /* D3D9's */
+        return lanewise(c, op, s, mask, r); /* one lrp a lane, or D3D9's steps */
     default:
         return lanewise(c, op, s, mask, r);
     }

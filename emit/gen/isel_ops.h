@@ -45,6 +45,11 @@ struct gen_opnd gen_op_mul(const struct gen_opctx *c, struct gen_opnd a, struct 
 struct gen_opnd gen_op_mad(const struct gen_opctx *c, struct gen_opnd a, struct gen_opnd b,
                            struct gen_opnd add);
 struct gen_opnd gen_op_add(const struct gen_opctx *c, struct gen_opnd a, struct gen_opnd b);
+/* t * a + (1 - t) * b as Gen's lrp, rounded once (st_op_lrp_once), when
+ * products fuse, under the IEEE rule, in float; none otherwise (the caller
+ * keeps its steps: the interpreter's other readings). */
+struct gen_opnd gen_op_lrp(const struct gen_opctx *c, struct gen_opnd t, struct gen_opnd a,
+                           struct gen_opnd b);
 /* a . b over n lanes as the interpreter's st_op_dot: fused (c->fuse), a
  * mul (none for a factor +-1) and one mad per further term in
  * st_op_dot_term's order; unfused, ((a0 b0 + a1 b1) + a2 b2) [+ a3 b3]. */

@@ -1366,8 +1366,9 @@ static void arb_position_invariant(struct gen_kernel_info *ki)
  * e^(-(density z)^2); z = fragment.fogcoord.x, state.fog.params and
  * state.fog.color pushed (OpenGL 1.5 section 3.10, as the interpreter).
  * The blend f C + (1 - f) Cfog is LRP's formula, a multiply-add
- * (docs/gensim.md, rule 1): a mad per channel unless --fp-contract=off,
- * the interpreter's fused reading.
+ * (docs/gensim.md, rule 1): an `lrp` per channel, the interpreter's fused
+ * reading (an add and a mad under the d3d9 rule, three steps with
+ * --fp-contract=off).
  */
 static void arb_fog(struct gen_kernel_info *ki)
 {
@@ -1410,6 +1411,11 @@ static void arb_fog(struct gen_kernel_info *ki)
     for (unsigned k = 0; k < 3; k++) {
         struct gen_opnd col = ki->out[color][k];
         struct gen_opnd fc = const_comp(ki, S->fog_c + 1, k);
+        struct gen_opnd l = gen_op_lrp(&c, f, col, fc);
+        if (l.kind != GO_NONE) {
+            ki->out[color][k] = l;
+            continue;
+        }
         fc.neg = true;
         struct gen_opnd d = alu2(ki, GOP_ADD, col, fc, false); /* C - Cfog */
         fc.neg = false;

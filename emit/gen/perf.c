@@ -19,7 +19,7 @@
  * destination size `sd` and execution size `sx` in GRFs, and in a
  * message's payload size `ss`), as Mesa 22.3 uses them:
  *   mov/add/mul/cmp/sel/logic/frc/rnd*:  df 2sd, db 2sx, ld 8,  lf 12 (FPU)
- *   mad, csel: df 2sd (+sd on a bank conflict), db 2sx, ld 8 (FPU)
+ *   mad, lrp, csel: df 2sd (+sd on a bank conflict), db 2sx, ld 8 (FPU)
  *   pln:   df 4sd, db 4sx, ld 12 (FPU)
  *   math:  df 4sd-2, db 4sx, ld 16; pow (and fdiv): db 8sx, ld 24 (EM)
  *   sampler: df 2, db 16sx, ls 8+2ss, ld 750+2ss
@@ -103,6 +103,7 @@ void gen_timing(const struct gen_inst *i, unsigned exec, bool bank_conflict,
     t->lf = 12;
     switch (i->op) {
     case GOP_MAD:
+    case GOP_LRP:
     case GOP_CSEL:
         t->df = (int16_t)(2 * sd + (bank_conflict ? sd : 0));
         t->db = (int16_t)(2 * sx);

@@ -46,6 +46,7 @@ const struct gen_op_info gen_op_info[GOP_COUNT] = {
     [GOP_CONT] = {"cont", 0, false, true, false, false, false},
     [GOP_LABEL] = {"", 0, false, false, false, false, false},
     [GOP_CSEL] = {"csel", 3, true, false, false, true, true},
+    [GOP_LRP] = {"lrp", 3, true, false, false, true, true},
     [GOP_MOVI] = {"movi", 3, true, false, false, false, false},
     [GOP_BCAST] = {"bcast", 1, true, false, false, false, false},
 };

@@ -1047,6 +1047,56 @@ static int alu_read_sources(gensim_thread *t, const gensim_inst *in, int kind, u
     return 0;
 }
 
+/* s + *e = x + y exactly (Knuth's two-sum; round to nearest, no overflow) */
+static double two_sum(double x, double y, double *e)
+{
+    double s = x + y, bv = s - x, av = s - bv;
+    *e = (x - av) + (y - bv);
+    return s;
+}
+
+/* x + y rounded to odd: the nearer-to-zero neighbour if that one's last
+ * bit is odd, else the other one; exact sums stay */
+static double sum_odd(double x, double y)
+{
+    double e, s = two_sum(x, y, &e);
+    uint64_t u;
+    memcpy(&u, &s, 8);
+    if (e != 0.0 && !(u & 1u)) {
+        u = (e > 0.0) == (s > 0.0) ? u + 1u : u - 1u; /* one ulp towards e */
+        memcpy(&s, &u, 8);
+    }
+    return s;
+}
+
+/*
+ * Gen's lrp, src1 * src0 + src2 * (1 - src0), as its exact value rounded
+ * once to float (docs/gensim.md, "Assumptions").  For finite sources
+ * that is p + q + r with p = src0 * src1, q = -src0 * src2, r = src2,
+ * each an exact double.  Boldo and Melquiond's sum of three (2008): the
+ * error-free sums r + q = uh + ul and p + uh = th + tl, then the errors
+ * and th added with rounding to odd, give the sum rounded to odd in
+ * double; a double rounded to odd with two bits to spare rounds to the
+ * nearest float exactly as the real number would.
+ */
+static float gen_lrp(float s0, float s1, float s2)
+{
+    if (!isfinite(s0) || !isfinite(s1) || !isfinite(s2)) /* inf or NaN */
+        return (float)((double)s0 * s1 + (1.0 - (double)s0) * s2);
+    double p = (double)s0 * s1, q = -(double)s0 * s2, r = s2;
+    double ul, uh = two_sum(q, r, &ul);
+    double tl, th = two_sum(p, uh, &tl);
+    double z = sum_odd(th, sum_odd(tl, ul));
+    if (z == 0.0) {
+        /* an exact zero: -0 only from two -0 products, as IEEE sums */
+        double x = (double)s0 * s1, y = (1.0 - (double)s0) * s2;
+        return x == 0.0 && y == 0.0 ? (float)(x + y) : 0.0f;
+    }
+    if (fabs(z) >= 0x1.ffffffp127) /* at or past the tie with 2^128 */
+        return z > 0.0 ? INFINITY : -INFINITY;
+    return (float)z;
+}
+
 /* mov, add, mul, mad, lrp: the operations of every type */
 static int alu_arith(gensim_thread *t, const gensim_inst *in, int kind, val a, val b, val c,
                      val *o, uint8_t *ovf)
@@ -1071,7 +1121,9 @@ static int alu_arith(gensim_thread *t, const gensim_inst *in, int kind, val a, v
         else return gensim__fail(t, in, "integer mad is not modelled on Gen9");
         break;
     case GS_OP_LRP:
-        o->f = a.f * b.f + (1.0f - a.f) * c.f;
+        if (kind != K_F)
+            return gensim__fail(t, in, "lrp is modelled for :f only");
+        o->f = gen_lrp(a.f, b.f, c.f);
         break;
     default:
         return gensim__fail(t, in, "instruction not modelled");

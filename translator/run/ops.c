@@ -102,6 +102,131 @@ float st_op_muladd(bool legacy, bool fused, float a, float b, float c)
 }
 
 /*
+ * lrp rounded once: the exact value of a * b + (1 - a) * c (the
+ * specifications' formula; D3D9's "same as" c + a * (b - c) is the same
+ * real number) rounded to the nearest float, ties to even: the fused
+ * reading of lrp (docs/gensim.md, rule 1).  For finite sources that value
+ * is a*b - a*c + c, three terms that are exact binary numbers (a product
+ * of two floats has at most 48 significant bits) between 2^-298 and
+ * 2^257.  They are added exactly as one signed integer in units of
+ * 2^-298, which is then rounded by hand: no intermediate rounding, no
+ * dependence on the host's precision or rounding mode.
+ */
+enum { LRP_LIMBS = 18 }; /* 576 bits of 2^-298: a sum up to 2^278 */
+
+/* acc += sign * m * 2^(shift) (m < 2^49, shift >= 0), two's complement */
+static void lrp_acc(uint32_t acc[LRP_LIMBS], bool neg, uint64_t m, unsigned shift)
+{
+    uint32_t add[LRP_LIMBS] = {0};
+    unsigned w = shift / 32, b = shift % 32;
+    /* m << b spans at most three limbs (49 + 31 bits) */
+    uint64_t lo = m << b, hi = b ? m >> (64 - b) : 0;
+    uint32_t part[3] = {(uint32_t)lo, (uint32_t)(lo >> 32), (uint32_t)hi};
+    for (unsigned k = 0; k < 3 && w + k < LRP_LIMBS; k++)
+        add[w + k] = part[k];
+    if (neg) { /* two's complement of add */
+        uint64_t carry = 1;
+        for (unsigned k = 0; k < LRP_LIMBS; k++) {
+            uint64_t v = (uint64_t)(uint32_t)~add[k] + carry;
+            add[k] = (uint32_t)v;
+            carry = v >> 32;
+        }
+    }
+    uint64_t carry = 0;
+    for (unsigned k = 0; k < LRP_LIMBS; k++) {
+        uint64_t v = (uint64_t)acc[k] + add[k] + carry;
+        acc[k] = (uint32_t)v;
+        carry = v >> 32;
+    }
+}
+
+/* f = sign * m * 2^(e - 149) with m < 2^24: the float's exact integer form */
+static void float_parts(float f, bool *neg, uint64_t *m, int *e)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    *neg = u >> 31;
+    uint32_t x = (u >> 23) & 0xffu;
+    *m = x ? (u & 0x7fffffu) | 0x800000u : u & 0x7fffffu;
+    *e = x ? (int)x - 1 : 0;
+}
+
+static bool limb_bit(const uint32_t acc[LRP_LIMBS], unsigned i)
+{
+    return acc[i / 32] >> (i % 32) & 1u;
+}
+
+float st_op_lrp_once(float a, float b, float c)
+{
+    if (!isfinite(a) || !isfinite(b) || !isfinite(c)) /* the result is inf or NaN */
+        return (float)((double)a * b + (1.0 - (double)a) * c);
+    bool na, nb, nc;
+    uint64_t ma, mb, mc;
+    int ea, eb, ec;
+    float_parts(a, &na, &ma, &ea);
+    float_parts(b, &nb, &mb, &eb);
+    float_parts(c, &nc, &mc, &ec);
+    uint32_t acc[LRP_LIMBS] = {0};
+    /* a*b is ma*mb * 2^(ea + eb - 298), a*c likewise, c is mc * 2^(ec + 149 - 298) */
+    lrp_acc(acc, na != nb, ma * mb, (unsigned)(ea + eb));
+    lrp_acc(acc, na == nc, ma * mc, (unsigned)(ea + ec));
+    lrp_acc(acc, nc, mc, (unsigned)(ec + 149));
+    bool neg = acc[LRP_LIMBS - 1] >> 31;
+    if (neg) {
+        uint64_t carry = 1;
+        for (unsigned k = 0; k < LRP_LIMBS; k++) {
+            uint64_t v = (uint64_t)(uint32_t)~acc[k] + carry;
+            acc[k] = (uint32_t)v;
+            carry = v >> 32;
+        }
+    }
+    int top = -1;
+    for (int k = LRP_LIMBS - 1; k >= 0 && top < 0; k--)
+        for (int j = 31; j >= 0; j--)
+            if (acc[k] >> j & 1u) {
+                top = 32 * k + j;
+                break;
+            }
+    if (top < 0) {
+        /* an exact zero: -0 only when both products a*b and (1-a)*c are -0,
+         * as IEEE signs a sum of zeros (their signs are the doubles') */
+        double p = (double)a * b, q = (1.0 - (double)a) * c;
+        return p == 0.0 && q == 0.0 ? (float)(p + q) : 0.0f;
+    }
+    /* the float's last place: 23 bits below the top, or 2^-149 (bit 149)
+     * for a result below 2^-126 */
+    int lsb = top - 23 > 149 ? top - 23 : 149;
+    uint32_t m = 0;
+    for (int i = top; i >= lsb; i--)
+        m = m << 1 | limb_bit(acc, (unsigned)i);
+    bool half = lsb > 0 && limb_bit(acc, (unsigned)(lsb - 1)), rest = false;
+    for (int i = lsb - 2; i >= 0 && !rest; i--)
+        rest = limb_bit(acc, (unsigned)i);
+    if (half && (rest || (m & 1u)))
+        m++;
+    /* value m * 2^(lsb - 298); encoded: a subnormal's bits are m itself
+     * (m = 2^23 after rounding up is the smallest normal, as encoded) */
+    uint32_t bits;
+    if (lsb == 149 && m <= 0x800000u) {
+        bits = m;
+    } else {
+        int exp = lsb - 298 + 23; /* of m's top bit, m in [2^23, 2^24] */
+        if (m == 0x1000000u) {
+            m >>= 1;
+            exp++;
+        }
+        if (exp + 127 >= 255)
+            bits = 0x7f800000u;
+        else
+            bits = (uint32_t)(exp + 127) << 23 | (m & 0x7fffffu);
+    }
+    bits |= (uint32_t)neg << 31;
+    float r;
+    memcpy(&r, &bits, 4);
+    return r;
+}
+
+/*
  * A four-term dot product starts from its w term, then adds x, y, z;
  * shorter ones go x, y, z.  Why: a chain costs one instruction per
  * fused step plus its start, and the start is free when it is an addend
@@ -384,11 +509,19 @@ static bool eval_arith(const struct st_op_env *e, enum st_opcode op, const float
         res[2] = s0[2];
         res[3] = s1[3];
         return true;
-    case ST_OP_LRP: /* src0 * (src1 - src2) + src2; ARB: src0 * src1 + (1 - src0) * src2,
-                     * whose first product the fused reading rounds with the sum */
-        for (int k = 0; k < 4; k++)
-            res[k] = e->arb ? muladd_e(e, s0[k], s1[k], mul_e(e, R(e, 1.0f - s0[k]), s2[k]))
-                            : muladd_e(e, s0[k], R(e, s1[k] - s2[k]), s2[k]);
+    case ST_OP_LRP:
+        /* src0 * (src1 - src2) + src2; ARB: src0 * src1 + (1 - src0) * src2.
+         * The fused reading is the exact value rounded once (Gen's `lrp`);
+         * under the d3d9 rule or for a _pp instruction, where the kernel
+         * keeps the steps, the first product rounded with the sum. */
+        for (int k = 0; k < 4; k++) {
+            if (e->fused && !e->legacy && !e->half)
+                res[k] = st_op_lrp_once(s0[k], s1[k], s2[k]);
+            else if (e->arb)
+                res[k] = muladd_e(e, s0[k], s1[k], mul_e(e, R(e, 1.0f - s0[k]), s2[k]));
+            else
+                res[k] = muladd_e(e, s0[k], R(e, s1[k] - s2[k]), s2[k]);
+        }
         return true;
     case ST_OP_FRC:
         for (int k = 0; k < 4; k++)

@@ -1065,8 +1065,10 @@ void st_arb_run_finish(const struct st_shader *sh, const struct st_run_inputs *i
          * [0, 1], then blended with the fog factor of OpenGL 1.5 section
          * 3.10, itself clamped to [0, 1].  The blend f C + (1 - f) Cfog is
          * a linear interpolation (ARB LRP's formula), so a multiply-add in
-         * both readings (docs/gensim.md, rule 1): Cfog + f (C - Cfog),
-         * `fused` rounding the product with its sum, as the kernel's mad. */
+         * both readings (docs/gensim.md, rule 1): Cfog + f (C - Cfog)
+         * with each step rounded, or, `fused`, the exact value rounded
+         * once, as the kernel's `lrp` (under the d3d9 rule the kernel's
+         * mad: the product rounded with the sum). */
         int color = -1;
         for (uint32_t j = 0; j < sh->arb->num_outputs; j++)
             if (arb_is_output(sh, j, "result.color"))
@@ -1089,7 +1091,9 @@ void st_arb_run_finish(const struct st_shader *sh, const struct st_run_inputs *i
         for (int k = 0; k < 4; k++)
             c[k] = st_op_saturate(c[k]);
         for (int k = 0; k < 3; k++)
-            c[k] = st_op_muladd(rules == ST_FLOAT_D3D9, fused, f, c[k] - FC[k], FC[k]);
+            c[k] = fused && rules != ST_FLOAT_D3D9
+                       ? st_op_lrp_once(f, c[k], FC[k])
+                       : st_op_muladd(rules == ST_FLOAT_D3D9, fused, f, c[k] - FC[k], FC[k]);
     }
 }
 
