@@ -161,6 +161,14 @@ struct st_gen_run_stats {
     unsigned quad_pixels;   /* ... in one-quad threads (group not on one plane) */
     unsigned single_pixels; /* ... alone (quad not on one plane, no derivatives) */
     unsigned sends_by_sfid[16]; /* messages sent, by shared function (0xC untyped, 9 constant block reads) */
+    /* sampler messages by message type (0 sample, 1 sample_b, 2 sample_l,
+     * 4 sample_d, 24 sample_lz, ...), and the parameters of the first
+     * channel that runs in the first message of each type: the bias,
+     * level and gradients, which the texture model (level 0 only) never
+     * reads, can be checked there */
+    unsigned samples_by_type[32];
+    unsigned sample_nparams[32];
+    float sample_param[32][11];
 };
 /* The execution step: outs[0 .. in->num_invocations); stats may be NULL. */
 bool st_gen_execute(struct st_ctx *ctx, const struct st_shader *sh, const struct mir_prog *mir,

@@ -1971,6 +1971,64 @@ static void test_arb_fog_blend_lrp(void **state)
 }
 
 /*
+ * texldb, texldl and texldd send the sampler their bias, level and
+ * gradients (sample_b, sample_l, sample_d: Mesa's parameter order), which
+ * the texture model, level 0 only, never reads: so the parameters of the
+ * first message of each type are checked here, worked by hand from the
+ * inputs: v0 = (0.25, 0.5, 0, 2), v1 = (0.125, 0.0625, 0, 0), c0 =
+ * (0.5, -0.5, 0, 0).
+ * - texldb v0: (bias, u, v) = (2, 0.25, 0.5);
+ * - texldl v0.yxzw: (level, u, v) = (2, 0.5, 0.25);
+ * - texldd v0, v1, c0: (u, du/dx, du/dy, v, dv/dx, dv/dy) = (0.25,
+ *   0.125, 0.5, 0.5, 0.0625, -0.5), one SIMD8 message per 8 channels
+ *   (Gen9 has no SIMD16 sample_d);
+ * - texldl with the defined level 0 (c2.z): sample_lz, (u, v) alone.
+ */
+static void test_sample_lod_parameters(void **state)
+{
+    (void)state;
+    const char *src = "ps_3_0\ndef c2, 0, 0, 0, 0\n"
+                      "dcl_texcoord0 v0\ndcl_texcoord1 v1\ndcl_2d s0\n"
+                      "texldb r0, v0, s0\n"
+                      "texldl r1, v0.yxzw, s0\n"
+                      "texldd r2, v0, s0, v1, c0\n"
+                      "mov r3, v0\nmov r3.w, c2.z\ntexldl r3, r3, s0\n"
+                      "add r0, r0, r1\nadd r0, r0, r2\nadd oC0, r0, r3\n";
+    const char *json = "{\"constants\": {\"c0\": [0.5, -0.5, 0, 0]}, \"invocations\": "
+                       "[{\"v0\": [0.25, 0.5, 0, 2], \"v1\": [0.125, 0.0625, 0, 0]}]}";
+    for (unsigned simd = 8; simd <= 32; simd *= 2) {
+        struct st_ctx *ctx = st_ctx_create("r.asm", src, strlen(src), 50);
+        struct st_arena *a = st_arena_create();
+        struct st_shader *sh = st_parse_d3d9(ctx, a);
+        assert_true(sh && st_check(ctx, sh));
+        struct st_run_inputs in;
+        assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+        struct st_run_outputs o[1];
+        struct st_gen_run_stats st;
+        memset(&st, 0, sizeof(st));
+        assert_true(test_gen_execute_ex(ctx, sh, simd, &in, ST_FLOAT_IEEE, ST_FP_CONTRACT_ON, o,
+                                        &st));
+        const float b[3] = {2, 0.25f, 0.5f}, l[3] = {2, 0.5f, 0.25f};
+        const float d[6] = {0.25f, 0.125f, 0.5f, 0.5f, 0.0625f, -0.5f}, lz[2] = {0.25f, 0.5f};
+        assert_int_equal(st.samples_by_type[0], 0); /* no plain sample */
+        assert_int_equal(st.samples_by_type[1], 1);
+        assert_int_equal(st.sample_nparams[1], 3);
+        assert_memory_equal(st.sample_param[1], b, sizeof(b));
+        assert_int_equal(st.samples_by_type[2], 1);
+        assert_int_equal(st.sample_nparams[2], 3);
+        assert_memory_equal(st.sample_param[2], l, sizeof(l));
+        assert_int_equal(st.samples_by_type[4], 1); /* the lit pixel's 8 channels */
+        assert_int_equal(st.sample_nparams[4], 6);
+        assert_memory_equal(st.sample_param[4], d, sizeof(d));
+        assert_int_equal(st.samples_by_type[24], 1);
+        assert_int_equal(st.sample_nparams[24], 2);
+        assert_memory_equal(st.sample_param[24], lz, sizeof(lz));
+        st_arena_destroy(a);
+        st_ctx_destroy(ctx);
+    }
+}
+
+/*
  * D3D9 lrp is Gen's `lrp`, one instruction a lane, whose exact value is
  * rounded once (docs/gensim.md, rule 1); with --fp-contract=off the
  * steps src2 + src0 * (src1 - src2).  Worked by hand, lanes x..w:
@@ -2454,6 +2512,7 @@ int main(void)
         cmocka_unit_test(test_multiply_adds),
         cmocka_unit_test(test_arb_fog_blend_lrp),
         cmocka_unit_test(test_d3d9_lrp_rounds_once),
+        cmocka_unit_test(test_sample_lod_parameters),
         cmocka_unit_test(test_saturate_folds_into_producer),
         cmocka_unit_test(test_clamp_to_one_is_saturate),
         cmocka_unit_test(test_arb_lit_csel_constant_register),

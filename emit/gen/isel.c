@@ -1092,7 +1092,8 @@ static void emit_deriv(struct isel *I, const struct mir_instr *in)
     write_dst(I, in, r);
 }
 
-/* texld* and ARB TEX/TXP/TXB: the coordinates, projected for the p forms. */
+/* texld* and ARB TEX/TXP/TXB: the coordinates, projected for the p forms;
+ * the bias (texldb, TXB) or level (texldl) in w, texldd's gradients. */
 static void emit_sample(struct isel *I, const struct mir_instr *in)
 {
     struct gen_build *B = I->b;
@@ -1109,7 +1110,24 @@ static void emit_sample(struct isel *I, const struct mir_instr *in)
         if (used && proj)
             c[k] = gb_math(B, GM_FDIV, false, s[k], s[3]);
     }
-    gen_kernel_sample(I->ki, in->tex_stage, arb ? in->tex_target + 1u : 0u, c, r);
+    struct gen_sample_lod lod;
+    memset(&lod, 0, sizeof(lod));
+    lod.kind = GEN_LOD_IMPLICIT;
+    if (in->op == ST_OP_TEXLDB || in->op == ST_OP_ARB_TXB || in->op == ST_OP_TEXLDL) {
+        lod.kind = in->op == ST_OP_TEXLDL ? GEN_LOD_LEVEL : GEN_LOD_BIAS;
+        lod.lod = s[3];
+    } else if (in->op == ST_OP_TEXLDD) {
+        struct gen_opnd g[2][4];
+        for (unsigned k = 0; k < 2; k++)
+            read_src(I, in, k + 1, src_need(I->m, in, k + 1), g[k]);
+        lod.kind = GEN_LOD_GRAD;
+        for (unsigned k = 0; k < 3; k++) {
+            bool used = k < dims;
+            lod.ddx[k] = used ? g[0][k] : gb_imm_f(0.0f);
+            lod.ddy[k] = used ? g[1][k] : gb_imm_f(0.0f);
+        }
+    }
+    gen_kernel_sample(I->ki, in->tex_stage, arb ? in->tex_target + 1u : 0u, c, &lod, r);
     write_dst(I, in, r);
 }
 

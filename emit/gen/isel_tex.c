@@ -78,7 +78,7 @@ static void sample(struct gen_tex1x *t, uint32_t stage, struct gen_opnd u, struc
                    struct gen_opnd w, struct gen_opnd r[4])
 {
     struct gen_opnd c[3] = {u, v, w};
-    gen_kernel_sample(t->ki, stage, 0, c, r);
+    gen_kernel_sample(t->ki, stage, 0, c, NULL, r);
 }
 
 static struct gen_opnd pad_value(struct gen_tex1x *t, uint32_t d, unsigned back)

@@ -1187,8 +1187,66 @@ bool gen_kernel_input_rel(struct gen_kernel_info *ki, struct gen_opnd index, int
 /* ------------------------------------------------------------------ */
 /* Sampling.                                                           */
 
+/* Channel part q of M channels of a per-channel operand (dwords) */
+static struct gen_opnd part_of(const struct gen_program *p, struct gen_opnd o, unsigned m,
+                               unsigned q)
+{
+    if (q && !gb_is_uniform(p, &o) && (o.kind == GO_VREG || o.kind == GO_FIXED))
+        o.off += 4 * m * q;
+    return o;
+}
+
+/*
+ * The sampler message and its parameters, in the order Gen9 reads them
+ * (header-less; Mesa's lower_sampler_logical_send_gfx7): [ref], [bias or
+ * level], u, v, r; sample_d interleaves each coordinate with its two
+ * gradients.  Message types: 0 sample, 1 sample_b, 2 sample_l, 3
+ * sample_c, 4 sample_d, 5 sample_b_c, 6 sample_l_c, 24 sample_lz, 25
+ * sample_c_lz.  Returns the number of parameters.
+ */
+static unsigned sample_params(const struct gen_program *p, const struct gen_sample_lod *lod,
+                              bool shadow, const struct gen_opnd *crd, unsigned ncrd,
+                              struct gen_opnd prm[9], unsigned *type)
+{
+    enum gen_lod_kind k = lod ? lod->kind : GEN_LOD_IMPLICIT;
+    unsigned n = 0;
+    *type = 0;
+    if (k == GEN_LOD_IMPLICIT && p->layout.stage == ST_VS)
+        k = GEN_LOD_LEVEL; /* no quad, no derivatives: level 0 */
+    struct gen_opnd level = lod && lod->kind == GEN_LOD_LEVEL ? lod->lod : gen_imm(0, GT_F);
+    if (shadow)
+        prm[n++] = crd[2]; /* the reference */
+    switch (k) {
+    case GEN_LOD_IMPLICIT: *type = shadow ? 3 : 0; break;
+    case GEN_LOD_BIAS:
+        *type = shadow ? 5 : 1;
+        prm[n++] = lod->lod;
+        break;
+    case GEN_LOD_LEVEL:
+        if (gb_is_imm_f(level, 0.0f) || gb_is_imm_f(level, -0.0f)) {
+            *type = shadow ? 25 : 24; /* sample_lz: level 0, one parameter fewer */
+        } else {
+            *type = shadow ? 6 : 2;
+            prm[n++] = level;
+        }
+        break;
+    case GEN_LOD_GRAD:
+        *type = 4;
+        for (unsigned c = 0; c < ncrd; c++) {
+            prm[n++] = crd[c];
+            prm[n++] = lod->ddx[c];
+            prm[n++] = lod->ddy[c];
+        }
+        return n;
+    }
+    for (unsigned c = 0; c < ncrd; c++)
+        prm[n++] = crd[c];
+    return n;
+}
+
 void gen_kernel_sample(struct gen_kernel_info *ki, unsigned stage, unsigned target,
-                       const struct gen_opnd coord[3], struct gen_opnd out[4])
+                       const struct gen_opnd coord[3], const struct gen_sample_lod *lod,
+                       struct gen_opnd out[4])
 {
     struct gen_program *p = ki->p;
     for (unsigned c = 0; c < 4; c++)
@@ -1197,60 +1255,73 @@ void gen_kernel_sample(struct gen_kernel_info *ki, unsigned stage, unsigned targ
         gb_fail(ki->b, "this texture stage");
         return;
     }
-    unsigned nparams;
+    if (lod && lod->kind == GEN_LOD_BIAS && p->layout.stage == ST_VS) {
+        gb_fail(ki->b, "a lod bias in a vertex shader");
+        return;
+    }
+    unsigned ncrd;
     bool shadow = false;
     if (target) {
         switch ((enum st_arb_tex_target)(target - 1)) {
-        case ST_ARB_TEX_3D: case ST_ARB_TEX_CUBE: nparams = 3; break;
+        case ST_ARB_TEX_3D: case ST_ARB_TEX_CUBE: ncrd = 3; break;
         case ST_ARB_TEX_SHADOW1D: case ST_ARB_TEX_SHADOW2D: case ST_ARB_TEX_SHADOWRECT:
             shadow = true;
-            nparams = 3; /* reference (r), u, v */
+            ncrd = 2; /* u, v after the reference (r) */
             break;
-        default: nparams = 2; break;
+        default: ncrd = 2; break;
         }
     } else {
         switch (ki->sampler_type[stage]) {
-        case ST_SAMPLER_2D: nparams = 2; break;
-        case ST_SAMPLER_CUBE: case ST_SAMPLER_VOLUME: nparams = 3; break;
+        case ST_SAMPLER_2D: ncrd = 2; break;
+        case ST_SAMPLER_CUBE: case ST_SAMPLER_VOLUME: ncrd = 3; break;
         default:
-            nparams = gb_is_imm_f(coord[2], 0.0f) ? 2 : 3;
+            ncrd = gb_is_imm_f(coord[2], 0.0f) ? 2 : 3;
             break;
         }
     }
-    struct gen_opnd prm[3];
-    if (shadow) {
-        prm[0] = coord[2];
-        prm[1] = coord[0];
-        prm[2] = coord[1];
-    } else {
-        for (unsigned k = 0; k < nparams; k++)
-            prm[k] = coord[k];
+    if (shadow && lod && lod->kind == GEN_LOD_GRAD) {
+        gb_fail(ki->b, "gradients with a shadow target");
+        return;
     }
-    /* VS: no derivatives, so LOD 0 (sample_lz / sample_c_lz); PS: sample / sample_c */
-    unsigned type = p->layout.stage == ST_VS ? (shadow ? 25 : 24) : (shadow ? 3 : 0);
-    unsigned halves = p->simd == 32 ? 2 : 1, exec = p->simd == 32 ? 16 : p->simd;
-    uint32_t resp[2];
-    for (unsigned h = 0; h < halves; h++) {
-        uint32_t pl = block(p, nparams * 4 * exec, false);
-        for (unsigned k = 0; k < nparams; k++)
-            to_block(ki, pl, k * 4 * exec, prm[k], GT_F, exec, h);
-        resp[h] = block(p, 16 * exec, false);
-        struct gen_inst *i = add(p, GOP_SEND, exec, 16 * h);
-        i->dst = gen_vr(resp[h], 0, GT_F);
+    struct gen_opnd prm[9];
+    unsigned type, nparams = sample_params(p, lod, shadow, coord, ncrd, prm, &type);
+    /* one message per 16 channels (sample_d: per 8, Gen9 has no SIMD16 sample_d) */
+    unsigned m = type == 4 ? 8 : p->simd < 16 ? p->simd : 16, parts = p->simd / m;
+    uint32_t resp[4];
+    for (unsigned q = 0; q < parts; q++) {
+        uint32_t pl = block(p, nparams * 4 * m, false);
+        for (unsigned k = 0; k < nparams; k++) {
+            struct gen_inst *i = add(p, GOP_MOV, m, m * q);
+            i->dst = gen_vr(pl, k * 4 * m, GT_F);
+            i->src[0] = gb_as_type(ki->b, part_of(p, prm[k], m, q), GT_F);
+        }
+        resp[q] = block(p, 16 * m, false);
+        struct gen_inst *i = add(p, GOP_SEND, m, m * q);
+        i->dst = gen_vr(resp[q], 0, GT_F);
         i->src[0] = gen_vr(pl, 0, GT_F);
         i->sfid = 2;
         i->exdesc = 2;
-        i->mlen = (uint8_t)(nparams * exec / 8);
-        i->rlen = (uint8_t)(4 * exec / 8);
-        i->desc = gen_desc(nparams * exec / 8, 4 * exec / 8, false,
+        i->mlen = (uint8_t)(nparams * m / 8);
+        i->rlen = (uint8_t)(4 * m / 8);
+        i->desc = gen_desc(nparams * m / 8, 4 * m / 8, false,
                            (GEN_BTI_TEXTURE0 + stage) | (stage << 8) | (type << 12) |
-                               ((exec == 8 ? 1u : 2u) << 17));
+                               ((m == 8 ? 1u : 2u) << 17));
     }
-    if (halves == 2) {
-        gather_halves(p, resp, 4, out);
-    } else {
+    if (parts == 1) {
         for (unsigned c = 0; c < 4; c++)
             out[c] = gen_vr(resp[0], c * gen_dsize(p), GT_F);
+        return;
+    }
+    /* the parts' responses gathered into one value per channel */
+    for (unsigned c = 0; c < 4; c++) {
+        uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
+        for (unsigned q = 0; q < parts; q++) {
+            struct gen_inst *i = add(p, GOP_MOV, m, m * q);
+            i->dst = gen_vr(v, 4 * m * q, GT_UD);
+            i->src[0] = gen_vr(resp[q], 4 * m * c, GT_UD);
+            i->src[0].region = GR_VEC;
+        }
+        out[c] = gen_vr(v, 0, GT_F);
     }
 }
 

@@ -86,14 +86,25 @@ struct gen_opnd gen_kernel_int(struct gen_kernel_info *ki, uint32_t idx, unsigne
 struct gen_opnd gen_kernel_bool(struct gen_kernel_info *ki, uint32_t idx);
 /* Bump-environment value j (mat00, mat01, mat10, mat11, lscale, loffset) of a stage. */
 struct gen_opnd gen_kernel_bump(struct gen_kernel_info *ki, uint32_t stage, unsigned j);
+/* How a sample picks its level of detail: from the pixel's quad (a pixel
+ * shader's implicit derivatives; a vertex shader has none, so level 0),
+ * that plus a bias (texldb, TXB), an explicit level (texldl), or explicit
+ * gradients (texldd). */
+enum gen_lod_kind { GEN_LOD_IMPLICIT, GEN_LOD_BIAS, GEN_LOD_LEVEL, GEN_LOD_GRAD };
+struct gen_sample_lod {
+    enum gen_lod_kind kind;
+    struct gen_opnd lod;            /* the bias or the level */
+    struct gen_opnd ddx[3], ddy[3]; /* the gradients of u, v, r */
+};
 /*
  * Samples texture stage `stage` at coord[0..2] (u, v, r; ARB shadow
  * targets: the reference is r).  arb_target: the ARB target + 1, or 0 for
  * Direct3D 9 (the sampler's dcl type, else two coordinates when r is the
- * immediate 0).  The texel's R, G, B, A into out.
+ * immediate 0).  lod: NULL for implicit.  The texel's R, G, B, A into out.
  */
 void gen_kernel_sample(struct gen_kernel_info *ki, unsigned stage, unsigned arb_target,
-                       const struct gen_opnd coord[3], struct gen_opnd out[4]);
+                       const struct gen_opnd coord[3], const struct gen_sample_lod *lod,
+                       struct gen_opnd out[4]);
 /* The URB write (vertex shaders) or render target writes (pixel shaders),
  * with the ARB options' fixed-function steps first. */
 void gen_kernel_epilogue(struct gen_kernel_info *ki);

@@ -134,14 +134,35 @@ static int cb_sample(void *u, const gensim_sample_msg *m, uint32_t r[4][16], cha
     bool none = t->type == ST_SAMPLER_NONE || !t->texels;
     if (none)
         R->missing[s] = true;
-    /* sample_c / sample_c_lz carry (ref, u, v); the others (u, v, r) */
-    bool shadow = m->msg_type == 3 || m->msg_type == 25;
+    /* The compared messages carry (ref, u, v), the others (u, v, r); a
+     * bias or level comes after the reference, sample_d interleaves each
+     * coordinate with its gradients.  Only level 0 exists (docs/
+     * interpreter.md, "Textures"), so the level parameters select nothing. */
+    unsigned ty = m->msg_type;
+    bool shadow = ty == 3 || ty == 5 || ty == 6 || ty == 25;
+    unsigned at[3] = {0, 1, 2};
+    if (ty == 1 || ty == 2) { /* sample_b, sample_l: (lod, u, v, r) */
+        at[0] = 1, at[1] = 2, at[2] = 3;
+    } else if (ty == 5 || ty == 6) { /* sample_b_c, sample_l_c: (ref, lod, u, v) */
+        at[1] = 2, at[2] = 3;
+    } else if (ty == 4) { /* sample_d: (u, du/dx, du/dy, v, ..., r, ...) */
+        at[1] = 3, at[2] = 6;
+    }
+    if (R->stats && ty < 32 && m->mask && R->stats->samples_by_type[ty]++ == 0) {
+        unsigned ch = 0;
+        while (!(m->mask >> ch & 1))
+            ch++;
+        R->stats->sample_nparams[ty] = m->nparams;
+        for (unsigned k = 0; k < m->nparams && k < 11; k++)
+            memcpy(&R->stats->sample_param[ty][k], &m->param[k][ch], 4);
+    }
     for (unsigned ch = 0; ch < m->simd; ch++) {
         if (!(m->mask >> ch & 1))
             continue;
         float c[3] = {0, 0, 0}, out[4] = {0, 0, 0, 1};
-        for (unsigned k = 0; k < m->nparams && k < 3; k++)
-            memcpy(&c[k], &m->param[k][ch], 4);
+        for (unsigned k = 0; k < 3; k++)
+            if (at[k] < m->nparams)
+                memcpy(&c[k], &m->param[at[k]][ch], 4);
         if (R->arb) {
             float cc[4] = {c[0], c[1], c[2], 1.0f};
             if (shadow) {
