@@ -246,6 +246,22 @@ static bool is_one_f(struct gen_opnd o)
     return o.kind == GO_IMM && o.type == GT_F && !o.neg && !o.abs && o.imm == 0x3f800000u;
 }
 
+/* dst = op(s0, s1, s2), a three-source instruction: each source in a
+ * register (Gen9's three-source form takes no immediate) */
+static struct gen_inst *three_src(struct gen_build *b, enum gen_op op, struct gen_opnd dst,
+                                  struct gen_opnd s0, struct gen_opnd s1, struct gen_opnd s2)
+{
+    s0 = gb_reg(b, s0);
+    s1 = gb_reg(b, s1);
+    s2 = gb_reg(b, s2);
+    struct gen_inst *i = gb_inst(b, op, gb_dst_uniform(b->p, &dst));
+    i->dst = dst;
+    i->src[0] = s0;
+    i->src[1] = s1;
+    i->src[2] = s2;
+    return i;
+}
+
 void gb_mad_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd add, struct gen_opnd m1,
                struct gen_opnd m2, bool sat)
 {
@@ -256,15 +272,7 @@ void gb_mad_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd add, st
         gb_alu_to(b, GOP_ADD, dst, add, is_one_f(m2) ? m1 : m2, sat);
         return;
     }
-    add = gb_reg(b, add);
-    m1 = gb_reg(b, m1);
-    m2 = gb_reg(b, m2);
-    struct gen_inst *i = gb_inst(b, GOP_MAD, gb_dst_uniform(b->p, &dst));
-    i->dst = dst;
-    i->src[0] = add;
-    i->src[1] = m1;
-    i->src[2] = m2;
-    i->sat = sat;
+    three_src(b, GOP_MAD, dst, add, m1, m2)->sat = sat;
 }
 
 struct gen_opnd gb_mad(struct gen_build *b, bool uniform, struct gen_opnd add, struct gen_opnd m1,
@@ -289,15 +297,7 @@ struct gen_opnd gb_lrp_t(struct gen_build *b, bool uniform, enum gen_type ty, st
     bool u = uniform && gb_is_uniform(b->p, &t) && gb_is_uniform(b->p, &a) &&
              gb_is_uniform(b->p, &c);
     struct gen_opnd d = gb_val(b, u, ty);
-    /* a three-source instruction takes no immediate */
-    t = gb_reg(b, t);
-    a = gb_reg(b, a);
-    c = gb_reg(b, c);
-    struct gen_inst *i = gb_inst(b, GOP_LRP, gb_dst_uniform(b->p, &d));
-    i->dst = d;
-    i->src[0] = t;
-    i->src[1] = a;
-    i->src[2] = c;
+    three_src(b, GOP_LRP, d, t, a, c);
     return d;
 }
 
