@@ -541,7 +541,6 @@ static void arb_lrp(const struct gen_opctx *c, const struct gen_opnd s[3][4], ui
     struct gen_opnd om[4];
     for (unsigned l = 0; l < 4; l++)
         om[l] = gen_opnd_none();
-
     for (unsigned l = 0; l < 4; l++) {
         if (!(mask >> l & 1) || om[l].kind != GO_NONE)
             continue;
