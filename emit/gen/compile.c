@@ -16,18 +16,6 @@
 #include "opt.h"
 #include "verify.h"
 
-/* Does the kernel compute in half floats anywhere? */
-static bool uses_half(const struct gen_program *p)
-{
-    for (unsigned k = 0; k < p->ninst; k++) {
-        const struct gen_inst *i = &p->inst[k];
-        if (i->dst.type == GT_HF || i->src[0].type == GT_HF || i->src[1].type == GT_HF ||
-            i->src[2].type == GT_HF)
-            return true;
-    }
-    return false;
-}
-
 static void print_header(const struct gen_program *p, struct st_buf *out)
 {
     const struct st_gen_layout *L = &p->layout;
@@ -386,13 +374,7 @@ static void print_kernel(const struct gen_program *p, const struct st_buf *stats
                          struct st_buf *out)
 {
     print_header(p, out);
-    /* cr0.0 bit 7: keep f32 denormals.  The reset value flushes them,
-     * while both float rules keep them (the interpreter and the JIT
-     * do); IGC sets the same bit.  Bit 10 keeps half denormals, for a
-     * kernel that computes in :hf (--pp=fp16: the interpreter's halves
-     * go down to 2^-24). */
-    st_buf_printf(out, "(W)       or (1|M0)      cr0.0<1>:ud cr0.0<0;1,0>:ud 0x%X:ud {Switch}\n",
-                  uses_half(p) ? 0x480u : 0x80u);
+    gen_print_prologue(p, out);
     gen_print(p, out);
     st_buf_printf(out, "// ");
     st_buf_append(out, stats_line->data, stats_line->len);

@@ -288,7 +288,13 @@ void gen_indirect_print(const struct gen_program *p, const struct gen_inst *i, s
 void gen_resolve_flow(struct gen_program *p);
 /* IGA text of the allocated program. */
 void gen_print(const struct gen_program *p, struct st_buf *out);
-/* Native instructions (SIMD32 halves counted) and sends; loops; cycles estimate. */
+/* The bits the kernel's first instruction ORs into cr0.0 (0: no such
+ * instruction): bit 7 keeps f32 denormals, bit 10 halves (docs/gen-abi.md). */
+uint32_t gen_cr0_bits(const struct gen_program *p);
+/* The cr0 instruction itself, or nothing when gen_cr0_bits is 0. */
+void gen_print_prologue(const struct gen_program *p, struct st_buf *out);
+/* Native instructions (SIMD32 halves and the cr0 prologue counted) and
+ * sends; loops; cycles estimate. */
 void gen_count(const struct gen_program *p, unsigned *insts, unsigned *sends, unsigned *loops,
                unsigned *cycles);
 /* "NAME: SIMD8 shader: N instructions. N loops. N cycles. N:N spills:fills, N sends" */

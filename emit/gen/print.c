@@ -497,13 +497,43 @@ void gen_print(const struct gen_program *p, struct st_buf *out)
 /* ------------------------------------------------------------------ */
 /* Statistics.                                                         */
 
+/* Does the kernel compute in half floats anywhere? */
+static bool uses_half(const struct gen_program *p)
+{
+    for (unsigned k = 0; k < p->ninst; k++) {
+        const struct gen_inst *i = &p->inst[k];
+        if (i->dst.type == GT_HF || i->src[0].type == GT_HF || i->src[1].type == GT_HF ||
+            i->src[2].type == GT_HF)
+            return true;
+    }
+    return false;
+}
+
+/* cr0.0 bit 7 keeps f32 denormals: the reset value flushes them, while
+ * both float rules keep them (the interpreter and the JIT do); IGC sets
+ * the same bit.  Bit 10 keeps half denormals, for a kernel that computes
+ * in :hf (--pp=fp16: the interpreter's halves go down to 2^-24). */
+uint32_t gen_cr0_bits(const struct gen_program *p)
+{
+    return 0x80u | (uses_half(p) ? 0x400u : 0u);
+}
+
+void gen_print_prologue(const struct gen_program *p, struct st_buf *out)
+{
+    uint32_t bits = gen_cr0_bits(p);
+    if (bits)
+        st_buf_printf(out, "(W)       or (1|M0)      cr0.0<1>:ud cr0.0<0;1,0>:ud 0x%X:ud {Switch}\n",
+                      (unsigned)bits);
+}
+
 /* Native instructions (SIMD32 ALU halves count twice, the loop label not
- * at all), messages (scratch writes and reads are the spills:fills, not
- * sends, as brw counts them), loops, and gen/perf.c's cycle estimate. */
+ * at all, the cr0 prologue once when there is one),
+ * messages (scratch writes and reads are the spills:fills, not sends, as
+ * brw counts them), loops, and gen/perf.c's cycle estimate. */
 void gen_count(const struct gen_program *p, unsigned *insts, unsigned *sends, unsigned *loops,
                unsigned *cycles)
 {
-    unsigned n = 0, s = 0, l = 0;
+    unsigned n = gen_cr0_bits(p) ? 1 : 0, s = 0, l = 0;
     for (unsigned k = 0; k < p->ninst; k++) {
         const struct gen_inst *i = &p->inst[k];
         if (i->op == GOP_LABEL)
