@@ -2065,6 +2065,38 @@ static void test_d3d9_lrp_rounds_once(void **state)
 }
 
 /*
+ * pow is one math.pow of |x|, and its special values are the function's
+ * (C99 F.9.4.4), worked out by hand, under both float rules (the d3d9
+ * rule's reading of the expansion exp2(y * log2 |x|) gives the same):
+ *   0^0 = 1, |-1|^NaN = 1, NaN^0 = 1, 0^-1 = +inf;
+ *   inf^0 = 1, |-0|^2 = +0, 4^-0.5 = 0.5 (exact), |-2|^3 = 8 (exact).
+ */
+static void test_pow_is_one_math_pow(void **state)
+{
+    (void)state;
+    const char *src = "vs_2_0\ndcl_texcoord0 v0\ndcl_texcoord1 v1\n"
+                      "pow r0.x, v0.x, v1.x\npow r0.y, v0.y, v1.y\n"
+                      "pow r0.z, v0.z, v1.z\npow r0.w, v0.w, v1.w\nmov oPos, r0\n";
+    struct gen_out r = compile(src, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "math.pow (8|M0)"), 4);
+    assert_int_equal(count(r.text, "math.log"), 0);
+    assert_int_equal(count(r.text, "math.exp"), 0);
+    out_free(&r);
+    const char *in = "{\"invocations\": ["
+                     "{\"v0\": [0, -1, \"nan\", 0], \"v1\": [0, \"nan\", 0, -1]},"
+                     "{\"v0\": [\"inf\", -0.0, 4, -2], \"v1\": [0, 2, -0.5, 3]}]}";
+    const float want[2][4] = {{1.0f, 1.0f, 1.0f, INFINITY}, {1.0f, 0.0f, 0.5f, 8.0f}};
+    for (int rule = 0; rule < 2; rule++) {
+        struct st_run_outputs o[2];
+        gen_run_json_ex(src, in, 8, rule ? ST_FLOAT_D3D9 : ST_FLOAT_IEEE, ST_FP_CONTRACT_ON, o, 2);
+        for (unsigned j = 0; j < 2; j++)
+            for (unsigned c = 0; c < 4; c++)
+                assert_true(same_f(o[j].reg[0].v[c], want[j][c]));
+    }
+}
+
+/*
  * (sat) is _sat (-0 kept, NaN -> +0), so it goes on the instruction that
  * computes the value: no mov.sat and no add.sat x, 0.0 is left.  Values
  * worked out by hand (test_llvm.c's test_saturate_keeps_negative_zero has
@@ -2512,6 +2544,7 @@ int main(void)
         cmocka_unit_test(test_multiply_adds),
         cmocka_unit_test(test_arb_fog_blend_lrp),
         cmocka_unit_test(test_d3d9_lrp_rounds_once),
+        cmocka_unit_test(test_pow_is_one_math_pow),
         cmocka_unit_test(test_sample_lod_parameters),
         cmocka_unit_test(test_saturate_folds_into_producer),
         cmocka_unit_test(test_clamp_to_one_is_saturate),

@@ -379,12 +379,12 @@ static struct gen_opnd rcp(const struct gen_opctx *c, struct gen_opnd x)
     return gb_math_t(c->b, GM_INV, u, c->ft, t, gen_opnd_none());
 }
 
-/* |x|^y as exp2(y * log2 |x|), the product under the float rule. */
+/* |x|^y: one math.pow (its special values are C99's, as the
+ * interpreter's pow; docs/gensim.md). */
 static struct gen_opnd power(const struct gen_opctx *c, struct gen_opnd x, struct gen_opnd y)
 {
     bool u = uni(c, &x, &y, NULL);
-    struct gen_opnd l = gb_math_t(c->b, GM_LOG, u, c->ft, gb_abs(x), gen_opnd_none());
-    return gb_math_t(c->b, GM_EXP, u, c->ft, gen_op_mul(c, y, l), gen_opnd_none());
+    return gb_math_t(c->b, GM_POW, u, c->ft, gb_abs(x), y);
 }
 
 /* w < -m ? -m : w > m ? m : w (NaN stays NaN, so no sel.cmod). */
@@ -654,8 +654,8 @@ bool gen_op_compute(const struct gen_opctx *c, unsigned op, const struct gen_opn
     case ST_OP_LOG: x = gb_math_t(B, GM_LOG, u0, c->ft, gb_abs(s[0][0]), gen_opnd_none()); break;
     case ST_OP_POW:
         if (c->ft == GT_HF) {
-            /* pow_pp: one function value, computed in float (log, product,
-             * exp: half math would round each) and rounded to half */
+            /* pow_pp: one function value, computed in float and rounded to
+             * half (the interpreter's reading of a _pp function) */
             struct gen_opctx fc = *c;
             fc.ft = GT_F;
             /* one conversion a statement: the order of a call's argument

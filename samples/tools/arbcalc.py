@@ -92,6 +92,17 @@ def exp2d(x):
         return math.inf
 
 
+def powd(x, y):
+    """x^y for x >= 0 with C99's special values (0^0 = 1, 1^y = 1, NaN
+    included; 0 to a negative power is +inf), where Python raises."""
+    if x == 0.0 and y < 0:
+        return math.inf
+    try:
+        return math.pow(x, y)
+    except OverflowError:
+        return math.inf
+
+
 def log2d(x):
     if x == 0.0:
         return -math.inf
@@ -564,8 +575,7 @@ class Run:
         if op == 'LG2':
             return [f32(log2d(abs(s[0][0])))] * 4
         if op == 'POW':
-            r = f32(exp2d(s[1][0] * log2d(abs(s[0][0]))))
-            return [r] * 4
+            return [f32(powd(abs(s[0][0]), s[1][0]))] * 4
         if op == 'EXP':   # only x, y (exact parts) and w are used by the samples
             x = s[0][0]
             fl = float(math.floor(x))

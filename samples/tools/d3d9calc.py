@@ -768,7 +768,15 @@ class Run:
         elif op == 'pow':
             x = abs(S(0, [0])[0])
             y = S(1, [0])[0]
-            vec = [rnd(math.pow(x, y)) if x != 0 else (0.0 if y > 0 else math.inf)] * 4
+            # C99's pow: 0^0 = 1, 1^y = 1 (NaN included), 0^-y = +inf
+            if x == 0 and y < 0:
+                p = math.inf
+            else:
+                try:
+                    p = math.pow(x, y)
+                except OverflowError:
+                    p = math.inf
+            vec = [rnd(p)] * 4
         elif op == 'nrm':
             s0 = S(0, sorted(set(lanes) | {0, 1, 2}))
             d = dot(s0, s0, 3)

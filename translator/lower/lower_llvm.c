@@ -1902,18 +1902,13 @@ static LLVMValueRef lower_math(struct lower *L, const struct st_instr *ins)
         return bld_gather(L, bld_f(L, 1.0f), bld_select(L, xpos, sx, zero), z, bld_f(L, 1.0f));
     }
     case ST_OP_POW: {
-        /* exp2(src1 * log2|src0|) in double; d3d9 rule: 0 * x = 0 in the product */
+        /* |src0|^src1 in double (docs/interpreter.md); its special values
+         * are what the d3d9 rule would make of exp2(src1 * log2|src0|) */
         LLVMValueRef x = read_scalar(L, ins, 0), y = read_scalar(L, ins, 1);
-        LLVMValueRef lg = bld_intrin1(L, "llvm.log2", bld_fabs(L, bld_to_f64(L, x)));
-        LLVMValueRef prod = LLVMBuildFMul(L->b, bld_to_f64(L, y), lg, "");
-        if (L->rules == ST_FLOAT_D3D9) {
-            /* log2|x| is 0 when |x| == 1: the product is then 0 * y */
-            LLVMValueRef y0 = bld_fcmp(L, LLVMRealOEQ, y, bld_f(L, 0.0f));
-            LLVMValueRef x1 = bld_fcmp(L, LLVMRealOEQ, bld_fabs(L, x), bld_f(L, 1.0f));
-            LLVMValueRef z = LLVMBuildOr(L->b, y0, x1, "");
-            prod = bld_select(L, z, LLVMConstReal(LLVMDoubleTypeInContext(L->c), 0.0), prod);
-        }
-        return bld_splat(L, bld_to_f32(L, bld_intrin1(L, "llvm.exp2", prod)));
+        LLVMValueRef args[2];
+        args[0] = bld_fabs(L, bld_to_f64(L, x));
+        args[1] = bld_to_f64(L, y);
+        return bld_splat(L, bld_to_f32(L, bld_intrin(L, "llvm.pow", args, 2)));
     }
     case ST_OP_SINCOS: {
         LLVMValueRef x = read_scalar(L, ins, 0);

@@ -597,7 +597,6 @@ static bool eval_select(const struct st_op_env *e, enum st_opcode op, const floa
 static bool eval_math(const struct st_op_env *e, enum st_opcode op, const float *s0,
                       const float *s1, const float *s2, float res[4], unsigned *mask)
 {
-    const bool lg = e->legacy;
     switch (op) {
     case ST_OP_RCP: {
         /* 1.0 gives exactly 1.0; +-0 gives +inf (the text of the spec; its
@@ -678,15 +677,15 @@ static bool eval_math(const struct st_op_env *e, enum st_opcode op, const float 
         }
         return true;
     }
-    case ST_OP_POW: {
-        /* |src0|^src1 computed as exp2(src1 * log2|src0|): the product under
-         * the float rule (so 0^0 is NaN under ieee, 1 under d3d9), log2 and
-         * exp2 in double. */
-        double l2 = log2(fabs((double)s0[0]));
-        double prod = (lg && (s1[0] == 0.0f || fabsf(s0[0]) == 1.0f)) ? 0.0 : (double)s1[0] * l2;
-        splat(res, R(e, (float)exp2(prod)));
+    case ST_OP_POW:
+        /* |src0|^src1, the function both specifications name (D3D9:
+         * "pow(abs(src0), src1)"; ARB: a power, 0^0 = 1 as LIT says), in
+         * double and rounded once; C99's special values (pow(x, +-0) = 1,
+         * pow(1, y) = 1, NaN included), which are also what the d3d9 rule
+         * makes of the expansion exp2(src1 * log2|src0|), so the rule has
+         * nothing to change here (docs/float-rules.md) */
+        splat(res, R(e, (float)pow(fabs((double)s0[0]), (double)s1[0])));
         return true;
-    }
     case ST_OP_SINCOS: {
         /* Exact cos/sin of the scalar (the 2_0 constants are not needed). */
         double a = (double)s0[0];

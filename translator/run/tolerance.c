@@ -12,7 +12,7 @@
 /*
  * The instructions whose Gen result may differ from the interpreter's:
  * the interpreter computes them in double and rounds once, the kernel with
- * float `math` (exp2f, log2f, sinf, cosf; pow as exp2(y * log2 x)).
+ * float `math` (exp2f, log2f, sinf, cosf, powf).
  */
 bool st_tol_inexact_op(enum st_opcode op)
 {
