@@ -1418,7 +1418,7 @@ static unsigned scratch_bytes(const struct gen_out *r)
  * SIMD8+16 either way (its half SIMD32 no longer spills, but is not
  * estimated faster).  The kernel computes in :hf, converts with SIMD8
  * movs, runs :hf math in SIMD8 pieces and keeps half denormals (cr0 bit
- * 10).
+ * 10; a pixel shader's bit 7, f32 denormals kept, is thread state).
  */
 static void test_pp_half_registers(void **state)
 {
@@ -1456,8 +1456,9 @@ static void test_pp_half_registers(void **state)
                 fail_msg("%s SIMD%u: %u GRFs in half, %u in float", s[k].name, w, gb, ga);
             assert_null(strstr(a.text, ":hf"));
             assert_non_null(strstr(b.text, ":hf"));
-            assert_non_null(strstr(b.text, "cr0.0<0;1,0>:ud 0x480:ud"));
-            assert_non_null(strstr(a.text, "cr0.0<0;1,0>:ud 0x80:ud"));
+            /* bit 7 comes with the thread (3DSTATE_PS), bit 10 the kernel sets */
+            assert_non_null(strstr(b.text, "cr0.0<0;1,0>:ud 0x400:ud"));
+            assert_null(strstr(a.text, "cr0"));
             if (w >= 16) /* conversions and :hf math as (8|M0), (8|M8) pieces */
                 assert_non_null(strstr(b.text, "(8|M8)"));
             out_free(&a);
@@ -2065,6 +2066,41 @@ static void test_d3d9_lrp_rounds_once(void **state)
 }
 
 /*
+ * f32 denormals are kept in a pixel shader with no cr0 instruction: the
+ * thread starts with cr0.0 bit 7 set (3DSTATE_PS's denormal mode,
+ * docs/gen-abi.md), which the Gen engine models.  By hand: 1e-40f is the
+ * denormal 0x000116c2; doubling a denormal is exact, 0x00022d84.  Had the
+ * thread started with the reset cr0, the product would flush to +0.  A
+ * vertex shader still sets the bit itself.
+ */
+static void test_ps_denormals_kept_by_thread_state(void **state)
+{
+    (void)state;
+    const char *ps = "ps_2_0\nmul r0, c0, c1\nmov oC0, r0\n";
+    const char *in = "{\"constants\": {\"c0\": [1e-40, -1e-40, 1, 0], \"c1\": [2, 2, 2, 2]}, "
+                     "\"invocations\": [{}]}";
+    for (unsigned simd = 8; simd <= 32; simd *= 2) {
+        struct gen_out r = compile(ps, simd);
+        assert_true(r.ok);
+        assert_null(strstr(r.text, "cr0"));
+        assert_non_null(strstr(r.text, "3DSTATE_PS Single Precision Denormal Mode = Retained"));
+        out_free(&r);
+        struct st_run_outputs o[1];
+        gen_run_json(ps, in, simd, o, 1);
+        uint32_t bits[4];
+        memcpy(bits, o[0].reg[0].v, sizeof(bits));
+        assert_int_equal(bits[0], 0x00022d84u);
+        assert_int_equal(bits[1], 0x80022d84u);
+        assert_int_equal(bits[2], 0x40000000u);
+        assert_int_equal(bits[3], 0u);
+    }
+    struct gen_out v = compile("vs_2_0\nmul oPos, c0, c1\n", 8);
+    assert_true(v.ok);
+    assert_int_equal(count(v.text, "(W)       or (1|M0)      cr0.0<1>:ud cr0.0<0;1,0>:ud 0x80:ud"), 1);
+    out_free(&v);
+}
+
+/*
  * pow is one math.pow of |x|, and its special values are the function's
  * (C99 F.9.4.4), worked out by hand, under both float rules (the d3d9
  * rule's reading of the expansion exp2(y * log2 |x|) gives the same):
@@ -2545,6 +2581,7 @@ int main(void)
         cmocka_unit_test(test_arb_fog_blend_lrp),
         cmocka_unit_test(test_d3d9_lrp_rounds_once),
         cmocka_unit_test(test_pow_is_one_math_pow),
+        cmocka_unit_test(test_ps_denormals_kept_by_thread_state),
         cmocka_unit_test(test_sample_lod_parameters),
         cmocka_unit_test(test_saturate_folds_into_producer),
         cmocka_unit_test(test_clamp_to_one_is_saturate),

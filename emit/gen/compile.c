@@ -33,7 +33,7 @@ static void print_header(const struct gen_program *p, struct st_buf *out)
             if (L->w_grf[h])
                 st_buf_printf(out, ", source W r%u-r%u", L->w_grf[h], L->w_grf[h] + per8 - 1);
         }
-        st_buf_printf(out, "\n");
+        st_buf_printf(out, "\n// thread state: 3DSTATE_PS Single Precision Denormal Mode = Retained\n");
     } else {
         st_buf_printf(out, "// payload: r0 header, r1 URB handles\n");
     }

@@ -288,6 +288,11 @@ void gen_indirect_print(const struct gen_program *p, const struct gen_inst *i, s
 void gen_resolve_flow(struct gen_program *p);
 /* IGA text of the allocated program. */
 void gen_print(const struct gen_program *p, struct st_buf *out);
+/* cr0.0 as a pixel shader thread starts: the driver programs 3DSTATE_PS
+ * "Single Precision Denormal Mode" = Retained (DW3 bit 26), which is
+ * bit 7 of cr0.0 at dispatch (docs/gen-abi.md).  3DSTATE_VS has no such
+ * field: a vertex shader starts with the reset value, 0. */
+enum { GEN_PS_DISPATCH_CR0 = 0x80 };
 /* The bits the kernel's first instruction ORs into cr0.0 (0: no such
  * instruction): bit 7 keeps f32 denormals, bit 10 halves (docs/gen-abi.md). */
 uint32_t gen_cr0_bits(const struct gen_program *p);

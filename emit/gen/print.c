@@ -515,7 +515,9 @@ static bool uses_half(const struct gen_program *p)
  * in :hf (--pp=fp16: the interpreter's halves go down to 2^-24). */
 uint32_t gen_cr0_bits(const struct gen_program *p)
 {
-    return 0x80u | (uses_half(p) ? 0x400u : 0u);
+    uint32_t want = 0x80u | (uses_half(p) ? 0x400u : 0u);
+    uint32_t have = p->layout.stage == ST_PS ? (uint32_t)GEN_PS_DISPATCH_CR0 : 0u;
+    return want & ~have;
 }
 
 void gen_print_prologue(const struct gen_program *p, struct st_buf *out)

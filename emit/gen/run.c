@@ -547,6 +547,8 @@ static gensim_thread *thread_new(struct gen_exec *E, uint32_t mask)
 {
     gensim_config cfg;
     memset(&cfg, 0, sizeof(cfg));
+    /* the thread state the driver programs (docs/gen-abi.md) */
+    cfg.cr0 = E->R->L->stage == ST_PS ? GEN_PS_DISPATCH_CR0 : 0;
     cfg.dispatch_mask = mask;
     cfg.dispatch_width = E->R->L->simd;
     cfg.scratch = E->scratch;
