@@ -2101,6 +2101,40 @@ static void test_ps_denormals_kept_by_thread_state(void **state)
 }
 
 /*
+ * ARB's RCP is the IEEE quotient (its one named value, RCP(1) = 1, is
+ * the quotient's): one math.inv, no x + 0 in front of it; D3D9's rcp
+ * keeps +inf for -0 with the add.  By hand: 1/-0 = -inf, 1/+0 = +inf,
+ * 1/1 = 1, 1/4 = 0.25, and D3D9 gives +inf, +inf, 1, 0.25.
+ */
+static void test_arb_rcp_is_the_quotient(void **state)
+{
+    (void)state;
+    const char *fp = "!!ARBfp1.0\nPARAM p = program.local[0];\n"
+                     "RCP result.color.x, p.x;\nRCP result.color.y, p.y;\n"
+                     "RCP result.color.z, p.z;\nRCP result.color.w, p.w;\nEND\n";
+    const char *ps = "ps_2_0\nrcp r0.x, c0.x\nrcp r0.y, c0.y\nrcp r0.z, c0.z\nrcp r0.w, c0.w\n"
+                     "mov oC0, r0\n";
+    struct gen_out r = compile(fp, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "math.inv"), 4);
+    assert_int_equal(count(r.text, "add ("), 0);
+    out_free(&r);
+    r = compile(ps, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "math.inv"), 4);
+    assert_true(count(r.text, "add (") >= 1);
+    out_free(&r);
+    struct st_run_outputs o[1];
+    gen_run_json(fp, "{\"constants\": {\"program.local[0]\": [-0.0, 0, 1, 4]}, \"invocations\": [{}]}",
+                 8, o, 1);
+    const float arb[4] = {-INFINITY, INFINITY, 1.0f, 0.25f};
+    assert_memory_equal(o[0].reg[0].v, arb, sizeof(arb));
+    gen_run_json(ps, "{\"constants\": {\"c0\": [-0.0, 0, 1, 4]}, \"invocations\": [{}]}", 8, o, 1);
+    const float d3d9[4] = {INFINITY, INFINITY, 1.0f, 0.25f};
+    assert_memory_equal(o[0].reg[0].v, d3d9, sizeof(d3d9));
+}
+
+/*
  * pow is one math.pow of |x|, and its special values are the function's
  * (C99 F.9.4.4), worked out by hand, under both float rules (the d3d9
  * rule's reading of the expansion exp2(y * log2 |x|) gives the same):
@@ -2581,6 +2615,7 @@ int main(void)
         cmocka_unit_test(test_arb_fog_blend_lrp),
         cmocka_unit_test(test_d3d9_lrp_rounds_once),
         cmocka_unit_test(test_pow_is_one_math_pow),
+        cmocka_unit_test(test_arb_rcp_is_the_quotient),
         cmocka_unit_test(test_ps_denormals_kept_by_thread_state),
         cmocka_unit_test(test_sample_lod_parameters),
         cmocka_unit_test(test_saturate_folds_into_producer),

@@ -1984,6 +1984,20 @@ static void test_arb_vp_instructions(void **state)
     fx_free(f);
 }
 
+/* ARB RCP is the IEEE quotient: RCP(-0) = -inf (D3D9's rcp gives +inf,
+ * test_gen's test_arb_rcp_is_the_quotient has both on the Gen engine). */
+static void test_arb_rcp_of_negative_zero(void **state)
+{
+    (void)state;
+    struct fx *f = run("!!ARBvp1.0\nATTRIB a = vertex.attrib[1];\n"
+                       "RCP result.texcoord[0].x, a.x;\nRCP result.texcoord[0].y, a.y;\n"
+                       "RCP result.texcoord[0].z, a.z;\nRCP result.texcoord[0].w, a.w;\n"
+                       "MOV result.position, a;\nEND\n",
+                       "{\"invocations\": [{\"vertex.attrib[1]\": [-0.0, 0, 1, 4]}]}");
+    CHECK4(outv(f, 0, "result.texcoord[0]"), -INF, INF, 1.0f, 0.25f);
+    fx_free(f);
+}
+
 static void test_arb_fp_instructions(void **state)
 {
     (void)state;
@@ -2268,6 +2282,7 @@ int main(void)
         cmocka_unit_test(test_crs_nrm_dp2add),
         cmocka_unit_test(test_sincos),
         cmocka_unit_test(test_pow),
+        cmocka_unit_test(test_arb_rcp_of_negative_zero),
         cmocka_unit_test(test_cmp_cnd),
         cmocka_unit_test(test_modifiers),
         cmocka_unit_test(test_saturate_sign_of_zero),

@@ -366,16 +366,18 @@ static struct gen_opnd sign(const struct gen_opctx *c, struct gen_opnd x)
     return d;
 }
 
-/* rcp: +-0 -> +inf, else the IEEE quotient (1 -> exactly 1): inv of x + 0,
- * which is x but for -0, whose inverse would be -inf. */
+/* rcp: the IEEE quotient (1 -> exactly 1), D3D9's +-0 -> +inf by inv of
+ * x + 0, which is x but for -0, whose inverse would be -inf; ARB's RCP is
+ * the quotient throughout (docs/interpreter.md). */
 static struct gen_opnd rcp(const struct gen_opctx *c, struct gen_opnd x)
 {
     float f;
     if (imm_float(x, &f))
-        return FIMM(f == 0.0f ? INFINITY : f == 1.0f ? 1.0f : 1.0f / f);
+        return FIMM(f == 0.0f && !c->arb ? INFINITY : f == 1.0f ? 1.0f : 1.0f / f);
     bool u = uni(c, &x, NULL, NULL);
     /* |x| is never -0 */
-    struct gen_opnd t = x.abs && !x.neg ? x : gb_alu(c->b, GOP_ADD, c->ft, u, x, FIMM(0.0f));
+    bool keep = c->arb || (x.abs && !x.neg);
+    struct gen_opnd t = keep ? x : gb_alu(c->b, GOP_ADD, c->ft, u, x, FIMM(0.0f));
     return gb_math_t(c->b, GM_INV, u, c->ft, t, gen_opnd_none());
 }
 

@@ -13,7 +13,7 @@ library's double functions) rounded to float32.
 
 Where the specifications leave a result undefined or approximate, it makes
 the choices docs/arb.md and docs/run-json.md document for shadertrans (XPD
-w = 1, SCS z = w = 0, LG2/POW of |x|, RCP/RSQ of 0 = +inf, reads outside a
+w = 1, SCS z = w = 0, LG2/POW of |x|, RCP of +-0 = +-inf, RSQ of 0 = +inf, reads outside a
 relatively addressed array = 0, nearest texel of level 0, REPEAT wrap, rect
 textures clamped, LEQUAL shadow compares with (L, L, L, 1)).  It is strict:
 reading a temp lane never written is an error, so goldens never depend on a
@@ -564,7 +564,7 @@ class Run:
                     fsub(fmul(a[0], b[1]), fmul(a[1], b[0])), 1.0]
         if op == 'RCP':
             x = s[0][0]
-            r = math.inf if x == 0.0 else (1.0 if x == 1.0 else fdiv(1.0, x))
+            r = math.copysign(math.inf, x) if x == 0.0 else (1.0 if x == 1.0 else fdiv(1.0, x))
             return [r] * 4
         if op == 'RSQ':
             x = abs(s[0][0])

@@ -1839,8 +1839,11 @@ static LLVMValueRef lower_math(struct lower *L, const struct st_instr *ins)
 {
     switch (ins->op) {
     case ST_OP_RCP: {
-        /* +-0 -> +inf (not -inf), else the IEEE quotient (1 -> exactly 1) */
+        /* D3D9: +-0 -> +inf (not -inf), else the IEEE quotient (1 -> exactly
+         * 1); ARB: the quotient throughout (st_op_eval) */
         LLVMValueRef x = read_scalar(L, ins, 0);
+        if (L->arb)
+            return bld_splat(L, bld_rcp(L, x));
         LLVMValueRef is0 = bld_fcmp(L, LLVMRealOEQ, x, bld_f(L, 0.0f));
         LLVMValueRef r = bld_select(L, is0, bld_f(L, INFINITY), bld_rcp(L, x));
         return bld_splat(L, r);

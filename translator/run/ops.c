@@ -599,10 +599,12 @@ static bool eval_math(const struct st_op_env *e, enum st_opcode op, const float 
 {
     switch (op) {
     case ST_OP_RCP: {
-        /* 1.0 gives exactly 1.0; +-0 gives +inf (the text of the spec; its
-         * code fragment says FLT_MAX); else the IEEE quotient. */
+        /* D3D9: 1.0 gives exactly 1.0; +-0 gives +inf (the text of the
+         * spec; its code fragment says FLT_MAX); else the IEEE quotient.
+         * ARB names one value, RCP(1) = 1, which the quotient is: so the
+         * IEEE quotient throughout, -0 giving -inf. */
         float f = s0[0];
-        splat(res, f == 0.0f ? INFINITY : f == 1.0f ? 1.0f : R(e, 1.0f / f));
+        splat(res, f == 0.0f && !e->arb ? INFINITY : f == 1.0f ? 1.0f : R(e, 1.0f / f));
         return true;
     }
     case ST_OP_RSQ: {
