@@ -120,6 +120,31 @@ static const char *texld_ps =
     "mul r0, r0, c0\n"
     "mov oC0, r0\n";
 
+/* Runs src (D3D9 or ARB) on the inputs JSON through the Gen engine under a
+ * float rule and a contraction; o[k] = invocation k. */
+static void gen_run_json_ex(const char *src, const char *json, unsigned simd,
+                            enum st_float_rules rules, enum st_fp_contract contract,
+                            struct st_run_outputs *o, unsigned n)
+{
+    bool arb = strncmp(src, "!!ARB", 5) == 0;
+    struct st_ctx *ctx = st_ctx_create(arb ? "r.arb" : "r.asm", src, strlen(src), 50);
+    struct st_arena *a = st_arena_create();
+    struct st_shader *sh = arb ? st_parse_arb(ctx, a) : st_parse_d3d9(ctx, a);
+    assert_true(sh && (arb ? st_check_arb(ctx, sh) : st_check(ctx, sh)));
+    struct st_run_inputs in;
+    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
+    assert_int_equal(in.num_invocations, n);
+    assert_true(test_gen_execute_ex(ctx, sh, simd, &in, rules, contract, o, NULL));
+    st_arena_destroy(a);
+    st_ctx_destroy(ctx);
+}
+
+static void gen_run_json(const char *src, const char *json, unsigned simd, struct st_run_outputs *o,
+                         unsigned n)
+{
+    gen_run_json_ex(src, json, simd, ST_FLOAT_IEEE, ST_FP_CONTRACT_ON, o, n);
+}
+
 static void test_ps_simd8_messages(void **state)
 {
     (void)state;
@@ -280,24 +305,16 @@ static void test_vs_pass_through_second_slot(void **state)
     assert_int_equal(count(r.text, " sends (8|M0)"), 1);
     out_free(&r);
 
-    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
-    struct st_arena *a = st_arena_create();
-    struct st_shader *sh = st_parse_d3d9(ctx, a);
-    assert_true(sh && st_check(ctx, sh));
     const char *json = "{\"constants\": {\"c0\": [1, 2, 3, 4], \"c1\": [0.5, 2, -1, 3]},"
                        " \"invocations\": [{\"v0\": [10, 20, 30, 40], \"v1\": [5, 6, 7, 8]},"
                        " {\"v0\": [-2, 0, 4, 1], \"v1\": [-1, 0.25, 9, 100]}]}";
-    struct st_run_inputs in;
-    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
     struct st_run_outputs o[2];
-    assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+    gen_run_json(src, json, 8, o, 2);
     const float want[2][3][4] = {{{11, 22, 33, 44}, {5, 6, 7, 8}, {5, 40, -30, 120}},
                                  {{-1, 2, 7, 5}, {-1, 0.25f, 9, 100}, {-1, 0, -4, 3}}};
     for (unsigned k = 0; k < 2; k++)
         for (unsigned j = 0; j < 3; j++)
             assert_memory_equal(o[k].reg[j].v, want[k][j], sizeof(want[k][j]));
-    st_arena_destroy(a);
-    st_ctx_destroy(ctx);
 }
 
 /* A URB write before the end of the thread takes its header as r1 is
@@ -321,16 +338,10 @@ static void test_vs_urb_header_not_copied(void **state)
     assert_int_equal(count(r.text, " r1.0<8;8,1>:ud\n"), 1); /* the EOT message's copy */
     out_free(&r);
 
-    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
-    struct st_arena *a = st_arena_create();
-    struct st_shader *sh = st_parse_d3d9(ctx, a);
-    assert_true(sh && st_check(ctx, sh));
     const char *json = "{\"constants\": {\"c0\": [1, 2, 3, 4], \"c1\": [0.5, 2, -1, 3]},"
                        " \"invocations\": [{\"v0\": [10, 20, 30, 40]}, {\"v0\": [-2, 0, 4, 1]}]}";
-    struct st_run_inputs in;
-    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
     struct st_run_outputs o[2];
-    assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+    gen_run_json(src, json, 8, o, 2);
     /* v0 + c0, v0 * c1, v0 + v0, v0 - c0 */
     const float want[2][4][4] = {
         {{11, 22, 33, 44}, {5, 40, -30, 120}, {20, 40, 60, 80}, {9, 18, 27, 36}},
@@ -338,8 +349,6 @@ static void test_vs_urb_header_not_copied(void **state)
     for (unsigned k = 0; k < 2; k++)
         for (unsigned j = 0; j < 4; j++)
             assert_memory_equal(o[k].reg[j].v, want[k][j], sizeof(want[k][j]));
-    st_arena_destroy(a);
-    st_ctx_destroy(ctx);
 }
 
 /*
@@ -370,23 +379,15 @@ static void test_scalar_fog_slot_not_filled(void **state)
     assert_int_equal(count(r.text, " 0.0:f\n"), 0);
     out_free(&r);
 
-    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
-    struct st_arena *a = st_arena_create();
-    struct st_shader *sh = st_parse_d3d9(ctx, a);
-    assert_true(sh && st_check(ctx, sh));
     const char *json = "{\"constants\": {\"c0\": [0.5, 2, 3, 4]},"
                        " \"invocations\": [{\"v0\": [10, 20, 30, 40]}, {\"v0\": [-2, 0, 4, 1]}]}";
-    struct st_run_inputs in;
-    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
     struct st_run_outputs o[2];
-    assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+    gen_run_json(src, json, 8, o, 2);
     const float pos[2][4] = {{10.5f, 22, 33, 44}, {-1.5f, 2, 7, 5}}, fog[2] = {10, 0};
     for (unsigned k = 0; k < 2; k++) {
         assert_memory_equal(o[k].reg[0].v, pos[k], sizeof(pos[k]));
         assert_memory_equal(&o[k].reg[1].v[0], &fog[k], sizeof(float));
     }
-    st_arena_destroy(a);
-    st_ctx_destroy(ctx);
 }
 
 /* A gather's response copied whole into the end-of-thread payload: the
@@ -408,20 +409,14 @@ static void test_vs_response_into_payload(void **state)
     assert_int_equal(count(r.text, "mov (8|M0)"), 2); /* the handles' copy, mova's conversion */
     out_free(&r);
 
-    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
-    struct st_arena *a = st_arena_create();
-    struct st_shader *sh = st_parse_d3d9(ctx, a);
-    assert_true(sh && st_check(ctx, sh));
     const char *json = "{\"constants\": {\"c0\": [1, 1, 1, 1], \"c3\": [1, 2, 3, 4],"
                        " \"c4\": [5, 6, 7, 8]}, \"invocations\": ["
                        "{\"v0\": [0, 0, 0, 0], \"v1\": [1, 0, 0, 0]},"
                        " {\"v0\": [1, 2, 3, 4], \"v1\": [1.6, 0, 0, 0]},"
                        " {\"v0\": [0, 0, 0, 0], \"v1\": [-3, 0, 0, 0]},"
                        " {\"v0\": [0, 0, 0, 0], \"v1\": [298, 0, 0, 0]}]}";
-    struct st_run_inputs in;
-    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
     struct st_run_outputs o[4];
-    assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+    gen_run_json(src, json, 8, o, 4);
     const float want[4][2][4] = {{{1, 2, 3, 4}, {1, 1, 1, 1}},
                                  {{5, 6, 7, 8}, {2, 3, 4, 5}},
                                  {{0, 0, 0, 0}, {1, 1, 1, 1}},
@@ -429,8 +424,6 @@ static void test_vs_response_into_payload(void **state)
     for (unsigned k = 0; k < 4; k++)
         for (unsigned j = 0; j < 2; j++)
             assert_memory_equal(o[k].reg[j].v, want[k][j], sizeof(want[k][j]));
-    st_arena_destroy(a);
-    st_ctx_destroy(ctx);
 }
 
 /* vs_3_0: the o# declared dcl_position is VUE slot 1 itself (no zero
@@ -499,22 +492,14 @@ static void test_ps1_colour_computed_in_payload(void **state)
         assert_int_equal(count(r.text, "(sat)r11"), 3); /* written where it is sent */
         out_free(&r);
     }
-    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
-    struct st_arena *a = st_arena_create();
-    struct st_shader *sh = st_parse_d3d9(ctx, a);
-    assert_true(sh && st_check(ctx, sh));
     const char *json = "{\"invocations\": [{\"v0\": [0.5, 0.75, 0.25, 0.25], "
                        "\"v1\": [1, 1, 0.5, 0]}]}";
-    struct st_run_inputs in;
-    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
     const float want[4] = {0.75f, 1.0f, 0.25f, 0.25f};
     for (unsigned w = 0; w < 2; w++) {
         struct st_run_outputs o[1];
-        assert_true(test_gen_execute(ctx, sh, widths[w], &in, ST_FLOAT_IEEE, o, NULL));
+        gen_run_json(src, json, widths[w], o, 1);
         assert_memory_equal(o[0].reg[0].v, want, sizeof(want));
     }
-    st_arena_destroy(a);
-    st_ctx_destroy(ctx);
 }
 
 /*
@@ -547,22 +532,14 @@ static void test_constants_packed_as_vf(void **state)
     /* -1 = 0xb0, 2 = 0x40, 3 = 0x48, 0.25 = 0x10, in the order first needed */
     assert_non_null(strstr(r.text, "0x104840B0:vf"));
     out_free(&r);
-    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
-    struct st_arena *a = st_arena_create();
-    struct st_shader *sh = st_parse_d3d9(ctx, a);
-    assert_true(sh && st_check(ctx, sh));
     const char *json = "{\"invocations\": [{\"t0\": [1, 0.5, -2, 8]}]}";
-    struct st_run_inputs in;
-    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
     const float want[4] = {44.375f, 43.1875f, 37.25f, 61.0f};
     static const unsigned widths[3] = {8, 16, 32};
     for (unsigned w = 0; w < 3; w++) {
         struct st_run_outputs o[1];
-        assert_true(test_gen_execute(ctx, sh, widths[w], &in, ST_FLOAT_IEEE, o, NULL));
+        gen_run_json(src, json, widths[w], o, 1);
         assert_memory_equal(o[0].reg[0].v, want, sizeof(want));
     }
-    st_arena_destroy(a);
-    st_ctx_destroy(ctx);
 }
 
 /* A multiply-add by 1.0 is an add (x * 1.0 is x exactly): no mad and no
@@ -584,21 +561,13 @@ static void test_mad_by_one_is_add(void **state)
     assert_int_equal(count(r.text, "add (8|M0)"), 8);
     out_free(&r);
 
-    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
-    struct st_arena *a = st_arena_create();
-    struct st_shader *sh = st_parse_d3d9(ctx, a);
-    assert_true(sh && st_check(ctx, sh));
     const char *json = "{\"invocations\": [{\"v0\": [-0.0, 1e-40, 3, 5], "
                        "\"v1\": [-0.0, 0, 0.25, -5]}]}";
-    struct st_run_inputs in;
-    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
     struct st_run_outputs o[1];
-    assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+    gen_run_json(src, json, 8, o, 1);
     const float want[4] = {-0.0f, 1e-40f, 3.25f, 0};
     for (unsigned j = 0; j < 2; j++)
         assert_memory_equal(o[0].reg[j].v, want, sizeof(want));
-    st_arena_destroy(a);
-    st_ctx_destroy(ctx);
 }
 
 /*
@@ -629,27 +598,19 @@ static void test_replicated_lanes_computed_once(void **state)
     assert_int_equal(count(r.text, "(f0.0)    mov ("), 1);
     out_free(&r);
 
-    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
-    struct st_arena *a = st_arena_create();
-    struct st_shader *sh = st_parse_d3d9(ctx, a);
-    assert_true(sh && st_check(ctx, sh));
     const char *json = "{\"invocations\": [{\"v0\": [1, 2, 3, 4], \"v1\": [5, 6, 7, -3]}, "
                        "{\"v0\": [1, 2, 3, 4], \"v1\": [5, 6, 7, 0]}, "
                        "{\"v0\": [1, 2, 3, 4], \"v1\": [5, 6, 7, 2.5]}, "
                        "{\"v0\": [1, 2, 3, 4], \"v1\": [5, 6, 7, -1e-40]}, "
                        "{\"v0\": [1, 2, 3, 4], \"v1\": [5, 6, 7, -0.0]}, "
                        "{\"v0\": [1, 2, 3, 4], \"v1\": [5, 6, 7, \"nan\"]}]}";
-    struct st_run_inputs in;
-    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
     struct st_run_outputs o[6];
-    assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+    gen_run_json(src, json, 8, o, 6);
     const float sg[6] = {-1, 0, 1, -1, 0, 0};
     for (unsigned i = 0; i < 6; i++) {
         const float want[4] = {sg[i], sg[i], sg[i], sg[i]};
         assert_memory_equal(o[i].reg[1].v, want, sizeof(want));
     }
-    st_arena_destroy(a);
-    st_ctx_destroy(ctx);
 }
 
 static void test_modifiers_and_math(void **state)
@@ -1006,21 +967,13 @@ static void test_far_constants_are_pulled(void **state)
     assert_non_null(strstr(r.text, " 0xC 0x02406008")); /* untyped read, 4 channels, BTI 8 */
     out_free(&r);
 
-    struct st_ctx *ctx = st_ctx_create("t.asm", src, strlen(src), 50);
-    struct st_arena *a = st_arena_create();
-    struct st_shader *sh = st_parse_d3d9(ctx, a);
-    assert_true(sh && st_check(ctx, sh));
     const char *json = "{\"constants\": {\"c0\": [1, 2, 3, 4], \"c255\": [0.5, 0.25, -8, 16]},"
                        " \"invocations\": [{\"v0\": [10, 20, 30, 40]}, {\"v0\": [0, 0, 0, 0]}]}";
-    struct st_run_inputs in;
-    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
     struct st_run_outputs o[2];
-    assert_true(test_gen_execute(ctx, sh, 8, &in, ST_FLOAT_IEEE, o, NULL));
+    gen_run_json(src, json, 8, o, 2);
     const float want[2][4] = {{11.5f, 22.25f, 25, 60}, {1.5f, 2.25f, -5, 20}};
     for (unsigned k = 0; k < 2; k++)
         assert_memory_equal(o[k].reg[0].v, want[k], sizeof(want[k]));
-    st_arena_destroy(a);
-    st_ctx_destroy(ctx);
 }
 
 static void test_vpos_vface(void **state)
@@ -1833,31 +1786,6 @@ static void test_derivative_in_divergent_flow(void **state)
             for (unsigned c = 0; c < 4; c++)
                 assert_true(o[k][c] == 10.0f);
     }
-}
-
-/* Runs src (D3D9 or ARB) on the inputs JSON through the Gen engine under a
- * float rule and a contraction; o[k] = invocation k. */
-static void gen_run_json_ex(const char *src, const char *json, unsigned simd,
-                            enum st_float_rules rules, enum st_fp_contract contract,
-                            struct st_run_outputs *o, unsigned n)
-{
-    bool arb = strncmp(src, "!!ARB", 5) == 0;
-    struct st_ctx *ctx = st_ctx_create(arb ? "r.arb" : "r.asm", src, strlen(src), 50);
-    struct st_arena *a = st_arena_create();
-    struct st_shader *sh = arb ? st_parse_arb(ctx, a) : st_parse_d3d9(ctx, a);
-    assert_true(sh && (arb ? st_check_arb(ctx, sh) : st_check(ctx, sh)));
-    struct st_run_inputs in;
-    assert_true(st_run_inputs_parse(ctx, sh, "in", json, strlen(json), a, &in));
-    assert_int_equal(in.num_invocations, n);
-    assert_true(test_gen_execute_ex(ctx, sh, simd, &in, rules, contract, o, NULL));
-    st_arena_destroy(a);
-    st_ctx_destroy(ctx);
-}
-
-static void gen_run_json(const char *src, const char *json, unsigned simd, struct st_run_outputs *o,
-                         unsigned n)
-{
-    gen_run_json_ex(src, json, simd, ST_FLOAT_IEEE, ST_FP_CONTRACT_ON, o, n);
 }
 
 /* Bits equal (so -0 is not +0). */
