@@ -1958,6 +1958,38 @@ static void test_sample_lod_parameters(void **state)
 }
 
 /*
+ * The sampler reads a parameter a message leaves out as 0, so a 1D
+ * target's message is its u alone (no mov of a zero v): one GRF a
+ * message at SIMD8, two at SIMD16.  By hand, nearest texel of a 4-texel
+ * 1D texture: u = 0.625 -> texel 2, u = 0.125 -> texel 0.
+ */
+static void test_sample_1d_u_alone(void **state)
+{
+    (void)state;
+    const char *fp = "!!ARBfp1.0\nTEX result.color, fragment.texcoord[0], texture[0], 1D;\nEND\n";
+    struct gen_out r = compile(fp, 8);
+    assert_true(r.ok);
+    assert_non_null(strstr(r.text, " 0x2 0x02420009")); /* mlen 1, rlen 4 */
+    assert_null(strstr(r.text, "mov ("));
+    out_free(&r);
+    r = compile(fp, 16);
+    assert_true(r.ok);
+    assert_non_null(strstr(r.text, " 0x2 0x04840009")); /* mlen 2, rlen 8 */
+    out_free(&r);
+    const char *in = "{\"textures\": {\"texture[0]\": {\"type\": \"1d\", \"width\": 4, \"texels\": "
+                     "[[0.1, 0, 0, 1], [0.2, 0, 0, 1], [0.3, 0, 0, 1], [0.4, 0, 0, 1]]}}, "
+                     "\"invocations\": [{\"fragment.texcoord[0]\": [0.625, 0.75, 0, 1]}, "
+                     "{\"fragment.texcoord[0]\": [0.125, 0.75, 0, 1]}]}";
+    for (unsigned simd = 8; simd <= 16; simd *= 2) {
+        struct st_run_outputs o[2];
+        gen_run_json(fp, in, simd, o, 2);
+        const float t2[4] = {0.3f, 0, 0, 1}, t0[4] = {0.1f, 0, 0, 1};
+        assert_memory_equal(o[0].reg[0].v, t2, sizeof(t2));
+        assert_memory_equal(o[1].reg[0].v, t0, sizeof(t0));
+    }
+}
+
+/*
  * D3D9 lrp is Gen's `lrp`, one instruction a lane, whose exact value is
  * rounded once (docs/gensim.md, rule 1); with --fp-contract=off the
  * steps src2 + src0 * (src1 - src2).  Worked by hand, lanes x..w:
@@ -2543,6 +2575,7 @@ int main(void)
         cmocka_unit_test(test_arb_fog_blend_lrp),
         cmocka_unit_test(test_d3d9_lrp_rounds_once),
         cmocka_unit_test(test_pow_is_one_math_pow),
+        cmocka_unit_test(test_sample_1d_u_alone),
         cmocka_unit_test(test_arb_rcp_is_the_quotient),
         cmocka_unit_test(test_ps_denormals_kept_by_thread_state),
         cmocka_unit_test(test_sample_lod_parameters),

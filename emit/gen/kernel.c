@@ -1285,6 +1285,11 @@ void gen_kernel_sample(struct gen_kernel_info *ki, unsigned stage, unsigned targ
     }
     struct gen_opnd prm[9];
     unsigned type, nparams = sample_params(p, lod, shadow, coord, ncrd, prm, &type);
+    /* the sampler reads a parameter the message leaves out as 0 (Mesa
+     * sends a 1D target's u alone): trailing zeros (a 1D target's v, a
+     * constant 0 coordinate or gradient) are left out, not moved in */
+    while (nparams > 1 && (gb_is_imm_f(prm[nparams - 1], 0.0f) || gb_is_imm_f(prm[nparams - 1], -0.0f)))
+        nparams--;
     /* one message per 16 channels (sample_d: per 8, Gen9 has no SIMD16 sample_d) */
     unsigned m = type == 4 ? 8 : p->simd < 16 ? p->simd : 16, parts = p->simd / m;
     uint32_t resp[4];
