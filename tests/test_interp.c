@@ -2161,6 +2161,40 @@ static void test_arb_options_fixed_function(void **state)
     fx_free(f);
 }
 
+/* The fixed-function steps read fragment.fogcoord and vertex.position
+ * from the program's own input slot when it binds them (one value, input
+ * once), from a slot past the program's otherwise; the results are the
+ * same either way.  Fog as above: z = 4, f = 0.75. */
+static void test_arb_option_slots_shared(void **state)
+{
+    (void)state;
+    const char *fp = "!!ARBfp1.0\nOPTION ARB_fog_linear;\n"
+                     "ADD result.color, fragment.color, fragment.fogcoord.x;\nEND\n";
+    struct fx *f = run(fp, "{\"constants\": {\"state.fog.params\": [0, 2, 10, 0.125],"
+                           " \"state.fog.color\": [1, 0, 0.5, 0.25]},"
+                           " \"invocations\": [{\"fragment.color\": [-4, -3, -3.5, -3.25],"
+                           " \"fragment.fogcoord\": [4]}]}");
+    struct st_arb_run_slots sl;
+    st_arb_run_slots(f->sh, &sl);
+    assert_int_equal(f->sh->arb->num_inputs, 2);
+    assert_string_equal(f->sh->arb->inputs[sl.fog_in].binding, "fragment.fogcoord");
+    /* color + 4 = (0, 1, 0.5, 0.75), then fogged with f = 0.75 */
+    CHECK4(outv(f, 0, "result.color"), 0.25f, 0.75f, 0.5f, 0.75f);
+    fx_free(f);
+    f = run("!!ARBfp1.0\nOPTION ARB_fog_linear;\nMOV result.color, fragment.color;\nEND\n",
+            "{\"invocations\": [{}]}");
+    st_arb_run_slots(f->sh, &sl);
+    assert_int_equal(sl.fog_in, (int)f->sh->arb->num_inputs);
+    fx_free(f);
+    f = run("!!ARBvp1.0\nOPTION ARB_position_invariant;\n"
+            "MOV result.color, vertex.position;\nEND\n",
+            "{\"invocations\": [{\"vertex.position\": [1, 2, 3, 1]}]}");
+    st_arb_run_slots(f->sh, &sl);
+    assert_string_equal(f->sh->arb->inputs[sl.pos_in].binding, "vertex.position");
+    CHECK4(outv(f, 0, "result.color"), 1.0f, 2.0f, 3.0f, 1.0f);
+    fx_free(f);
+}
+
 static void test_arb_json(void **state)
 {
     (void)state;
@@ -2283,6 +2317,7 @@ int main(void)
         cmocka_unit_test(test_sincos),
         cmocka_unit_test(test_pow),
         cmocka_unit_test(test_arb_rcp_of_negative_zero),
+        cmocka_unit_test(test_arb_option_slots_shared),
         cmocka_unit_test(test_cmp_cnd),
         cmocka_unit_test(test_modifiers),
         cmocka_unit_test(test_saturate_sign_of_zero),

@@ -1195,7 +1195,8 @@ bool st_arb_state_default(const char *binding, float out[4]);
  * textures are ST_SAMPLER_2D, 3d is ST_SAMPLER_VOLUME).  The fixed-function
  * steps the options ask for (ARB_position_invariant's transform, the
  * ARB_fog_* blend) need values the program may not bind; they have slots of
- * their own past the program's, listed here (-1: not needed).
+ * their own past the program's, listed here (-1: not needed), or share the
+ * program's input slot when it binds the same name.
  */
 struct st_arb_run_slots {
     int pos_in;     /* vertex.position, for ARB_position_invariant */

@@ -862,6 +862,16 @@ static const char *arb_output_binding(const struct st_shader *sh, uint32_t j)
     return "result.position"; /* ARB_position_invariant's */
 }
 
+/* The program's own input slot bound to `binding`, else a new one past
+ * the program's: a value the program reads itself is not input twice. */
+static int arb_input_slot(const struct st_arb_program *a, const char *binding, unsigned *nin)
+{
+    for (unsigned k = 0; k < a->num_inputs && k < ST_LL_IN_SLOTS; k++)
+        if (strcmp(a->inputs[k].binding, binding) == 0)
+            return (int)k;
+    return (int)(*nin)++;
+}
+
 void st_arb_run_slots(const struct st_shader *sh, struct st_arb_run_slots *s)
 {
     const struct st_arb_program *a = sh->arb;
@@ -869,14 +879,14 @@ void st_arb_run_slots(const struct st_shader *sh, struct st_arb_run_slots *s)
     s->num_c = a->num_params;
     unsigned nin = a->num_inputs;
     if (sh->version.type == ST_VS && (a->options & ST_ARB_OPT_POSITION_INVARIANT)) {
-        s->pos_in = (int)nin++;
+        s->pos_in = arb_input_slot(a, "vertex.position", &nin);
         s->mvp_c = (int)s->num_c;
         s->num_c += 4;
         s->pos_out = (int)a->num_outputs;
     }
     if (sh->version.type == ST_PS &&
         (a->options & (ST_ARB_OPT_FOG_EXP | ST_ARB_OPT_FOG_EXP2 | ST_ARB_OPT_FOG_LINEAR))) {
-        s->fog_in = (int)nin++;
+        s->fog_in = arb_input_slot(a, "fragment.fogcoord", &nin);
         s->fog_c = (int)s->num_c;
         s->num_c += 2;
     }
