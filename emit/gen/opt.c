@@ -98,7 +98,7 @@ void gen_du_free(struct gen_du *du)
     memset(du, 0, sizeof(*du));
 }
 
-bool gen_du_build(const struct gen_program *p, struct gen_du *du)
+bool gen_du_build(struct gen_program *p, struct gen_du *du)
 {
     memset(du, 0, sizeof(*du));
     unsigned n = p->ninst, nv = p->nvreg;
@@ -223,6 +223,7 @@ fail:
     free(region);
     free(rend);
     gen_du_free(du);
+    p->oom = true;
     return false;
 }
 

@@ -37,7 +37,8 @@ struct gen_du {
     uint32_t *flow_before; /* per instruction (and ninst): control-flow instructions before it */
 };
 
-bool gen_du_build(const struct gen_program *p, struct gen_du *du);
+/* false, with p->oom set, when memory runs out (every pass then stops) */
+bool gen_du_build(struct gen_program *p, struct gen_du *du);
 void gen_du_free(struct gen_du *du);
 
 /* No control flow (if/else/endif/loop/break/cont) strictly between a and b: one basic block. */

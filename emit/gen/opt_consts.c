@@ -66,10 +66,8 @@ static int constant_def(const struct gen_program *p, const struct gen_du *du, co
 bool gen_opt_pack_consts(struct gen_program *p)
 {
     struct gen_du du;
-    if (!gen_du_build(p, &du)) {
-        p->oom = true;
+    if (!gen_du_build(p, &du))
         return false;
-    }
     unsigned n = p->ninst, nv = p->nvreg;
     uint32_t *quad = malloc((nv + 1) * sizeof(*quad)); /* v -> quad vreg + 1, 0: none */
     uint32_t *lane = malloc((nv + 1) * sizeof(*lane));

@@ -153,10 +153,8 @@ static bool substitute(const struct gen_program *p, const struct gen_inst *ui, u
 bool gen_opt_copy_prop(struct gen_program *p)
 {
     struct gen_du du;
-    if (!gen_du_build(p, &du)) {
-        p->oom = true;
+    if (!gen_du_build(p, &du))
         return false;
-    }
     bool changed = false;
     for (unsigned k = 0; k < p->ninst; k++) {
         const struct gen_inst *c = &p->inst[k];

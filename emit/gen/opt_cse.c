@@ -238,10 +238,8 @@ enum { CSE_PROBES = 8 };
 static bool cse_values(struct gen_program *p, bool *dead)
 {
     struct gen_du du;
-    if (!gen_du_build(p, &du)) {
-        p->oom = true;
+    if (!gen_du_build(p, &du))
         return false;
-    }
     unsigned n = p->ninst, cap = 16;
     while (cap < 2 * n)
         cap *= 2;

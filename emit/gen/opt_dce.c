@@ -120,10 +120,8 @@ bool gen_opt_dce(struct gen_program *p)
 bool gen_opt_trim_responses(struct gen_program *p)
 {
     struct gen_du du;
-    if (!gen_du_build(p, &du)) {
-        p->oom = true;
+    if (!gen_du_build(p, &du))
         return false;
-    }
     bool any = false;
     for (unsigned k = 0; k < p->ninst; k++) {
         struct gen_inst *i = &p->inst[k];

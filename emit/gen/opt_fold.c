@@ -939,10 +939,8 @@ static bool fold_minmax_chain(struct gen_program *p, const struct gen_du *du, un
 bool gen_opt_fold(struct gen_program *p)
 {
     struct gen_du du;
-    if (!gen_du_build(p, &du)) {
-        p->oom = true;
+    if (!gen_du_build(p, &du))
         return false;
-    }
     bool changed = false;
     for (unsigned k = 0; k < p->ninst; k++)
         if (fold_constant(p, &du, &p->inst[k]))
@@ -983,10 +981,8 @@ bool gen_opt_fold(struct gen_program *p)
     /* def/use facts for never_nan: a fold below rewrites a sel in place
      * (same destination), so the facts still hold, and a sel it made
      * unpredicated is a single definition for the compares after it */
-    if (!gen_du_build(p, &du)) {
-        p->oom = true;
+    if (!gen_du_build(p, &du))
         return changed;
-    }
     for (unsigned k = 0; k < p->ninst; k++)
         if (fold_sel_cmod(p, &du, k) || fold_csel(p, k))
             changed = true; /* the compare is dead now: opt_dce */
@@ -994,10 +990,8 @@ bool gen_opt_fold(struct gen_program *p)
     if (fold_csel_consts(p))
         changed = true; /* the same with constants in registers (their movs first) */
     /* the clamps those folds made, on fresh def/use facts */
-    if (!gen_du_build(p, &du)) {
-        p->oom = true;
+    if (!gen_du_build(p, &du))
         return changed;
-    }
     for (unsigned k = 0; k < p->ninst; k++)
         if (fold_clamp_sat(p, &du, k))
             changed = true; /* the first sel is dead now: opt_dce */
@@ -1026,10 +1020,8 @@ bool gen_opt_fold(struct gen_program *p)
     free(stale);
     gen_du_free(&du);
     /* compares with zero into their operands' producers, on fresh facts */
-    if (!gen_du_build(p, &du)) {
-        p->oom = true;
+    if (!gen_du_build(p, &du))
         return changed;
-    }
     if (fold_cmod(p, &du))
         changed = true; /* the compares are dead copies now: opt_dce */
     gen_du_free(&du);

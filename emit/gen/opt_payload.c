@@ -110,10 +110,8 @@ static int64_t part_source(const struct gen_program *p, const struct gen_du *du,
  * NULL with p->oom set (the facts freed). */
 static bool *du_and_dead(struct gen_program *p, struct gen_du *du)
 {
-    if (!gen_du_build(p, du)) {
-        p->oom = true;
+    if (!gen_du_build(p, du))
         return NULL;
-    }
     bool *dead = calloc(p->ninst + 1, sizeof(*dead));
     if (!dead) {
         gen_du_free(du);
@@ -139,10 +137,8 @@ static bool urb_in_place(struct gen_program *p)
     if (p->layout.stage != ST_VS || p->simd != 8)
         return false;
     struct gen_du du;
-    if (!gen_du_build(p, &du)) {
-        p->oom = true;
+    if (!gen_du_build(p, &du))
         return false;
-    }
     unsigned n = p->ninst;
     bool *dead = calloc(n + 1, sizeof(*dead));
     struct gen_inst *extra = malloc((2 * n + 1) * sizeof(*extra)); /* new sends */
@@ -549,10 +545,8 @@ bool gen_opt_payload(struct gen_program *p)
     if (p->oom)
         return moved;
     struct gen_du du;
-    if (!gen_du_build(p, &du)) {
-        p->oom = true;
+    if (!gen_du_build(p, &du))
         return false;
-    }
     unsigned nv = p->nvreg, n = p->ninst;
     uint32_t *into = malloc((nv + 1) * sizeof(*into)); /* V -> block + 1, 0: none */
     uint32_t *into_off = malloc((nv + 1) * sizeof(*into_off));

@@ -42,10 +42,8 @@ static bool pln_value(const struct gen_program *p, const struct gen_du *du, uint
 bool gen_opt_remat(struct gen_program *p)
 {
     struct gen_du du;
-    if (!gen_du_build(p, &du)) {
-        p->oom = true;
+    if (!gen_du_build(p, &du))
         return false;
-    }
     unsigned n = p->ninst;
     /* per instruction: the plns to insert before it (vreg to recompute, new vreg) */
     uint32_t *ins_v = malloc((n * 3 + 1) * sizeof(*ins_v));
