@@ -281,12 +281,20 @@ struct gen_opnd gb_mad(struct gen_build *b, bool uniform, struct gen_opnd add, s
     return gb_mad_t(b, uniform, GT_F, add, m1, m2);
 }
 
+/* A new value for the result of three sources: uniform when it may be
+ * and every source is. */
+static struct gen_opnd val_of3(struct gen_build *b, bool uniform, enum gen_type t,
+                               struct gen_opnd s0, struct gen_opnd s1, struct gen_opnd s2)
+{
+    bool u = uniform && gb_is_uniform(b->p, &s0) && gb_is_uniform(b->p, &s1) &&
+             gb_is_uniform(b->p, &s2);
+    return gb_val(b, u, t);
+}
+
 struct gen_opnd gb_mad_t(struct gen_build *b, bool uniform, enum gen_type t, struct gen_opnd add,
                          struct gen_opnd m1, struct gen_opnd m2)
 {
-    bool u = uniform && gb_is_uniform(b->p, &add) && gb_is_uniform(b->p, &m1) &&
-             gb_is_uniform(b->p, &m2);
-    struct gen_opnd d = gb_val(b, u, t);
+    struct gen_opnd d = val_of3(b, uniform, t, add, m1, m2);
     gb_mad_to(b, d, add, m1, m2, false);
     return d;
 }
@@ -294,9 +302,7 @@ struct gen_opnd gb_mad_t(struct gen_build *b, bool uniform, enum gen_type t, str
 struct gen_opnd gb_lrp_t(struct gen_build *b, bool uniform, enum gen_type ty, struct gen_opnd t,
                          struct gen_opnd a, struct gen_opnd c)
 {
-    bool u = uniform && gb_is_uniform(b->p, &t) && gb_is_uniform(b->p, &a) &&
-             gb_is_uniform(b->p, &c);
-    struct gen_opnd d = gb_val(b, u, ty);
+    struct gen_opnd d = val_of3(b, uniform, ty, t, a, c);
     three_src(b, GOP_LRP, d, t, a, c);
     return d;
 }
