@@ -317,6 +317,42 @@ static void test_vs_pass_through_second_slot(void **state)
             assert_memory_equal(o[k].reg[j].v, want[k][j], sizeof(want[k][j]));
 }
 
+/* The pass-through is the last slot, alone in the message that would end
+ * the thread and so be copied into r112-r127: the two writes trade places.
+ * oT1 goes in place from v1's GRFs, and the computed oPos and oT0 end the
+ * thread behind the header's copy (mlen 9): no mov but the handles'. */
+static void test_vs_pass_through_last(void **state)
+{
+    (void)state;
+    const char *src = "vs_2_0\n"
+                      "dcl_position v0\n"
+                      "dcl_texcoord v1\n"
+                      "add oPos, v0, c0\n"
+                      "mul oT0, v0, c1\n"
+                      "mov oT1, v1\n";
+    struct gen_out r = compile(src, 0);
+    assert_true(r.ok);
+    /* oT1 is VUE slot 3, v1 r7-r10: ExDesc 0x106, mlen 1, header, offset 3 */
+    assert_non_null(strstr(r.text, "sends (8|M0)     null:ud r1 r7 0x106 0x02080037\n"));
+    /* slots 1 and 2 end the thread: mlen 9, header, offset 1 */
+    assert_non_null(strstr(r.text, " 0x26 0x12080017 {EOT}"));
+    assert_int_equal(count(r.text, "mov (8|M0)"), 1);
+    assert_int_equal(count(r.text, " send (8|M0)"), 1);
+    assert_int_equal(count(r.text, " sends (8|M0)"), 1);
+    out_free(&r);
+
+    const char *json = "{\"constants\": {\"c0\": [1, 2, 3, 4], \"c1\": [0.5, 2, -1, 3]},"
+                       " \"invocations\": [{\"v0\": [10, 20, 30, 40], \"v1\": [5, 6, 7, 8]},"
+                       " {\"v0\": [-2, 0, 4, 1], \"v1\": [-1, 0.25, 9, 100]}]}";
+    struct st_run_outputs o[2];
+    gen_run_json(src, json, 8, o, 2);
+    const float want[2][3][4] = {{{11, 22, 33, 44}, {5, 40, -30, 120}, {5, 6, 7, 8}},
+                                 {{-1, 2, 7, 5}, {-1, 0, -4, 3}, {-1, 0.25f, 9, 100}}};
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned j = 0; j < 3; j++)
+            assert_memory_equal(o[k].reg[j].v, want[k][j], sizeof(want[k][j]));
+}
+
 /* A URB write before the end of the thread takes its header as r1 is
  * (a split send: r1, then the slots' registers), so only the end of the
  * thread copies it (into r112..r127, where an EOT message must be).  Four
@@ -2323,7 +2359,8 @@ static void test_outputs_computed_in_their_urb_slots(void **state)
                       "mov o2, v0\n";
     struct gen_out r = compile(src, 8);
     assert_true(r.ok);
-    /* GRF-to-GRF movs: o2's four only (o0 and o1 are computed in place) */
+    /* GRF-to-GRF movs: none.  o0 and o1 are computed in place; o2 passes
+     * v0 through, written from its GRFs while o0 and o1 end the thread */
     unsigned copies = 0;
     for (const char *l = r.text; *l;) {
         const char *e = strchr(l, '\n');
@@ -2333,7 +2370,7 @@ static void test_outputs_computed_in_their_urb_slots(void **state)
             copies++;
         l += n + (e ? 1 : 0);
     }
-    assert_int_equal(copies, 4);
+    assert_int_equal(copies, 0);
     out_free(&r);
     const char *json = "{\"constants\": {\"c0\": [1, 0, 0, 0], \"c1\": [0, 1, 0, 0],"
                        " \"c2\": [0, 0, 1, 0], \"c3\": [0, 0, 0, 1], \"c4\": [1, 2, 3, 4],"
@@ -2536,6 +2573,7 @@ int main(void)
         cmocka_unit_test(test_vs_urb_write),
         cmocka_unit_test(test_vs_pass_through_in_place),
         cmocka_unit_test(test_vs_pass_through_second_slot),
+        cmocka_unit_test(test_vs_pass_through_last),
         cmocka_unit_test(test_vs_urb_header_not_copied),
         cmocka_unit_test(test_scalar_fog_slot_not_filled),
         cmocka_unit_test(test_vs_response_into_payload),

@@ -38,7 +38,10 @@
  * message keeps its slots (the end-of-thread write keeps at least one,
  * copied into r112-r127).  When it is the second of two slots, the message
  * itself becomes the split send (header and first slot, then the
- * registers): a pass-through costs no message of its own.
+ * registers): a pass-through costs no message of its own.  When the
+ * end-of-thread write carries only pass-throughs, it trades places with
+ * the last earlier write of computed slots (eot_trade), so no slot is
+ * copied into r112-r127 but the header.
  *
  * Payloads sent twice: a payload that is only a copy of (part of) another
  * block is not built; its messages read that block (shared_payloads).
@@ -131,6 +134,125 @@ static bool drop_dead(struct gen_program *p, struct gen_du *du, bool *dead, bool
     return changed;
 }
 
+/* What urb_in_place knows of one URB write: its data block and slots, and
+ * which slots are four consecutive payload registers copied in. */
+struct urb_msg {
+    uint32_t b, hdr, g;  /* data block, its header bytes (0: split send), first slot */
+    unsigned ns, moved;  /* slots, slots in place */
+    bool in_place[2];
+    uint32_t src[2], defs[2][4];
+};
+
+static bool urb_msg_of(const struct gen_program *p, const struct gen_du *du, uint32_t k,
+                       struct urb_msg *u)
+{
+    const struct gen_inst *m = &p->inst[k];
+    if (!gen_op_info[m->op].send || m->sfid != 6 || m->pred != GP_NONE)
+        return false;
+    bool split = m->op == GOP_SENDS;
+    const struct gen_opnd *data = split ? &m->src[1] : &m->src[0];
+    if (data->kind != GO_VREG || data->off || !p->vreg[data->vreg].no_spill)
+        return false;
+    u->b = data->vreg;
+    u->hdr = split ? 0 : GEN_GRF_SIZE;
+    u->ns = split ? m->src1len / 4u : (m->mlen - 1u) / 4u;
+    u->g = (m->desc >> 4) & 0x7ffu;
+    if (u->ns < 1 || u->ns > 2 || (split ? m->src1len : m->mlen - 1u) != 4u * u->ns ||
+        du->use_start[u->b + 1] - du->use_start[u->b] != 1)
+        return false;
+    u->moved = 0;
+    for (unsigned j = 0; j < u->ns; j++) {
+        int64_t a0 = -1;
+        bool ok = true;
+        for (unsigned c = 0; c < 4 && ok; c++) {
+            int64_t a = part_source(p, du, u->b, u->hdr + (4 * j + c) * GEN_GRF_SIZE, &u->defs[j][c]);
+            if (c == 0)
+                a0 = a;
+            ok = a >= 0 && a == a0 + (int64_t)c * GEN_GRF_SIZE &&
+                 a + GEN_GRF_SIZE <= (int64_t)GEN_FILE_BYTES;
+        }
+        u->in_place[j] = ok;
+        u->src[j] = (uint32_t)a0;
+        u->moved += ok;
+    }
+    return true;
+}
+
+/*
+ * The end of the thread must send from r112-r127, so a slot it carries is
+ * copied there.  When every slot of the last write passes an attribute
+ * through, and an earlier split write (header r1) carries only computed
+ * slots, the two trade places: the earlier one becomes the end of the
+ * thread (its slots computed in r112-r127 behind a copy of the header,
+ * which the last write copied anyway) and the pass-through goes in place.
+ * Returns the earlier write's index, or -1.
+ */
+static int32_t eot_trade(const struct gen_program *p, const struct gen_du *du, uint32_t *eot)
+{
+    if (p->keep_block_ranges)
+        return -1;
+    int32_t w = -1;
+    for (uint32_t k = 0; k < p->ninst; k++) {
+        const struct gen_inst *m = &p->inst[k];
+        if (m->op == GOP_SENDS && m->sfid == 6 && !m->eot)
+            w = (int32_t)k;
+        if (m->op != GOP_SEND || !m->eot)
+            continue;
+        struct urb_msg u, v;
+        if (w < 0 || !urb_msg_of(p, du, k, &u) || u.moved != u.ns ||
+            !urb_msg_of(p, du, (uint32_t)w, &v) || v.moved ||
+            p->inst[w].src[0].kind != GO_FIXED || p->inst[w].src[0].off != 1 * GEN_GRF_SIZE ||
+            p->vreg[v.b].grf_hi < GEN_EOT_FIRST_GRF)
+            return -1;
+        *eot = k;
+        return w;
+    }
+    return -1;
+}
+
+/*
+ * The traded write: w (a split send of header r1 and block B) ends the
+ * thread in place of the write at k, whose slots all went in place.  B
+ * grows by a GRF in front for a copy of the header and moves to
+ * r112-r127; the header copy into k's block old_b goes with k.
+ */
+static void eot_from(struct gen_program *p, const struct gen_du *du, uint32_t w, uint32_t k,
+                     uint32_t old_b, struct gen_inst *extra, uint32_t *extra_at, unsigned *nextra,
+                     bool *dead)
+{
+    const struct gen_inst *W = &p->inst[w];
+    uint32_t b = W->src[1].vreg, g = (W->desc >> 4) & 0x7ffu;
+    unsigned ns = W->src1len / 4u;
+    for (uint32_t q = du->def_start[b]; q < du->def_start[b + 1]; q++)
+        p->inst[du->def_list[q]].dst.off += GEN_GRF_SIZE;
+    for (uint32_t q = du->def_start[old_b]; q < du->def_start[old_b + 1]; q++)
+        if (p->inst[du->def_list[q]].dst.off < GEN_GRF_SIZE)
+            dead[du->def_list[q]] = true;
+    struct gen_inst *h = &extra[*nextra];
+    memset(h, 0, sizeof(*h));
+    h->op = GOP_MOV;
+    h->exec = 8;
+    h->nomask = true;
+    h->jip = h->uip = -1;
+    h->dst = gen_vr(b, 0, GT_UD);
+    h->src[0] = gen_fixed(1 * GEN_GRF_SIZE, GT_UD, GR_VEC);
+    extra_at[(*nextra)++] = k;
+    struct gen_inst *e = &extra[*nextra];
+    *e = *W;
+    e->op = GOP_SEND;
+    e->src[0] = gen_vr(b, 0, GT_UD);
+    e->src[1] = gen_opnd_none();
+    e->mlen = (uint8_t)(1 + 4 * ns);
+    e->src1len = 0;
+    e->exdesc = 6;
+    e->eot = true;
+    e->desc = gen_desc(e->mlen, 0, true, 7u | (g << 4));
+    extra_at[(*nextra)++] = k;
+    dead[w] = true;
+    p->vreg[b].size += GEN_GRF_SIZE;
+    p->vreg[b].grf_lo = GEN_EOT_FIRST_GRF;
+}
+
 /* Rewrites the URB writes whose slots pass payload registers through. */
 static bool urb_in_place(struct gen_program *p)
 {
@@ -141,47 +263,30 @@ static bool urb_in_place(struct gen_program *p)
         return false;
     unsigned n = p->ninst;
     bool *dead = calloc(n + 1, sizeof(*dead));
-    struct gen_inst *extra = malloc((2 * n + 1) * sizeof(*extra)); /* new sends */
-    uint32_t *extra_at = malloc((2 * n + 1) * sizeof(*extra_at));
+    struct gen_inst *extra = malloc((2 * n + 3) * sizeof(*extra)); /* new sends */
+    uint32_t *extra_at = malloc((2 * n + 3) * sizeof(*extra_at));
     unsigned nextra = 0;
     bool changed = false;
     if (!dead || !extra || !extra_at) {
         p->oom = true;
         goto out;
     }
+    uint32_t eot_at = 0;
+    int32_t trade = eot_trade(p, &du, &eot_at);
     for (unsigned k = 0; k < n; k++) {
         struct gen_inst *m = &p->inst[k];
-        if (!gen_op_info[m->op].send || m->sfid != 6 || m->pred != GP_NONE)
+        struct urb_msg u;
+        if ((int32_t)k == trade || !urb_msg_of(p, &du, k, &u))
             continue;
         bool split = m->op == GOP_SENDS;
-        const struct gen_opnd *data = split ? &m->src[1] : &m->src[0];
-        if (data->kind != GO_VREG || data->off || !p->vreg[data->vreg].no_spill)
-            continue;
-        uint32_t b = data->vreg, hdr = split ? 0 : GEN_GRF_SIZE;
-        unsigned ns = split ? m->src1len / 4u : (m->mlen - 1u) / 4u;
-        uint32_t g = (m->desc >> 4) & 0x7ffu;
-        if (ns < 1 || ns > 2 || (split ? m->src1len : m->mlen - 1u) != 4u * ns ||
-            du.use_start[b + 1] - du.use_start[b] != 1)
-            continue;
-        bool in_place[2] = {false, false};
-        uint32_t src[2] = {0, 0}, defs[2][4];
-        unsigned moved = 0;
-        for (unsigned j = 0; j < ns; j++) {
-            int64_t a0 = -1;
-            bool ok = true;
-            for (unsigned c = 0; c < 4 && ok; c++) {
-                int64_t a = part_source(p, &du, b, hdr + (4 * j + c) * GEN_GRF_SIZE, &defs[j][c]);
-                if (c == 0)
-                    a0 = a;
-                ok = a >= 0 && a == a0 + (int64_t)c * GEN_GRF_SIZE &&
-                     a + GEN_GRF_SIZE <= (int64_t)GEN_FILE_BYTES;
-            }
-            in_place[j] = ok;
-            src[j] = (uint32_t)a0;
-            moved += ok;
-        }
-        /* the end of the thread keeps a slot of its own, copied */
-        if (m->eot && moved == ns) {
+        uint32_t b = u.b, hdr = u.hdr, g = u.g;
+        unsigned ns = u.ns, moved = u.moved;
+        bool *in_place = u.in_place;
+        const uint32_t *src = u.src;
+        /* the end of the thread keeps a slot of its own, copied, unless
+         * an earlier write takes its place */
+        bool traded = trade >= 0 && k == eot_at;
+        if (m->eot && moved == ns && !traded) {
             in_place[ns - 1] = false;
             moved--;
         }
@@ -215,7 +320,7 @@ static bool urb_in_place(struct gen_program *p)
             m->desc = gen_desc(m->mlen, 0, true, 7u | (g << 4));
             p->vreg[b].size = 5 * GEN_GRF_SIZE;
             for (unsigned c = 0; c < 4; c++)
-                dead[defs[1][c]] = true;
+                dead[u.defs[1][c]] = true;
             changed = true;
             continue;
         }
@@ -237,11 +342,13 @@ static bool urb_in_place(struct gen_program *p)
             w->desc = gen_desc(1, 0, true, 7u | ((g + j) << 4));
             extra_at[nextra++] = k;
             for (unsigned c = 0; c < 4; c++)
-                dead[defs[j][c]] = true;
+                dead[u.defs[j][c]] = true;
         }
         unsigned left = ns - moved;
         if (!left) {
             dead[k] = true; /* a write that went entirely in place */
+            if (traded)
+                eot_from(p, &du, (uint32_t)trade, k, b, extra, extra_at, &nextra, dead);
         } else {
             if (in_place[0]) {
                 /* the second slot moves down to the first and the message starts one later */
