@@ -2025,6 +2025,40 @@ static void test_sample_1d_u_alone(void **state)
     }
 }
 
+/* A sampler payload that is a vertex attribute's u and v as they arrived
+ * (texldl at level 0 of v1.xy): the message reads v1's GRFs (r6, r7: no
+ * constants, v0 in r2-r5) and no mov builds it.  Texels at (0.75, 0.25)
+ * and (0.25, 0.75) of a 2x2 texture are numbers 1 and 2, row by row. */
+static void test_sample_reads_attribute_in_place(void **state)
+{
+    (void)state;
+    const char *src = "vs_3_0\n"
+                      "dcl_position v0\n"
+                      "dcl_texcoord0 v1\n"
+                      "dcl_position o0\n"
+                      "dcl_2d s0\n"
+                      "def c0, 0, 0, 0, 0\n"
+                      "mov r0.xy, v1\n"
+                      "mov r0.zw, c0.x\n"
+                      "texldl r1, r0, s0\n"
+                      "add o0, v0, r1\n";
+    struct gen_out r = compile(src, 8);
+    assert_true(r.ok);
+    /* sample_lz, mlen 2, rlen 4, from r6 */
+    assert_non_null(strstr(r.text, ":f r6 0x2 0x04438009\n"));
+    assert_int_equal(count(r.text, "mov (8|M0)"), 1); /* the handles' copy */
+    out_free(&r);
+    const char *in = "{\"textures\": {\"s0\": {\"type\": \"2d\", \"width\": 2, \"height\": 2, "
+                     "\"texels\": [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, 16]]}}, "
+                     "\"invocations\": [{\"v0\": [0.5, 0, -1, 1], \"v1\": [0.75, 0.25, 7, 7]}, "
+                     "{\"v0\": [0, 0, 0, 1], \"v1\": [0.25, 0.75, 0, 0]}]}";
+    struct st_run_outputs o[2];
+    gen_run_json(src, in, 8, o, 2);
+    const float want[2][4] = {{5.5f, 6, 6, 9}, {9, 10, 11, 13}};
+    assert_memory_equal(o[0].reg[0].v, want[0], sizeof(want[0]));
+    assert_memory_equal(o[1].reg[0].v, want[1], sizeof(want[1]));
+}
+
 /*
  * D3D9 lrp is Gen's `lrp`, one instruction a lane, whose exact value is
  * rounded once (docs/gensim.md, rule 1); with --fp-contract=off the
@@ -2614,6 +2648,7 @@ int main(void)
         cmocka_unit_test(test_d3d9_lrp_rounds_once),
         cmocka_unit_test(test_pow_is_one_math_pow),
         cmocka_unit_test(test_sample_1d_u_alone),
+        cmocka_unit_test(test_sample_reads_attribute_in_place),
         cmocka_unit_test(test_arb_rcp_is_the_quotient),
         cmocka_unit_test(test_ps_denormals_kept_by_thread_state),
         cmocka_unit_test(test_sample_lod_parameters),

@@ -646,9 +646,69 @@ static bool copies_in_place(struct gen_program *p)
     return drop_dead(p, &du, dead, changed);
 }
 
+/*
+ * A payload that is only a copy of consecutive payload registers, in
+ * order (a vertex attribute's u and v for a sampler message): the message
+ * reads those registers as they are and the movs go.  The end of the
+ * thread keeps its copy (it must send from r112-r127).
+ */
+static bool fixed_in_place(struct gen_program *p)
+{
+    struct gen_du du;
+    bool *dead = du_and_dead(p, &du);
+    if (!dead)
+        return false;
+    bool changed = false;
+    for (uint32_t k = 0; k < p->ninst; k++) {
+        struct gen_inst *m = &p->inst[k];
+        if (!gen_op_info[m->op].send || m->eot)
+            continue;
+        for (unsigned s = 0; s < 2; s++) {
+            struct gen_opnd *o = &m->src[s];
+            uint32_t len = (s == 0 ? m->mlen : m->src1len) * GEN_GRF_SIZE;
+            if (o->kind != GO_VREG || o->off || !len || !p->vreg[o->vreg].no_spill ||
+                p->vreg[o->vreg].size != len || du.use_start[o->vreg + 1] - du.use_start[o->vreg] != 1)
+                continue;
+            uint32_t b = o->vreg, covered = 0; /* GRFs of the block defined, a bit each */
+            int64_t base = -1;
+            bool ok = du.def_start[b + 1] > du.def_start[b];
+            for (uint32_t q = du.def_start[b]; q < du.def_start[b + 1] && ok; q++) {
+                const struct gen_inst *i = &p->inst[du.def_list[q]];
+                const struct gen_opnd *f = &i->src[0];
+                ok = i->op == GOP_MOV && i->exec == p->simd && !i->group && i->pred == GP_NONE &&
+                     !i->sat && !i->cmod && !i->nomask && f->kind == GO_FIXED &&
+                     f->region == GR_VEC && !f->neg && !f->abs && f->type == i->dst.type &&
+                     gen_type_size(f->type) == 4 && du.def_list[q] < k;
+                if (!ok)
+                    break;
+                int64_t at = (int64_t)f->off - i->dst.off;
+                ok = (base < 0 || at == base) && at >= 0 && at % GEN_GRF_SIZE == 0 &&
+                     i->dst.off % GEN_GRF_SIZE == 0;
+                base = at;
+                uint32_t g0 = i->dst.off / GEN_GRF_SIZE, ng = gen_dst_bytes(p, i) / GEN_GRF_SIZE;
+                for (uint32_t g = g0; g < g0 + ng && ok; g++) {
+                    ok = g < 32 && !(covered >> g & 1u);
+                    covered |= 1u << (g & 31u);
+                }
+            }
+            /* every GRF of the block defined once */
+            if (!ok || len / GEN_GRF_SIZE > 31 || covered != (1u << (len / GEN_GRF_SIZE)) - 1u ||
+                base + len > GEN_FILE_BYTES)
+                continue;
+            for (uint32_t q = du.def_start[b]; q < du.def_start[b + 1]; q++)
+                dead[du.def_list[q]] = true;
+            *o = gen_fixed((uint32_t)base, o->type, GR_VEC);
+            changed = true;
+        }
+    }
+    return drop_dead(p, &du, dead, changed);
+}
+
 bool gen_opt_payload(struct gen_program *p)
 {
     bool moved = urb_in_place(p);
+    if (!p->oom && fixed_in_place(p))
+        moved = true;
     if (p->oom)
         return moved;
     struct gen_du du;
