@@ -49,6 +49,11 @@ printf 'ps_2_0\ndcl t0\ndef c0, 0.1, 0, 0, 0\nadd_pp r0, t0, c0.x\nmov oC0, r0\n
 printf '{"invocations": [{"t0": [1000.3, 0, 0, 0]}]}' > "$tmp/pp.in.json"
 check "--pp: ignore (the default) computes _pp in float32, fp16 in half" bash -c "'$bin' run '$tmp/pp.ps.asm' --inputs '$tmp/pp.in.json' | grep -q '1000.39996' && '$bin' run --pp=ignore '$tmp/pp.ps.asm' --inputs '$tmp/pp.in.json' | grep -q '1000.39996' && '$bin' run --pp=fp16 '$tmp/pp.ps.asm' --inputs '$tmp/pp.in.json' | grep -q '1000.5,'"
 check "--pp=x is a usage error (exit 2)" bash -c "'$bin' --pp=x '$tmp/pp.ps.asm' 2>/dev/null; [ \$? -eq 2 ]"
+printf 'ps_1_1\ntex t0\nmov r0, t0\n' > "$tmp/tt.ps.asm"
+printf 'ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n' > "$tmp/tt2.ps.asm"
+check "--texture-types=2d: a ps_1_x stage samples with u, v alone (mlen 2, not 3)" bash -c "'$bin' --simd=8 '$tmp/tt.ps.asm' | grep -q ' 0x2 0x0642' && '$bin' --simd=8 --texture-types=2d '$tmp/tt.ps.asm' | grep -q ' 0x2 0x0442'"
+check "--texture-types against a dcl: file:line:col error [ST2012], exit 1" bash -c "'$bin' --texture-types=cube '$tmp/tt2.ps.asm' 2>&1 | grep -q '^$tmp/tt2.ps.asm:3:1: error: s0 is declared dcl_2d, but the options compile it for a cube texture \\[ST2012\\]\$' || exit 1; '$bin' --texture-types=cube '$tmp/tt2.ps.asm' 2>/dev/null; [ \$? -eq 1 ]"
+check "--texture-types=2d,x is a usage error (exit 2)" bash -c "'$bin' --texture-types=2d,x '$tmp/tt.ps.asm' 2>/dev/null; [ \$? -eq 2 ]"
 check "run: a bad inputs file names the JSON path, exit 1, nothing on stdout" bash -c "out=\$('$bin' run '$tmp/seed.vs.asm' --inputs '$tmp/bad.in.json' 2>'$tmp/e'); rc=\$?; [ \$rc -eq 1 ] && [ -z \"\$out\" ] && grep -q 'invocations\\[0\\].v0\\[2\\]' '$tmp/e'"
 
 printf '!!ARBfp1.0\nTEMP t;\nMUL t.xy, fragment.texcoord[0], {2, 2, 2, 2};\nADD t.zw, fragment.color, {1, 1, 1, 1};\nSUB result.color, t, {0.5, 0.5, 0.5, 0.5};\nEND\n' > "$tmp/seed.fp"

@@ -2059,6 +2059,87 @@ static void test_sample_reads_attribute_in_place(void **state)
     assert_memory_equal(o[1].reg[0].v, want[1], sizeof(want[1]));
 }
 
+/* st_compile (Gen, SIMD8) or st_run of `src` with the texture types `tt`
+ * (st_options.texture_types); the result, freed by the caller. */
+static struct st_result *with_texture_types(const char *src, const enum st_texture_type tt[2],
+                                            const char *json, enum st_engine engine)
+{
+    struct st_options o = {.struct_version = ST_OPTIONS_VERSION, .filename = "tt.asm",
+                           .source = src, .source_len = strlen(src), .emit = ST_EMIT_GEN,
+                           .simd_width = 8};
+    o.texture_types[0] = tt[0];
+    o.texture_types[1] = tt[1];
+    struct st_run_options ro = {.struct_version = ST_RUN_OPTIONS_VERSION, .compile = &o,
+                                .inputs_filename = "tt.in.json", .inputs_json = json,
+                                .inputs_len = json ? strlen(json) : 0, .engine = engine,
+                                .simd_width = 8};
+    struct st_result *res = NULL;
+    assert_int_equal(json ? st_run(&ro, &res) : st_compile(&o, &res), 0);
+    assert_non_null(res);
+    return res;
+}
+
+/*
+ * ps_1_x declares no sampler types: by default a stage is sampled with u,
+ * v and r, which a cube or volume texture needs (mlen 3 at SIMD8, a third
+ * pln).  Named 2d in the options, a stage sends u and v alone; cube keeps
+ * r.  A dcl that disagrees is ST2012 at the dcl, and inputs that bind
+ * another type are ST4001 for every engine.  1x1 textures: the product of
+ * the texels (0.5, 0.25, 1, 2) and (2, 4, 0.5, 0.25) is (1, 1, 0.5, 0.5).
+ */
+static void test_ps1_texture_types(void **state)
+{
+    (void)state;
+    const char *src = "ps_1_1\ntex t0\ntex t1\nmul r0, t0, t1\n";
+    const enum st_texture_type any[2] = {ST_TEXTURE_ANY, ST_TEXTURE_ANY},
+                               flat[2] = {ST_TEXTURE_2D, ST_TEXTURE_2D},
+                               mixed[2] = {ST_TEXTURE_2D, ST_TEXTURE_CUBE};
+    struct st_result *r = with_texture_types(src, any, NULL, ST_ENGINE_GEN);
+    assert_true(r->ok);
+    assert_int_equal(count(r->output, "pln (8|M0)"), 6);
+    assert_int_equal(count(r->output, " 0x2 0x0642"), 2); /* sample, mlen 3, rlen 4 */
+    st_result_free(r);
+    r = with_texture_types(src, flat, NULL, ST_ENGINE_GEN);
+    assert_true(r->ok);
+    assert_int_equal(count(r->output, "pln (8|M0)"), 4);
+    assert_int_equal(count(r->output, " 0x2 0x0442"), 2); /* mlen 2 */
+    st_result_free(r);
+    r = with_texture_types(src, mixed, NULL, ST_ENGINE_GEN);
+    assert_true(r->ok);
+    assert_int_equal(count(r->output, " 0x2 0x0442"), 1);
+    assert_int_equal(count(r->output, " 0x2 0x0642"), 1);
+    st_result_free(r);
+
+    const enum st_texture_type cube[2] = {ST_TEXTURE_CUBE, ST_TEXTURE_ANY};
+    r = with_texture_types("ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n", cube, NULL,
+                           ST_ENGINE_GEN);
+    assert_false(r->ok);
+    assert_int_equal(r->num_errors, 1);
+    assert_int_equal(r->diagnostics[0].code, 2012);
+    assert_int_equal(r->diagnostics[0].line, 3);
+    assert_int_equal(r->diagnostics[0].column, 1);
+    st_result_free(r);
+
+    const char *json = "{\"textures\": {\"s0\": {\"type\": \"2d\", \"width\": 1, \"height\": 1, "
+                       "\"texels\": [[0.5, 0.25, 1, 2]]}, \"s1\": {\"type\": \"2d\", \"width\": 1, "
+                       "\"height\": 1, \"texels\": [[2, 4, 0.5, 0.25]]}}, "
+                       "\"invocations\": [{\"t0\": [0.5, 0.5, 0.5, 1], \"t1\": [0.5, 0.5, 0.5, 1]}]}";
+    const char *cubes = "{\"textures\": {\"s0\": {\"type\": \"cube\", \"width\": 1, \"height\": 1, "
+                        "\"texels\": [[1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1], "
+                        "[1, 1, 1, 1], [1, 1, 1, 1]]}}, \"invocations\": [{\"t0\": [1, 0, 0, 1]}]}";
+    const enum st_engine engines[3] = {ST_ENGINE_INTERP, ST_ENGINE_LLVM, ST_ENGINE_GEN};
+    for (unsigned e = 0; e < 3; e++) {
+        r = with_texture_types(src, flat, json, engines[e]);
+        assert_true(r->ok);
+        assert_non_null(strstr(r->output, "\"oC0\": [1, 1, 0.5, 0.5]"));
+        st_result_free(r);
+        r = with_texture_types(src, flat, cubes, engines[e]);
+        assert_false(r->ok);
+        assert_int_equal(r->diagnostics[0].code, 4001);
+        st_result_free(r);
+    }
+}
+
 /*
  * D3D9 lrp is Gen's `lrp`, one instruction a lane, whose exact value is
  * rounded once (docs/gensim.md, rule 1); with --fp-contract=off the
@@ -2649,6 +2730,7 @@ int main(void)
         cmocka_unit_test(test_pow_is_one_math_pow),
         cmocka_unit_test(test_sample_1d_u_alone),
         cmocka_unit_test(test_sample_reads_attribute_in_place),
+        cmocka_unit_test(test_ps1_texture_types),
         cmocka_unit_test(test_arb_rcp_is_the_quotient),
         cmocka_unit_test(test_ps_denormals_kept_by_thread_state),
         cmocka_unit_test(test_sample_lod_parameters),

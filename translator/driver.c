@@ -69,6 +69,41 @@ static bool within_size(struct st_ctx *ctx, const struct st_shader *sh, unsigned
     return false;
 }
 
+/*
+ * The texture type of every sampler stage (sh->stage_type): its dcl, else
+ * what the options say (ps_1_x declares none).  An option that contradicts
+ * a dcl is an error at the dcl.
+ */
+static bool stage_types(struct st_ctx *ctx, struct st_shader *sh, const struct st_options *o)
+{
+    /* the public values are the internal ones (shadertrans.h, translator.h) */
+    _Static_assert((int)ST_TEXTURE_2D == (int)ST_SAMPLER_2D && (int)ST_TEXTURE_CUBE == (int)ST_SAMPLER_CUBE &&
+                       (int)ST_TEXTURE_VOLUME == (int)ST_SAMPLER_VOLUME && (int)ST_TEXTURE_ANY == (int)ST_SAMPLER_NONE,
+                   "texture type values");
+    static const char *const name[] = {"any", "2d", "cube", "volume"};
+    bool d3d9 = sh->dialect == ST_D3D9; /* ARB instructions name their targets */
+    for (unsigned s = 0; s < 16; s++)
+        sh->stage_type[s] = d3d9 ? (enum st_sampler_type)o->texture_types[s] : ST_SAMPLER_NONE;
+    if (!d3d9)
+        return true;
+    bool ok = true;
+    for (const struct st_instr *i = sh->first; i; i = i->next) {
+        if (i->op != ST_OP_DCL || !i->has_dst || i->dst.reg.file != ST_REG_SAMPLER ||
+            i->dst.reg.index >= 16 || i->sampler_type == ST_SAMPLER_NONE)
+            continue;
+        unsigned s = i->dst.reg.index;
+        if (o->texture_types[s] != ST_TEXTURE_ANY &&
+            (enum st_sampler_type)o->texture_types[s] != i->sampler_type) {
+            st_error(ctx, i->loc, ST_E_DCL_RULE,
+                     "s%u is declared dcl_%s, but the options compile it for a %s texture", s,
+                     name[i->sampler_type], name[o->texture_types[s]]);
+            ok = false;
+        }
+        sh->stage_type[s] = i->sampler_type;
+    }
+    return ok;
+}
+
 /* Parse and check: the front half every output shares. */
 struct st_shader *st_front_end(struct st_ctx *ctx, const struct st_options *o,
                                struct st_arena *arena)
@@ -84,7 +119,7 @@ struct st_shader *st_front_end(struct st_ctx *ctx, const struct st_options *o,
         return NULL;
     /* the precision of _pp is the shader's for every later stage and engine */
     sh->pp_half = o->pp == ST_PP_FP16 && !arb;
-    return sh;
+    return stage_types(ctx, sh, o) ? sh : NULL;
 }
 
 /*
@@ -99,9 +134,13 @@ static bool options_copy(const struct st_options *in, struct st_options *o)
         return false;
     size_t n = in->struct_version == 1   ? offsetof(struct st_options, max_instructions)
                : in->struct_version == 2 ? offsetof(struct st_options, pp)
+               : in->struct_version == 3 ? offsetof(struct st_options, texture_types)
                                          : sizeof(*o);
     memset(o, 0, sizeof(*o));
     memcpy(o, in, n);
+    for (unsigned s = 0; s < 16; s++)
+        if ((unsigned)o->texture_types[s] > ST_TEXTURE_VOLUME)
+            return false;
     /* Enums are compared as unsigned: a negative value is out of range too. */
     return (o->source || o->source_len == 0) &&
            (unsigned)o->dialect <= ST_DIALECT_D3D9_BYTECODE && (unsigned)o->emit <= ST_EMIT_MIR &&

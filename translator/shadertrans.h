@@ -21,7 +21,7 @@ extern "C" {
 #endif
 
 #define ST_API_VERSION 1
-#define ST_OPTIONS_VERSION 3
+#define ST_OPTIONS_VERSION 4
 #define ST_RESULT_VERSION 2
 
 enum st_severity {
@@ -88,6 +88,15 @@ enum st_pp_mode {
     ST_PP_FP16 = 1,   /* _pp instructions and dcl_pp inputs computed in half floats */
 };
 
+/* The type of texture a Direct3D 9 sampler stage is compiled for
+ * (st_options.texture_types). */
+enum st_texture_type {
+    ST_TEXTURE_ANY = 0,    /* not known: the stage works with every type */
+    ST_TEXTURE_2D = 1,
+    ST_TEXTURE_CUBE = 2,
+    ST_TEXTURE_VOLUME = 3,
+};
+
 /*
  * #include for the Direct3D 9 preprocessor.  An embedder that serves
  * include files itself (from memory) sets st_options.include: it is called
@@ -150,6 +159,19 @@ struct st_options {
      * instructions marked _pp and the inputs declared dcl_pp compute in
      * half precision (LLVM half, Gen :hf). */
     enum st_pp_mode pp;
+
+    /* ---- version 4 ---- */
+    /*
+     * Direct3D 9: the texture type each sampler stage s0-s15 samples.  A
+     * ps_1_x shader declares none (the texture bound decides), so by
+     * default its Gen kernels send every coordinate a cube or volume
+     * texture would need; a driver that compiles for the textures bound
+     * (as Wine and DXVK do) names them, and a 2D stage samples with u and
+     * v alone.  A stage the shader declares (dcl_2d s0) must agree
+     * (ST2012).  st_run refuses inputs that bind another type (ST4001).
+     * ARB programs: unused (every instruction names its target).
+     */
+    enum st_texture_type texture_types[16];
 };
 
 struct st_result {

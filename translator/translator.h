@@ -511,6 +511,10 @@ struct st_shader {
      * and engine (docs/interpreter.md, "Partial precision"); false: _pp
      * changes nothing. */
     bool pp_half;
+    /* Direct3D 9: the texture type of sampler stage s, from its dcl or,
+     * for a stage declared nowhere (ps_1_x), st_options.texture_types;
+     * ST_SAMPLER_NONE: any type (set by st_front_end). */
+    enum st_sampler_type stage_type[16];
 };
 
 /* ------------------------------------------------------------------ */

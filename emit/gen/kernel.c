@@ -603,8 +603,10 @@ bool gen_kernel_layout(struct gen_kernel_info *ki)
         L->payload_grfs = 2;
     bool ok = place_blocks(ki, L, &sc);
     free(sc.c_read);
+    /* the dcl's type, or for a stage declared nowhere (ps_1_x) the one
+     * the options name (st_front_end) */
     for (unsigned s = 0; s < 16; s++)
-        ki->sampler_type[s] = ST_SAMPLER_NONE;
+        ki->sampler_type[s] = sh->dialect == ST_D3D9 ? sh->stage_type[s] : ST_SAMPLER_NONE;
     for (const struct st_instr *i = sh->first; i; i = i->next)
         if (i->op == ST_OP_DCL && i->has_dst && i->dst.reg.file == ST_REG_SAMPLER &&
             i->dst.reg.index < 16)

@@ -53,6 +53,10 @@ static const char usage_text[] =
     "                      mul then add; off rounds every product\n"
     "  --pp=ignore|fp16    _pp and dcl_pp: ignore (default) computes at full\n"
     "                      precision, fp16 in half floats (docs/interpreter.md)\n"
+    "  --texture-types=T0,T1,...\n"
+    "                      the texture type of sampler stages s0, s1, ...: any\n"
+    "                      (default), 2d, cube or volume; for ps_1_x, which\n"
+    "                      declares none (a 2d stage samples with u, v alone)\n"
     "  --stats             print counts to standard error (instructions, merges)\n"
     "  -x d3d9|d3d9-bytecode|arb\n"
     "                      the input (default: from the header or version token)\n"
@@ -223,6 +227,27 @@ int cli_compile_option(int argc, char **argv, int *i, struct cli_compile_opts *c
             c->o.pp = ST_PP_FP16;
         else
             return cli_usage_error("unknown --pp '%s' (ignore or fp16)", val) + 10;
+    } else if (cli_opt_value(a, "--texture-types", &val)) {
+        /* comma-separated, stage 0 first; every stage not named stays "any" */
+        static const char *const names[] = {"any", "2d", "cube", "volume"};
+        unsigned s = 0;
+        const char *t = val;
+        memset(c->o.texture_types, 0, sizeof(c->o.texture_types));
+        for (;;) {
+            size_t len = strcspn(t, ",");
+            unsigned k = 0;
+            while (k < 4 && !(strlen(names[k]) == len && strncmp(t, names[k], len) == 0))
+                k++;
+            if (k == 4 || s == 16)
+                return cli_usage_error("--texture-types needs at most 16 of any, 2d, cube or volume, "
+                                       "separated by commas, not '%s'",
+                                       val) +
+                       10;
+            c->o.texture_types[s++] = (enum st_texture_type)k;
+            if (!t[len])
+                break;
+            t += len + 1;
+        }
     } else if (strcmp(a, "--stats") == 0) {
         c->o.want_stats = 1;
     } else if (cli_opt_value(a, "--float-rules", &val)) {

@@ -696,11 +696,28 @@ static bool parse_invocations(struct parser *p, const json_t *arr, struct st_run
     return true;
 }
 
+static const char *const tex_name[] = {"?", "2d", "cube", "volume"};
+
 /* def/defi/defb win over the file, as in Direct3D; a texture whose type
- * differs from the shader's dcl of its sampler is an error. */
+ * differs from the shader's dcl of its sampler, or from the type the
+ * options compiled an undeclared (ps_1_x) stage for, is an error. */
 static bool apply_defs(struct parser *p, struct st_run_inputs *out, const bool cgiven[],
                        const bool igiven[], const bool bgiven[])
 {
+    for (unsigned n = 0; n < ST_RUN_NUM_SAMPLERS && n < 16; n++) {
+        enum st_sampler_type want = p->sh->dialect == ST_D3D9 ? p->sh->stage_type[n] : ST_SAMPLER_NONE;
+        bool declared = false;
+        for (const struct st_instr *in = p->sh->first; in && !declared; in = in->next)
+            declared = in->op == ST_OP_DCL && in->has_dst && in->dst.reg.file == ST_REG_SAMPLER &&
+                       in->dst.reg.index == n;
+        if (declared || want == ST_SAMPLER_NONE || out->tex[n].type == ST_SAMPLER_NONE ||
+            out->tex[n].type == want)
+            continue;
+        char path[40];
+        snprintf(path, sizeof(path), "textures.s%u.type", n);
+        return fail(p, path, "\"%s\", but the shader was compiled for a %s texture at s%u (texture types)",
+                    tex_name[out->tex[n].type], tex_name[want], n);
+    }
     for (const struct st_instr *in = p->sh->first; in; in = in->next) {
         if (!in->has_dst)
             continue;
@@ -709,11 +726,10 @@ static bool apply_defs(struct parser *p, struct st_run_inputs *out, const bool c
         if (in->op == ST_OP_DCL && in->dst.reg.file == ST_REG_SAMPLER && n < ST_RUN_NUM_SAMPLERS &&
             in->sampler_type != ST_SAMPLER_NONE && out->tex[n].type != ST_SAMPLER_NONE &&
             out->tex[n].type != in->sampler_type) {
-            static const char *const tn[] = {"?", "2d", "cube", "volume"};
             char path[40];
             snprintf(path, sizeof(path), "textures.s%u.type", (unsigned)n);
-            return fail(p, path, "\"%s\", but the shader declares s%u as dcl_%s", tn[out->tex[n].type],
-                        (unsigned)n, tn[in->sampler_type]);
+            return fail(p, path, "\"%s\", but the shader declares s%u as dcl_%s", tex_name[out->tex[n].type],
+                        (unsigned)n, tex_name[in->sampler_type]);
         }
         if (in->op == ST_OP_DEF && in->dst.reg.file == ST_REG_CONST && n < ST_RUN_NUM_CONSTS) {
             memcpy(out->c[n], in->imm.f, sizeof(out->c[n]));
