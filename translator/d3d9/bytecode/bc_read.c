@@ -365,9 +365,15 @@ static uint32_t read_instr(struct reader *r, uint32_t i)
         n = length;
     } else {
         n = op >= 0 ? bc_fixed_params((enum st_opcode)op) : 0;
-        if (n == 0)
+        if (n == 0) {
             while (i + 1 + n < r->ndw && (dw(r, i + 1 + n) & BC_PARAM) && n < 15)
                 n++;
+            /* 1.x tokens carry no length: a blob that ends inside the
+             * instruction is told by the operands the instruction has */
+            if (op >= 0 && i + 1 + n == r->ndw &&
+                n < (uint32_t)st_opinfo[op].ndst + st_opinfo[op].nsrc)
+                n = (uint32_t)st_opinfo[op].ndst + st_opinfo[op].nsrc;
+        }
     }
     if ((uint64_t)i + 1 + n > r->ndw) {
         st_error(r->ctx, at(i), ST_E_BC_INSTRUCTION,
