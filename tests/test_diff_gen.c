@@ -210,6 +210,7 @@ struct totals {
     unsigned readings_differ, fused_only;
     double max_reading_ulps;
     unsigned pp_shaders; /* also run under --pp=fp16 (a _pp instruction or dcl_pp) */
+    unsigned typed_shaders; /* ps_1_x, also compiled for 2D textures (--texture-types) */
 };
 
 static bool verbose(void)
@@ -392,6 +393,24 @@ static void diff_shader(const char *name, const struct st_shader *sh, const char
         t->mismatch_runs++;
 }
 
+/*
+ * A ps_1_x shader with a texture instruction names its stages' types
+ * nowhere; make_inputs binds 2D textures to them.  Compiled for those
+ * types (--texture-types=2d,..., as st_front_end would set them) the
+ * kernels send u and v alone: the shader is run again that way.
+ */
+static bool stages_2d(struct st_shader *sh)
+{
+    if (sh->dialect != ST_D3D9 || sh->version.type != ST_PS || sh->version.ver >= ST_VER(2, 0))
+        return false;
+    bool tex = false;
+    for (const struct st_instr *i = sh->first; i && !tex; i = i->next)
+        tex = (st_opinfo[i->op].flags & OPF_TEX1X) != 0;
+    for (unsigned s = 0; s < 16 && tex; s++)
+        sh->stage_type[s] = ST_SAMPLER_2D;
+    return tex;
+}
+
 static void diff_file(const char *path, const char *name, bool is_sample, struct totals *t)
 {
     size_t len = 0;
@@ -416,6 +435,11 @@ static void diff_file(const char *path, const char *name, bool is_sample, struct
             sh->pp_half = true;
             t->pp_shaders++;
             diff_shader(name, sh, src, len, is_sample, t);
+            sh->pp_half = false;
+        }
+        if (stages_2d(sh)) {
+            t->typed_shaders++;
+            diff_shader(name, sh, src, len, is_sample, t);
         }
     }
     st_ctx_destroy(ctx);
@@ -430,12 +454,12 @@ static int cmp_str(const void *a, const void *b)
 
 static void print_totals(const char *what, const struct totals *t)
 {
-    printf("%s: %u shaders (%u also under --pp=fp16; %u rejected by the front end, %u not supported by the Gen back end, "
+    printf("%s: %u shaders (%u also under --pp=fp16, %u also for 2D textures; %u rejected by the front end, %u not supported by the Gen back end, "
            "%u the interpreter cannot run), %u runs (shader x width x batch), %u invocations, "
            "%u components compared, %u within math tolerance, %u mismatching in %u shaders; "
            "multiply-adds: the two readings differ in %u components (at most %.3g ulps), "
            "%u matched the fused reading only\n",
-           what, t->shaders, t->pp_shaders, t->rejected, t->unsupported, t->interp_failed, t->runs, t->invocations,
+           what, t->shaders, t->pp_shaders, t->typed_shaders, t->rejected, t->unsupported, t->interp_failed, t->runs, t->invocations,
            t->components, t->tolerated, t->mismatches, t->mismatch_runs, t->readings_differ,
            t->max_reading_ulps, t->fused_only);
 }
@@ -471,6 +495,7 @@ static void test_samples(void **state)
     print_totals("samples", &t);
     assert_true(t.shaders >= 40);
     assert_true(t.pp_shaders >= 4); /* 24, 31, 62, 63 */
+    assert_true(t.typed_shaders >= 12); /* 12-23, ps_1_1..1_4 */
     assert_int_equal(t.failures, 0);
     assert_int_equal(t.mismatches, 0);
 }

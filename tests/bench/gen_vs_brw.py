@@ -19,7 +19,16 @@ REPEAT times, and prints the ratio of the summed user+system times of
 the processes (whole-process compile time, auto width, default output);
 with --callgrind, the instructions each process executes instead
 (valgrind; independent of the machine's load).
+
+A Direct3D 9 sample is compiled for the textures its inputs
+(samples/NAME.in.json) bind, `--texture-types` (what a driver does; brw
+compiled MojoShader's GLSL, which takes ps_1_x's undeclared stages as 2D
+and the texm3x3 ones as cube, the types those inputs bind).  Without the
+types a ps_1_x stage also sends the third coordinate any texture type
+would need.  --any-textures leaves them out (and runs binaries that
+predate the option).
 """
+import json
 import argparse
 import os
 import re
@@ -44,9 +53,28 @@ def read_brw(path):
     return rows
 
 
+def texture_types(sample):
+    """--texture-types=... from the sample's inputs ('' for ARB or none)."""
+    if dialect(sample) != 'd3d9':
+        return ''
+    path = os.path.join(ROOT, re.sub(r'\.asm$', '', sample) + '.in.json')
+    if not os.path.exists(path):
+        return ''
+    with open(path) as f:
+        tex = json.load(f).get('textures', {})
+    stages = {int(k[1:]): v.get('type', 'any') for k, v in tex.items() if re.fullmatch(r's\d+', k)}
+    if not stages:
+        return ''
+    return '--texture-types=' + ','.join(stages.get(s, 'any') for s in range(max(stages) + 1))
+
+
+ANY_TEXTURES = False
+
+
 def ours(binary, sample, simd):
-    p = subprocess.run([binary, '--simd=%d' % simd, os.path.join(ROOT, sample)],
-                       capture_output=True, text=True)
+    tt = '' if ANY_TEXTURES else texture_types(sample)
+    p = subprocess.run([binary, '--simd=%d' % simd] + ([tt] if tt else []) +
+                       [os.path.join(ROOT, sample)], capture_output=True, text=True)
     if p.returncode != 0:
         return None, p.stderr.strip().splitlines()[:1]
     for line in p.stdout.splitlines():
@@ -212,7 +240,11 @@ def main():
     ap.add_argument('--before', metavar='OLD_BIN', help='before -> after, kernel by kernel')
     ap.add_argument('--callgrind', action='store_true',
                     help='with --time: count instructions with valgrind instead of timing')
+    ap.add_argument('--any-textures', action='store_true',
+                    help='compile D3D9 samples without the texture types their inputs bind')
     args = ap.parse_args()
+    global ANY_TEXTURES
+    ANY_TEXTURES = args.any_textures
     if args.before:
         return before_after(args)
     return timing(args) if args.time else compare(args)
