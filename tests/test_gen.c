@@ -2140,6 +2140,30 @@ static void test_ps1_texture_types(void **state)
     }
 }
 
+/* A dot product replicated across the position (`mov oPos, r0` of a dp3):
+ * computed in r113, it goes to r114-r116 in two movs, not three: one
+ * (W) mov (16) reads r113 twice (<0;8,1>) into r114 and r115.  dp3 of
+ * (1, 2, 3) and (4, 5, 6) is 32 in every lane; of (-1, 0.5, 2) and
+ * (4, 5, 6), -4 + 2.5 + 12 = 10.5. */
+static void test_replicated_output_paired_copy(void **state)
+{
+    (void)state;
+    const char *src = "vs_2_0\ndcl_position v0\ndp3 r0, v0, c1\nmov oPos, r0\n";
+    struct gen_out r = compile(src, 8);
+    assert_true(r.ok);
+    assert_non_null(strstr(r.text, "(W)       mov (16|M0)    r114.0<1>:f r113.0<0;8,1>:f\n"));
+    assert_int_equal(count(r.text, "mov (8|M0)"), 2); /* the handles', and r116 */
+    out_free(&r);
+    const char *json = "{\"constants\": {\"c1\": [4, 5, 6, 7]}, \"invocations\": "
+                       "[{\"v0\": [1, 2, 3, 9]}, {\"v0\": [-1, 0.5, 2, 9]}]}";
+    struct st_run_outputs o[2];
+    gen_run_json(src, json, 8, o, 2);
+    for (unsigned c = 0; c < 4; c++) {
+        assert_true(o[0].reg[0].v[c] == 32.0f);
+        assert_true(o[1].reg[0].v[c] == 10.5f);
+    }
+}
+
 /*
  * D3D9 lrp is Gen's `lrp`, one instruction a lane, whose exact value is
  * rounded once (docs/gensim.md, rule 1); with --fp-contract=off the
@@ -2731,6 +2755,7 @@ int main(void)
         cmocka_unit_test(test_sample_1d_u_alone),
         cmocka_unit_test(test_sample_reads_attribute_in_place),
         cmocka_unit_test(test_ps1_texture_types),
+        cmocka_unit_test(test_replicated_output_paired_copy),
         cmocka_unit_test(test_arb_rcp_is_the_quotient),
         cmocka_unit_test(test_ps_denormals_kept_by_thread_state),
         cmocka_unit_test(test_sample_lod_parameters),

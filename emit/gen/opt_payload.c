@@ -704,6 +704,94 @@ static bool fixed_in_place(struct gen_program *p)
     return drop_dead(p, &du, dead, changed);
 }
 
+enum { PAIR_WINDOW = 16 };
+
+/* Whether operand s of i reads one element for every channel (a SIMD8
+ * value), not one for all (an immediate, a uniform, a scalar region). */
+static bool per_channel_src(const struct gen_program *p, const struct gen_opnd *s)
+{
+    if (s->kind == GO_FIXED)
+        return s->region == GR_VEC;
+    return s->kind == GO_VREG && (s->region == GR_VEC ||
+                                  (s->region == GR_AUTO && !p->vreg[s->vreg].uniform));
+}
+
+/* A SIMD8 raw copy of a value, a uniform or an immediate into a GRF of a
+ * block (a message payload; paired_copies). */
+static bool payload_copy(const struct gen_program *p, const struct gen_inst *m)
+{
+    const struct gen_opnd *s = &m->src[0];
+    if (m->op != GOP_MOV || m->exec != 8 || m->group || m->pred != GP_NONE || m->sat || m->cmod ||
+        m->nomask || m->dst.kind != GO_VREG || m->dst.off % GEN_GRF_SIZE || s->neg || s->abs ||
+        s->type != m->dst.type || gen_type_size(s->type) != 4 || !p->vreg[m->dst.vreg].no_spill)
+        return false; /* (no_spill: a block, parts at consecutive GRFs) */
+    if (per_channel_src(p, s))
+        return s->off % GEN_GRF_SIZE == 0;
+    return s->kind == GO_IMM || ((s->kind == GO_VREG || s->kind == GO_FIXED) &&
+                                 (s->region == GR_SCALAR || s->region == GR_AUTO));
+}
+
+/*
+ * One value copied into two consecutive GRFs of a payload (a scalar
+ * replicated across an output: `mov oPos, r0.x`; a constant, the VUE
+ * header's zeros), at SIMD8: one `(W) mov (16)` reading the value twice
+ * (<0;8,1>) or the scalar sixteen times, in place of the second copy;
+ * the first goes.  NoMask also writes the channels of vertices or
+ * pixels the thread does not run, which nothing reads (the payload goes
+ * to messages only, and a message ignores those channels); so only
+ * outside control flow, where no other path left values in them.  In
+ * between, nothing may write the value or touch the first copy's GRF.
+ */
+static bool paired_copies(struct gen_program *p)
+{
+    if (p->simd != 8)
+        return false;
+    struct gen_du du;
+    bool *dead = du_and_dead(p, &du);
+    if (!dead)
+        return false;
+    bool changed = false;
+    unsigned depth = 0;
+    for (uint32_t k = 0; k < p->ninst; k++) {
+        const struct gen_inst *m = &p->inst[k];
+        const struct gen_op_info *oi = &gen_op_info[m->op];
+        if (m->op == GOP_IF || m->op == GOP_LABEL)
+            depth++;
+        else if ((m->op == GOP_ENDIF || m->op == GOP_WHILE) && depth)
+            depth--;
+        if (oi->flow || depth || dead[k] || !payload_copy(p, m))
+            continue;
+        uint32_t lo = m->dst.off, b = m->dst.vreg;
+        for (uint32_t j = k + 1; j < p->ninst && j <= k + PAIR_WINDOW; j++) {
+            struct gen_inst *n = &p->inst[j];
+            if (gen_op_info[n->op].flow)
+                break;
+            if (!dead[j] && payload_copy(p, n) && n->dst.vreg == b &&
+                (n->dst.off == lo + GEN_GRF_SIZE || n->dst.off + GEN_GRF_SIZE == lo) &&
+                n->src[0].kind == m->src[0].kind && n->src[0].vreg == m->src[0].vreg &&
+                n->src[0].off == m->src[0].off && n->src[0].imm == m->src[0].imm &&
+                n->src[0].region == m->src[0].region) {
+                n->exec = 16;
+                n->nomask = true;
+                n->dst.off = n->dst.off < lo ? n->dst.off : lo;
+                if (per_channel_src(p, &n->src[0]))
+                    n->src[0].region = GR_REP8; /* the eight elements twice */
+                dead[k] = true;
+                changed = true;
+                break;
+            }
+            /* what lies between: the value unchanged, the first copy's GRF untouched */
+            uint32_t wlo = n->dst.off, whi = wlo + gen_dst_bytes(p, n);
+            if (touches(p, n, b, lo, GEN_GRF_SIZE, false) ||
+                (m->src[0].kind == GO_VREG && n->dst.kind == GO_VREG &&
+                 n->dst.vreg == m->src[0].vreg && wlo < m->src[0].off + GEN_GRF_SIZE &&
+                 m->src[0].off < whi))
+                break;
+        }
+    }
+    return drop_dead(p, &du, dead, changed);
+}
+
 bool gen_opt_payload(struct gen_program *p)
 {
     bool moved = urb_in_place(p);
@@ -828,6 +916,8 @@ bool gen_opt_payload(struct gen_program *p)
     if (!p->oom && shared_payloads(p))
         changed = true;
     if (!p->oom && copies_in_place(p))
+        changed = true;
+    if (!p->oom && paired_copies(p))
         changed = true;
     return changed || moved;
 }

@@ -306,6 +306,8 @@ static uint32_t fixed_extent(const struct gen_inst *i, unsigned srcno, const str
         return o->imm; /* every register the indirect read may reach (gen_ir.h) */
     if (o->region == GR_SCALAR)
         return 4;
+    if (o->region == GR_REP8)
+        return 32; /* eight dwords, read twice */
     unsigned exec = i->exec ? i->exec : 8;
     if (i->op == GOP_PLN && srcno == 1)
         return 8u * exec; /* X and Y per 8 channels */
