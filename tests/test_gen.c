@@ -2142,7 +2142,8 @@ static void test_ps1_texture_types(void **state)
 
 /* A dot product replicated across the position (`mov oPos, r0` of a dp3):
  * computed in r113, it goes to r114-r116 in two movs, not three: one
- * (W) mov (16) reads r113 twice (<0;8,1>) into r114 and r115.  dp3 of
+ * (W) mov (16) reads r113 twice (<0;8,1>) into r114 and r115.  (And two
+ * consecutive attribute GRFs passed through, below.)  dp3 of
  * (1, 2, 3) and (4, 5, 6) is 32 in every lane; of (-1, 0.5, 2) and
  * (4, 5, 6), -4 + 2.5 + 12 = 10.5. */
 static void test_replicated_output_paired_copy(void **state)
@@ -2162,6 +2163,23 @@ static void test_replicated_output_paired_copy(void **state)
         assert_true(o[0].reg[0].v[c] == 32.0f);
         assert_true(o[1].reg[0].v[c] == 10.5f);
     }
+
+    /* v1.x and v1.y (r7, r8) into oT0.xy (r117, r118): one (W) mov (16)
+     * reading both, <8;8,1>; c1.zw (r2.6, r2.7) one mov each */
+    const char *pass = "vs_2_0\ndcl_position v0\ndcl_texcoord v1\nadd oPos, v0, c0\n"
+                       "mov oT0.xy, v1\nmov oT0.zw, c1\n";
+    r = compile(pass, 8);
+    assert_true(r.ok);
+    assert_non_null(strstr(r.text, "(W)       mov (16|M0)    r117.0<1>:f r7.0<8;8,1>:f\n"));
+    assert_int_equal(count(r.text, "mov (8|M0)"), 3);
+    out_free(&r);
+    const char *pin = "{\"constants\": {\"c0\": [1, 2, 3, 4], \"c1\": [9, 9, 0.5, -2]}, "
+                      "\"invocations\": [{\"v0\": [1, 1, 1, 1], \"v1\": [0.25, 0.75, 5, 6]}, "
+                      "{\"v0\": [0, 0, 0, 0], \"v1\": [-3, 8, 5, 6]}]}";
+    gen_run_json(pass, pin, 8, o, 2);
+    const float t0[2][4] = {{0.25f, 0.75f, 0.5f, -2}, {-3, 8, 0.5f, -2}};
+    for (unsigned k = 0; k < 2; k++)
+        assert_memory_equal(o[k].reg[1].v, t0[k], sizeof(t0[k]));
 }
 
 /*

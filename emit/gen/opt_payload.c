@@ -736,7 +736,8 @@ static bool payload_copy(const struct gen_program *p, const struct gen_inst *m)
  * replicated across an output: `mov oPos, r0.x`; a constant, the VUE
  * header's zeros), at SIMD8: one `(W) mov (16)` reading the value twice
  * (<0;8,1>) or the scalar sixteen times, in place of the second copy;
- * the first goes.  NoMask also writes the channels of vertices or
+ * the first goes.  Likewise two consecutive GRFs copied in order (an
+ * attribute passed through, a message's response): <8;8,1> over both.  NoMask also writes the channels of vertices or
  * pixels the thread does not run, which nothing reads (the payload goes
  * to messages only, and a message ignores those channels); so only
  * outside control flow, where no other path left values in them.  In
@@ -766,15 +767,21 @@ static bool paired_copies(struct gen_program *p)
             struct gen_inst *n = &p->inst[j];
             if (gen_op_info[n->op].flow)
                 break;
-            if (!dead[j] && payload_copy(p, n) && n->dst.vreg == b &&
-                (n->dst.off == lo + GEN_GRF_SIZE || n->dst.off + GEN_GRF_SIZE == lo) &&
-                n->src[0].kind == m->src[0].kind && n->src[0].vreg == m->src[0].vreg &&
-                n->src[0].off == m->src[0].off && n->src[0].imm == m->src[0].imm &&
-                n->src[0].region == m->src[0].region) {
+            const struct gen_opnd *a = &m->src[0], *c = &n->src[0];
+            bool pair = !dead[j] && payload_copy(p, n) && n->dst.vreg == b &&
+                        (n->dst.off == lo + GEN_GRF_SIZE || n->dst.off + GEN_GRF_SIZE == lo) &&
+                        c->kind == a->kind && c->vreg == a->vreg && c->region == a->region;
+            /* the same value twice, or two consecutive GRFs in the same order */
+            bool same = pair && c->off == a->off && c->imm == a->imm;
+            bool next = pair && per_channel_src(p, a) && c->off + lo == a->off + n->dst.off;
+            if (same || next) {
+                bool first = n->dst.off < lo;
                 n->exec = 16;
                 n->nomask = true;
-                n->dst.off = n->dst.off < lo ? n->dst.off : lo;
-                if (per_channel_src(p, &n->src[0]))
+                n->dst.off = first ? n->dst.off : lo;
+                if (next)
+                    n->src[0].off = first ? c->off : a->off; /* <8;8,1> over both */
+                else if (per_channel_src(p, c))
                     n->src[0].region = GR_REP8; /* the eight elements twice */
                 dead[k] = true;
                 changed = true;
