@@ -82,6 +82,8 @@ enum gen_region {
     GR_REP2,   /* <1;2,0>: channel ch reads element ch/2: each element twice */
     GR_REP8,   /* <0;8,1>: channel ch reads element ch%8: a SIMD8 value twice, (W) mov (16)
                 * into two GRFs (gen/opt_payload.c paired_copies) */
+    GR_SPLAT2, /* <1;8,0>: channel ch reads element ch/8: two consecutive scalars (pushed
+                * constants), eight times each, (W) mov (16) into two GRFs (paired_copies) */
 };
 
 struct gen_opnd {

@@ -44,6 +44,8 @@ uint32_t gen_src_bytes(const struct gen_program *p, const struct gen_inst *i, un
         bytes *= 2; /* every other pair of elements: twice the span */
     if (o->region == GR_REP8)
         bytes = 8 * ts; /* the first eight elements, twice */
+    if (o->region == GR_SPLAT2)
+        bytes = 2 * ts; /* two elements, eight times each */
     if (vec && i->op == GOP_PLN && s == 1)
         bytes *= 2;
     if (i->exec == 32)

@@ -102,7 +102,7 @@ static bool substitute(const struct gen_program *p, const struct gen_inst *ui, u
         return false;
     bool special = u->region == GR_DDX || u->region == GR_DDY || u->region == GR_SUBSPAN ||
                    u->region == GR_VEC16 || u->region == GR_PAIRS || u->region == GR_REP2 ||
-                   u->region == GR_REP8;
+                   u->region == GR_REP8 || u->region == GR_SPLAT2;
     bool per_ch = src_per_channel(p, s);
     if (special && !per_ch)
         return false;

@@ -63,7 +63,8 @@ static bool candidate(const struct gen_program *p, const struct gen_du *du, unsi
         const struct gen_opnd *o = &i->src[s];
         /* derivative regions read other channels: their masking is per instruction */
         if (o->region == GR_DDX || o->region == GR_DDY || o->region == GR_SUBSPAN ||
-            o->region == GR_PAIRS || o->region == GR_REP2 || o->region == GR_REP8)
+            o->region == GR_PAIRS || o->region == GR_REP2 || o->region == GR_REP8 ||
+            o->region == GR_SPLAT2)
             return false;
     }
     return gen_du_single_def(p, du, i->dst.vreg) == (int32_t)k;

@@ -737,7 +737,8 @@ static bool payload_copy(const struct gen_program *p, const struct gen_inst *m)
  * header's zeros), at SIMD8: one `(W) mov (16)` reading the value twice
  * (<0;8,1>) or the scalar sixteen times, in place of the second copy;
  * the first goes.  Likewise two consecutive GRFs copied in order (an
- * attribute passed through, a message's response): <8;8,1> over both.  NoMask also writes the channels of vertices or
+ * attribute passed through, a message's response): <8;8,1> over both;
+ * and two consecutive pushed constants (`mov oT0.zw, c1`): <1;8,0>.  NoMask also writes the channels of vertices or
  * pixels the thread does not run, which nothing reads (the payload goes
  * to messages only, and a message ignores those channels); so only
  * outside control flow, where no other path left values in them.  In
@@ -771,17 +772,22 @@ static bool paired_copies(struct gen_program *p)
             bool pair = !dead[j] && payload_copy(p, n) && n->dst.vreg == b &&
                         (n->dst.off == lo + GEN_GRF_SIZE || n->dst.off + GEN_GRF_SIZE == lo) &&
                         c->kind == a->kind && c->vreg == a->vreg && c->region == a->region;
-            /* the same value twice, or two consecutive GRFs in the same order */
+            /* the same value twice, or two consecutive GRFs in the same order,
+             * or two consecutive pushed constants (c1.z, c1.w) */
             bool same = pair && c->off == a->off && c->imm == a->imm;
             bool next = pair && per_channel_src(p, a) && c->off + lo == a->off + n->dst.off;
-            if (same || next) {
+            bool scalars = pair && a->kind == GO_FIXED && a->region == GR_SCALAR &&
+                           8 * c->off + lo == 8 * a->off + n->dst.off && c->off != a->off;
+            if (same || next || scalars) {
                 bool first = n->dst.off < lo;
                 n->exec = 16;
                 n->nomask = true;
                 n->dst.off = first ? n->dst.off : lo;
-                if (next)
-                    n->src[0].off = first ? c->off : a->off; /* <8;8,1> over both */
-                else if (per_channel_src(p, c))
+                if (next || scalars)
+                    n->src[0].off = first ? c->off : a->off; /* <8;8,1> or <1;8,0> over both */
+                if (scalars)
+                    n->src[0].region = GR_SPLAT2;
+                else if (!next && per_channel_src(p, c))
                     n->src[0].region = GR_REP8; /* the eight elements twice */
                 dead[k] = true;
                 changed = true;

@@ -322,7 +322,7 @@ static void print_src(struct line *l, const struct gen_program *p, const struct 
     static const char *const special[] = {[GR_DDX] = "<2;2,0>", [GR_DDY] = "<0;2,1>",
                                           [GR_SUBSPAN] = "<2;4,0>", [GR_VEC16] = "<16;16,1>",
                                           [GR_PAIRS] = "<4;2,1>", [GR_REP2] = "<1;2,0>",
-                                          [GR_REP8] = "<0;8,1>"};
+                                          [GR_REP8] = "<0;8,1>", [GR_SPLAT2] = "<1;8,0>"};
     const char *rg = three ? (vec ? "<2;1>" : "<0;0>") : vec ? "<8;8,1>" : "<0;1,0>";
     if (vec && o->region > GR_VEC)
         rg = special[o->region];

@@ -308,6 +308,8 @@ static uint32_t fixed_extent(const struct gen_inst *i, unsigned srcno, const str
         return 4;
     if (o->region == GR_REP8)
         return 32; /* eight dwords, read twice */
+    if (o->region == GR_SPLAT2)
+        return 8; /* two dwords, eight times each */
     unsigned exec = i->exec ? i->exec : 8;
     if (i->op == GOP_PLN && srcno == 1)
         return 8u * exec; /* X and Y per 8 channels */

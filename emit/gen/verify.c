@@ -65,7 +65,7 @@ static void operand(struct vfy *V, unsigned i, const struct gen_opnd *o, bool is
     default:
         bad(V, i, "an operand kind out of range");
     }
-    if (o->region > GR_REP8)
+    if (o->region > GR_SPLAT2)
         bad(V, i, "a region out of range");
 }
 
