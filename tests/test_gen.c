@@ -2184,6 +2184,39 @@ static void test_replicated_output_paired_copy(void **state)
         assert_memory_equal(o[k].reg[1].v, t0[k], sizeof(t0[k]));
 }
 
+/* Gen9 has no SIMD16 sample_d: a SIMD16 texldd sends one message per
+ * eight channels.  The adds that read the texel run as SIMD8 halves, each
+ * reading its message's response where it arrived, rather than the
+ * responses being gathered into SIMD16 values first (eight movs for four
+ * adds more).  A 1x1 texture: every pixel gets (1, 2, 3, 4) + c2. */
+static void test_sample_d_halves_read_responses(void **state)
+{
+    (void)state;
+    const char *src = "ps_3_0\ndcl_texcoord0 v0.xy\ndcl_2d s0\ntexldd r0, v0, s0, c0, c1\n"
+                      "add oC0, r0, c2\n";
+    struct gen_out r = compile(src, 16);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "send (8|M"), 2);
+    assert_int_equal(count(r.text, "add (8|M0)"), 4);
+    assert_int_equal(count(r.text, "add (8|M8)"), 4);
+    assert_int_equal(count(r.text, "mov ("), 12); /* the two payloads' six parameters */
+    out_free(&r);
+    char json[4096];
+    size_t n = (size_t)snprintf(json, sizeof(json),
+                                "{\"constants\": {\"c0\": [0.5, 0, 0, 0], \"c1\": [0, 0.5, 0, 0], "
+                                "\"c2\": [0.25, -1, 8, 0.5]}, \"textures\": {\"s0\": {\"type\": \"2d\", "
+                                "\"width\": 1, \"height\": 1, \"texels\": [[1, 2, 3, 4]]}}, "
+                                "\"invocations\": [");
+    for (unsigned k = 0; k < 16; k++)
+        n += (size_t)snprintf(json + n, sizeof(json) - n, "%s{\"v0\": [%u, 0.5, 0, 1]}", k ? ", " : "", k);
+    snprintf(json + n, sizeof(json) - n, "]}");
+    struct st_run_outputs o[16];
+    gen_run_json(src, json, 16, o, 16);
+    const float want[4] = {1.25f, 1, 11, 4.5f};
+    for (unsigned k = 0; k < 16; k++)
+        assert_memory_equal(o[k].reg[0].v, want, sizeof(want));
+}
+
 /*
  * D3D9 lrp is Gen's `lrp`, one instruction a lane, whose exact value is
  * rounded once (docs/gensim.md, rule 1); with --fp-contract=off the
@@ -2776,6 +2809,7 @@ int main(void)
         cmocka_unit_test(test_sample_reads_attribute_in_place),
         cmocka_unit_test(test_ps1_texture_types),
         cmocka_unit_test(test_replicated_output_paired_copy),
+        cmocka_unit_test(test_sample_d_halves_read_responses),
         cmocka_unit_test(test_arb_rcp_is_the_quotient),
         cmocka_unit_test(test_ps_denormals_kept_by_thread_state),
         cmocka_unit_test(test_sample_lod_parameters),

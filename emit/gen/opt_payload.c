@@ -45,6 +45,12 @@
  *
  * Payloads sent twice: a payload that is only a copy of (part of) another
  * block is not built; its messages read that block (shared_payloads).
+ *
+ * Copies that stay: at SIMD8, two into consecutive GRFs of a block (one
+ * value replicated, two consecutive GRFs or pushed constants) are one
+ * (W) mov (16) (paired_copies).  At SIMD16, a value gathered from two
+ * SIMD8 responses (sample_d) is read where the responses arrived by
+ * readers split in halves, when that saves instructions (split_gathers).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -805,6 +811,179 @@ static bool paired_copies(struct gen_program *p)
     return drop_dead(p, &du, dead, changed);
 }
 
+/* A SIMD16 per-channel operand whose halves are 32 bytes apart (what a
+ * split instruction's second half reads 32 bytes on), or one every
+ * channel shares (an immediate, a uniform, a scalar region). */
+static bool halves_step(const struct gen_program *p, const struct gen_opnd *o, bool *step)
+{
+    *step = false;
+    if (o->kind == GO_NONE || o->kind == GO_IMM || o->kind == GO_NULL)
+        return true;
+    if (o->type != GT_F && o->type != GT_D && o->type != GT_UD)
+        return false;
+    if (o->kind == GO_FIXED) {
+        *step = o->region == GR_VEC;
+        return o->region == GR_VEC || o->region == GR_SCALAR;
+    }
+    if (o->kind != GO_VREG)
+        return false;
+    bool uni = p->vreg[o->vreg].uniform;
+    *step = !uni && (o->region == GR_AUTO || o->region == GR_VEC);
+    return *step || (uni && (o->region == GR_AUTO || o->region == GR_SCALAR));
+}
+
+/* Instruction i may run as two SIMD8 halves (M0, M8), each operand read
+ * or written 32 bytes on in the second. */
+static bool splittable(const struct gen_program *p, const struct gen_inst *i)
+{
+    const struct gen_op_info *oi = &gen_op_info[i->op];
+    if (i->exec != 16 || i->group || oi->send || oi->flow || i->nomask || i->op == GOP_PLN ||
+        i->op == GOP_MOVI || i->op == GOP_BCAST)
+        return false;
+    bool st;
+    const struct gen_opnd *ops[4] = {&i->dst, &i->src[0], &i->src[1], &i->src[2]};
+    for (unsigned k = 0; k < 4; k++)
+        if (!halves_step(p, ops[k], &st) || (k == 0 && !st && i->dst.kind != GO_NULL))
+            return false;
+    return true;
+}
+
+/* V (a SIMD16 value) is two raw SIMD8 copies of GRFs of message responses
+ * (blocks written once, by their message): the copies, in def[2], and the
+ * GRFs they read, in half[2]. */
+static bool gathered(const struct gen_program *p, const struct gen_du *du, uint32_t v,
+                     uint32_t def[2], struct gen_opnd half[2])
+{
+    const struct gen_vreg *V = &p->vreg[v];
+    if (V->size != 64 || V->uniform || V->no_spill || V->spill_slot >= 0 ||
+        du->def_start[v + 1] - du->def_start[v] != 2)
+        return false;
+    unsigned seen = 0;
+    for (uint32_t q = du->def_start[v]; q < du->def_start[v + 1]; q++) {
+        const struct gen_inst *m = &p->inst[du->def_list[q]];
+        const struct gen_opnd *s = &m->src[0];
+        unsigned h = m->group / 8u;
+        if (m->op != GOP_MOV || m->exec != 8 || (m->group != 0 && m->group != 8) ||
+            m->pred != GP_NONE || m->sat || m->cmod || m->nomask || m->dst.off != 32u * h ||
+            s->kind != GO_VREG || s->neg || s->abs || s->off % GEN_GRF_SIZE ||
+            (s->region != GR_VEC && s->region != GR_AUTO) || gen_type_size(s->type) != 4 ||
+            gen_type_size(m->dst.type) != 4 || !p->vreg[s->vreg].no_spill || (seen >> h & 1u))
+            return false;
+        uint32_t r = s->vreg, w = du->def_list[du->def_start[r]];
+        if (du->def_start[r + 1] - du->def_start[r] != 1 || !gen_op_info[p->inst[w].op].send ||
+            w > du->def_list[q])
+            return false;
+        seen |= 1u << h;
+        def[h] = du->def_list[q];
+        half[h] = *s;
+        half[h].region = GR_VEC;
+        half[h].type = m->dst.type;
+    }
+    return seen == 3u;
+}
+
+/*
+ * SIMD16 values gathered from two SIMD8 message responses (sample_d, which
+ * Gen9 has only at SIMD8, sends one message per eight channels): when
+ * every reader of such a value can run as two SIMD8 halves, the halves
+ * read the responses where they arrived and the two copies go.  A reader
+ * split costs one instruction, a value's copies are two: done when the
+ * copies removed outnumber the readers split.
+ */
+static bool split_gathers(struct gen_program *p)
+{
+    if (p->simd != 16)
+        return false;
+    struct gen_du du;
+    bool *dead = du_and_dead(p, &du);
+    if (!dead)
+        return false;
+    unsigned nv = p->nvreg, n = p->ninst, copies = 0, readers = 0;
+    bool changed = false;
+    uint32_t *defs = malloc((2 * nv + 1) * sizeof(*defs));
+    struct gen_opnd *halves = malloc((2 * nv + 1) * sizeof(*halves));
+    bool *take = calloc(nv + 1, sizeof(*take)), *split = calloc(n + 1, sizeof(*split));
+    if (!defs || !halves || !take || !split) {
+        p->oom = true;
+        goto out;
+    }
+    for (uint32_t v = 0; v < nv; v++) {
+        if (!gathered(p, &du, v, &defs[2 * v], &halves[2 * v]))
+            continue;
+        bool ok = du.use_start[v + 1] > du.use_start[v];
+        for (uint32_t q = du.use_start[v]; q < du.use_start[v + 1] && ok; q++) {
+            const struct gen_inst *u = &p->inst[du.use_list[q].inst];
+            bool st;
+            ok = splittable(p, u) && u->dst.vreg != v;
+            for (unsigned k = 0; k < 3 && ok; k++)
+                if (u->src[k].kind == GO_VREG && u->src[k].vreg == v)
+                    ok = halves_step(p, &u->src[k], &st) && st && u->src[k].off == 0;
+        }
+        if (!ok)
+            continue;
+        take[v] = true;
+        copies += 2;
+        for (uint32_t q = du.use_start[v]; q < du.use_start[v + 1]; q++)
+            if (!split[du.use_list[q].inst]) {
+                split[du.use_list[q].inst] = true;
+                readers++;
+            }
+    }
+    if (copies <= readers)
+        goto out;
+    struct gen_inst *out = malloc((2 * n + 1) * sizeof(*out));
+    if (!out) {
+        p->oom = true;
+        goto out;
+    }
+    for (uint32_t v = 0; v < nv; v++)
+        if (take[v])
+            dead[defs[2 * v]] = dead[defs[2 * v + 1]] = true;
+    unsigned w = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        if (dead[k])
+            continue;
+        if (!split[k]) {
+            out[w++] = p->inst[k];
+            continue;
+        }
+        for (unsigned h = 0; h < 2; h++) {
+            struct gen_inst *i = &out[w++];
+            *i = p->inst[k];
+            i->exec = 8;
+            i->group = (uint8_t)(8 * h);
+            struct gen_opnd *ops[4] = {&i->dst, &i->src[0], &i->src[1], &i->src[2]};
+            for (unsigned o = 0; o < 4; o++) {
+                bool st;
+                if (o > 0 && ops[o]->kind == GO_VREG && take[ops[o]->vreg]) {
+                    *ops[o] = (struct gen_opnd){.kind = halves[2 * ops[o]->vreg + h].kind,
+                                                .type = ops[o]->type,
+                                                .region = GR_VEC,
+                                                .neg = ops[o]->neg,
+                                                .abs = ops[o]->abs,
+                                                .vreg = halves[2 * ops[o]->vreg + h].vreg,
+                                                .off = halves[2 * ops[o]->vreg + h].off};
+                } else if (halves_step(p, ops[o], &st) && st) {
+                    ops[o]->off += 32u * h;
+                }
+            }
+        }
+    }
+    free(p->inst);
+    p->inst = out;
+    p->ninst = w;
+    p->cap_inst = 2 * n + 1;
+    changed = true;
+out:
+    free(defs);
+    free(halves);
+    free(take);
+    free(split);
+    free(dead);
+    gen_du_free(&du);
+    return changed;
+}
+
 bool gen_opt_payload(struct gen_program *p)
 {
     bool moved = urb_in_place(p);
@@ -931,6 +1110,8 @@ bool gen_opt_payload(struct gen_program *p)
     if (!p->oom && copies_in_place(p))
         changed = true;
     if (!p->oom && paired_copies(p))
+        changed = true;
+    if (!p->oom && split_gathers(p))
         changed = true;
     return changed || moved;
 }
