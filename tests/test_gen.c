@@ -2185,7 +2185,7 @@ static void test_replicated_output_paired_copy(void **state)
 }
 
 /* Gen9 has no SIMD16 sample_d: a SIMD16 texldd sends one message per
- * eight channels.  The adds that read the texel run as SIMD8 halves, each
+ * eight channels (u from the SIMD16 coordinate in place, as Mesa does).  The adds that read the texel run as SIMD8 halves, each
  * reading its message's response where it arrived, rather than the
  * responses being gathered into SIMD16 values first (eight movs for four
  * adds more).  A 1x1 texture: every pixel gets (1, 2, 3, 4) + c2. */
@@ -2196,10 +2196,13 @@ static void test_sample_d_halves_read_responses(void **state)
                       "add oC0, r0, c2\n";
     struct gen_out r = compile(src, 16);
     assert_true(r.ok);
-    assert_int_equal(count(r.text, "send (8|M"), 2);
+    /* u, each message's first parameter, read where pln computed it (a
+     * split send, src0 mlen 1, src1 the other five: ExDesc 0x142) */
+    assert_int_equal(count(r.text, "sends (8|M"), 2);
+    assert_int_equal(count(r.text, " 0x142 0x02424009"), 2);
     assert_int_equal(count(r.text, "add (8|M0)"), 4);
     assert_int_equal(count(r.text, "add (8|M8)"), 4);
-    assert_int_equal(count(r.text, "mov ("), 12); /* the two payloads' six parameters */
+    assert_int_equal(count(r.text, "mov ("), 10); /* the two payloads' other five parameters */
     out_free(&r);
     char json[4096];
     size_t n = (size_t)snprintf(json, sizeof(json),

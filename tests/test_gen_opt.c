@@ -1167,19 +1167,27 @@ static void test_payload_sent_twice(void **state)
     c[1] = c[2] = c[3] = c[0];
     rt_write(&p, colour(&p, c));
     assert_true(gen_opt_payload(&p));
-    for (unsigned k = 0; k < 3; k++)
+    for (unsigned k = 0; k < 2; k++)
         snd[k] = (struct gen_inst *)find_op(&p, GOP_SEND, k);
+    snd[2] = (struct gen_inst *)find_op(&p, GOP_SENDS, 0);
+    assert_non_null(snd[2]);
     assert_int_equal(snd[0]->src[0].vreg, pl[0]);
     assert_int_equal(snd[1]->src[0].vreg, pl[0]); /* the first payload, sent again */
     assert_int_equal(snd[1]->src[0].off, 0);
-    assert_int_equal(snd[2]->src[0].vreg, pl[2]);
-    /* u into the third payload, w computed there; the colour's copies (c read thrice) */
+    /* the third: u where it was computed (the first payload's part 0) as
+     * src0 of a split send, w computed in the third payload, src1 */
+    assert_int_equal(snd[2]->src[0].vreg, pl[0]);
+    assert_int_equal(snd[2]->src[0].off, 0);
+    assert_int_equal(snd[2]->mlen, 2);
+    assert_int_equal(snd[2]->src[1].vreg, pl[2]);
+    assert_int_equal(snd[2]->src1len, 2);
+    assert_int_equal((snd[2]->exdesc >> 6) & 0xf, 2);
     unsigned to_pl = 0;
     for (unsigned k = 0; k < p.ninst; k++)
         to_pl += p.inst[k].op == GOP_MOV && p.inst[k].dst.vreg != c[0] &&
                  (p.inst[k].dst.vreg == pl[0] || p.inst[k].dst.vreg == pl[1] ||
                   p.inst[k].dst.vreg == pl[2]);
-    assert_int_equal(to_pl, 1);
+    assert_int_equal(to_pl, 0);
     gen_program_free(&p);
 }
 

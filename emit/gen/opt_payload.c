@@ -51,6 +51,8 @@
  * (W) mov (16) (paired_copies).  At SIMD16, a value gathered from two
  * SIMD8 responses (sample_d) is read where the responses arrived by
  * readers split in halves, when that saves instructions (split_gathers).
+ * A sampler payload whose first parameter is still a copy sends it from
+ * where it is, as src0 of a split send (first_param_in_place).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -984,6 +986,76 @@ out:
     return changed;
 }
 
+/*
+ * A sampler payload whose first parameter stays a copy (a SIMD16 value
+ * sent as two SIMD8 halves, a coordinate another message also reads): a
+ * split send reads that parameter where it is (src0, its GRFs) and the
+ * rest of the payload as src1, and the copy goes (Mesa's brw does this
+ * for sample_d).  Not for the end of the thread (r112-r127 only).
+ */
+static bool first_param_in_place(struct gen_program *p)
+{
+    struct gen_du du;
+    bool *dead = du_and_dead(p, &du);
+    if (!dead)
+        return false;
+    bool changed = false;
+    for (uint32_t k = 0; k < p->ninst; k++) {
+        struct gen_inst *m = &p->inst[k];
+        if (m->op != GOP_SEND || m->eot || m->sfid != 2 || m->mlen < 2 ||
+            m->src[0].kind != GO_VREG || m->src[0].off)
+            continue;
+        uint32_t b = m->src[0].vreg;
+        if (!p->vreg[b].no_spill || p->vreg[b].size != m->mlen * GEN_GRF_SIZE ||
+            du.use_start[b + 1] - du.use_start[b] != 1)
+            continue;
+        /* part 0: one raw copy of a per-channel value, whole GRFs */
+        int32_t d0 = -1;
+        uint32_t psize = 0;
+        bool ok = true;
+        for (uint32_t q = du.def_start[b]; q < du.def_start[b + 1] && ok; q++) {
+            const struct gen_inst *i = &p->inst[du.def_list[q]];
+            if (i->dst.off != 0)
+                continue;
+            ok = d0 < 0;
+            d0 = (int32_t)du.def_list[q];
+            psize = gen_dst_bytes(p, i);
+        }
+        if (!ok || d0 < 0 || psize % GEN_GRF_SIZE || psize >= p->vreg[b].size)
+            continue;
+        const struct gen_inst *c = &p->inst[d0];
+        const struct gen_opnd *v = &c->src[0];
+        if (c->op != GOP_MOV || c->pred != GP_NONE || c->sat || c->cmod || c->nomask ||
+            v->neg || v->abs || v->type != c->dst.type || gen_type_size(v->type) != 4 ||
+            v->off % GEN_GRF_SIZE || !per_channel_src(p, v) || c->exec != m->exec ||
+            c->group != m->group)
+            continue;
+        /* no other definition overlaps part 0, and the value is the same at the message */
+        for (uint32_t q = du.def_start[b]; q < du.def_start[b + 1] && ok; q++)
+            ok = du.def_list[q] == (uint32_t)d0 || p->inst[du.def_list[q]].dst.off >= psize;
+        if (!ok || (v->kind == GO_VREG &&
+                    !gen_du_unchanged(p, &du, v->vreg, v->off, psize, (uint32_t)d0, k)))
+            continue;
+        for (uint32_t q = du.def_start[b]; q < du.def_start[b + 1]; q++)
+            if (du.def_list[q] != (uint32_t)d0)
+                p->inst[du.def_list[q]].dst.off -= psize;
+        dead[d0] = true;
+        unsigned g = psize / GEN_GRF_SIZE;
+        m->op = GOP_SENDS;
+        m->src[1] = gen_vr(b, 0, m->src[0].type);
+        m->src[0] = *v;
+        m->src[0].region = GR_VEC;
+        m->src[0].type = m->src[1].type;
+        m->src1len = (uint8_t)(m->mlen - g);
+        m->mlen = (uint8_t)g;
+        m->exdesc = (m->exdesc & 0xfu) | ((uint32_t)m->src1len << 6);
+        m->desc = (m->desc & ~(0xfu << 25)) | ((uint32_t)g << 25);
+        p->vreg[b].size -= psize;
+        changed = true;
+    }
+    return drop_dead(p, &du, dead, changed);
+}
+
 bool gen_opt_payload(struct gen_program *p)
 {
     bool moved = urb_in_place(p);
@@ -1112,6 +1184,8 @@ bool gen_opt_payload(struct gen_program *p)
     if (!p->oom && paired_copies(p))
         changed = true;
     if (!p->oom && split_gathers(p))
+        changed = true;
+    if (!p->oom && first_param_in_place(p))
         changed = true;
     return changed || moved;
 }
