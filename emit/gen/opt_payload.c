@@ -746,11 +746,12 @@ static bool payload_copy(const struct gen_program *p, const struct gen_inst *m)
  * (<0;8,1>) or the scalar sixteen times, in place of the second copy;
  * the first goes.  Likewise two consecutive GRFs copied in order (an
  * attribute passed through, a message's response): <8;8,1> over both;
- * and two consecutive pushed constants (`mov oT0.zw, c1`): <1;8,0>.  NoMask also writes the channels of vertices or
- * pixels the thread does not run, which nothing reads (the payload goes
- * to messages only, and a message ignores those channels); so only
- * outside control flow, where no other path left values in them.  In
- * between, nothing may write the value or touch the first copy's GRF.
+ * and two consecutive pushed constants (`mov oT0.zw, c1`): <1;8,0>.
+ * NoMask also writes the channels of vertices or pixels the thread does
+ * not run, whose values matter nowhere; inside control flow other
+ * channels' values from another path would be overwritten, so only
+ * outside it.  In between, nothing may write the value or touch the
+ * first copy's GRF.
  */
 static bool paired_copies(struct gen_program *p)
 {
@@ -1035,6 +1036,9 @@ static bool first_param_in_place(struct gen_program *p)
             ok = du.def_list[q] == (uint32_t)d0 || p->inst[du.def_list[q]].dst.off >= psize;
         if (!ok || (v->kind == GO_VREG &&
                     !gen_du_unchanged(p, &du, v->vreg, v->off, psize, (uint32_t)d0, k)))
+            continue;
+        /* on the retry that keeps block ranges, no block read later */
+        if (p->keep_block_ranges && v->kind == GO_VREG && p->vreg[v->vreg].no_spill)
             continue;
         for (uint32_t q = du.def_start[b]; q < du.def_start[b + 1]; q++)
             if (du.def_list[q] != (uint32_t)d0)
