@@ -2220,6 +2220,37 @@ static void test_sample_d_halves_read_responses(void **state)
         assert_memory_equal(o[k].reg[0].v, want, sizeof(want));
 }
 
+/* The kill test compares each distinct operand once: KIL t.yyyy is one
+ * compare (it was four of the same register), and a texkill whose
+ * operand is a constant not below 0 compares nothing (its kill status
+ * stays the 0 it starts with).
+ * Pixels with texcoord y = -1 and 0.5 at SIMD8 and 16: the first is
+ * discarded, the second keeps its colour (the texcoord). */
+static void test_kill_compares_distinct_operands(void **state)
+{
+    (void)state;
+    const char *fp = "!!ARBfp1.0\nTEMP t;\nMOV t, fragment.texcoord[0];\nKIL t.yyyy;\n"
+                     "MOV result.color, t;\nEND\n";
+    struct gen_out r = compile(fp, 16);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "cmp ("), 1);
+    out_free(&r);
+    r = compile("ps_2_0\ndef c0, 0, 1, 2, 0.5\nmov r0, c0\ntexkill r0\nmov oC0, r0\n", 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "cmp ("), 0);
+    out_free(&r);
+    const char *in = "{\"invocations\": [{\"fragment.texcoord[0]\": [1, -1, 0, 1]}, "
+                     "{\"fragment.texcoord[0]\": [0.25, 0.5, 2, 1]}]}";
+    for (unsigned simd = 8; simd <= 16; simd *= 2) {
+        struct st_run_outputs o[2];
+        gen_run_json(fp, in, simd, o, 2);
+        assert_true(o[0].discarded);
+        assert_false(o[1].discarded);
+        const float want[4] = {0.25f, 0.5f, 2, 1};
+        assert_memory_equal(o[1].reg[0].v, want, sizeof(want));
+    }
+}
+
 /*
  * D3D9 lrp is Gen's `lrp`, one instruction a lane, whose exact value is
  * rounded once (docs/gensim.md, rule 1); with --fp-contract=off the
@@ -2813,6 +2844,7 @@ int main(void)
         cmocka_unit_test(test_ps1_texture_types),
         cmocka_unit_test(test_replicated_output_paired_copy),
         cmocka_unit_test(test_sample_d_halves_read_responses),
+        cmocka_unit_test(test_kill_compares_distinct_operands),
         cmocka_unit_test(test_arb_rcp_is_the_quotient),
         cmocka_unit_test(test_ps_denormals_kept_by_thread_state),
         cmocka_unit_test(test_sample_lod_parameters),

@@ -434,6 +434,29 @@ void gb_cmp_flag_or(struct gen_build *b, enum gen_cmod cmod, struct gen_opnd a, 
     cmp_flag(b, cmod, a, c, uniform, flag, true);
 }
 
+bool gb_same_opnd(const struct gen_opnd *a, const struct gen_opnd *b)
+{
+    return a->kind == b->kind && a->type == b->type && a->region == b->region &&
+           a->neg == b->neg && a->abs == b->abs && a->vreg == b->vreg && a->off == b->off &&
+           a->imm == b->imm;
+}
+
+bool gb_flag_any_negative(struct gen_build *b, const struct gen_opnd *v, unsigned n)
+{
+    unsigned done = 0;
+    for (unsigned k = 0; k < n; k++) {
+        float f;
+        bool seen = false;
+        for (unsigned j = 0; j < k && !seen; j++)
+            seen = gb_same_opnd(&v[j], &v[k]);
+        if (seen || (gb_imm_value(v[k], &f) && !(f < 0.0f)))
+            continue;
+        cmp_flag(b, GC_LT, v[k], gb_imm_f(0.0f), false, 0, done > 0);
+        done++;
+    }
+    return done > 0;
+}
+
 void gb_sel_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd x, struct gen_opnd y,
                unsigned flag, bool invert)
 {

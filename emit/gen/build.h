@@ -147,6 +147,13 @@ void gb_cmp_flag(struct gen_build *b, enum gen_cmod cmod, struct gen_opnd a, str
  * flag becomes (old || a cmod c) for keep_if GP_NORMAL. */
 void gb_cmp_flag_or(struct gen_build *b, enum gen_cmod cmod, struct gen_opnd a, struct gen_opnd c,
                     bool uniform, unsigned flag);
+/* Sets f0.0 = any of v[0..n-1] < 0 (the kill test of texkill and KIL): one
+ * compare per distinct operand (a replicated swizzle, KIL x.yyyy, is one),
+ * none for an immediate that is not below 0 (NaN included).  False when
+ * no operand can be below 0: nothing emitted, nothing is killed. */
+bool gb_flag_any_negative(struct gen_build *b, const struct gen_opnd *v, unsigned n);
+/* Whether a and b read the same thing the same way. */
+bool gb_same_opnd(const struct gen_opnd *a, const struct gen_opnd *b);
 /* dst = flag f (inverted when invert) ? x : y */
 void gb_sel_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd x, struct gen_opnd y,
                unsigned flag, bool invert);

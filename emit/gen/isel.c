@@ -1143,10 +1143,8 @@ static void emit_kill(struct isel *I, const struct mir_instr *in)
     unsigned n = in->op == ST_OP_ARB_KIL ? 4 : 3;
     struct gen_opnd s[4];
     read_src(I, in, 0, (uint8_t)((1u << n) - 1), s);
-    gb_cmp_flag(B, GC_LT, s[0], gb_imm_f(0.0f), false, 0);
-    for (unsigned k = 1; k < n; k++)
-        gb_cmp_flag_or(B, GC_LT, s[k], gb_imm_f(0.0f), false, 0);
-    kill_where_flag(I);
+    if (gb_flag_any_negative(B, s, n))
+        kill_where_flag(I);
 }
 
 static void emit_opaque(struct isel *I, const struct mir_instr *in)

@@ -508,13 +508,6 @@ static void cross(const struct gen_opctx *c, const struct gen_opnd a[4], const s
         }
 }
 
-static bool same_opnd(const struct gen_opnd *a, const struct gen_opnd *b)
-{
-    return a->kind == b->kind && a->type == b->type && a->region == b->region &&
-           a->neg == b->neg && a->abs == b->abs && a->vreg == b->vreg && a->off == b->off &&
-           a->imm == b->imm;
-}
-
 /* Gen's lrp computes the fused reading's lrp: products fused, IEEE rule, float */
 static bool lrp_fuses(const struct gen_opctx *c)
 {
@@ -548,7 +541,7 @@ static void arb_lrp(const struct gen_opctx *c, const struct gen_opnd s[3][4], ui
             continue;
         om[l] = gen_op_add(c, FIMM(1.0f), gb_neg(s[0][l]));
         for (unsigned k = l + 1; k < 4; k++)
-            if (same_opnd(&s[0][k], &s[0][l]))
+            if (gb_same_opnd(&s[0][k], &s[0][l]))
                 om[k] = om[l];
     }
     for (unsigned l = 0; l < 4; l++)
@@ -618,8 +611,8 @@ static bool lanewise(const struct gen_opctx *c, unsigned op, const struct gen_op
         if (!(mask >> l & 1))
             continue;
         unsigned k = 0;
-        while (k < l && !(mask >> k & 1 && same_opnd(&s[0][k], &s[0][l]) &&
-                          same_opnd(&s[1][k], &s[1][l]) && same_opnd(&s[2][k], &s[2][l])))
+        while (k < l && !(mask >> k & 1 && gb_same_opnd(&s[0][k], &s[0][l]) &&
+                          gb_same_opnd(&s[1][k], &s[1][l]) && gb_same_opnd(&s[2][k], &s[2][l])))
             k++;
         if (k < l)
             r[l] = r[k];

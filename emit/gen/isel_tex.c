@@ -110,14 +110,10 @@ static struct gen_opnd bump_uv(struct gen_tex1x *t, uint32_t stage, unsigned ja,
     return gen_op_mad(c, gen_kernel_bump(t->ki, stage, jb), s[1], x);
 }
 
-/* Sets f0.0 = any of v[0..2] < 0. */
+/* f0.0 = any of v[0..2] < 0 (t->kill: whether any can be). */
 static void kill_flag(struct gen_tex1x *t, const struct gen_opnd v[4])
 {
-    struct gen_build *B = t->op.b;
-    gb_cmp_flag(B, GC_LT, v[0], gb_imm_f(0.0f), false, 0);
-    gb_cmp_flag_or(B, GC_LT, v[1], gb_imm_f(0.0f), false, 0);
-    gb_cmp_flag_or(B, GC_LT, v[2], gb_imm_f(0.0f), false, 0);
-    t->kill = true;
+    t->kill = gb_flag_any_negative(t->op.b, v, 3);
 }
 
 /* depth = y == 0 ? 1.0 : x / y (texdepth, texm3x2depth) */
