@@ -256,8 +256,9 @@ static void test_vs_urb_write(void **state)
     /* position in VUE slot 1: URB SIMD8 write, mlen 5, header, offset 1: 0x0A080017; SFID 6 + EOT */
     assert_non_null(strstr(r.text, " 0x26 0x0A080017 {EOT}"));
     /* v0 component x is the first attribute GRF (after r0, r1 and the constants c2-c3 at r2) */
-    assert_non_null(strstr(r.text, "r3.0<8;8,1>:f"));
-    assert_non_null(strstr(r.text, "r2.4<0;1,0>:f")); /* c3.x */
+    /* c3.x and c3.y (r2.4, r2.5) added to v0.x and v0.y by one (W) add (16):
+     * the two GRFs of v0 and the two dwords of c3 (gen/opt_payload.c paired_ops) */
+    assert_non_null(strstr(r.text, "r3.0<8;8,1>:f r2.4<1;8,0>:f"));
     assert_true(stats_simd(r.stats, 8));
     assert_non_null(strstr(r.stats, " 1 sends"));
     out_free(&r);
@@ -594,7 +595,8 @@ static void test_mad_by_one_is_add(void **state)
     struct gen_out r = compile(src, 0);
     assert_true(r.ok);
     assert_int_equal(count(r.text, "mad ("), 0);
-    assert_int_equal(count(r.text, "add (8|M0)"), 8);
+    /* eight adds, two by two as (W) add (16) into consecutive GRFs (paired_ops) */
+    assert_int_equal(count(r.text, "add (8|M0)") + 2 * count(r.text, "add (16|M0)"), 8);
     out_free(&r);
 
     const char *json = "{\"invocations\": [{\"v0\": [-0.0, 1e-40, 3, 5], "
@@ -2184,6 +2186,33 @@ static void test_replicated_output_paired_copy(void **state)
         assert_memory_equal(o[k].reg[1].v, t0[k], sizeof(t0[k]));
 }
 
+/* Two like operations into consecutive GRFs of a payload are one (W)
+ * SIMD16 instruction too: oT0 = c1 * c2 is two (W) mul (16), each reading
+ * two dwords of each constant (<1;8,0>), and oPos = v0 + c3 two (W) add
+ * (16) over two GRFs of v0.  c1 * c2 = (1, 2, 3, 4) * (0.5, 0.25, -1, 2). */
+static void test_paired_alu_ops(void **state)
+{
+    (void)state;
+    const char *src = "vs_2_0\ndcl_position v0\nadd oPos, v0, c3\nmul oT0, c1, c2\n";
+    struct gen_out r = compile(src, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "(W)       mul (16|M0)"), 2);
+    assert_int_equal(count(r.text, "(W)       add (16|M0)"), 2);
+    assert_non_null(strstr(r.text, ":f r2.4<1;8,0>:f r3.0<1;8,0>:f\n")); /* c1.x, c2.x */
+    assert_int_equal(count(r.text, "mul (8|M0)") + count(r.text, "add (8|M0)"), 0);
+    out_free(&r);
+    const char *json = "{\"constants\": {\"c1\": [1, 2, 3, 4], \"c2\": [0.5, 0.25, -1, 2], "
+                       "\"c3\": [10, 20, 30, 40]}, \"invocations\": [{\"v0\": [1, 2, 3, 4]}, "
+                       "{\"v0\": [-1, -2, -3, -4]}]}";
+    struct st_run_outputs o[2];
+    gen_run_json(src, json, 8, o, 2);
+    const float pos[2][4] = {{11, 22, 33, 44}, {9, 18, 27, 36}}, t0[4] = {0.5f, 0.5f, -3, 8};
+    for (unsigned k = 0; k < 2; k++) {
+        assert_memory_equal(o[k].reg[0].v, pos[k], sizeof(pos[k]));
+        assert_memory_equal(o[k].reg[1].v, t0, sizeof(t0));
+    }
+}
+
 /* Gen9 has no SIMD16 sample_d: a SIMD16 texldd sends one message per
  * eight channels (u from the SIMD16 coordinate in place, as Mesa does).  The adds that read the texel run as SIMD8 halves, each
  * reading its message's response where it arrived, rather than the
@@ -2843,6 +2872,7 @@ int main(void)
         cmocka_unit_test(test_sample_reads_attribute_in_place),
         cmocka_unit_test(test_ps1_texture_types),
         cmocka_unit_test(test_replicated_output_paired_copy),
+        cmocka_unit_test(test_paired_alu_ops),
         cmocka_unit_test(test_sample_d_halves_read_responses),
         cmocka_unit_test(test_kill_compares_distinct_operands),
         cmocka_unit_test(test_arb_rcp_is_the_quotient),

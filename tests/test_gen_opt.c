@@ -1305,7 +1305,7 @@ static void test_urb_slot_in_place(void **state)
     assert_int_equal((s1->desc >> 4) & 0x7ff, 2);
     assert_int_equal((s1->desc >> 25) & 0xf, 1);
     /* x and its copies fill d's four GRFs (the last two copies one
-     * (W) mov (16), gen/opt_payload.c paired_copies) */
+     * (W) mov (16), gen/opt_payload.c paired_ops) */
     unsigned in_d = 0;
     for (unsigned k = 0; k < p.ninst; k++)
         if (p.inst[k].dst.kind == GO_VREG && p.inst[k].dst.vreg == d) {

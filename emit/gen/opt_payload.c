@@ -46,9 +46,9 @@
  * Payloads sent twice: a payload that is only a copy of (part of) another
  * block is not built; its messages read that block (shared_payloads).
  *
- * Copies that stay: at SIMD8, two into consecutive GRFs of a block (one
- * value replicated, two consecutive GRFs or pushed constants) are one
- * (W) mov (16) (paired_copies).  At SIMD16, a value gathered from two
+ * Copies that stay: at SIMD8, two copies (or two like operations) into
+ * consecutive GRFs of a block, of one value replicated, two consecutive
+ * GRFs or pushed constants, are one (W) SIMD16 instruction (paired_ops).  At SIMD16, a value gathered from two
  * SIMD8 responses (sample_d) is read where the responses arrived by
  * readers split in halves, when that saves instructions (split_gathers).
  * A sampler payload whose first parameter is still a copy sends it from
@@ -724,36 +724,72 @@ static bool per_channel_src(const struct gen_program *p, const struct gen_opnd *
                                   (s->region == GR_AUTO && !p->vreg[s->vreg].uniform));
 }
 
-/* A SIMD8 raw copy of a value, a uniform or an immediate into a GRF of a
- * block (a message payload; paired_copies). */
-static bool payload_copy(const struct gen_program *p, const struct gen_inst *m)
+/* Operand s as a pairing sees it: per channel in whole GRFs, or shared by
+ * every channel (an immediate, a uniform, a scalar region). */
+static bool pair_operand(const struct gen_program *p, const struct gen_opnd *s)
 {
-    const struct gen_opnd *s = &m->src[0];
-    if (m->op != GOP_MOV || m->exec != 8 || m->group || m->pred != GP_NONE || m->sat || m->cmod ||
-        m->nomask || m->dst.kind != GO_VREG || m->dst.off % GEN_GRF_SIZE || s->neg || s->abs ||
-        s->type != m->dst.type || gen_type_size(s->type) != 4 || !p->vreg[m->dst.vreg].no_spill)
-        return false; /* (no_spill: a block, parts at consecutive GRFs) */
+    if (gen_type_size(s->type) != 4)
+        return false;
     if (per_channel_src(p, s))
         return s->off % GEN_GRF_SIZE == 0;
     return s->kind == GO_IMM || ((s->kind == GO_VREG || s->kind == GO_FIXED) &&
                                  (s->region == GR_SCALAR || s->region == GR_AUTO));
 }
 
+/* A SIMD8 instruction paired_ops may join with another: a copy or a
+ * two-source ALU operation (no flag written or read; Align1 regions) of
+ * per-channel values, uniforms or immediates into a whole GRF of a block
+ * (a message payload). */
+static bool pairable(const struct gen_program *p, const struct gen_inst *m)
+{
+    bool alu = m->op == GOP_MOV || m->op == GOP_ADD || m->op == GOP_MUL || m->op == GOP_AND ||
+               m->op == GOP_OR || m->op == GOP_XOR || (m->op == GOP_SEL && m->cmod);
+    if (!alu || m->exec != 8 || m->group || m->pred != GP_NONE || (m->cmod && m->op != GOP_SEL) ||
+        m->nomask || m->dst.kind != GO_VREG || m->dst.off % GEN_GRF_SIZE ||
+        gen_type_size(m->dst.type) != 4 || !p->vreg[m->dst.vreg].no_spill)
+        return false; /* (no_spill: a block, parts at consecutive GRFs) */
+    for (unsigned k = 0; k < gen_op_info[m->op].nsrc; k++)
+        if (!pair_operand(p, &m->src[k]))
+            return false;
+    return m->op != GOP_MOV || (m->src[0].type == m->dst.type && !m->src[0].neg && !m->src[0].abs);
+}
+
+/* How operand c of the second instruction pairs with a of the first, the
+ * second writing dd bytes after the first (+-32): 0 not at all, 1 the same
+ * value (an immediate, a scalar, or one SIMD8 value read twice), 2 the
+ * next GRF (<8;8,1> over both), 3 the next dword of a pushed constant
+ * (<1;8,0>). */
+static int pair_kind(const struct gen_program *p, const struct gen_opnd *a, const struct gen_opnd *c,
+                     int32_t dd)
+{
+    if (c->kind != a->kind || c->vreg != a->vreg || c->region != a->region || c->type != a->type ||
+        c->neg != a->neg || c->abs != a->abs)
+        return 0;
+    if (c->off == a->off && c->imm == a->imm)
+        return 1;
+    if (per_channel_src(p, a) && (int64_t)c->off - a->off == dd)
+        return 2;
+    if (a->kind == GO_FIXED && a->region == GR_SCALAR && 8 * ((int64_t)c->off - a->off) == dd)
+        return 3;
+    return 0;
+}
+
 /*
- * One value copied into two consecutive GRFs of a payload (a scalar
- * replicated across an output: `mov oPos, r0.x`; a constant, the VUE
- * header's zeros), at SIMD8: one `(W) mov (16)` reading the value twice
- * (<0;8,1>) or the scalar sixteen times, in place of the second copy;
- * the first goes.  Likewise two consecutive GRFs copied in order (an
- * attribute passed through, a message's response): <8;8,1> over both;
- * and two consecutive pushed constants (`mov oT0.zw, c1`): <1;8,0>.
- * NoMask also writes the channels of vertices or pixels the thread does
- * not run, whose values matter nowhere; inside control flow other
- * channels' values from another path would be overwritten, so only
- * outside it.  In between, nothing may write the value or touch the
- * first copy's GRF.
+ * Two SIMD8 instructions that do the same to consecutive GRFs of a payload
+ * (a scalar replicated across an output, `mov oPos, r0.x`; a constant, the
+ * VUE header's zeros; an attribute passed through; `mul oD0, c1, c2` of
+ * constants), source by source the same value, the next GRF or the next
+ * pushed dword: one `(W)` SIMD16 instruction in place of the second, and
+ * the first goes.  A SIMD8 value read twice takes region <0;8,1>
+ * (GR_REP8), two consecutive GRFs <8;8,1>, two consecutive pushed dwords
+ * <1;8,0> (GR_SPLAT2); a scalar or an immediate stays as it is (Gen8+ lets
+ * a source span one GRF under a two-GRF destination).  NoMask also writes
+ * the channels of vertices or pixels the thread does not run, whose values
+ * matter nowhere; inside control flow the channels of another path would
+ * be overwritten, so only outside it.  In between, nothing may write the
+ * first one's sources or touch its GRF.
  */
-static bool paired_copies(struct gen_program *p)
+static bool paired_ops(struct gen_program *p)
 {
     if (p->simd != 8)
         return false;
@@ -770,44 +806,49 @@ static bool paired_copies(struct gen_program *p)
             depth++;
         else if ((m->op == GOP_ENDIF || m->op == GOP_WHILE) && depth)
             depth--;
-        if (oi->flow || depth || dead[k] || !payload_copy(p, m))
+        if (oi->flow || depth || dead[k] || !pairable(p, m))
             continue;
         uint32_t lo = m->dst.off, b = m->dst.vreg;
         for (uint32_t j = k + 1; j < p->ninst && j <= k + PAIR_WINDOW; j++) {
             struct gen_inst *n = &p->inst[j];
             if (gen_op_info[n->op].flow)
                 break;
-            const struct gen_opnd *a = &m->src[0], *c = &n->src[0];
-            bool pair = !dead[j] && payload_copy(p, n) && n->dst.vreg == b &&
-                        (n->dst.off == lo + GEN_GRF_SIZE || n->dst.off + GEN_GRF_SIZE == lo) &&
-                        c->kind == a->kind && c->vreg == a->vreg && c->region == a->region;
-            /* the same value twice, or two consecutive GRFs in the same order,
-             * or two consecutive pushed constants (c1.z, c1.w) */
-            bool same = pair && c->off == a->off && c->imm == a->imm;
-            bool next = pair && per_channel_src(p, a) && c->off + lo == a->off + n->dst.off;
-            bool scalars = pair && a->kind == GO_FIXED && a->region == GR_SCALAR &&
-                           8 * c->off + lo == 8 * a->off + n->dst.off && c->off != a->off;
-            if (same || next || scalars) {
-                bool first = n->dst.off < lo;
+            int32_t dd = (int32_t)n->dst.off - (int32_t)lo;
+            int kind[3] = {0, 0, 0};
+            bool pair = !dead[j] && n->op == m->op && n->cmod == m->cmod && n->sat == m->sat &&
+                        n->dst.type == m->dst.type && pairable(p, n) && n->dst.vreg == b &&
+                        (dd == GEN_GRF_SIZE || dd == -GEN_GRF_SIZE);
+            for (unsigned s = 0; s < oi->nsrc && pair; s++) {
+                kind[s] = pair_kind(p, &m->src[s], &n->src[s], dd);
+                pair = kind[s] != 0;
+            }
+            if (pair) {
+                bool first = dd < 0; /* n writes the lower GRF */
                 n->exec = 16;
                 n->nomask = true;
                 n->dst.off = first ? n->dst.off : lo;
-                if (next || scalars)
-                    n->src[0].off = first ? c->off : a->off; /* <8;8,1> or <1;8,0> over both */
-                if (scalars)
-                    n->src[0].region = GR_SPLAT2;
-                else if (!next && per_channel_src(p, c))
-                    n->src[0].region = GR_REP8; /* the eight elements twice */
+                for (unsigned s = 0; s < oi->nsrc; s++) {
+                    struct gen_opnd *c = &n->src[s];
+                    if (kind[s] >= 2 && !first)
+                        c->off = m->src[s].off; /* the lower of the two */
+                    if (kind[s] == 3)
+                        c->region = GR_SPLAT2;
+                    else if (kind[s] == 1 && per_channel_src(p, c))
+                        c->region = GR_REP8; /* the eight elements twice */
+                }
                 dead[k] = true;
                 changed = true;
                 break;
             }
-            /* what lies between: the value unchanged, the first copy's GRF untouched */
+            /* what lies between: m's sources unchanged, m's GRF untouched */
+            bool blocked = touches(p, n, b, lo, GEN_GRF_SIZE, false);
             uint32_t wlo = n->dst.off, whi = wlo + gen_dst_bytes(p, n);
-            if (touches(p, n, b, lo, GEN_GRF_SIZE, false) ||
-                (m->src[0].kind == GO_VREG && n->dst.kind == GO_VREG &&
-                 n->dst.vreg == m->src[0].vreg && wlo < m->src[0].off + GEN_GRF_SIZE &&
-                 m->src[0].off < whi))
+            for (unsigned s = 0; s < oi->nsrc && !blocked; s++) {
+                const struct gen_opnd *a = &m->src[s];
+                blocked = a->kind == GO_VREG && n->dst.kind == GO_VREG && n->dst.vreg == a->vreg &&
+                          wlo < a->off + GEN_GRF_SIZE && a->off < whi;
+            }
+            if (blocked)
                 break;
         }
     }
@@ -1185,7 +1226,7 @@ bool gen_opt_payload(struct gen_program *p)
         changed = true;
     if (!p->oom && copies_in_place(p))
         changed = true;
-    if (!p->oom && paired_copies(p))
+    if (!p->oom && paired_ops(p))
         changed = true;
     if (!p->oom && split_gathers(p))
         changed = true;
