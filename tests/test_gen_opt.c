@@ -1316,6 +1316,55 @@ static void test_urb_slot_in_place(void **state)
     gen_program_free(&p);
 }
 
+/* paired_ops joins two copies into consecutive GRFs of a payload only when
+ * neither reads the other's GRF: B.1 = B.0 then B.2 = B.1 looks like "the
+ * next GRF" source for source, but the second copies the first's result,
+ * which one (W) mov (16) reading B.0 and B.1 together would not.  B.3 and
+ * B.4 = the same value do pair. */
+static void test_paired_ops_keep_order(void **state)
+{
+    (void)state;
+    struct gen_program p;
+    prog_init(&p, 8);
+    p.layout.stage = ST_VS;
+    uint32_t b = block(&p, 5), x = val(&p);
+    alu(&p, GOP_ADD, 0, gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC), F(1.0f))->dst = gen_vr(b, 0, GT_F);
+    alu(&p, GOP_MUL, x, gen_fixed(5 * GEN_GRF_SIZE, GT_F, GR_VEC), F(3.0f));
+    mov(&p, 0, gen_vr(b, 0, GT_F))->dst = gen_vr(b, 32, GT_F);
+    mov(&p, 0, gen_vr(b, 32, GT_F))->dst = gen_vr(b, 64, GT_F);
+    mov(&p, 0, V(x))->dst = gen_vr(b, 96, GT_F);
+    mov(&p, 0, V(x))->dst = gen_vr(b, 128, GT_F);
+    struct gen_inst *w = op(&p, GOP_SENDS);
+    w->dst = gen_null(GT_UD);
+    w->src[0] = gen_fixed(GEN_GRF_SIZE, GT_UD, GR_VEC);
+    w->src[1] = gen_vr(b, 0, GT_UD);
+    w->sfid = 6;
+    w->mlen = 1;
+    w->src1len = 5;
+    w->exdesc = 6u | (5u << 6);
+    w->desc = gen_desc(1, 0, true, 7u | (1u << 4));
+    gen_opt_payload(&p);
+    unsigned wide = 0, chained = 0;
+    for (unsigned k = 0; k < p.ninst; k++) {
+        const struct gen_inst *i = &p.inst[k];
+        if (i->op != GOP_MOV || i->dst.kind != GO_VREG || i->dst.vreg != b)
+            continue;
+        if (i->exec == 16) {
+            wide++;
+            assert_int_equal(i->dst.off, 96); /* x into B.3 and B.4 */
+            assert_int_equal(i->src[0].region, GR_REP8);
+        }
+        if (i->dst.off == 64) {
+            chained++;
+            assert_int_equal(i->exec, 8); /* still B.2 = B.1, after B.1 = B.0 */
+            assert_int_equal(i->src[0].off, 32);
+        }
+    }
+    assert_int_equal(wide, 1);
+    assert_int_equal(chained, 1);
+    gen_program_free(&p);
+}
+
 /* The allocator keeps every payload register a message reads in place
  * (src1len GRFs from r8) until the message: none of the values computed
  * before it may land in r9-r11. */
@@ -1515,6 +1564,7 @@ int main(void)
         cmocka_unit_test(test_payload_sent_twice),
         cmocka_unit_test(test_split_simd32_into_halves),
         cmocka_unit_test(test_urb_slot_in_place),
+        cmocka_unit_test(test_paired_ops_keep_order),
         cmocka_unit_test(test_payload_read_in_place_stays_live),
         cmocka_unit_test(test_remat_interpolation),
         cmocka_unit_test(test_schedule_hides_sampler_latency),

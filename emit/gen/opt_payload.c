@@ -822,6 +822,16 @@ static bool paired_ops(struct gen_program *p)
                 kind[s] = pair_kind(p, &m->src[s], &n->src[s], dd);
                 pair = kind[s] != 0;
             }
+            /* one instruction reads before it writes: neither may read the
+             * other's GRF (n computing from m's result, or m reading what
+             * n overwrites) */
+            for (unsigned s = 0; s < oi->nsrc && pair; s++) {
+                const struct gen_opnd *a = &m->src[s], *c = &n->src[s];
+                pair = !(c->kind == GO_VREG && c->vreg == b && c->off < lo + GEN_GRF_SIZE &&
+                         lo < c->off + gen_src_bytes(p, n, s)) &&
+                       !(a->kind == GO_VREG && a->vreg == b && a->off < n->dst.off + GEN_GRF_SIZE &&
+                         n->dst.off < a->off + gen_src_bytes(p, m, s));
+            }
             if (pair) {
                 bool first = dd < 0; /* n writes the lower GRF */
                 n->exec = 16;
