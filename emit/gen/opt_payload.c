@@ -896,9 +896,15 @@ static bool splittable(const struct gen_program *p, const struct gen_inst *i)
         return false;
     bool st;
     const struct gen_opnd *ops[4] = {&i->dst, &i->src[0], &i->src[1], &i->src[2]};
-    for (unsigned k = 0; k < 4; k++)
+    for (unsigned k = 0; k < 4; k++) {
         if (!halves_step(p, ops[k], &st) || (k == 0 && !st && i->dst.kind != GO_NULL))
             return false;
+        /* the second half must not read what the first wrote: a source in
+         * the destination's vreg only element for element */
+        if (k > 0 && st && ops[k]->kind == GO_VREG && i->dst.kind == GO_VREG &&
+            ops[k]->vreg == i->dst.vreg && ops[k]->off != i->dst.off)
+            return false;
+    }
     return true;
 }
 
