@@ -1316,6 +1316,62 @@ static void test_urb_slot_in_place(void **state)
     gen_program_free(&p);
 }
 
+/* SIMD16 values gathered from two SIMD8 responses: a reader that can run
+ * as two halves reads the responses where they arrived (u = t + 1: two
+ * add (8), no copies); a reader whose source is its own destination's
+ * vreg 32 bytes lower (d.1 = t + d.0) is not split, since its second
+ * half would read what the first wrote, and t keeps its two copies. */
+static void test_split_gathers(void **state)
+{
+    (void)state;
+    for (unsigned hazard = 0; hazard < 2; hazard++) {
+        struct gen_program p;
+        prog_init(&p, 16);
+        uint32_t resp[2], t = val(&p), u = val(&p), d = gen_new_vreg(&p, 128, false);
+        for (unsigned h = 0; h < 2; h++) {
+            resp[h] = block(&p, 4);
+            struct gen_inst *sn = op(&p, GOP_SEND);
+            sn->exec = 8;
+            sn->group = (uint8_t)(8 * h);
+            sn->dst = gen_vr(resp[h], 0, GT_F);
+            sn->src[0] = gen_fixed(4 * GEN_GRF_SIZE, GT_F, GR_VEC);
+            sn->sfid = 2;
+            sn->mlen = 1;
+            sn->rlen = 4;
+        }
+        for (unsigned h = 0; h < 2; h++) {
+            struct gen_inst *m = mov(&p, 0, gen_vr(resp[h], 0, GT_F));
+            m->exec = 8;
+            m->group = (uint8_t)(8 * h);
+            m->dst = gen_vr(t, 32 * h, GT_F);
+            m->src[0].region = GR_VEC;
+        }
+        if (hazard) {
+            alu(&p, GOP_ADD, 0, gen_fixed(6 * GEN_GRF_SIZE, GT_F, GR_VEC), F(2.0f))->dst =
+                gen_vr(d, 0, GT_F);
+            alu(&p, GOP_ADD, 0, V(t), gen_vr(d, 0, GT_F))->dst = gen_vr(d, 32, GT_F);
+            alu(&p, GOP_ADD, u, gen_vr(d, 32, GT_F), F(1.0f));
+        } else {
+            alu(&p, GOP_ADD, u, V(t), F(1.0f));
+        }
+        uint32_t c[4] = {u, u, u, u};
+        rt_write(&p, colour(&p, c));
+        gen_opt_payload(&p);
+        unsigned halves = 0, copies = 0;
+        for (unsigned k = 0; k < p.ninst; k++) {
+            const struct gen_inst *i = &p.inst[k];
+            if (i->op == GOP_ADD && i->exec == 8 && i->src[0].kind == GO_VREG &&
+                i->src[0].vreg == resp[i->group / 8] && i->src[0].off == 0)
+                halves++;
+            if (i->op == GOP_MOV && i->dst.kind == GO_VREG && i->dst.vreg == t)
+                copies++;
+        }
+        assert_int_equal(halves, hazard ? 0 : 2);
+        assert_int_equal(copies, hazard ? 2 : 0);
+        gen_program_free(&p);
+    }
+}
+
 /* paired_ops joins two copies into consecutive GRFs of a payload only when
  * neither reads the other's GRF: B.1 = B.0 then B.2 = B.1 looks like "the
  * next GRF" source for source, but the second copies the first's result,
@@ -1565,6 +1621,7 @@ int main(void)
         cmocka_unit_test(test_split_simd32_into_halves),
         cmocka_unit_test(test_urb_slot_in_place),
         cmocka_unit_test(test_paired_ops_keep_order),
+        cmocka_unit_test(test_split_gathers),
         cmocka_unit_test(test_payload_read_in_place_stays_live),
         cmocka_unit_test(test_remat_interpolation),
         cmocka_unit_test(test_schedule_hides_sampler_latency),
