@@ -929,9 +929,11 @@ static bool gathered(const struct gen_program *p, const struct gen_du *du, uint3
             (s->region != GR_VEC && s->region != GR_AUTO) || gen_type_size(s->type) != 4 ||
             gen_type_size(m->dst.type) != 4 || !p->vreg[s->vreg].no_spill || (seen >> h & 1u))
             return false;
-        uint32_t r = s->vreg, w = du->def_list[du->def_start[r]];
-        if (du->def_start[r + 1] - du->def_start[r] != 1 || !gen_op_info[p->inst[w].op].send ||
-            w > du->def_list[q])
+        uint32_t r = s->vreg;
+        if (du->def_start[r + 1] - du->def_start[r] != 1)
+            return false;
+        uint32_t w = du->def_list[du->def_start[r]];
+        if (!gen_op_info[p->inst[w].op].send || w > du->def_list[q])
             return false;
         seen |= 1u << h;
         def[h] = du->def_list[q];
@@ -952,7 +954,8 @@ static bool gathered(const struct gen_program *p, const struct gen_du *du, uint3
  */
 static bool split_gathers(struct gen_program *p)
 {
-    if (p->simd != 16)
+    /* (the responses are read later: not on the retry that keeps block ranges) */
+    if (p->simd != 16 || p->keep_block_ranges)
         return false;
     struct gen_du du;
     bool *dead = du_and_dead(p, &du);
