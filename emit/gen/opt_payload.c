@@ -218,6 +218,19 @@ static int32_t eot_trade(const struct gen_program *p, const struct gen_du *du, u
     return -1;
 }
 
+/* h: the URB handles (r1) copied NoMask into GRF 0 of block b, the header
+ * of a URB write that sends b (urb_in_place's new instructions). */
+static void header_copy(struct gen_inst *h, uint32_t b)
+{
+    memset(h, 0, sizeof(*h));
+    h->op = GOP_MOV;
+    h->exec = 8;
+    h->nomask = true;
+    h->jip = h->uip = -1;
+    h->dst = gen_vr(b, 0, GT_UD);
+    h->src[0] = gen_fixed(1 * GEN_GRF_SIZE, GT_UD, GR_VEC);
+}
+
 /*
  * The traded write: w (a split send of header r1 and block B) ends the
  * thread in place of the write at k, whose slots all went in place.  B
@@ -236,14 +249,7 @@ static void eot_from(struct gen_program *p, const struct gen_du *du, uint32_t w,
     for (uint32_t q = du->def_start[old_b]; q < du->def_start[old_b + 1]; q++)
         if (p->inst[du->def_list[q]].dst.off < GEN_GRF_SIZE)
             dead[du->def_list[q]] = true;
-    struct gen_inst *h = &extra[*nextra];
-    memset(h, 0, sizeof(*h));
-    h->op = GOP_MOV;
-    h->exec = 8;
-    h->nomask = true;
-    h->jip = h->uip = -1;
-    h->dst = gen_vr(b, 0, GT_UD);
-    h->src[0] = gen_fixed(1 * GEN_GRF_SIZE, GT_UD, GR_VEC);
+    header_copy(&extra[*nextra], b);
     extra_at[(*nextra)++] = k;
     struct gen_inst *e = &extra[*nextra];
     *e = *W;
@@ -311,14 +317,7 @@ static bool urb_in_place(struct gen_program *p)
                 if (i->dst.off < 4 * GEN_GRF_SIZE)
                     i->dst.off += GEN_GRF_SIZE;
             }
-            struct gen_inst *h = &extra[nextra];
-            memset(h, 0, sizeof(*h));
-            h->op = GOP_MOV;
-            h->exec = 8;
-            h->nomask = true;
-            h->jip = h->uip = -1;
-            h->dst = gen_vr(b, 0, GT_UD);
-            h->src[0] = gen_fixed(1 * GEN_GRF_SIZE, GT_UD, GR_VEC);
+            header_copy(&extra[nextra], b);
             extra_at[nextra++] = k;
             m->src[0] = gen_vr(b, 0, GT_UD);
             m->src[1] = gen_fixed(src[1], GT_UD, GR_VEC);
