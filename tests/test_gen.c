@@ -2214,10 +2214,11 @@ static void test_paired_alu_ops(void **state)
 }
 
 /* Gen9 has no SIMD16 sample_d: a SIMD16 texldd sends one message per
- * eight channels (u from the SIMD16 coordinate in place, as Mesa does).  The adds that read the texel run as SIMD8 halves, each
- * reading its message's response where it arrived, rather than the
- * responses being gathered into SIMD16 values first (eight movs for four
- * adds more).  A 1x1 texture: every pixel gets (1, 2, 3, 4) + c2. */
+ * eight channels (u from the SIMD16 coordinate in place, as Mesa does).
+ * The adds that read the texel run as SIMD8 halves, each reading its
+ * message's response where it arrived, rather than the responses being
+ * gathered into SIMD16 values first (eight movs for four adds more).  A
+ * 1x1 texture: every pixel gets (1, 2, 3, 4) + c2. */
 static void test_sample_d_halves_read_responses(void **state)
 {
     (void)state;

@@ -97,6 +97,23 @@ static void rt_write(struct gen_program *p, uint32_t b)
     i->eot = true;
 }
 
+/* A URB write that does not end the thread: header r1, then `grfs` GRFs
+ * of data from `data` (a split send), at VUE slot `slot`. */
+static struct gen_inst *urb_sends(struct gen_program *p, struct gen_opnd data, unsigned grfs,
+                                  unsigned slot)
+{
+    struct gen_inst *w = op(p, GOP_SENDS);
+    w->dst = gen_null(GT_UD);
+    w->src[0] = gen_fixed(GEN_GRF_SIZE, GT_UD, GR_VEC);
+    w->src[1] = data;
+    w->sfid = 6;
+    w->mlen = 1;
+    w->src1len = (uint8_t)grfs;
+    w->exdesc = 6u | (grfs << 6);
+    w->desc = gen_desc(1, 0, true, 7u | (slot << 4));
+    return w;
+}
+
 /* The four colour parts of an EOT block from values r, g, b, a. */
 static uint32_t colour(struct gen_program *p, const uint32_t c[4])
 {
@@ -1269,15 +1286,7 @@ static void test_urb_slot_in_place(void **state)
         mov(&p, 0, gen_fixed((8 + c) * GEN_GRF_SIZE, GT_F, GR_VEC))->dst = gen_vr(d, c * 32, GT_F);
     for (unsigned c = 0; c < 4; c++)
         mov(&p, 0, V(x))->dst = gen_vr(d, (4 + c) * 32, GT_F);
-    struct gen_inst *w = op(&p, GOP_SENDS);
-    w->dst = gen_null(GT_UD);
-    w->src[0] = gen_fixed(GEN_GRF_SIZE, GT_UD, GR_VEC);
-    w->src[1] = gen_vr(d, 0, GT_UD);
-    w->sfid = 6;
-    w->mlen = 1;
-    w->src1len = 8;
-    w->exdesc = 6u | (8u << 6);
-    w->desc = gen_desc(1, 0, true, 7u | (1u << 4));
+    struct gen_inst *w = urb_sends(&p, gen_vr(d, 0, GT_UD), 8, 1);
     /* the end of the thread: slot 3 */
     struct gen_inst *h = mov(&p, 0, gen_fixed(GEN_GRF_SIZE, GT_UD, GR_VEC));
     h->dst = gen_vr(e, 0, GT_UD);
@@ -1390,15 +1399,7 @@ static void test_paired_ops_keep_order(void **state)
     mov(&p, 0, gen_vr(b, 32, GT_F))->dst = gen_vr(b, 64, GT_F);
     mov(&p, 0, V(x))->dst = gen_vr(b, 96, GT_F);
     mov(&p, 0, V(x))->dst = gen_vr(b, 128, GT_F);
-    struct gen_inst *w = op(&p, GOP_SENDS);
-    w->dst = gen_null(GT_UD);
-    w->src[0] = gen_fixed(GEN_GRF_SIZE, GT_UD, GR_VEC);
-    w->src[1] = gen_vr(b, 0, GT_UD);
-    w->sfid = 6;
-    w->mlen = 1;
-    w->src1len = 5;
-    w->exdesc = 6u | (5u << 6);
-    w->desc = gen_desc(1, 0, true, 7u | (1u << 4));
+    urb_sends(&p, gen_vr(b, 0, GT_UD), 5, 1);
     gen_opt_payload(&p);
     unsigned wide = 0, chained = 0;
     for (unsigned k = 0; k < p.ninst; k++) {
@@ -1435,14 +1436,7 @@ static void test_payload_read_in_place_stays_live(void **state)
         v[k] = val(&p);
         alu(&p, GOP_ADD, v[k], gen_fixed(8 * GEN_GRF_SIZE, GT_F, GR_VEC), F((float)k));
     }
-    struct gen_inst *w = op(&p, GOP_SENDS);
-    w->dst = gen_null(GT_UD);
-    w->src[0] = gen_fixed(GEN_GRF_SIZE, GT_UD, GR_VEC);
-    w->src[1] = gen_fixed(8 * GEN_GRF_SIZE, GT_UD, GR_VEC);
-    w->sfid = 6;
-    w->mlen = 1;
-    w->src1len = 4;
-    w->exdesc = 6u | (4u << 6);
+    struct gen_inst *w = urb_sends(&p, gen_fixed(8 * GEN_GRF_SIZE, GT_UD, GR_VEC), 4, 1);
     uint32_t e = block(&p, 5);
     p.vreg[e].grf_lo = GEN_EOT_FIRST_GRF;
     for (unsigned k = 0; k < 40; k += 8) /* everything stays alive to the end */
