@@ -715,17 +715,19 @@ static void to_payload(struct gen_kernel_info *ki, uint32_t b, uint32_t boff, st
     to_block(ki, b, boff, o, GT_F, p->simd, 0);
 }
 
-/* A message whose per-channel response is `nch` dwords: SIMD32 sends two
- * SIMD16 messages and gathers the halves into one vreg per channel. */
-static void gather_halves(struct gen_program *p, const uint32_t resp[2], unsigned nch,
-                          struct gen_opnd out[4])
+/* A message whose per-channel response is `nch` dwords, sent as `parts`
+ * messages of m channels each (SIMD32 as two SIMD16 messages, a SIMD16
+ * sample_d as two SIMD8 ones): the parts' responses gathered into one
+ * vreg per channel. */
+static void gather_parts(struct gen_program *p, const uint32_t *resp, unsigned parts, unsigned m,
+                         unsigned nch, struct gen_opnd out[4])
 {
     for (unsigned c = 0; c < nch; c++) {
         uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
-        for (unsigned h = 0; h < 2; h++) {
-            struct gen_inst *i = add(p, GOP_MOV, 16, 16 * h);
-            i->dst = gen_vr(v, 64 * h, GT_UD);
-            i->src[0] = gen_vr(resp[h], 64 * c, GT_UD);
+        for (unsigned q = 0; q < parts; q++) {
+            struct gen_inst *i = add(p, GOP_MOV, m, m * q);
+            i->dst = gen_vr(v, 4 * m * q, GT_UD);
+            i->src[0] = gen_vr(resp[q], 4 * m * c, GT_UD);
             i->src[0].region = GR_VEC;
         }
         out[c] = gen_vr(v, 0, GT_F);
@@ -817,7 +819,7 @@ static void pull_send(struct gen_kernel_info *ki, uint32_t a, unsigned c0, unsig
     }
     struct gen_opnd got[4];
     if (halves == 2) {
-        gather_halves(p, resp, nch, got);
+        gather_parts(p, resp, 2, 16, nch, got);
     } else {
         for (unsigned c = 0; c < nch; c++)
             got[c] = gen_vr(resp[0], c * ds, GT_F);
@@ -1319,17 +1321,7 @@ void gen_kernel_sample(struct gen_kernel_info *ki, unsigned stage, unsigned targ
             out[c] = gen_vr(resp[0], c * gen_dsize(p), GT_F);
         return;
     }
-    /* the parts' responses gathered into one value per channel */
-    for (unsigned c = 0; c < 4; c++) {
-        uint32_t v = gen_new_vreg(p, gen_dsize(p), false);
-        for (unsigned q = 0; q < parts; q++) {
-            struct gen_inst *i = add(p, GOP_MOV, m, m * q);
-            i->dst = gen_vr(v, 4 * m * q, GT_UD);
-            i->src[0] = gen_vr(resp[q], 4 * m * c, GT_UD);
-            i->src[0].region = GR_VEC;
-        }
-        out[c] = gen_vr(v, 0, GT_F);
-    }
+    gather_parts(p, resp, parts, m, 4, out);
 }
 
 /* ------------------------------------------------------------------ */
