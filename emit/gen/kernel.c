@@ -636,11 +636,14 @@ static struct gen_inst *add(struct gen_program *p, enum gen_op op, unsigned exec
     return i;
 }
 
-/* The half h (0/1) of a SIMD32 operand: per-channel operands move 64 bytes. */
-static struct gen_opnd half_of(const struct gen_program *p, struct gen_opnd o, unsigned h)
+/* Channel part q of m channels of a per-channel operand (dwords): part q
+ * lies 4 * m * q bytes on (a SIMD32 half: m = 16); a uniform or an
+ * immediate is every part. */
+static struct gen_opnd part_of(const struct gen_program *p, struct gen_opnd o, unsigned m,
+                               unsigned q)
 {
-    if (h && !gb_is_uniform(p, &o) && (o.kind == GO_VREG || o.kind == GO_FIXED))
-        o.off += 64;
+    if (q && !gb_is_uniform(p, &o) && (o.kind == GO_VREG || o.kind == GO_FIXED))
+        o.off += 4 * m * q;
     return o;
 }
 
@@ -650,7 +653,7 @@ static void to_block(struct gen_kernel_info *ki, uint32_t b, uint32_t boff, stru
 {
     struct gen_inst *i = add(ki->p, GOP_MOV, exec, 16 * h);
     i->dst = gen_vr(b, boff, t);
-    i->src[0] = gb_as_type(ki->b, half_of(ki->p, o, h), t);
+    i->src[0] = gb_as_type(ki->b, part_of(ki->p, o, 16, h), t);
 }
 
 static uint32_t block(struct gen_program *p, uint32_t bytes, bool eot)
@@ -1191,15 +1194,6 @@ bool gen_kernel_input_rel(struct gen_kernel_info *ki, struct gen_opnd index, int
 /* ------------------------------------------------------------------ */
 /* Sampling.                                                           */
 
-/* Channel part q of M channels of a per-channel operand (dwords) */
-static struct gen_opnd part_of(const struct gen_program *p, struct gen_opnd o, unsigned m,
-                               unsigned q)
-{
-    if (q && !gb_is_uniform(p, &o) && (o.kind == GO_VREG || o.kind == GO_FIXED))
-        o.off += 4 * m * q;
-    return o;
-}
-
 /*
  * The sampler message and its parameters, in the order Gen9 reads them
  * (header-less; Mesa's lower_sampler_logical_send_gfx7): [ref], [bias or
@@ -1618,7 +1612,7 @@ static void vs_epilogue(struct gen_kernel_info *ki)
 static void kill_flag(struct gen_kernel_info *ki, unsigned exec, unsigned h)
 {
     struct gen_program *p = ki->p;
-    struct gen_opnd st = gb_as_type(ki->b, half_of(p, ki->status, h), GT_UD);
+    struct gen_opnd st = gb_as_type(ki->b, part_of(p, ki->status, 16, h), GT_UD);
     if (st.kind == GO_IMM)
         st = gb_reg(ki->b, st);
     struct gen_inst *a = add(p, GOP_AND, exec, 16 * h);
