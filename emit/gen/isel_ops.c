@@ -359,10 +359,14 @@ static struct gen_opnd sign(const struct gen_opctx *c, struct gen_opnd x)
     if (x.abs)
         /* |x| is never below 0, -|x| never above */
         return x.neg ? minus_one_where(c, GC_LT, x) : set_one(c, GC_GT, x, FIMM(0.0f));
-    struct gen_build *B = c->b;
-    struct gen_opnd d = minus_one_where(c, GC_LT, x);
-    gb_cmp_flag(B, GC_GT, x, FIMM(0.0f), gb_dst_uniform(B->p, &d), 0);
-    gb_pmov_to(B, d, FIMM(1.0f), 0, false);
+    /* Otherwise the two masks (-1 where true) subtract to -1, 0 or 1 as
+     * integers, which the add converts on its float write: three
+     * instructions with no flag and no predicated write. */
+    struct gen_opnd lt = cmp_mask(c, GC_LT, x, FIMM(0.0f));
+    struct gen_opnd gt = cmp_mask(c, GC_GT, x, FIMM(0.0f));
+    struct gen_opnd d = gb_val(c->b, uni(c, &lt, &gt, NULL), GT_F);
+    gt.neg = !gt.neg;
+    gb_alu_to(c->b, GOP_ADD, d, lt, gt, false);
     return d;
 }
 
