@@ -2356,6 +2356,53 @@ static void test_ps_denormals_kept_by_thread_state(void **state)
 }
 
 /*
+ * D3D9's rcp guards -0 with x + 0 (its rcp(-0) is +inf), but a squared
+ * length (x*x, then mads adding y*y and z*z) is never -0: each product is
+ * +0 or more and so is each fused sum, so the guard goes
+ * (gen/opt_fold.c fold_add_zero).  A dot product with another vector
+ * keeps it, and needs it: with v0 = (-0, -0, -0) and c0 = (1, 1, 1) the
+ * sum is -0 + -0 + -0 = -0, whose reciprocal without the guard would be
+ * -inf.  By hand, for the squared length of v0: (-0, -0, -0) -> +0 ->
+ * +inf; (3, 4, 0) -> 25 -> 0.04 (the float nearest 1/25); (1e-30, 0, 0)
+ * and (-1e-30, 0, 0) -> 1e-60, which rounds to +0 -> +inf.
+ */
+static void test_rcp_of_squared_length_unguarded(void **state)
+{
+    (void)state;
+    const char *len = "vs_2_0\ndcl_position v0\ndp3 r0.x, v0, v0\nrcp r1, r0.x\nmov oPos, r1\n";
+    const char *dot = "vs_2_0\ndcl_position v0\ndp3 r0.x, v0, c0\nrcp r1, r0.x\nmov oPos, r1\n";
+    const char *prod = "vs_2_0\ndcl_position v0\nmul r0.x, v0.x, v0.y\nrcp r1, r0.x\nmov oPos, r1\n";
+    struct gen_out r = compile(len, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "add ("), 0);
+    assert_int_equal(count(r.text, "math.inv"), 1);
+    out_free(&r);
+    r = compile(dot, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "add ("), 1);
+    out_free(&r);
+    r = compile(prod, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "add ("), 1);
+    out_free(&r);
+
+    const char *in = "{\"invocations\": [{\"v0\": [-0.0, -0.0, -0.0, 1]}, {\"v0\": [3, 4, 0, 1]}, "
+                     "{\"v0\": [1e-30, 0, 0, 1]}, {\"v0\": [-1e-30, 0, 0, 1]}]}";
+    const float want[4] = {INFINITY, 1.0f / 25.0f, INFINITY, INFINITY};
+    struct st_run_outputs o[4];
+    gen_run_json(len, in, 8, o, 4);
+    for (unsigned i = 0; i < 4; i++) {
+        const float w[4] = {want[i], want[i], want[i], want[i]};
+        assert_memory_equal(o[i].reg[0].v, w, sizeof(w));
+    }
+    const char *in1 = "{\"constants\": {\"c0\": [1, 1, 1, 1]}, "
+                      "\"invocations\": [{\"v0\": [-0.0, -0.0, -0.0, 1]}]}";
+    gen_run_json(dot, in1, 8, o, 1);
+    const float inf4[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+    assert_memory_equal(o[0].reg[0].v, inf4, sizeof(inf4));
+}
+
+/*
  * ARB's RCP is the IEEE quotient (its one named value, RCP(1) = 1, is
  * the quotient's): one math.inv, no x + 0 in front of it; D3D9's rcp
  * keeps +inf for -0 with the add.  By hand: 1/-0 = -inf, 1/+0 = +inf,
@@ -2880,6 +2927,7 @@ int main(void)
         cmocka_unit_test(test_sample_d_halves_read_responses),
         cmocka_unit_test(test_kill_compares_distinct_operands),
         cmocka_unit_test(test_arb_rcp_is_the_quotient),
+        cmocka_unit_test(test_rcp_of_squared_length_unguarded),
         cmocka_unit_test(test_ps_denormals_kept_by_thread_state),
         cmocka_unit_test(test_sample_lod_parameters),
         cmocka_unit_test(test_saturate_folds_into_producer),

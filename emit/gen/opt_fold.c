@@ -535,7 +535,7 @@ static bool clamp_fits_either(const struct gen_inst *c, const struct gen_inst *i
     return clamp_sel(c, i, &inverse);
 }
 
-enum { NAN_DEPTH = 4 };
+enum { NAN_DEPTH = 4, SIGN_DEPTH = 6 };
 
 /*
  * A float operand that is never NaN, whatever the inputs: a float
@@ -584,6 +584,104 @@ static bool never_nan(const struct gen_program *p, const struct gen_du *du, cons
     default:
         return false;
     }
+}
+
+/*
+ * A float operand that is never negative and never -0 (so +0, positive or
+ * NaN), whatever the inputs: |x|, a float immediate with its sign bit
+ * clear, or a vreg whose one unpredicated definition (no (sat): it keeps
+ * -0) is
+ * - a product x*x (the same operand twice) or of two such values: a
+ *   positive product rounds to +0 at worst;
+ * - a sum of two such values (+0 + +0 is +0), or a mad whose addend and
+ *   product are (fused, its exact sum is not negative, so neither is its
+ *   rounding; the dot product of a vector with itself is this chain);
+ * - math.exp of anything, math.inv, math.rsq or math.sqrt of such a value
+ *   (their results at +0 are +inf and +0), math.pow of one (C99's pow of
+ *   +0 or a positive base is never negative);
+ * - a sel choosing between two such values, an `and` with a constant whose
+ *   sign bit is clear, a float copy of such a value.
+ * Depth-limited like never_nan, so it costs nothing on long chains.
+ */
+static bool never_negative(const struct gen_program *p, const struct gen_du *du,
+                           const struct gen_opnd *o, unsigned depth)
+{
+    if (o->type != GT_F)
+        return false;
+    if (o->abs && !o->neg)
+        return true;
+    if (o->neg || o->abs)
+        return false;
+    if (o->kind == GO_IMM)
+        return !(o->imm & 0x80000000u);
+    if (o->kind != GO_VREG || o->off || depth >= SIGN_DEPTH)
+        return false;
+    int32_t d = gen_du_single_def(p, du, o->vreg);
+    if (d < 0)
+        return false;
+    const struct gen_inst *i = &p->inst[d];
+    const struct gen_opnd *s = i->src;
+    if ((i->pred != GP_NONE && i->op != GOP_SEL) || i->sat || i->dst.type != GT_F)
+        return false;
+    switch (i->op) {
+    case GOP_MUL:
+        return gen_opnd_same(&s[0], &s[1]) ||
+               (never_negative(p, du, &s[0], depth + 1) && never_negative(p, du, &s[1], depth + 1));
+    case GOP_ADD:
+        return never_negative(p, du, &s[0], depth + 1) && never_negative(p, du, &s[1], depth + 1);
+    case GOP_MAD:
+        return never_negative(p, du, &s[0], depth + 1) &&
+               (gen_opnd_same(&s[1], &s[2]) ||
+                (never_negative(p, du, &s[1], depth + 1) &&
+                 never_negative(p, du, &s[2], depth + 1)));
+    case GOP_MATH:
+        switch (i->math) {
+        case GM_EXP:
+            return true;
+        case GM_INV:
+        case GM_RSQ:
+        case GM_SQT:
+        case GM_POW:
+            return never_negative(p, du, &s[0], depth + 1);
+        default:
+            return false;
+        }
+    case GOP_SEL:
+        return never_negative(p, du, &s[0], depth + 1) && never_negative(p, du, &s[1], depth + 1);
+    case GOP_AND:
+        for (unsigned k = 0; k < 2; k++)
+            if (s[k].kind == GO_IMM && (s[k].type == GT_D || s[k].type == GT_UD) && !s[k].neg &&
+                !(s[k].imm & 0x80000000u))
+                return true;
+        return false;
+    case GOP_MOV:
+        return !i->cmod && never_negative(p, du, &s[0], depth + 1);
+    default:
+        return false;
+    }
+}
+
+/*
+ * `add d, x, +0.0` changes only a -0 (to +0; NaN stays NaN, and outputs
+ * compare NaN as NaN): rcp's guard against -0 (gen/isel_ops.c), for
+ * instance, before the reciprocal of a squared length.  Where x is never
+ * -0, the add is a copy.
+ */
+static bool fold_add_zero(const struct gen_program *p, const struct gen_du *du, struct gen_inst *i)
+{
+    if (i->op != GOP_ADD || i->pred != GP_NONE || i->cmod || i->dst.type != GT_F)
+        return false;
+    for (unsigned k = 0; k < 2; k++) {
+        const struct gen_opnd *z = &i->src[k], *x = &i->src[1 - k];
+        if (z->kind == GO_IMM && z->type == GT_F && z->imm == 0 && !z->neg &&
+            never_negative(p, du, x, 0)) {
+            bool sat = i->sat;
+            to_copy(i, *x);
+            i->sat = sat;
+            return true;
+        }
+    }
+    return false;
 }
 
 /* A sel choosing K where the compare holds and x elsewhere (x never NaN). */
@@ -948,6 +1046,9 @@ bool gen_opt_fold(struct gen_program *p)
     for (unsigned k = 0; k < p->ninst; k++)
         if (fold_byte_address(p, &du, k))
             changed = true; /* the same vregs defined and read: the facts still hold */
+    for (unsigned k = 0; k < p->ninst; k++)
+        if (fold_add_zero(p, &du, &p->inst[k]))
+            changed = true; /* a copy now, defining the same vreg: the facts still hold */
     for (unsigned k = 0; k < p->ninst; k++) {
         struct gen_inst *i = &p->inst[k];
         if (!sat_pattern(i))
