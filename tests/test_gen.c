@@ -542,17 +542,17 @@ static void test_ps1_colour_computed_in_payload(void **state)
 /*
  * The scalar constants of three-source operands are filled four to a mov
  * with a :vf immediate where a restricted 8-bit float gives their bits
- * (gen/opt_consts.c): -1, 2, 3 and 0.25 in one `mov (4)`; 40 (exponent 5)
- * and 0.125 (its byte, exponent field 0 and mantissa 0, is the zero) each
- * by a mov of their own.  t0 = (1, 0.5, -2, 8):
- * (2t - 1) + (0.125t + 40) + (0.25t + 3) = (1, 0, -5, 15) + (40.125,
- * 40.0625, 39.75, 41) + (3.25, 3.125, 2.5, 5), all exact.
+ * (gen/opt_consts.c): -0.5, 2, 3 and 0.25 in one `mov (4)`; 40 (exponent
+ * 5) and 0.125 (its byte, exponent field 0 and mantissa 0, is the zero)
+ * each by a mov of their own.  t0 = (1, 0.5, -2, 8):
+ * (2t - 0.5) + (0.125t + 40) + (0.25t + 3) = (1.5, 0.5, -4.5, 15.5) +
+ * (40.125, 40.0625, 39.75, 41) + (3.25, 3.125, 2.5, 5), all exact.
  */
 static void test_constants_packed_as_vf(void **state)
 {
     (void)state;
     const char *src = "ps_2_0\n"
-                      "def c0, -1, 2, 0.125, 40\n"
+                      "def c0, -0.5, 2, 0.125, 40\n"
                       "def c1, 0.25, 3, 0, 0\n"
                       "dcl t0\n"
                       "mad r0, t0, c0.y, c0.x\n"
@@ -566,16 +566,55 @@ static void test_constants_packed_as_vf(void **state)
     assert_int_equal(count(r.text, ":vf"), 1);
     assert_int_equal(count(r.text, "(W)       mov (4|M0)"), 1);
     assert_int_equal(count(r.text, "(W)       mov (1|M0)"), 2);
-    /* -1 = 0xb0, 2 = 0x40, 3 = 0x48, 0.25 = 0x10, in the order first needed */
-    assert_non_null(strstr(r.text, "0x104840B0:vf"));
+    /* -0.5 = 0xa0, 2 = 0x40, 3 = 0x48, 0.25 = 0x10, in the order first needed */
+    assert_non_null(strstr(r.text, "0x104840A0:vf"));
     out_free(&r);
     const char *json = "{\"invocations\": [{\"t0\": [1, 0.5, -2, 8]}]}";
-    const float want[4] = {44.375f, 43.1875f, 37.25f, 61.0f};
+    const float want[4] = {44.875f, 43.6875f, 37.75f, 61.5f};
     static const unsigned widths[3] = {8, 16, 32};
     for (unsigned w = 0; w < 3; w++) {
         struct st_run_outputs o[1];
         gen_run_json(src, json, widths[w], o, 1);
         assert_memory_equal(o[0].reg[0].v, want, sizeof(want));
+    }
+}
+
+/*
+ * m + x * k with k = -2m is Gen's lrp(x, -m, m) (gen/build.c): the same
+ * real number, rounded once, from one constant register read twice, once
+ * negated.  A constant and its negation share a register in a mad too.
+ * By hand, 2x - 1 (mad t0, c0.y, c0.x with c0 = (-1, 2)) for x = 0.5,
+ * 0.75, -0, inf: +0 (0.5 * 1 + 0.5 * -1, an exact zero of two nonzero
+ * products), 0.5, -1, inf; and 3x - 3 for x = 1, 2, -0, 0.5: +0, 3, -3,
+ * -1.5.
+ */
+static void test_constant_pair_as_lrp(void **state)
+{
+    (void)state;
+    const char *bx2 = "ps_2_0\ndef c0, -1, 2, 0, 0\ndcl t0\nmad r0, t0, c0.y, c0.x\nmov oC0, r0\n";
+    const char *neg = "ps_2_0\ndef c0, 3, -3, 0, 0\ndcl t0\nmad r0, t0, c0.x, c0.y\nmov oC0, r0\n";
+    struct gen_out r = compile(bx2, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "lrp (8|M0)"), 4);
+    assert_int_equal(count(r.text, "mad ("), 0);
+    assert_int_equal(count(r.text, "(W)       mov (1|M0)     r"), 1);
+    assert_int_equal(count(r.text, "1.0:f"), 1);
+    out_free(&r);
+    r = compile(neg, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "mad (8|M0)"), 4);
+    assert_int_equal(count(r.text, "(W)       mov (1|M0)     r"), 1);
+    out_free(&r);
+    static const unsigned widths[3] = {8, 16, 32};
+    for (unsigned w = 0; w < 3; w++) {
+        struct st_run_outputs o[1];
+        gen_run_json(bx2, "{\"invocations\": [{\"t0\": [0.5, 0.75, -0.0, \"inf\"]}]}", widths[w], o,
+                     1);
+        const float want[4] = {0.0f, 0.5f, -1.0f, INFINITY};
+        assert_memory_equal(o[0].reg[0].v, want, sizeof(want));
+        gen_run_json(neg, "{\"invocations\": [{\"t0\": [1, 2, -0.0, 0.5]}]}", widths[w], o, 1);
+        const float want3[4] = {0.0f, 3.0f, -3.0f, -1.5f};
+        assert_memory_equal(o[0].reg[0].v, want3, sizeof(want3));
     }
 }
 
@@ -2885,6 +2924,7 @@ int main(void)
         cmocka_unit_test(test_vs_response_into_payload),
         cmocka_unit_test(test_mad_by_one_is_add),
         cmocka_unit_test(test_constants_packed_as_vf),
+        cmocka_unit_test(test_constant_pair_as_lrp),
         cmocka_unit_test(test_ps1_colour_computed_in_payload),
         cmocka_unit_test(test_replicated_lanes_computed_once),
         cmocka_unit_test(test_vs3_declared_position_in_slot1),

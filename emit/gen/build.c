@@ -166,6 +166,14 @@ struct gen_opnd gb_reg(struct gen_build *b, struct gen_opnd o)
     for (unsigned k = 0; k < b->nkreg; k++)
         if (b->kreg[k].bits == o.imm && b->kreg[k].type == o.type)
             return gen_vr(b->kreg[k].vreg, 0, (enum gen_type)o.type);
+    /* -k is the register of k read negated: the float `-` flips the sign
+     * bit alone, so every value (zeros, NaN, denormals) comes out exact */
+    for (unsigned k = 0; k < b->nkreg; k++)
+        if (o.type == GT_F && b->kreg[k].type == GT_F && b->kreg[k].bits == (o.imm ^ 0x80000000u)) {
+            struct gen_opnd r = gen_vr(b->kreg[k].vreg, 0, GT_F);
+            r.neg = true;
+            return r;
+        }
     if (b->nkreg == b->capkreg) {
         unsigned cap = b->capkreg ? b->capkreg * 2 : 16;
         struct gen_kreg *n = realloc(b->kreg, sizeof(*n) * cap);
@@ -262,6 +270,21 @@ static struct gen_inst *three_src(struct gen_build *b, enum gen_op op, struct ge
     return i;
 }
 
+/*
+ * m + x * k with k = -2m (a constant pair: _bx2's 2x - 1, a normal map's
+ * unpacking mad by 2, -1) is Gen's lrp(x, -m, m) = -m x + m (1 - x): the
+ * same real number, and lrp rounds its exact value once as a fused mad
+ * does (docs/gensim.md), for infinities and NaN alike.  It reads m
+ * twice, one constant register (the second read negated), where the mad
+ * reads two.
+ */
+static bool lrp_pair(struct gen_opnd add, struct gen_opnd k, float *m)
+{
+    float a, f;
+    return add.type == GT_F && k.type == GT_F && gb_imm_value(add, &a) && gb_imm_value(k, &f) &&
+           isfinite(a) && a != 0.0f && f == -2.0f * a && isfinite(f) && (*m = a, true);
+}
+
 void gb_mad_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd add, struct gen_opnd m1,
                struct gen_opnd m2, bool sat)
 {
@@ -270,6 +293,13 @@ void gb_mad_to(struct gen_build *b, struct gen_opnd dst, struct gen_opnd add, st
      * needs each source in a register (an ARB MAD by PARAM one = 1.0) */
     if (is_one_f(m2) || is_one_f(m1)) {
         gb_alu_to(b, GOP_ADD, dst, add, is_one_f(m2) ? m1 : m2, sat);
+        return;
+    }
+    float m;
+    if (dst.type == GT_F && (m1.kind != GO_IMM || m2.kind != GO_IMM) && m1.type == GT_F &&
+        m2.type == GT_F && (lrp_pair(add, m2, &m) || lrp_pair(add, m1, &m))) {
+        struct gen_opnd x = m2.kind == GO_IMM ? m1 : m2;
+        three_src(b, GOP_LRP, dst, x, gb_imm_f(-m), gb_imm_f(m))->sat = sat;
         return;
     }
     three_src(b, GOP_MAD, dst, add, m1, m2)->sat = sat;
