@@ -2442,6 +2442,66 @@ static void test_rcp_of_squared_length_unguarded(void **state)
 }
 
 /*
+ * A power written as exp2(k log2|x|) (log, mul by a constant, exp: what a
+ * ps_2_0 compiler emits for pow) is one math.pow of |x|, or for k = 2 the
+ * square x * x; a pow instruction by 2 is that square too (|x|^2 rounded
+ * once is the float product).  ARB's LG2 is log2|x| as well
+ * (docs/arb.md), so LG2, MUL, EX2 is one pow.  Not for k = 0 (0 * log2 0
+ * is NaN where 0^0 is 1).  By hand, x = (4, -3, 0, 1): 4^3.5 = 128, (-3)^2 = 9,
+ * pow(0, 2) = 0 and 1^3.5 = 1; x = (-4, 1e20, inf, 1): 128, 1e40
+ * overflowing to inf, inf and 1.
+ */
+static void test_exp_of_scaled_log_is_pow(void **state)
+{
+    (void)state;
+    const char *src = "ps_2_0\n"
+                      "def c0, 3.5, 2, 0, 1\n"
+                      "dcl t0\n"
+                      "log r0.x, t0.x\n"
+                      "mul r0.x, r0.x, c0.x\n"
+                      "exp r1.x, r0.x\n"
+                      "log r0.y, t0.y\n"
+                      "mul r0.y, c0.y, r0.y\n"
+                      "exp r1.y, r0.y\n"
+                      "pow r1.z, t0.z, c0.y\n"
+                      "log r0.w, t0.w\n"
+                      "mul r0.w, r0.w, c0.x\n"
+                      "exp r1.w, r0.w\n"
+                      "mov oC0, r1\n";
+    struct gen_out r = compile(src, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "math.log"), 0);
+    assert_int_equal(count(r.text, "math.exp"), 0);
+    assert_int_equal(count(r.text, "math.pow"), 2);
+    assert_int_equal(count(r.text, "mul ("), 2);
+    out_free(&r);
+    r = compile("ps_2_0\ndef c0, 0, 0, 0, 0\ndcl t0\nlog r0.x, t0.x\nmul r0.x, r0.x, c0.x\n"
+                "exp r1, r0.x\nmov oC0, r1\n",
+                8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "math.pow"), 0);
+    out_free(&r);
+    r = compile("!!ARBfp1.0\nTEMP t;\nLG2 t.x, fragment.texcoord[0].x;\nMUL t.x, t.x, 3.5;\n"
+                "EX2 result.color, t.x;\nEND\n",
+                8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "math.pow"), 1);
+    assert_int_equal(count(r.text, "math.log"), 0);
+    out_free(&r);
+
+    const char *in = "{\"invocations\": [{\"t0\": [4, -3, 0, 1]}, "
+                     "{\"t0\": [-4, 1e20, \"inf\", 1]}]}";
+    const float want[2][4] = {{128, 9, 0, 1}, {128, INFINITY, INFINITY, 1}};
+    static const unsigned widths[3] = {8, 16, 32};
+    for (unsigned w = 0; w < 3; w++) {
+        struct st_run_outputs o[2];
+        gen_run_json(src, in, widths[w], o, 2);
+        for (unsigned i = 0; i < 2; i++)
+            assert_memory_equal(o[i].reg[0].v, want[i], sizeof(want[i]));
+    }
+}
+
+/*
  * ARB's RCP is the IEEE quotient (its one named value, RCP(1) = 1, is
  * the quotient's): one math.inv, no x + 0 in front of it; D3D9's rcp
  * keeps +inf for -0 with the add.  By hand: 1/-0 = -inf, 1/+0 = +inf,
@@ -2968,6 +3028,7 @@ int main(void)
         cmocka_unit_test(test_kill_compares_distinct_operands),
         cmocka_unit_test(test_arb_rcp_is_the_quotient),
         cmocka_unit_test(test_rcp_of_squared_length_unguarded),
+        cmocka_unit_test(test_exp_of_scaled_log_is_pow),
         cmocka_unit_test(test_ps_denormals_kept_by_thread_state),
         cmocka_unit_test(test_sample_lod_parameters),
         cmocka_unit_test(test_saturate_folds_into_producer),

@@ -390,6 +390,10 @@ static struct gen_opnd rcp(const struct gen_opctx *c, struct gen_opnd x)
 static struct gen_opnd power(const struct gen_opctx *c, struct gen_opnd x, struct gen_opnd y)
 {
     bool u = uni(c, &x, &y, NULL);
+    float f;
+    /* |x|^2 rounded once is the float product x * x, bit for bit */
+    if (c->ft == GT_F && x.type == GT_F && imm_float(y, &f) && f == 2.0f)
+        return gb_alu(c->b, GOP_MUL, GT_F, u, x, x);
     return gb_math_t(c->b, GM_POW, u, c->ft, gb_abs(x), y);
 }
 

@@ -51,6 +51,7 @@
  * when that pays (fold_csel_consts), and x may not change between the
  * compare and the last sel.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -979,6 +980,72 @@ static bool plain_imm(const struct gen_opnd *o, float *f)
     return true;
 }
 
+/*
+ * exp2(k log2|x|), k a constant neither 0 nor infinite, is |x|^k: the
+ * power a ps_2_0 compiler writes as `log t, x; mul t, t, k; exp d, t`.
+ * The special values agree (|x| = 0 gives 0 or +inf, +inf gives +inf or
+ * 0, x = 1 gives 1, NaN gives NaN; k = 0 or +-inf would not: 0 * -inf is
+ * NaN where 0^0 is 1), and exp, log and pow are the operations whose
+ * rounding the specifications leave open (docs/gensim.md: a shader with
+ * them is compared with the math tolerance).  So the three become one
+ * `math.pow` (its exponent in a register: `mov (1)` in the mul's place,
+ * which gen/opt_consts.c may pack with other constants), or for k = 2 one
+ * `mul d, x, x`, the exact square.  The log's source must be |x| (D3D9's
+ * log and ARB's LG2 take it: docs/interpreter.md; a log of a negative x
+ * would be NaN, not log2|x|), unchanged until the exp; the log and the
+ * mul must feed nothing else.
+ */
+static bool fold_pow(struct gen_program *p, const struct gen_du *du, unsigned k)
+{
+    struct gen_inst *e = &p->inst[k];
+    if (e->op != GOP_MATH || e->math != GM_EXP || e->pred != GP_NONE || e->cmod ||
+        e->dst.type != GT_F)
+        return false;
+    int32_t dm = sole_def_used_once(p, du, &e->src[0]);
+    if (dm < 0 || (unsigned)dm >= k)
+        return false;
+    struct gen_inst *m = &p->inst[dm];
+    float kf = 0.0f;
+    unsigned t = 2;
+    for (unsigned s = 0; s < 2 && t == 2; s++)
+        if (plain_imm(&m->src[1 - s], &kf))
+            t = s;
+    if (m->op != GOP_MUL || m->sat || m->cmod || m->dst.type != GT_F || m->exec != e->exec ||
+        m->group != e->group || m->nomask != e->nomask || t == 2 || kf == 0.0f || isinf(kf))
+        return false;
+    int32_t dl = sole_def_used_once(p, du, &m->src[t]);
+    if (dl < 0 || dl >= dm)
+        return false;
+    const struct gen_inst *l = &p->inst[dl];
+    struct gen_opnd x = l->src[0];
+    if (l->op != GOP_MATH || l->math != GM_LOG || l->sat || l->cmod || l->dst.type != GT_F ||
+        l->exec != e->exec || l->group != e->group || l->nomask != e->nomask ||
+        x.type != GT_F || !x.abs || x.neg ||
+        !kept_until(p, &x, (unsigned)dl, k))
+        return false;
+    if (kf == 2.0f) {
+        e->op = GOP_MUL;
+        e->src[0] = x;
+        e->src[1] = x;
+        return true; /* the log and the mul are unread: opt_dce */
+    }
+    uint32_t kv = gen_new_vreg(p, 4, true);
+    if (p->oom)
+        return false;
+    struct gen_opnd imm = m->src[1 - t];
+    memset(m, 0, sizeof(*m));
+    m->op = GOP_MOV;
+    m->exec = 1;
+    m->nomask = true;
+    m->jip = m->uip = -1;
+    m->dst = gen_vr(kv, 0, GT_F);
+    m->src[0] = imm;
+    e->math = GM_POW;
+    e->src[0] = x;
+    e->src[1] = gen_vr(kv, 0, GT_F);
+    return true;
+}
+
 /* +1 for a max (sel.ge, sel.g), -1 for a min (sel.l, sel.le), 0 otherwise. */
 static int minmax_dir(const struct gen_inst *i)
 {
@@ -1049,6 +1116,10 @@ bool gen_opt_fold(struct gen_program *p)
     for (unsigned k = 0; k < p->ninst; k++)
         if (fold_add_zero(p, &du, &p->inst[k]))
             changed = true; /* a copy now, defining the same vreg: the facts still hold */
+    for (unsigned k = 0; k < p->ninst; k++)
+        if (fold_pow(p, &du, k))
+            changed = true; /* the log and mul unread now; a new vreg past the facts is read
+                             * by the pow alone, which no later fold here looks through */
     for (unsigned k = 0; k < p->ninst; k++) {
         struct gen_inst *i = &p->inst[k];
         if (!sat_pattern(i))
