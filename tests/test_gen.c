@@ -671,7 +671,7 @@ static void test_replicated_lanes_computed_once(void **state)
     struct gen_out r = compile(src, 0);
     assert_true(r.ok);
     assert_int_equal(count(r.text, "cmp ("), 2);
-    assert_int_equal(count(r.text, "add (8|M0)     r"), 1);
+    assert_int_equal(count(r.text, "add ("), 1);
     assert_int_equal(count(r.text, ":d -r"), 1);
     assert_int_equal(count(r.text, "and ("), 0);
     assert_int_equal(count(r.text, "sel ("), 0);
@@ -2228,6 +2228,48 @@ static void test_replicated_output_paired_copy(void **state)
         assert_memory_equal(o[k].reg[1].v, t0[k], sizeof(t0[k]));
 }
 
+/* An instruction whose result is copied into the next GRF of the payload
+ * computes both itself, at (W) SIMD16 with its sources read twice
+ * (<0;8,1>): `pow r0.x, v0.x, v1.x; mov oPos, r0.x` is one math.pow (16)
+ * into r113-r114 and one mov (16) into r115-r116 (three instructions
+ * were pow, mov (16), mov (8)); a min by a constant alike.  By hand:
+ * |-2|^3 = 8, |0.5|^-1 = 2, and min(3 * 5, 1) = 1, min(0.25 * 2, 1) = 0.5. */
+static void test_replicated_result_computed_twice(void **state)
+{
+    (void)state;
+    const char *src = "vs_2_0\ndcl_position v0\ndcl_texcoord v1\npow r0.x, v0.x, v1.x\n"
+                      "mov oPos, r0.x\n";
+    struct gen_out r = compile(src, 8);
+    assert_true(r.ok);
+    assert_non_null(strstr(r.text, "(W)       math.pow (16|M0)    r113.0<1>:f (abs)r"));
+    assert_non_null(strstr(r.text, "<0;8,1>:f r"));
+    assert_non_null(strstr(r.text, "(W)       mov (16|M0)    r115.0<1>:f r113.0<0;8,1>:f\n"));
+    assert_int_equal(count(r.text, "mov (8|M0)"), 1); /* the handles' */
+    out_free(&r);
+    const char *in = "{\"invocations\": [{\"v0\": [-2, 0, 0, 0], \"v1\": [3, 0, 0, 0]}, "
+                     "{\"v0\": [0.5, 0, 0, 0], \"v1\": [-1, 0, 0, 0]}]}";
+    struct st_run_outputs o[2];
+    gen_run_json(src, in, 8, o, 2);
+    for (unsigned c = 0; c < 4; c++) {
+        assert_true(o[0].reg[0].v[c] == 8.0f);
+        assert_true(o[1].reg[0].v[c] == 2.0f);
+    }
+    const char *mn = "vs_2_0\ndef c0, 1, 0, 0, 0\ndcl_position v0\ndcl_texcoord v1\n"
+                     "mul r0.x, v0.x, v1.x\nmin r0.x, r0.x, c0.x\nmov oPos, r0.x\n";
+    r = compile(mn, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, "(W)       sel (16|M0)    (lt)f0.0 r113.0<1>:f r"), 1);
+    assert_int_equal(count(r.text, "mov (8|M0)"), 1);
+    out_free(&r);
+    const char *in2 = "{\"invocations\": [{\"v0\": [3, 0, 0, 0], \"v1\": [5, 0, 0, 0]}, "
+                      "{\"v0\": [0.25, 0, 0, 0], \"v1\": [2, 0, 0, 0]}]}";
+    gen_run_json(mn, in2, 8, o, 2);
+    for (unsigned c = 0; c < 4; c++) {
+        assert_true(o[0].reg[0].v[c] == 1.0f);
+        assert_true(o[1].reg[0].v[c] == 0.5f);
+    }
+}
+
 /* Two like operations into consecutive GRFs of a payload are one (W)
  * SIMD16 instruction too: oT0 = c1 * c2 is two (W) mul (16), each reading
  * two dwords of each constant (<1;8,0>), and oPos = v0 + c3 two (W) add
@@ -3023,6 +3065,7 @@ int main(void)
         cmocka_unit_test(test_sample_reads_attribute_in_place),
         cmocka_unit_test(test_ps1_texture_types),
         cmocka_unit_test(test_replicated_output_paired_copy),
+        cmocka_unit_test(test_replicated_result_computed_twice),
         cmocka_unit_test(test_paired_alu_ops),
         cmocka_unit_test(test_sample_d_halves_read_responses),
         cmocka_unit_test(test_kill_compares_distinct_operands),

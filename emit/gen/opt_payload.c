@@ -48,7 +48,9 @@
  *
  * Copies that stay: at SIMD8, two copies (or two like operations) into
  * consecutive GRFs of a block, of one value replicated, two consecutive
- * GRFs or pushed constants, are one (W) SIMD16 instruction (paired_ops).  At SIMD16, a value gathered from two
+ * GRFs or pushed constants, are one (W) SIMD16 instruction (paired_ops);
+ * so is an instruction (ALU or math) with the copy of its result into the
+ * neighbouring GRF, its sources read twice.  At SIMD16, a value gathered from two
  * SIMD8 responses (sample_d) is read where the responses arrived by
  * readers split in halves, when that saves instructions (split_gathers).
  * A sampler payload whose first parameter is still a copy sends it from
@@ -753,6 +755,38 @@ static bool pairable(const struct gen_program *p, const struct gen_inst *m)
     return m->op != GOP_MOV || (m->src[0].type == m->dst.type && !m->src[0].neg && !m->src[0].abs);
 }
 
+/* A SIMD8 instruction whose result a copy into the neighbouring GRF of its
+ * block may share (paired_ops): one paired_ops joins, or a float math
+ * function of such operands (its second source may be absent). */
+static bool replicable(const struct gen_program *p, const struct gen_inst *m)
+{
+    if (pairable(p, m))
+        return true;
+    if (m->op != GOP_MATH || m->math == GM_FDIV || m->exec != 8 || m->group ||
+        m->pred != GP_NONE || m->cmod || m->nomask || m->dst.kind != GO_VREG ||
+        m->dst.off % GEN_GRF_SIZE || m->dst.type != GT_F || !p->vreg[m->dst.vreg].no_spill)
+        return false;
+    for (unsigned k = 0; k < 2; k++)
+        if (m->src[k].kind != GO_NONE && !pair_operand(p, &m->src[k]))
+            return false;
+    return true;
+}
+
+/* n copies m's whole result, unchanged, into the GRF before or after it in
+ * the same block: `op A, ...; mov A +- 32, A` (a replicated output, `mov
+ * oPos, r0.x`, after the instruction computing r0.x). */
+static bool copies_result(const struct gen_program *p, const struct gen_inst *m,
+                          const struct gen_inst *n)
+{
+    const struct gen_opnd *c = &n->src[0];
+    int32_t dd = (int32_t)n->dst.off - (int32_t)m->dst.off;
+    return n->op == GOP_MOV && !n->sat && !n->cmod && pairable(p, n) &&
+           n->dst.vreg == m->dst.vreg && (dd == GEN_GRF_SIZE || dd == -GEN_GRF_SIZE) &&
+           c->kind == GO_VREG && c->vreg == m->dst.vreg && c->off == m->dst.off &&
+           c->type == m->dst.type && n->dst.type == m->dst.type &&
+           (c->region == GR_AUTO || c->region == GR_VEC);
+}
+
 /* How operand c of the second instruction pairs with a of the first, the
  * second writing dd bytes after the first (+-32): 0 not at all, 1 the same
  * value (an immediate, a scalar, or one SIMD8 value read twice), 2 the
@@ -805,7 +839,7 @@ static bool paired_ops(struct gen_program *p)
             depth++;
         else if ((m->op == GOP_ENDIF || m->op == GOP_WHILE) && depth)
             depth--;
-        if (oi->flow || depth || dead[k] || !pairable(p, m))
+        if (oi->flow || depth || dead[k] || !replicable(p, m))
             continue;
         uint32_t lo = m->dst.off, b = m->dst.vreg;
         for (uint32_t j = k + 1; j < p->ninst && j <= k + PAIR_WINDOW; j++) {
@@ -813,7 +847,23 @@ static bool paired_ops(struct gen_program *p)
             if (gen_op_info[n->op].flow)
                 break;
             int32_t dd = (int32_t)n->dst.off - (int32_t)lo;
+            if (!dead[j] && copies_result(p, m, n)) {
+                /* m's result twice: m itself at SIMD16 in n's place, each
+                 * per-channel source read twice (<0;8,1>) */
+                struct gen_inst w = *m;
+                w.exec = 16;
+                w.nomask = true;
+                w.dst.off = dd < 0 ? n->dst.off : lo;
+                for (unsigned s = 0; s < 3; s++)
+                    if (w.src[s].kind != GO_NONE && per_channel_src(p, &w.src[s]))
+                        w.src[s].region = GR_REP8;
+                *n = w;
+                dead[k] = true;
+                changed = true;
+                break;
+            }
             int kind[3] = {0, 0, 0};
+            /* (a math m pairs with nothing: pairable(n) excludes math) */
             bool pair = !dead[j] && n->op == m->op && n->cmod == m->cmod && n->sat == m->sat &&
                         n->dst.type == m->dst.type && pairable(p, n) && n->dst.vreg == b &&
                         (dd == GEN_GRF_SIZE || dd == -GEN_GRF_SIZE);
