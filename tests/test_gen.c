@@ -2270,6 +2270,36 @@ static void test_replicated_result_computed_twice(void **state)
     }
 }
 
+/* Four different constants into the four GRFs of an output at SIMD8 are a
+ * (W) mov (4) of a :vf quad and two (W) mov (16) reading two of its dwords
+ * each (<1;8,0>): three instructions, not four.  With two equal
+ * neighbours, paired_ops joins those two instead and no quad is built.
+ * The colours come out as defined: (1, 0.5, 0.25, 2) and (1, 1, 2, 3). */
+static void test_constant_output_from_quad(void **state)
+{
+    (void)state;
+    const char *src = "ps_2_0\ndef c0, 1, 0.5, 0.25, 2\nmov oC0, c0\n";
+    const char *eq = "ps_2_0\ndef c0, 1, 1, 2, 3\nmov oC0, c0\n";
+    struct gen_out r = compile(src, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, ":vf"), 1);
+    assert_int_equal(count(r.text, "<1;8,0>:f"), 2);
+    assert_int_equal(count(r.text, "mov (8|M0)"), 0);
+    out_free(&r);
+    r = compile(eq, 8);
+    assert_true(r.ok);
+    assert_int_equal(count(r.text, ":vf"), 0);
+    out_free(&r);
+    const char *in = "{\"invocations\": [{}, {}]}";
+    struct st_run_outputs o[2];
+    gen_run_json(src, in, 8, o, 2);
+    const float want[4] = {1, 0.5f, 0.25f, 2};
+    assert_memory_equal(o[1].reg[0].v, want, sizeof(want));
+    gen_run_json(eq, in, 8, o, 2);
+    const float want2[4] = {1, 1, 2, 3};
+    assert_memory_equal(o[1].reg[0].v, want2, sizeof(want2));
+}
+
 /* Two like operations into consecutive GRFs of a payload are one (W)
  * SIMD16 instruction too: oT0 = c1 * c2 is two (W) mul (16), each reading
  * two dwords of each constant (<1;8,0>), and oPos = v0 + c3 two (W) add
@@ -3066,6 +3096,7 @@ int main(void)
         cmocka_unit_test(test_ps1_texture_types),
         cmocka_unit_test(test_replicated_output_paired_copy),
         cmocka_unit_test(test_replicated_result_computed_twice),
+        cmocka_unit_test(test_constant_output_from_quad),
         cmocka_unit_test(test_paired_alu_ops),
         cmocka_unit_test(test_sample_d_halves_read_responses),
         cmocka_unit_test(test_kill_compares_distinct_operands),

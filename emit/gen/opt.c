@@ -64,6 +64,18 @@ bool gen_writes_flag(const struct gen_inst *i, unsigned f)
     return gen_cmod_writes_flag(i) && i->flag == f;
 }
 
+int gen_vf_byte(uint32_t bits)
+{
+    uint32_t sign = bits >> 31, mag = bits & 0x7fffffffu;
+    if (mag == 0)
+        return (int)(sign << 7);
+    int e = (int)(mag >> 23) - 127;
+    /* byte 0 (and 0x80) is the zero: 0.125 (exponent field 0, mantissa 0) has no byte */
+    if (e < -3 || e > 4 || (mag & 0x7ffffu) || (e == -3 && !(mag & 0x780000u)))
+        return -1;
+    return (int)((sign << 7) | ((uint32_t)(e + 3) << 4) | ((mag >> 19) & 15u));
+}
+
 bool gen_opnd_same(const struct gen_opnd *a, const struct gen_opnd *b)
 {
     if (a->kind != b->kind || a->type != b->type || a->neg != b->neg || a->abs != b->abs)

@@ -68,6 +68,9 @@ bool gen_reads_flag(const struct gen_inst *i, unsigned f);
 bool gen_writes_flag(const struct gen_inst *i, unsigned f);
 /* Operands equal as values read (kind, register, offset, type, region, modifiers). */
 bool gen_opnd_same(const struct gen_opnd *a, const struct gen_opnd *b);
+/* The :vf byte (sign, 3-bit exponent of bias 3, 4-bit mantissa) whose
+ * value has the float bits `bits`, or -1 (docs/gen9-target.md). */
+int gen_vf_byte(uint32_t bits);
 /* Removes the instructions marked dead[k] (keeps the order of the rest). */
 void gen_remove_marked(struct gen_program *p, const bool *dead);
 

@@ -29,19 +29,6 @@
 
 #include "opt.h"
 
-/* The :vf byte whose value has the bits of f, or -1. */
-static int vf_byte(uint32_t bits)
-{
-    uint32_t sign = bits >> 31, mag = bits & 0x7fffffffu;
-    if (mag == 0)
-        return (int)(sign << 7);
-    int e = (int)(mag >> 23) - 127;
-    /* byte 0 (and 0x80) is the zero: 0.125 (exponent field 0, mantissa 0) has no byte */
-    if (e < -3 || e > 4 || (mag & 0x7ffffu) || (e == -3 && !(mag & 0x780000u)))
-        return -1;
-    return (int)((sign << 7) | ((uint32_t)(e + 3) << 4) | ((mag >> 19) & 15u));
-}
-
 /* The byte of a qualifying constant definition (gen/opt_consts.c head), or -1. */
 static int constant_def(const struct gen_program *p, const struct gen_du *du, const struct gen_inst *i)
 {
@@ -60,7 +47,7 @@ static int constant_def(const struct gen_program *p, const struct gen_du *du, co
         if (gen_op_info[op].send || op == GOP_MOVI || op == GOP_BCAST)
             return -1;
     }
-    return vf_byte(s->imm);
+    return gen_vf_byte(s->imm);
 }
 
 bool gen_opt_pack_consts(struct gen_program *p)
@@ -99,7 +86,7 @@ bool gen_opt_pack_consts(struct gen_program *p)
             uint32_t bytes = 0;
             for (unsigned g = 0; g < ng; g++) {
                 const struct gen_inst *d = &p->inst[group[g]];
-                bytes |= (uint32_t)vf_byte(d->src[0].imm) << (8 * g);
+                bytes |= (uint32_t)gen_vf_byte(d->src[0].imm) << (8 * g);
                 quad[d->dst.vreg] = q + 1;
                 lane[d->dst.vreg] = 4 * g;
                 dead[group[g]] = g > 0;

@@ -914,6 +914,101 @@ static bool paired_ops(struct gen_program *p)
     return drop_dead(p, &du, dead, changed);
 }
 
+/* A SIMD8 copy of a float immediate into a whole GRF of a block (a
+ * constant output component), its :vf byte, or -1. */
+static int imm_part(const struct gen_program *p, const struct gen_inst *m)
+{
+    const struct gen_opnd *s = &m->src[0];
+    if (m->op != GOP_MOV || m->exec != 8 || m->group || m->nomask || m->pred != GP_NONE ||
+        m->sat || m->cmod || m->dst.kind != GO_VREG || m->dst.off % GEN_GRF_SIZE ||
+        m->dst.type != GT_F || !p->vreg[m->dst.vreg].no_spill || s->kind != GO_IMM ||
+        s->type != GT_F || s->neg || s->abs)
+        return -1;
+    return gen_vf_byte(s->imm);
+}
+
+/*
+ * Four constants into four consecutive GRFs of a block (a constant colour
+ * or position, `def c1, 1, 2, 3, 4; mov oPos, c1`), no two neighbours
+ * equal (which paired_ops would join), each one :vf byte: `(W) mov (4) q,
+ * 0x..:vf` and two (W) SIMD16 movs reading two dwords of q each
+ * (<1;8,0>), three instructions for four.  The movs found within
+ * PAIR_WINDOW instructions, outside control flow, and nothing else in
+ * between touching the four GRFs (they are written where the last two
+ * movs were).
+ */
+static bool constant_quads(struct gen_program *p)
+{
+    if (p->simd != 8)
+        return false;
+    struct gen_du du;
+    bool *dead = du_and_dead(p, &du);
+    if (!dead)
+        return false;
+    bool changed = false;
+    unsigned depth = 0;
+    for (uint32_t k = 0; k < p->ninst && !p->oom; k++) {
+        const struct gen_inst *m = &p->inst[k];
+        if (m->op == GOP_IF || m->op == GOP_LABEL)
+            depth++;
+        else if ((m->op == GOP_ENDIF || m->op == GOP_WHILE) && depth)
+            depth--;
+        if (depth || dead[k] || imm_part(p, m) < 0)
+            continue;
+        uint32_t b = m->dst.vreg, lo = m->dst.off, at[4] = {k, 0, 0, 0};
+        unsigned found = 1;
+        int bytes[4] = {imm_part(p, m), -1, -1, -1};
+        for (uint32_t j = k + 1; j < p->ninst && j <= k + PAIR_WINDOW && found < 4; j++) {
+            const struct gen_inst *n = &p->inst[j];
+            if (gen_op_info[n->op].flow || n->op == GOP_LABEL)
+                break;
+            int64_t g = ((int64_t)n->dst.off - lo) / GEN_GRF_SIZE;
+            if (!dead[j] && n->dst.kind == GO_VREG && n->dst.vreg == b && g > 0 && g < 4 &&
+                bytes[g] < 0 && imm_part(p, n) >= 0) {
+                bytes[g] = imm_part(p, n);
+                at[g] = j;
+                found++;
+            } else if (touches(p, n, b, lo, 4 * GEN_GRF_SIZE, false)) {
+                break;
+            }
+        }
+        if (found < 4 || bytes[0] == bytes[1] || bytes[1] == bytes[2] || bytes[2] == bytes[3])
+            continue;
+        /* the four in program order: the first becomes the :vf mov, the
+         * last two the SIMD16 movs, the second goes */
+        uint32_t ord[4] = {at[0], at[1], at[2], at[3]};
+        for (unsigned x = 1; x < 4; x++)
+            for (unsigned y = x; y > 0 && ord[y - 1] > ord[y]; y--) {
+                uint32_t t = ord[y];
+                ord[y] = ord[y - 1];
+                ord[y - 1] = t;
+            }
+        uint32_t q = gen_new_vreg(p, 16, true);
+        if (p->oom)
+            break;
+        struct gen_inst *v = &p->inst[ord[0]], *h0 = &p->inst[ord[2]], *h1 = &p->inst[ord[3]];
+        struct gen_inst half = *m;
+        half.exec = 16;
+        half.nomask = true;
+        half.src[0] = gen_vr(q, 0, GT_F);
+        half.src[0].region = GR_SPLAT2;
+        *h0 = half;
+        h0->dst.off = lo;
+        *h1 = half;
+        h1->dst.off = lo + 2 * GEN_GRF_SIZE;
+        h1->src[0].off = 8;
+        v->exec = 4;
+        v->nomask = true;
+        v->dst = gen_vr(q, 0, GT_F);
+        v->src[0] = gen_imm((uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 |
+                                (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24,
+                            GT_VF);
+        dead[ord[1]] = true;
+        changed = true;
+    }
+    return drop_dead(p, &du, dead, changed);
+}
+
 /* A SIMD16 per-channel operand whose halves are 32 bytes apart (what a
  * split instruction's second half reads 32 bytes on), or one every
  * channel shares (an immediate, a uniform, a scalar region). */
@@ -1293,6 +1388,8 @@ bool gen_opt_payload(struct gen_program *p)
     if (!p->oom && shared_payloads(p))
         changed = true;
     if (!p->oom && copies_in_place(p))
+        changed = true;
+    if (!p->oom && constant_quads(p))
         changed = true;
     if (!p->oom && paired_ops(p))
         changed = true;
