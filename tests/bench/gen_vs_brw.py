@@ -140,10 +140,11 @@ def compare(args):
             over = sum(1 for o, b in sel if ratio(o['insts'], b['insts']) > 1.10)
             spill = sum(1 for o, b in sel if o['spills'] and not b['spills'])
             if md:
-                print('| %s | %d | %d | %.2f | %.2f | %d | %d |' % (d, simd, len(sel), mi, mc, over,
+                print('| %s | %d | %d | %.3f | %.2f | %d | %d |' % (d, simd, len(sel), mi, mc, over,
                                                                    spill))
             else:
-                print('%-5s SIMD%-2d %2d kernels: median ratio instructions %.2f, cycles %.2f; '
+                # three places: issue 13's bound is 0.95, which 0.952 does not meet
+                print('%-5s SIMD%-2d %2d kernels: median ratio instructions %.3f, cycles %.2f; '
                       '%d above 1.10x, %d spill where brw does not' % (d, simd, len(sel), mi, mc,
                                                                        over, spill))
     for f in fails:
