@@ -166,14 +166,6 @@ struct gen_opnd gb_reg(struct gen_build *b, struct gen_opnd o)
     for (unsigned k = 0; k < b->nkreg; k++)
         if (b->kreg[k].bits == o.imm && b->kreg[k].type == o.type)
             return gen_vr(b->kreg[k].vreg, 0, (enum gen_type)o.type);
-    /* -k is the register of k read negated: the float `-` flips the sign
-     * bit alone, so every value (zeros, NaN, denormals) comes out exact */
-    for (unsigned k = 0; k < b->nkreg; k++)
-        if (o.type == GT_F && b->kreg[k].type == GT_F && b->kreg[k].bits == (o.imm ^ 0x80000000u)) {
-            struct gen_opnd r = gen_vr(b->kreg[k].vreg, 0, GT_F);
-            r.neg = true;
-            return r;
-        }
     if (b->nkreg == b->capkreg) {
         unsigned cap = b->capkreg ? b->capkreg * 2 : 16;
         struct gen_kreg *n = realloc(b->kreg, sizeof(*n) * cap);
@@ -254,14 +246,35 @@ static bool is_one_f(struct gen_opnd o)
     return o.kind == GO_IMM && o.type == GT_F && !o.neg && !o.abs && o.imm == 0x3f800000u;
 }
 
+/* A float constant as a three-source operand: -k is the register of k
+ * read negated where one exists (the float `-` flips the sign bit alone,
+ * so every value, zeros, NaN and denormals, comes out exact); otherwise
+ * the constant's own register. */
+static struct gen_opnd three_src_reg(struct gen_build *b, struct gen_opnd o)
+{
+    o = gb_fold_imm(o);
+    if (o.kind == GO_IMM && o.type == GT_F) {
+        bool own = false;
+        for (unsigned k = 0; k < b->nkreg && !own; k++)
+            own = b->kreg[k].type == GT_F && b->kreg[k].bits == o.imm;
+        for (unsigned k = 0; k < b->nkreg && !own; k++)
+            if (b->kreg[k].type == GT_F && b->kreg[k].bits == (o.imm ^ 0x80000000u)) {
+                struct gen_opnd r = gen_vr(b->kreg[k].vreg, 0, GT_F);
+                r.neg = true;
+                return r;
+            }
+    }
+    return gb_reg(b, o);
+}
+
 /* dst = op(s0, s1, s2), a three-source instruction: each source in a
  * register (Gen9's three-source form takes no immediate) */
 static struct gen_inst *three_src(struct gen_build *b, enum gen_op op, struct gen_opnd dst,
                                   struct gen_opnd s0, struct gen_opnd s1, struct gen_opnd s2)
 {
-    s0 = gb_reg(b, s0);
-    s1 = gb_reg(b, s1);
-    s2 = gb_reg(b, s2);
+    s0 = three_src_reg(b, s0);
+    s1 = three_src_reg(b, s1);
+    s2 = three_src_reg(b, s2);
     struct gen_inst *i = gb_inst(b, op, gb_dst_uniform(b->p, &dst));
     i->dst = dst;
     i->src[0] = s0;

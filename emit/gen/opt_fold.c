@@ -626,13 +626,13 @@ static bool never_negative(const struct gen_program *p, const struct gen_du *du,
         return false;
     switch (i->op) {
     case GOP_MUL:
-        return gen_opnd_same(&s[0], &s[1]) ||
+        return (s[0].type == GT_F && gen_opnd_same(&s[0], &s[1])) ||
                (never_negative(p, du, &s[0], depth + 1) && never_negative(p, du, &s[1], depth + 1));
     case GOP_ADD:
         return never_negative(p, du, &s[0], depth + 1) && never_negative(p, du, &s[1], depth + 1);
     case GOP_MAD:
         return never_negative(p, du, &s[0], depth + 1) &&
-               (gen_opnd_same(&s[1], &s[2]) ||
+               ((s[1].type == GT_F && gen_opnd_same(&s[1], &s[2])) ||
                 (never_negative(p, du, &s[1], depth + 1) &&
                  never_negative(p, du, &s[2], depth + 1)));
     case GOP_MATH:
