@@ -538,6 +538,14 @@ static bool clamp_fits_either(const struct gen_inst *c, const struct gen_inst *i
 
 enum { NAN_DEPTH = 4, SIGN_DEPTH = 6 };
 
+/* v's one whole definition (gen_du_single_def), or NULL. */
+static const struct gen_inst *whole_def(const struct gen_program *p, const struct gen_du *du,
+                                        uint32_t v)
+{
+    int32_t d = gen_du_single_def(p, du, v);
+    return d < 0 ? NULL : &p->inst[d];
+}
+
 /*
  * A float operand that is never NaN, whatever the inputs: a float
  * immediate that is not NaN, or a vreg whose one definition is a (sat)
@@ -554,10 +562,9 @@ static bool never_nan(const struct gen_program *p, const struct gen_du *du, cons
         return o->type == GT_F && (o->imm & 0x7fffffffu) <= 0x7f800000u;
     if (o->kind != GO_VREG || o->off || o->type != GT_F || depth >= NAN_DEPTH)
         return false;
-    int32_t d = gen_du_single_def(p, du, o->vreg);
-    if (d < 0)
+    const struct gen_inst *i = whole_def(p, du, o->vreg);
+    if (!i)
         return false;
-    const struct gen_inst *i = &p->inst[d];
     const struct gen_opnd *s = i->src;
     if (i->pred != GP_NONE)
         return false;
@@ -617,10 +624,9 @@ static bool never_negative(const struct gen_program *p, const struct gen_du *du,
         return !(o->imm & 0x80000000u);
     if (o->kind != GO_VREG || o->off || depth >= SIGN_DEPTH)
         return false;
-    int32_t d = gen_du_single_def(p, du, o->vreg);
-    if (d < 0)
+    const struct gen_inst *i = whole_def(p, du, o->vreg);
+    if (!i)
         return false;
-    const struct gen_inst *i = &p->inst[d];
     const struct gen_opnd *s = i->src;
     if ((i->pred != GP_NONE && i->op != GOP_SEL) || i->sat || i->dst.type != GT_F)
         return false;

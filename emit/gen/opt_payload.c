@@ -715,6 +715,17 @@ static bool fixed_in_place(struct gen_program *p)
 
 enum { PAIR_WINDOW = 16 };
 
+/* The nesting of control flow after instruction m, `depth` before it: the
+ * pairings join instructions only outside it (NoMask writes). */
+static unsigned nesting(unsigned depth, const struct gen_inst *m)
+{
+    if (m->op == GOP_IF || m->op == GOP_LABEL)
+        return depth + 1;
+    if ((m->op == GOP_ENDIF || m->op == GOP_WHILE) && depth)
+        return depth - 1;
+    return depth;
+}
+
 /* Whether operand s of i reads one element for every channel (a SIMD8
  * value), not one for all (an immediate, a uniform, a scalar region). */
 static bool per_channel_src(const struct gen_program *p, const struct gen_opnd *s)
@@ -835,10 +846,7 @@ static bool paired_ops(struct gen_program *p)
     for (uint32_t k = 0; k < p->ninst; k++) {
         const struct gen_inst *m = &p->inst[k];
         const struct gen_op_info *oi = &gen_op_info[m->op];
-        if (m->op == GOP_IF || m->op == GOP_LABEL)
-            depth++;
-        else if ((m->op == GOP_ENDIF || m->op == GOP_WHILE) && depth)
-            depth--;
+        depth = nesting(depth, m);
         if (oi->flow || depth || dead[k] || !replicable(p, m))
             continue;
         uint32_t lo = m->dst.off, b = m->dst.vreg;
@@ -949,10 +957,7 @@ static bool constant_quads(struct gen_program *p)
     unsigned depth = 0;
     for (uint32_t k = 0; k < p->ninst && !p->oom; k++) {
         const struct gen_inst *m = &p->inst[k];
-        if (m->op == GOP_IF || m->op == GOP_LABEL)
-            depth++;
-        else if ((m->op == GOP_ENDIF || m->op == GOP_WHILE) && depth)
-            depth--;
+        depth = nesting(depth, m);
         if (depth || dead[k] || imm_part(p, m) < 0)
             continue;
         uint32_t b = m->dst.vreg, lo = m->dst.off, at[4] = {k, 0, 0, 0};
