@@ -1188,7 +1188,55 @@ static void emit_shuffle(struct sel *S, LLVMValueRef I)
     S->stats->merges_in++;
 }
 
-/* select(c, a, b): a copy of b, then a predicated move of a. */
+/* Where lane l of v comes from, through views (shufflevector, insert and
+ * extract of a constant index): the value *base and its lane *bl. */
+static void lane_origin(LLVMValueRef v, unsigned l, LLVMValueRef *base, unsigned *bl)
+{
+    for (int guard = 0; guard < 256; guard++) {
+        long long k;
+        if (opc(v) == LLVMShuffleVector) {
+            int e = LLVMGetMaskValue(v, l);
+            if (e < 0 || e == LLVMGetUndefMaskElem())
+                break;
+            v = LLVMGetOperand(v, e < 4 ? 0 : 1);
+            l = (unsigned)(e & 3);
+        } else if (opc(v) == LLVMInsertElement && const_int(LLVMGetOperand(v, 2), &k)) {
+            if ((unsigned)k == l) {
+                v = LLVMGetOperand(v, 1);
+                l = 0;
+            } else {
+                v = LLVMGetOperand(v, 0);
+            }
+        } else if (opc(v) == LLVMExtractElement && const_int(LLVMGetOperand(v, 1), &k)) {
+            l = (unsigned)k;
+            v = LLVMGetOperand(v, 0);
+        } else {
+            break;
+        }
+    }
+    *base = v;
+    *bl = is_vec(v) ? l : 0;
+}
+
+static bool const_lane(struct sel *S, LLVMValueRef v, unsigned l, uint32_t *bits);
+
+/* Whether lane l of a and of b are one value (the same lane of the same
+ * value, or equal constants): a select there needs no move. */
+static bool same_lane(struct sel *S, LLVMValueRef a, LLVMValueRef b, unsigned l)
+{
+    LLVMValueRef va, vb;
+    unsigned la, lb;
+    lane_origin(a, l, &va, &la);
+    lane_origin(b, l, &vb, &lb);
+    if (va == vb && la == lb && !LLVMIsUndef(va) && !LLVMIsPoison(va))
+        return true;
+    uint32_t x, y;
+    return const_lane(S, a, l, &x) && const_lane(S, b, l, &y) && x == y;
+}
+
+/* select(c, a, b): a copy of b, then a predicated move of a, in the lanes
+ * where a and b differ (a partial write merged into the false value is
+ * b in the lanes it leaves: `(!p0.y) mov r4.w, c0.z` moves w alone). */
 static void emit_select(struct sel *S, LLVMValueRef I)
 {
     LLVMValueRef c = LLVMGetOperand(I, 0), a = LLVMGetOperand(I, 1), b = LLVMGetOperand(I, 2);
@@ -1220,12 +1268,18 @@ static void emit_select(struct sel *S, LLVMValueRef I)
     cp->src[0] = sb;
     cp->lanes[0] = d;
     S->stats->merges_in++;
+    uint8_t moved = d;
+    for (unsigned l = 0; l < 4; l++)
+        if (((d >> l) & 1) && same_lane(S, a, b, l))
+            moved &= (uint8_t)~(1u << l);
+    if (!moved)
+        return;
     struct mir_instr *mv = emit(S, ST_OP_MOV);
     if (!mv)
         return;
     uint32_t D = vreg_of(S, I);
     mv->has_dst = true;
-    mv->dst = (struct mir_dst){.kind = MIR_VREG, .mask = d, .vreg = D};
+    mv->dst = (struct mir_dst){.kind = MIR_VREG, .mask = moved, .vreg = D};
     mv->nsrc = 1;
     mv->src[0] = sa;
     mv->predicated = true;

@@ -290,6 +290,37 @@ static void test_predicated_write(void **state)
     free(out);
 }
 
+/* A predicated write of part of a register moves that part alone: after
+ * `mov r4, v0`, `(!p0.y) mov r4.w, c8.z` is a select of (v0.xyz, 0.5)
+ * and v0, whose x, y and z are v0's own either way; so the predicated
+ * move writes w, and lanes x, y, z are a plain copy of v0.  (It wrote all
+ * four before, the three of them with the values they had.) */
+static void test_predicated_partial_write(void **state)
+{
+    (void)state;
+    const char *src_text = "vs_2_x\n"
+                           "dcl_position v0\n"
+                           "def c8, 0, 1, 0.5, 1.5\n"
+                           "setp_gt p0, v0, c8.x\n"
+                           "mov r4, v0\n"
+                           "(!p0.y) mov r4.w, c8.z\n"
+                           "mov oPos, r4\n";
+    struct st_merge_stats st;
+    unsigned nerr = 0;
+    char *out = vasm_of(src_text, &st, &nerr);
+    assert_non_null(out);
+    assert_int_equal(nerr, 0);
+    unsigned pred = 0;
+    for (const char *l = out; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+        if (*l == '(') {
+            pred++;
+            assert_true(strncmp(l, "(!p0.y) mov oPos.w, ", 20) == 0);
+        }
+    assert_int_equal(pred, 1);
+    assert_non_null(strstr(out, "mov oPos, v0\n"));
+    free(out);
+}
+
 /* Instructions with no LLVM shape of their own come back as one
  * instruction each (the lowering's marker calls, docs/merge.md):
  * lit's result only goes to oPos, so lit writes oPos (fold outputs); crs
@@ -1729,6 +1760,7 @@ int main(void)
         cmocka_unit_test(test_ps11_texture_kept),
         cmocka_unit_test(test_ps11_coissue_merge),
         cmocka_unit_test(test_predicated_write),
+        cmocka_unit_test(test_predicated_partial_write),
         cmocka_unit_test(test_marker_ops),
         cmocka_unit_test(test_relative_output_write),
         cmocka_unit_test(test_float_rules_fold),
