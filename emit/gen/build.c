@@ -158,14 +158,23 @@ bool gb_is_imm_f(struct gen_opnd o, float f)
     return o.imm == u;
 }
 
+/* The kernel constant register holding bits of type t, or NULL. */
+static const struct gen_kreg *kreg_of(const struct gen_build *b, uint32_t bits, uint8_t t)
+{
+    for (unsigned k = 0; k < b->nkreg; k++)
+        if (b->kreg[k].bits == bits && b->kreg[k].type == t)
+            return &b->kreg[k];
+    return NULL;
+}
+
 struct gen_opnd gb_reg(struct gen_build *b, struct gen_opnd o)
 {
     if (o.kind != GO_IMM)
         return o;
     o = gb_fold_imm(o);
-    for (unsigned k = 0; k < b->nkreg; k++)
-        if (b->kreg[k].bits == o.imm && b->kreg[k].type == o.type)
-            return gen_vr(b->kreg[k].vreg, 0, (enum gen_type)o.type);
+    const struct gen_kreg *kr = kreg_of(b, o.imm, o.type);
+    if (kr)
+        return gen_vr(kr->vreg, 0, (enum gen_type)o.type);
     if (b->nkreg == b->capkreg) {
         unsigned cap = b->capkreg ? b->capkreg * 2 : 16;
         struct gen_kreg *n = realloc(b->kreg, sizeof(*n) * cap);
@@ -253,16 +262,12 @@ static bool is_one_f(struct gen_opnd o)
 static struct gen_opnd three_src_reg(struct gen_build *b, struct gen_opnd o)
 {
     o = gb_fold_imm(o);
-    if (o.kind == GO_IMM && o.type == GT_F) {
-        bool own = false;
-        for (unsigned k = 0; k < b->nkreg && !own; k++)
-            own = b->kreg[k].type == GT_F && b->kreg[k].bits == o.imm;
-        for (unsigned k = 0; k < b->nkreg && !own; k++)
-            if (b->kreg[k].type == GT_F && b->kreg[k].bits == (o.imm ^ 0x80000000u)) {
-                struct gen_opnd r = gen_vr(b->kreg[k].vreg, 0, GT_F);
-                r.neg = true;
-                return r;
-            }
+    const struct gen_kreg *neg;
+    if (o.kind == GO_IMM && o.type == GT_F && !kreg_of(b, o.imm, GT_F) &&
+        (neg = kreg_of(b, o.imm ^ 0x80000000u, GT_F))) {
+        struct gen_opnd r = gen_vr(neg->vreg, 0, GT_F);
+        r.neg = true;
+        return r;
     }
     return gb_reg(b, o);
 }
