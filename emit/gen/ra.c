@@ -1433,11 +1433,16 @@ static bool rematerializable(const struct alloc *a, uint32_t v, int32_t *d0, int
     return true;
 }
 
-/* A definition that may leave some channels' lanes as they were. */
+/* A definition that may leave some channels' lanes as they were.  A
+ * NoMask write of every byte (two SIMD8 values computed as one SIMD16
+ * instruction, gen/opt_pair.c) leaves none. */
 static bool partial_def(const struct alloc *a, unsigned k)
 {
     const struct gen_inst *i = &a->p->inst[k];
-    return !(i->pred == GP_NONE && a->fl.cfdepth[k] == 0 && whole_def(a->p, i));
+    const struct gen_vreg *v = i->dst.kind == GO_VREG ? &a->p->vreg[i->dst.vreg] : NULL;
+    bool all_bytes = v && i->nomask && !v->uniform && !gen_op_info[i->op].send &&
+                     i->dst.off == 0 && 4u * i->exec == v->size && dword_type(i->dst.type);
+    return !(i->pred == GP_NONE && a->fl.cfdepth[k] == 0 && (whole_def(a->p, i) || all_bytes));
 }
 
 /* Spill weight of a reference in instruction k: 8 per loop level (at most 8^5). */
