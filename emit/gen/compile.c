@@ -219,10 +219,12 @@ static bool build_once(struct st_ctx *ctx, const struct st_shader *sh, const str
     if (!select_kernel(ctx, sh, mir, o, p))
         return false;
     gen_optimize(p);
-    if (mode == BUILD_FAST && !p->oom)
-        gen_schedule_pre(p);
     if (mode != BUILD_FAST && !p->oom && gen_opt_remat(p))
         gen_opt_dce(p);
+    if (!p->oom)
+        gen_opt_pair(p);
+    if (mode == BUILD_FAST && !p->oom)
+        gen_schedule_pre(p);
     if (!p->oom && (!st_poll(ctx, p->ninst) || !checked(ctx, sh, p, "the optimizer", false)))
         return false;
     if (!p->oom && gen_allocate(p)) {

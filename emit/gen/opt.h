@@ -96,6 +96,9 @@ bool gen_opt_split32(struct gen_program *p);
 bool gen_opt_remat(struct gen_program *p);
 /* gen/opt_consts.c: scalar float constants filled four to a mov (:vf). */
 bool gen_opt_pack_consts(struct gen_program *p);
+/* gen/opt_pair.c: at SIMD8, two like instructions on neighbouring GRFs as
+ * one (W) SIMD16 instruction (values renamed into two-GRF pairs). */
+bool gen_opt_pair(struct gen_program *p);
 /* gen/opt.c: all of the above, to a fixed point (a few rounds). */
 void gen_optimize(struct gen_program *p);
 
