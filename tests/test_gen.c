@@ -282,7 +282,7 @@ static void test_vs_urb_write(void **state)
     assert_non_null(strstr(r.text, " 0x26 0x0A080017 {EOT}"));
     /* v0 component x is the first attribute GRF (after r0, r1 and the constants c2-c3 at r2) */
     /* c3.x and c3.y (r2.4, r2.5) added to v0.x and v0.y by one (W) add (16):
-     * the two GRFs of v0 and the two dwords of c3 (gen/opt_payload.c paired_ops) */
+     * the two GRFs of v0 and the two dwords of c3 (gen/opt_pair.c) */
     assert_non_null(strstr(r.text, "r3.0<8;8,1>:f r2.4<1;8,0>:f"));
     assert_true(stats_simd(r.stats, 8));
     assert_non_null(strstr(r.stats, " 1 sends"));
@@ -659,7 +659,7 @@ static void test_mad_by_one_is_add(void **state)
     struct gen_out r = compile(src, 0);
     assert_true(r.ok);
     assert_int_equal(count(r.text, "mad ("), 0);
-    /* eight adds, two by two as (W) add (16) into consecutive GRFs (paired_ops) */
+    /* eight adds, two by two as (W) add (16) into consecutive GRFs (gen/opt_pair.c) */
     assert_int_equal(count(r.text, "add (8|M0)") + 2 * count(r.text, "add (16|M0)"), 8);
     out_free(&r);
 
@@ -2349,7 +2349,7 @@ static void test_components_paired_at_simd8(void **state)
 /* Four different constants into the four GRFs of an output at SIMD8 are a
  * (W) mov (4) of a :vf quad and two (W) mov (16) reading two of its dwords
  * each (<1;8,0>): three instructions, not four.  With two equal
- * neighbours, paired_ops joins those two instead and no quad is built.
+ * neighbours, gen/opt_pair.c joins those two instead and no quad is built.
  * The colours come out as defined: (1, 0.5, 0.25, 2) and (1, 1, 2, 3). */
 static void test_constant_output_from_quad(void **state)
 {

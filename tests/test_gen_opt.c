@@ -1313,8 +1313,8 @@ static void test_urb_slot_in_place(void **state)
     assert_int_equal(s1->exdesc, 6u | (4u << 6));
     assert_int_equal((s1->desc >> 4) & 0x7ff, 2);
     assert_int_equal((s1->desc >> 25) & 0xf, 1);
-    /* x and its copies fill d's four GRFs (the last two copies one
-     * (W) mov (16), gen/opt_payload.c paired_ops) */
+    /* x and its copies fill d's four GRFs (the copy of x's result
+     * replicated by x itself at SIMD16 or not: bytes are counted) */
     unsigned in_d = 0;
     for (unsigned k = 0; k < p.ninst; k++)
         if (p.inst[k].dst.kind == GO_VREG && p.inst[k].dst.vreg == d) {
@@ -1381,12 +1381,12 @@ static void test_split_gathers(void **state)
     }
 }
 
-/* paired_ops joins two copies into consecutive GRFs of a payload only when
- * neither reads the other's GRF: B.1 = B.0 then B.2 = B.1 looks like "the
- * next GRF" source for source, but the second copies the first's result,
- * which one (W) mov (16) reading B.0 and B.1 together would not.  B.3 and
- * B.4 = the same value do pair. */
-static void test_paired_ops_keep_order(void **state)
+/* gen/opt_pair.c joins two copies into consecutive GRFs of a payload only
+ * when neither reads the other's GRF: B.1 = B.0 then B.2 = B.1 looks like
+ * "the next GRF" source for source, but the second copies the first's
+ * result, which one (W) mov (16) reading B.0 and B.1 together would not.
+ * B.3 and B.4 = the same value do pair. */
+static void test_pairs_keep_order(void **state)
 {
     (void)state;
     struct gen_program p;
@@ -1401,6 +1401,7 @@ static void test_paired_ops_keep_order(void **state)
     mov(&p, 0, V(x))->dst = gen_vr(b, 128, GT_F);
     urb_sends(&p, gen_vr(b, 0, GT_UD), 5, 1);
     gen_opt_payload(&p);
+    gen_opt_pair(&p);
     unsigned wide = 0, chained = 0;
     for (unsigned k = 0; k < p.ninst; k++) {
         const struct gen_inst *i = &p.inst[k];
@@ -1614,7 +1615,7 @@ int main(void)
         cmocka_unit_test(test_payload_sent_twice),
         cmocka_unit_test(test_split_simd32_into_halves),
         cmocka_unit_test(test_urb_slot_in_place),
-        cmocka_unit_test(test_paired_ops_keep_order),
+        cmocka_unit_test(test_pairs_keep_order),
         cmocka_unit_test(test_split_gathers),
         cmocka_unit_test(test_payload_read_in_place_stays_live),
         cmocka_unit_test(test_remat_interpolation),

@@ -80,10 +80,11 @@ enum gen_region {
     GR_VEC16,  /* <16;16,1>: one word per channel */
     GR_PAIRS,  /* <4;2,1>: channel ch reads element 4*(ch/2) + ch%2: the top rows of the subspans, packed */
     GR_REP2,   /* <1;2,0>: channel ch reads element ch/2: each element twice */
-    GR_REP8,   /* <0;8,1>: channel ch reads element ch%8: a SIMD8 value twice, (W) mov (16)
-                * into two GRFs (gen/opt_payload.c paired_ops) */
+    GR_REP8,   /* <0;8,1>: channel ch reads element ch%8: a SIMD8 value twice, by a (W)
+                * SIMD16 instruction over two GRFs (gen/opt_pair.c, gen/opt_payload.c) */
     GR_SPLAT2, /* <1;8,0>: channel ch reads element ch/8: two consecutive scalars (pushed
-                * constants), eight times each, (W) mov (16) into two GRFs (paired_ops) */
+                * constants), eight times each, by a (W) SIMD16 instruction (gen/opt_pair.c,
+                * gen/opt_payload.c constant_quads) */
 };
 
 struct gen_opnd {

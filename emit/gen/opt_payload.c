@@ -46,11 +46,10 @@
  * Payloads sent twice: a payload that is only a copy of (part of) another
  * block is not built; its messages read that block (shared_payloads).
  *
- * Copies that stay: at SIMD8, two copies (or two like operations) into
- * consecutive GRFs of a block, of one value replicated, two consecutive
- * GRFs or pushed constants, are one (W) SIMD16 instruction (paired_ops);
- * so is an instruction (ALU or math) with the copy of its result into the
- * neighbouring GRF, its sources read twice.  At SIMD16, a value gathered from two
+ * Copies that stay: at SIMD8, an instruction (ALU or math) with the copy
+ * of its result into the neighbouring GRF is one (W) SIMD16 instruction,
+ * its sources read twice (replicated_results; two copies or like
+ * operations into neighbouring GRFs pair in gen/opt_pair.c).  At SIMD16, a value gathered from two
  * SIMD8 responses (sample_d) is read where the responses arrived by
  * readers split in halves, when that saves instructions (split_gathers).
  * A sampler payload whose first parameter is still a copy sends it from
@@ -748,10 +747,10 @@ static bool pair_operand(const struct gen_program *p, const struct gen_opnd *s)
                                  (s->region == GR_SCALAR || s->region == GR_AUTO));
 }
 
-/* A SIMD8 instruction paired_ops may join with another: a copy or a
- * two-source ALU operation (no flag written or read; Align1 regions) of
- * per-channel values, uniforms or immediates into a whole GRF of a block
- * (a message payload). */
+/* A SIMD8 copy or two-source ALU operation (no flag written or read;
+ * Align1 regions) of per-channel values, uniforms or immediates into a
+ * whole GRF of a block (a message payload): what replicated_results may
+ * run twice, and the copy it takes the place of. */
 static bool pairable(const struct gen_program *p, const struct gen_inst *m)
 {
     bool alu = m->op == GOP_MOV || m->op == GOP_ADD || m->op == GOP_MUL || m->op == GOP_AND ||
@@ -767,7 +766,7 @@ static bool pairable(const struct gen_program *p, const struct gen_inst *m)
 }
 
 /* A SIMD8 instruction whose result a copy into the neighbouring GRF of its
- * block may share (paired_ops): one paired_ops joins, or a float math
+ * block may share (replicated_results): a pairable one, or a float math
  * function of such operands (its second source may be absent). */
 static bool replicable(const struct gen_program *p, const struct gen_inst *m)
 {
@@ -798,42 +797,19 @@ static bool copies_result(const struct gen_program *p, const struct gen_inst *m,
            (c->region == GR_AUTO || c->region == GR_VEC);
 }
 
-/* How operand c of the second instruction pairs with a of the first, the
- * second writing dd bytes after the first (+-32): 0 not at all, 1 the same
- * value (an immediate, a scalar, or one SIMD8 value read twice), 2 the
- * next GRF (<8;8,1> over both), 3 the next dword of a pushed constant
- * (<1;8,0>). */
-static int pair_kind(const struct gen_program *p, const struct gen_opnd *a, const struct gen_opnd *c,
-                     int32_t dd)
-{
-    if (c->kind != a->kind || c->vreg != a->vreg || c->region != a->region || c->type != a->type ||
-        c->neg != a->neg || c->abs != a->abs)
-        return 0;
-    if (c->off == a->off && c->imm == a->imm)
-        return 1;
-    if (per_channel_src(p, a) && (int64_t)c->off - a->off == dd)
-        return 2;
-    if (a->kind == GO_FIXED && a->region == GR_SCALAR && 8 * ((int64_t)c->off - a->off) == dd)
-        return 3;
-    return 0;
-}
-
 /*
- * Two SIMD8 instructions that do the same to consecutive GRFs of a payload
- * (a scalar replicated across an output, `mov oPos, r0.x`; a constant, the
- * VUE header's zeros; an attribute passed through; `mul oD0, c1, c2` of
- * constants), source by source the same value, the next GRF or the next
- * pushed dword: one `(W)` SIMD16 instruction in place of the second, and
- * the first goes.  A SIMD8 value read twice takes region <0;8,1>
- * (GR_REP8), two consecutive GRFs <8;8,1>, two consecutive pushed dwords
- * <1;8,0> (GR_SPLAT2); a scalar or an immediate stays as it is (Gen8+ lets
- * a source span one GRF under a two-GRF destination).  NoMask also writes
- * the channels of vertices or pixels the thread does not run, whose values
- * matter nowhere; inside control flow the channels of another path would
- * be overwritten, so only outside it.  In between, nothing may write the
- * first one's sources or touch its GRF.
+ * An instruction and the copy of its whole result into the neighbouring
+ * GRF of its block (a replicated output: `mov oPos, r0.x` after the
+ * instruction computing r0.x): the instruction itself at `(W)` SIMD16 in
+ * the copy's place, each per-channel source read twice (<0;8,1>,
+ * GR_REP8; a scalar or an immediate stays as it is: Gen8+ lets a source
+ * span one GRF under a two-GRF destination), and the copy goes.  NoMask
+ * also writes the channels of vertices or pixels the thread does not run,
+ * whose values matter nowhere; inside control flow the channels of
+ * another path would be overwritten, so only outside it.  In between,
+ * nothing may write the instruction's sources or touch its GRF.
  */
-static bool paired_ops(struct gen_program *p)
+static bool replicated_results(struct gen_program *p)
 {
     if (p->simd != 8)
         return false;
@@ -870,43 +846,6 @@ static bool paired_ops(struct gen_program *p)
                 changed = true;
                 break;
             }
-            int kind[3] = {0, 0, 0};
-            /* (a math m pairs with nothing: pairable(n) excludes math) */
-            bool pair = !dead[j] && n->op == m->op && n->cmod == m->cmod && n->sat == m->sat &&
-                        n->dst.type == m->dst.type && pairable(p, n) && n->dst.vreg == b &&
-                        (dd == GEN_GRF_SIZE || dd == -GEN_GRF_SIZE);
-            for (unsigned s = 0; s < oi->nsrc && pair; s++) {
-                kind[s] = pair_kind(p, &m->src[s], &n->src[s], dd);
-                pair = kind[s] != 0;
-            }
-            /* one instruction reads before it writes: neither may read the
-             * other's GRF (n computing from m's result, or m reading what
-             * n overwrites) */
-            for (unsigned s = 0; s < oi->nsrc && pair; s++) {
-                const struct gen_opnd *a = &m->src[s], *c = &n->src[s];
-                pair = !(c->kind == GO_VREG && c->vreg == b && c->off < lo + GEN_GRF_SIZE &&
-                         lo < c->off + gen_src_bytes(p, n, s)) &&
-                       !(a->kind == GO_VREG && a->vreg == b && a->off < n->dst.off + GEN_GRF_SIZE &&
-                         n->dst.off < a->off + gen_src_bytes(p, m, s));
-            }
-            if (pair) {
-                bool first = dd < 0; /* n writes the lower GRF */
-                n->exec = 16;
-                n->nomask = true;
-                n->dst.off = first ? n->dst.off : lo;
-                for (unsigned s = 0; s < oi->nsrc; s++) {
-                    struct gen_opnd *c = &n->src[s];
-                    if (kind[s] >= 2 && !first)
-                        c->off = m->src[s].off; /* the lower of the two */
-                    if (kind[s] == 3)
-                        c->region = GR_SPLAT2;
-                    else if (kind[s] == 1 && per_channel_src(p, c))
-                        c->region = GR_REP8; /* the eight elements twice */
-                }
-                dead[k] = true;
-                changed = true;
-                break;
-            }
             /* what lies between: m's sources unchanged, m's GRF untouched */
             bool blocked = touches(p, n, b, lo, GEN_GRF_SIZE, false);
             uint32_t wlo = n->dst.off, whi = wlo + gen_dst_bytes(p, n);
@@ -938,7 +877,7 @@ static int imm_part(const struct gen_program *p, const struct gen_inst *m)
 /*
  * Four constants into four consecutive GRFs of a block (a constant colour
  * or position, `def c1, 1, 2, 3, 4; mov oPos, c1`), no two neighbours
- * equal (which paired_ops would join), each one :vf byte: `(W) mov (4) q,
+ * equal (which gen/opt_pair.c joins), each one :vf byte: `(W) mov (4) q,
  * 0x..:vf` and two (W) SIMD16 movs reading two dwords of q each
  * (<1;8,0>), three instructions for four.  The movs found within
  * PAIR_WINDOW instructions, outside control flow, and nothing else in
@@ -1396,7 +1335,7 @@ bool gen_opt_payload(struct gen_program *p)
         changed = true;
     if (!p->oom && constant_quads(p))
         changed = true;
-    if (!p->oom && paired_ops(p))
+    if (!p->oom && replicated_results(p))
         changed = true;
     if (!p->oom && split_gathers(p))
         changed = true;
