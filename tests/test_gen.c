@@ -1940,6 +1940,19 @@ static void test_multiply_adds(void **state)
         assert_true(isnan(o[0].reg[0].v[0]) && isnan(o[0].reg[0].v[1]));
         assert_true(same_f(o[0].reg[0].v[2], -0.0f) && o[0].reg[0].v[3] == 7.0f);
     }
+    /* the same in a pixel shader, whose third operand is interpolated just
+     * before the add reads it (the pln lies between the mul and the add):
+     * fused with fast at SIMD8 and 16, a product rounded first otherwise */
+    const char *ps = "ps_2_0\ndcl t0\ndcl t1\ndcl t2\nmul r1, t0, t1\nadd r0, r1, t2\n"
+                     "mov oC0, r0\n";
+    const char *psin = "{\"invocations\": [{\"t0\": [1.00000012, 0, 0, 0], "
+                       "\"t1\": [1.00000012, 0, 0, 0], \"t2\": [-1.00000024, 0, 0, 0]}]}";
+    for (unsigned simd = 8; simd <= 16; simd += 8) {
+        gen_run_json_ex(ps, psin, simd, ST_FLOAT_IEEE, ST_FP_CONTRACT_FAST, o, 1);
+        assert_true(o[0].reg[0].v[0] == 0x1p-46f);
+        gen_run_json_ex(ps, psin, simd, ST_FLOAT_IEEE, ST_FP_CONTRACT_ON, o, 1);
+        assert_true(same_f(o[0].reg[0].v[0], 0.0f));
+    }
     /* a dot product: 0 * inf + 1 * 2 + 2 * 3 is 8 under d3d9, NaN under ieee */
     const char *dp = "vs_2_0\ndcl_position v0\ndp3 oPos, v0, c1\n";
     const char *dpin = "{\"constants\": {\"c1\": [\"inf\", 2, 3, 0]}, "

@@ -181,8 +181,8 @@ static unsigned fold_copies(struct gen_program *p)
 
 /*
  * --fp-contract=fast: mul T, a, b read only by add D, T, c (no saturate,
- * no predicate on the mul, nothing between them writing a, b or c):
- * mad D, c, a, b.
+ * no predicate on the mul, nothing between them writing a or b): mad D,
+ * c, a, b in the add's place.
  */
 static void contract_mads(struct gen_program *p)
 {
@@ -219,8 +219,8 @@ static void contract_mads(struct gen_program *p)
                 for (unsigned r = 0; r < 2 && ok; r++)
                     if (m->src[r].kind == GO_VREG && writes_vreg(x, m->src[r].vreg))
                         ok = false;
-                if (o.kind == GO_VREG && writes_vreg(x, o.vreg))
-                    ok = false;
+                /* (c is read where the add read it: its definition may lie
+                 * in between, as an interpolation placed next to its use) */
             }
             if (!ok)
                 continue;
