@@ -201,8 +201,7 @@ static void gen_compare(struct totals *t, uint64_t seed, const struct ag_program
         unsigned bad = 0;
         for (unsigned k = 0; k < in->num_invocations; k++) {
             const struct st_run_outputs *a = &ref[k], *b = &gen[k], *f = fused ? &fused[k] : a;
-            if (a->discarded != b->discarded && f->discarded == b->discarded)
-                a = f; /* a discard a multiply-add decided: the fused reading */
+            a = st_tol_reading(a, f, b); /* a discard a multiply-add decided */
             if (f->discarded != a->discarded || f->count != a->count)
                 f = a;
             if (a->discarded != b->discarded && gp->kil_unjudged) {

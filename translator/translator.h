@@ -1035,6 +1035,13 @@ bool st_tol_shader_muladd(const struct st_shader *sh);
 /* A Gen value against the interpreter's two readings of the multiply-adds
  * (want: each product rounded; want_fused: rounded with its sum). */
 bool st_tol_within_either(float want, float want_fused, float got, unsigned level);
+/* The reading one invocation of the Gen engine is judged against: a
+ * discard a multiply-add decided may follow either reading, so when only
+ * the fused one discards as Gen did (or writes as Gen did), the fused one;
+ * the plain reading otherwise. */
+const struct st_run_outputs *st_tol_reading(const struct st_run_outputs *want,
+                                            const struct st_run_outputs *want_fused,
+                                            const struct st_run_outputs *got);
 /* ---- end of run ---- */
 
 /* ---- ARB programs ---- */

@@ -117,3 +117,12 @@ bool st_tol_within_either(float want, float want_fused, float got, unsigned leve
 {
     return st_tol_within(want, got, level) || st_tol_within(want_fused, got, level);
 }
+
+const struct st_run_outputs *st_tol_reading(const struct st_run_outputs *want,
+                                            const struct st_run_outputs *want_fused,
+                                            const struct st_run_outputs *got)
+{
+    return want->discarded != got->discarded && want_fused->discarded == got->discarded
+               ? want_fused
+               : want;
+}
