@@ -307,9 +307,9 @@ static bool movable(const struct gen_program *p, const struct pairs *P, const bo
                 return false;
             /* n's destination untouched from `to` to n (to included) */
             struct gen_opnd nd = resolved(P, n->dst);
+            uint32_t nlo = nd.off, nhi = nd.off + gen_dst_bytes(p, n);
             for (uint32_t q = to; q < k; q++)
-                if (!dead[q] &&
-                    refers(p, P, &p->inst[q], nd.vreg, nd.off, nd.off + gen_dst_bytes(p, n), true, true))
+                if (!dead[q] && refers(p, P, &p->inst[q], nd.vreg, nlo, nhi, true, true))
                     return false;
             M->hoist[M->nhoist++] = k;
             break;

@@ -102,8 +102,9 @@ static void gen_compare(const struct case_ *c)
             finding(c, what);
         }
         for (unsigned k = 0; k < in->num_invocations; k++) {
+            /* a discard a multiply-add decided: the reading that matches */
             const struct st_run_outputs *b = &gen[k], *f = &fused[k];
-            const struct st_run_outputs *a = st_tol_reading(&ref[k], f, b); /* a discard a multiply-add decided */
+            const struct st_run_outputs *a = st_tol_reading(&ref[k], f, b);
             if (f->discarded != a->discarded || f->count != a->count)
                 f = a;
             if (a->discarded != b->discarded && c->arb && c->arb->kil_unjudged)
