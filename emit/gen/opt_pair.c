@@ -46,14 +46,15 @@
  * Greedy pairing depends on the order it meets instructions in (the head
  * of gen_opt_pair): two orders are tried and the shorter program kept.
  * Each sweep is linear (PAIR_SCAN partners per instruction, each checked
- * over the PAIR_SCAN instructions between).
+ * over the PAIR_SCAN instructions between); the second order runs only
+ * when the first's backward sweep paired something.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "opt.h"
 
-enum { PAIR_SCAN = 16, PAIR_SLACK = 16 };
+enum { PAIR_SCAN = 8, PAIR_SLACK = 16 };
 
 /* How the two operands of one slot pair. */
 enum pair_kind { PK_FAIL, PK_NONE, PK_SAME, PK_ADJ, PK_SPLAT2, PK_MERGE };
@@ -65,6 +66,7 @@ struct pairs {
     bool *mergeable;  /* a whole SIMD8 vreg a pair may take */
     uint32_t *first, *last; /* per vreg: its first and last reference */
     bool roomy;       /* the values never fill half the file: lives may grow */
+    bool *cand;       /* per instruction: candidate() (kept as instructions move) */
 };
 
 /* An operand as it reads now: a renamed vreg's pair and place. */
@@ -320,7 +322,7 @@ static bool movable(const struct gen_program *p, const struct pairs *P, const bo
 
 /* Runs the instructions M->hoist (ascending) right before M->at, in their
  * order; M->at moves down by as many. */
-static void hoist(struct gen_program *p, bool *dead, struct move *M)
+static void hoist(struct gen_program *p, struct pairs *P, bool *dead, struct move *M)
 {
     for (unsigned h = 0; h < M->nhoist; h++) {
         uint32_t k = M->hoist[h], to = M->at + h;
@@ -328,6 +330,8 @@ static void hoist(struct gen_program *p, bool *dead, struct move *M)
         bool dk = dead[k];
         memmove(&p->inst[to + 1], &p->inst[to], (k - to) * sizeof(*p->inst));
         memmove(&dead[to + 1], &dead[to], (k - to) * sizeof(*dead));
+        memmove(&P->cand[to + 1], &P->cand[to], (k - to) * sizeof(*P->cand));
+        P->cand[to] = false; /* (a payload read) */
         p->inst[to] = t;
         dead[to] = dk;
     }
@@ -365,7 +369,7 @@ static int64_t try_pair(struct gen_program *p, struct pairs *P, bool *dead, uint
 {
     const struct gen_inst *m = &p->inst[i], *n = &p->inst[j];
     if (n->op != m->op || n->math != m->math || n->cmod != m->cmod || n->sat != m->sat ||
-        !candidate(p, m) || !candidate(p, n))
+        !P->cand[i] || !P->cand[j])
         return -1;
     const struct gen_opnd *ma[4] = {&m->src[0], &m->src[1], &m->src[2], &m->dst};
     const struct gen_opnd *na[4] = {&n->src[0], &n->src[1], &n->src[2], &n->dst};
@@ -443,9 +447,25 @@ static int64_t try_pair(struct gen_program *p, struct pairs *P, bool *dead, uint
             return -1; /* (the new vregs stay unreferenced) */
         }
     }
-    hoist(p, dead, &M);
+    hoist(p, P, dead, &M);
     p->inst[M.at] = w;
+    P->cand[M.at] = false;
     return M.at;
+}
+
+/* The destinations of two instructions could pair (slot_kind's test, the
+ * cheap part): 32 bytes apart in one vreg, or two whole vregs free to
+ * merge. */
+static bool dsts_may_pair(const struct pairs *P, const struct gen_inst *m, const struct gen_inst *n)
+{
+    if (m->dst.type != n->dst.type || (m->dst.vreg == n->dst.vreg && m->dst.off == n->dst.off))
+        return false;
+    struct gen_opnd a = resolved(P, m->dst), c = resolved(P, n->dst);
+    if (a.vreg == c.vreg)
+        return a.off + GEN_GRF_SIZE == c.off || c.off + GEN_GRF_SIZE == a.off;
+    uint32_t x = m->dst.vreg, y = n->dst.vreg;
+    return x < P->nv && y < P->nv && P->mergeable[x] && P->mergeable[y] && !P->into[x] &&
+           !P->into[y];
 }
 
 /* One sweep over the program: each instruction outside control flow
@@ -457,14 +477,18 @@ static bool sweep(struct gen_program *p, struct pairs *P, bool *dead, const bool
     bool changed = false;
     for (uint32_t x = 0; x < p->ninst && !p->oom; x++) {
         uint32_t a = backward ? p->ninst - 1 - x : x;
-        if (nested[a] || dead[a] || !candidate(p, &p->inst[a]))
+        if (nested[a] || dead[a] || !P->cand[a])
             continue;
         for (uint32_t d = 1; d <= PAIR_SCAN && (backward ? d <= a : a + d < p->ninst); d++) {
             uint32_t b = backward ? a - d : a + d;
             if (gen_op_info[p->inst[b].op].flow)
                 break;
+            const struct gen_inst *o = &p->inst[b];
+            if (dead[b] || o->op != p->inst[a].op || o->exec != 8 || o->nomask ||
+                !dsts_may_pair(P, &p->inst[a], o))
+                continue; /* (the cheap part of try_pair's checks first) */
             uint32_t i = backward ? b : a, j = backward ? a : b;
-            int64_t at = dead[b] ? -1 : try_pair(p, P, dead, i, j);
+            int64_t at = try_pair(p, P, dead, i, j);
             if (at >= 0) {
                 /* the other one: i (the pair took j's place), or j (it
                  * took i's, after the payload reads hoisted before it) */
@@ -478,8 +502,9 @@ static bool sweep(struct gen_program *p, struct pairs *P, bool *dead, const bool
 }
 
 /* One pairing of the program: first last to first then first to last
- * (`consumers_first`), or first to last alone. */
-static bool pair_once(struct gen_program *p, bool consumers_first)
+ * (`consumers_first`; *backward_paired: the first sweep paired some), or
+ * first to last alone. */
+static bool pair_once(struct gen_program *p, bool consumers_first, bool *backward_paired)
 {
     unsigned nv = p->nvreg;
     struct pairs P = {.nv = nv,
@@ -490,8 +515,10 @@ static bool pair_once(struct gen_program *p, bool consumers_first)
                       .last = calloc(nv + 1, sizeof(uint32_t))};
     bool *dead = calloc(p->ninst + 1, sizeof(bool));
     bool *nested = malloc((p->ninst + 1) * sizeof(bool));
+    P.cand = malloc((p->ninst + 1) * sizeof(bool));
     bool changed = false;
-    if (!P.into || !P.half || !P.mergeable || !P.first || !P.last || !dead || !nested) {
+    if (!P.into || !P.half || !P.mergeable || !P.first || !P.last || !dead || !nested ||
+        !P.cand) {
         p->oom = true;
         goto out;
     }
@@ -509,8 +536,11 @@ static bool pair_once(struct gen_program *p, bool consumers_first)
         else if ((m->op == GOP_ENDIF || m->op == GOP_WHILE) && depth)
             depth--;
         nested[k] = depth != 0;
+        P.cand[k] = candidate(p, m);
     }
     changed = consumers_first && sweep(p, &P, dead, nested, true);
+    if (backward_paired)
+        *backward_paired = changed;
     if (!p->oom && sweep(p, &P, dead, nested, false))
         changed = true;
     if (changed && !p->oom) {
@@ -530,6 +560,7 @@ out:
     free(P.last);
     free(dead);
     free(nested);
+    free(P.cand);
     return changed;
 }
 
@@ -553,11 +584,13 @@ bool gen_opt_pair(struct gen_program *p)
         return false;
     }
     memcpy(orig, p->inst, n0 * sizeof(*orig));
-    bool changed = pair_once(p, true);
+    bool backward = false, changed = pair_once(p, true, &backward);
     unsigned na = p->ninst, nva = p->nvreg;
-    struct gen_inst *a = changed && !p->oom ? malloc(na * sizeof(*a)) : NULL;
+    /* (when the backward sweep paired nothing, the forward one alone did
+     * what the other order would) */
+    struct gen_inst *a = backward && !p->oom ? malloc(na * sizeof(*a)) : NULL;
     struct gen_vreg *va = a ? malloc((nva - nv0 + 1) * sizeof(*va)) : NULL;
-    if (!p->oom && changed && (!a || !va))
+    if (!p->oom && backward && (!a || !va))
         p->oom = true;
     if (a && va) {
         memcpy(a, p->inst, na * sizeof(*a));
@@ -566,7 +599,7 @@ bool gen_opt_pair(struct gen_program *p)
         memcpy(p->inst, orig, n0 * sizeof(*orig));
         p->ninst = n0;
         p->nvreg = nv0;
-        bool other = pair_once(p, false);
+        bool other = pair_once(p, false, NULL);
         if (!p->oom && (!other || na < p->ninst)) {
             /* (the vreg array never shrinks: va fits where it was) */
             memcpy(p->inst, a, na * sizeof(*a));
