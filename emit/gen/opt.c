@@ -88,6 +88,23 @@ bool gen_opnd_same(const struct gen_opnd *a, const struct gen_opnd *b)
     }
 }
 
+unsigned gen_nesting(unsigned depth, const struct gen_inst *m)
+{
+    if (m->op == GOP_IF || m->op == GOP_LABEL)
+        return depth + 1;
+    if ((m->op == GOP_ENDIF || m->op == GOP_WHILE) && depth)
+        return depth - 1;
+    return depth;
+}
+
+bool gen_src_per_channel(const struct gen_program *p, const struct gen_opnd *s)
+{
+    if (s->kind == GO_FIXED)
+        return s->region == GR_VEC;
+    return s->kind == GO_VREG &&
+           (s->region == GR_VEC || (s->region == GR_AUTO && !p->vreg[s->vreg].uniform));
+}
+
 void gen_remove_marked(struct gen_program *p, const bool *dead)
 {
     unsigned w = 0;

@@ -71,6 +71,14 @@ bool gen_opnd_same(const struct gen_opnd *a, const struct gen_opnd *b);
 /* The :vf byte (sign, 3-bit exponent of bias 3, 4-bit mantissa) whose
  * value has the float bits `bits`, or -1 (docs/gen9-target.md). */
 int gen_vf_byte(uint32_t bits);
+/* The nesting of control flow after instruction m, `depth` before it
+ * (IF and a loop's LABEL open, ENDIF and WHILE close): the passes that
+ * write with NoMask join instructions only where it is 0. */
+unsigned gen_nesting(unsigned depth, const struct gen_inst *m);
+/* Source s reads one element for every channel (a SIMD8/16 value), not
+ * one for all (an immediate, a uniform, a scalar region); other regions
+ * (derivatives, replicas) count as neither. */
+bool gen_src_per_channel(const struct gen_program *p, const struct gen_opnd *s);
 /* Removes the instructions marked dead[k] (keeps the order of the rest). */
 void gen_remove_marked(struct gen_program *p, const bool *dead);
 

@@ -79,14 +79,6 @@ static struct gen_opnd resolved(const struct pairs *P, struct gen_opnd o)
     return o;
 }
 
-static bool per_channel(const struct gen_program *p, const struct gen_opnd *o)
-{
-    if (o->kind == GO_FIXED)
-        return o->region == GR_VEC;
-    return o->kind == GO_VREG &&
-           (o->region == GR_VEC || (o->region == GR_AUTO && !p->vreg[o->vreg].uniform));
-}
-
 static bool three_source(const struct gen_inst *i)
 {
     return gen_op_info[i->op].nsrc == 3;
@@ -198,7 +190,7 @@ static enum pair_kind slot_kind(const struct gen_program *p, const struct pairs 
         a0->abs != c0->abs || a0->region != c0->region)
         return PK_FAIL;
     struct gen_opnd a = resolved(P, *a0), c = resolved(P, *c0);
-    bool vec = per_channel(p, &a);
+    bool vec = gen_src_per_channel(p, &a);
     int want = 0;
     if (!dst && gen_opnd_same(&a, &c))
         return vec && three_source(i) ? PK_FAIL : PK_SAME;
@@ -420,7 +412,7 @@ static int64_t try_pair(struct gen_program *p, struct pairs *P, bool *dead, uint
         if (kind[s] == PK_MERGE) {
             wo[s]->vreg = pv[x++];
             wo[s]->off = 0;
-        } else if (kind[s] == PK_SAME && per_channel(p, wo[s])) {
+        } else if (kind[s] == PK_SAME && gen_src_per_channel(p, wo[s])) {
             wo[s]->region = GR_REP8;
         } else if (kind[s] == PK_SPLAT2) {
             wo[s]->region = GR_SPLAT2;
@@ -531,10 +523,7 @@ static bool pair_once(struct gen_program *p, bool consumers_first, bool *backwar
     unsigned depth = 0;
     for (uint32_t k = 0; k < p->ninst; k++) {
         const struct gen_inst *m = &p->inst[k];
-        if (m->op == GOP_IF || m->op == GOP_LABEL)
-            depth++;
-        else if ((m->op == GOP_ENDIF || m->op == GOP_WHILE) && depth)
-            depth--;
+        depth = gen_nesting(depth, m);
         nested[k] = depth != 0;
         P.cand[k] = candidate(p, m);
     }

@@ -714,34 +714,13 @@ static bool fixed_in_place(struct gen_program *p)
 
 enum { PAIR_WINDOW = 16 };
 
-/* The nesting of control flow after instruction m, `depth` before it: the
- * pairings join instructions only outside it (NoMask writes). */
-static unsigned nesting(unsigned depth, const struct gen_inst *m)
-{
-    if (m->op == GOP_IF || m->op == GOP_LABEL)
-        return depth + 1;
-    if ((m->op == GOP_ENDIF || m->op == GOP_WHILE) && depth)
-        return depth - 1;
-    return depth;
-}
-
-/* Whether operand s of i reads one element for every channel (a SIMD8
- * value), not one for all (an immediate, a uniform, a scalar region). */
-static bool per_channel_src(const struct gen_program *p, const struct gen_opnd *s)
-{
-    if (s->kind == GO_FIXED)
-        return s->region == GR_VEC;
-    return s->kind == GO_VREG && (s->region == GR_VEC ||
-                                  (s->region == GR_AUTO && !p->vreg[s->vreg].uniform));
-}
-
 /* Operand s as a pairing sees it: per channel in whole GRFs, or shared by
  * every channel (an immediate, a uniform, a scalar region). */
 static bool pair_operand(const struct gen_program *p, const struct gen_opnd *s)
 {
     if (gen_type_size(s->type) != 4)
         return false;
-    if (per_channel_src(p, s))
+    if (gen_src_per_channel(p, s))
         return s->off % GEN_GRF_SIZE == 0;
     return s->kind == GO_IMM || ((s->kind == GO_VREG || s->kind == GO_FIXED) &&
                                  (s->region == GR_SCALAR || s->region == GR_AUTO));
@@ -822,7 +801,7 @@ static bool replicated_results(struct gen_program *p)
     for (uint32_t k = 0; k < p->ninst; k++) {
         const struct gen_inst *m = &p->inst[k];
         const struct gen_op_info *oi = &gen_op_info[m->op];
-        depth = nesting(depth, m);
+        depth = gen_nesting(depth, m);
         if (oi->flow || depth || dead[k] || !replicable(p, m))
             continue;
         uint32_t lo = m->dst.off, b = m->dst.vreg;
@@ -839,7 +818,7 @@ static bool replicated_results(struct gen_program *p)
                 w.nomask = true;
                 w.dst.off = dd < 0 ? n->dst.off : lo;
                 for (unsigned s = 0; s < 3; s++)
-                    if (w.src[s].kind != GO_NONE && per_channel_src(p, &w.src[s]))
+                    if (w.src[s].kind != GO_NONE && gen_src_per_channel(p, &w.src[s]))
                         w.src[s].region = GR_REP8;
                 *n = w;
                 dead[k] = true;
@@ -896,7 +875,7 @@ static bool constant_quads(struct gen_program *p)
     unsigned depth = 0;
     for (uint32_t k = 0; k < p->ninst && !p->oom; k++) {
         const struct gen_inst *m = &p->inst[k];
-        depth = nesting(depth, m);
+        depth = gen_nesting(depth, m);
         if (depth || dead[k] || imm_part(p, m) < 0)
             continue;
         uint32_t b = m->dst.vreg, lo = m->dst.off, at[4] = {k, 0, 0, 0};
@@ -1176,7 +1155,7 @@ static bool first_param_in_place(struct gen_program *p)
         const struct gen_opnd *v = &c->src[0];
         if (c->op != GOP_MOV || c->pred != GP_NONE || c->sat || c->cmod || c->nomask ||
             v->neg || v->abs || v->type != c->dst.type || gen_type_size(v->type) != 4 ||
-            v->off % GEN_GRF_SIZE || !per_channel_src(p, v) || c->exec != m->exec ||
+            v->off % GEN_GRF_SIZE || !gen_src_per_channel(p, v) || c->exec != m->exec ||
             c->group != m->group)
             continue;
         /* no other definition overlaps part 0, and the value is the same at the message */
